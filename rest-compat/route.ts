@@ -1,0 +1,48 @@
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { AppError } from "../src/errors.js";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/** What a route may read from the HTTP request; it never sees the raw request. */
+export interface RestInput {
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string | string[]>>;
+  /** The parsed JSON body (POST/PATCH), or undefined. */
+  readonly body: unknown;
+}
+
+/**
+ * One row of the compatibility table: `METHOD /path` → a named GraphQL operation,
+ * how its variables come from the request, and which status and body it answers.
+ * A row holds no business logic: anything that decides is in the operation's resolver.
+ */
+export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>> {
+  readonly method: HttpMethod;
+  /** Fastify path syntax: `/api/score/:id`. */
+  readonly path: string;
+  readonly operation: TypedDocumentNode<TData, TVariables>;
+  readonly variables: (input: RestInput) => TVariables;
+  /** The HTTP status of a successful answer (default 200). */
+  readonly status?: (data: TData) => number;
+  /** The JSON body of a successful answer, taken from the operation's data. */
+  readonly body: (data: TData) => unknown;
+}
+
+/** A row of any operation: the table is heterogeneous, each row is checked by `route()`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRestRoute = RestRoute<any, any>;
+
+/** Keeps each row's types tied to its operation's generated types. */
+export function route<TData, TVariables>(row: RestRoute<TData, TVariables>): RestRoute<TData, TVariables> {
+  return row;
+}
+
+/** Reads a JSON object body, refusing arrays and scalars with a field-naming message. */
+export function objectBody(input: RestInput): Readonly<Record<string, unknown>> {
+  const { body } = input;
+  if (body === undefined || body === null) return {};
+  if (typeof body !== "object" || Array.isArray(body)) {
+    throw new AppError("VALIDATION_FAILED", "body: must be a JSON object");
+  }
+  return body as Record<string, unknown>;
+}

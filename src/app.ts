@@ -1,0 +1,64 @@
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import type { Config } from "./config.js";
+import { openDatabase, type Database } from "./db/database.js";
+import { startApollo } from "./graphql/apollo.js";
+import { ResolverContainer } from "./graphql/container.js";
+import { buildAppSchema } from "./graphql/schema.js";
+import { attachGraphQLWebSocket } from "./graphql/websocket.js";
+import { buildHttpServer, GRAPHIQL_PATH, GRAPHQL_PATH } from "./http/server.js";
+import { HealthResolver } from "./modules/health/health.resolver.js";
+import { HealthService } from "./modules/health/health.service.js";
+
+export interface App {
+  readonly http: FastifyInstance;
+  readonly database: Database;
+  /** Starts serving; resolves to the base URL (e.g. http://127.0.0.1:4000). */
+  listen(port?: number, host?: string): Promise<string>;
+  /** Stops accepting, drains, then closes the database (and the embedded server). */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: config → database → services → schema → HTTP + WebSocket.
+ * Nothing below this function constructs its own dependencies.
+ */
+export async function createApp(config: Config, logger: Logger): Promise<App> {
+  const database = await openDatabase(config, logger);
+  try {
+    const container = new ResolverContainer().register(HealthResolver, new HealthResolver(new HealthService(config, database)));
+    const schema = buildAppSchema(container);
+
+    const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH });
+    // Fastify drains HTTP on close and then stops Apollo (onClose below), so Apollo needs no drain plugin.
+    const server = await buildHttpServer({ config, logger, schema, apollo });
+    const webSocket = attachGraphQLWebSocket(server.server, {
+      schema,
+      path: GRAPHQL_PATH,
+      logger,
+      clientIp: (request) => request.socket.remoteAddress ?? "unknown",
+    });
+    server.addHook("onClose", async () => {
+      await webSocket.close();
+      await apollo.stop();
+    });
+
+    return {
+      http: server,
+      database,
+      async listen(port = config.http.port, host = config.http.host) {
+        await server.listen({ port, host });
+        const address = server.server.address();
+        const boundPort = typeof address === "object" && address ? address.port : port;
+        return `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${boundPort}`;
+      },
+      async close() {
+        await server.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}

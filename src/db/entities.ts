@@ -1,0 +1,5 @@
+import { Account } from "../modules/accounts/account.entity.js";
+import { User } from "../modules/accounts/user.entity.js";
+
+/** Every entity of the service, listed explicitly: no filesystem globs at runtime. */
+export const entities = [Account, User];

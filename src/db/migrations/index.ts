@@ -1,0 +1,4 @@
+import { Accounts1763700000000 } from "./1763700000000-accounts.js";
+
+/** Applied in this order at start; never edit one that has shipped, add a new one. */
+export const migrations = [Accounts1763700000000];

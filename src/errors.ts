@@ -1,0 +1,155 @@
+import { GraphQLError } from "graphql";
+
+/**
+ * The error catalogue (DESIGN.md §4): one table, read by both front doors.
+ * GraphQL errors carry `extensions.{code, action, retryable}`; REST answers the
+ * status and `{"error": {code, message, action, retryable}}`.
+ */
+export const errorCatalogue = {
+  VALIDATION_FAILED: { status: 400, retryable: false, action: "Fix the named field and send the request again." },
+  INVALID_URL: { status: 400, retryable: false, action: "Send a public http(s) address, for example https://example.com." },
+  CRAWL_FAILED: { status: 400, retryable: false, action: "Check that the site is public and reachable, then try again." },
+  AUTH_REQUIRED: { status: 401, retryable: false, action: "Sign in, or send a valid API key as 'Authorization: Bearer <key>'." },
+  CREDIT_EXHAUSTED: { status: 402, retryable: false, action: "Buy a score pack or upgrade your plan; credits also reset at the next billing cycle." },
+  PLAN_LIMIT_REACHED: { status: 402, retryable: false, action: "Upgrade your plan to raise this limit." },
+  FORBIDDEN: { status: 403, retryable: false, action: "Use credentials that are allowed to perform this action." },
+  NOT_FOUND: { status: 404, retryable: false, action: "Check the identifier or path." },
+  METHOD_NOT_ALLOWED: { status: 405, retryable: false, action: "Use one of the methods listed in the Allow header." },
+  IDEMPOTENCY_CONFLICT: { status: 409, retryable: false, action: "Use a new Idempotency-Key for a different request body." },
+  PAYLOAD_TOO_LARGE: { status: 413, retryable: false, action: "Send a request body of at most 64 KiB." },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false, action: "Send the body as JSON with 'Content-Type: application/json'." },
+  QUOTA_EXCEEDED: { status: 429, retryable: false, action: "Wait for the next billing cycle or upgrade your plan." },
+  ANON_RATE_LIMIT: { status: 429, retryable: true, action: "Sign up to score more, or retry after the time in the Retry-After header." },
+  SCORING_RATE_LIMITED: { status: 429, retryable: true, action: "Retry after the number of seconds in the Retry-After header." },
+  INTERNAL: { status: 500, retryable: true, action: "Retry later; if it persists, contact support quoting the X-Request-Id response header." },
+  SERVICE_UNAVAILABLE: { status: 503, retryable: true, action: "Retry with backoff; a dependency of the service is unavailable." },
+} as const satisfies Record<string, { status: number; retryable: boolean; action: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === "string" && Object.hasOwn(errorCatalogue, value);
+
+export interface ErrorEnvelope {
+  error: { code: ErrorCode; message: string; action: string; retryable: boolean };
+}
+
+export interface AppErrorOptions {
+  /** Overrides the catalogue's advice for this one occurrence. */
+  action?: string;
+  /** Response headers the REST door must send (Retry-After, Allow …). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/** An expected failure with a catalogue code; its message is safe to show the caller. */
+export class AppError extends Error {
+  readonly status: number;
+  readonly retryable: boolean;
+  readonly action: string;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "AppError";
+    const entry = errorCatalogue[code];
+    this.status = entry.status;
+    this.retryable = entry.retryable;
+    this.action = options.action ?? entry.action;
+    this.headers = options.headers ?? {};
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    return { error: { code: this.code, message: this.message, action: this.action, retryable: this.retryable } };
+  }
+
+  toGraphQLExtensions(): Record<string, unknown> {
+    return { code: this.code, action: this.action, retryable: this.retryable };
+  }
+}
+
+/** Errors a database driver raises when the server cannot be reached or is shutting down. */
+const unavailableErrorCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "53300", // too_many_connections
+  "08000",
+  "08001",
+  "08003",
+  "08006", // connection exceptions
+]);
+
+export function isUnavailableError(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof candidate.code === "string" && unavailableErrorCodes.has(candidate.code)) return true;
+    if (typeof candidate.message === "string" && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(candidate.message)) {
+      return true;
+    }
+    if (Array.isArray(candidate.errors) && candidate.errors.some(isUnavailableError)) return true;
+    current = candidate.cause;
+  }
+  return false;
+}
+
+/**
+ * Maps anything thrown to a catalogue error. Unknown errors become INTERNAL with a
+ * generic message: their text (stack, SQL, driver detail) never reaches the caller.
+ */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof GraphQLError) {
+    if (error.originalError) return toAppError(error.originalError);
+    return graphQLRequestError(error);
+  }
+  if (isArgumentValidationError(error)) return validationFromArguments(error);
+  if (isUnavailableError(error)) {
+    return new AppError("SERVICE_UNAVAILABLE", "The service cannot reach its database right now.", { cause: error });
+  }
+  return new AppError("INTERNAL", "An unexpected error occurred.", { cause: error });
+}
+
+/**
+ * A GraphQLError with no cause: parse, validation and variable errors (no path) are
+ * the caller's to fix; an execution error (with a path, e.g. null in a non-null
+ * field) is ours and is masked.
+ */
+function graphQLRequestError(error: GraphQLError): AppError {
+  const code = error.extensions?.code;
+  if (isErrorCode(code)) return new AppError(code, error.message);
+  if (error.path) return new AppError("INTERNAL", "An unexpected error occurred.", { cause: error });
+  return new AppError("VALIDATION_FAILED", error.message);
+}
+
+interface ArgumentValidationErrorLike {
+  name: string;
+  validationErrors: Array<{ property: string; constraints?: Record<string, string>; children?: unknown[] }>;
+}
+
+function isArgumentValidationError(error: unknown): error is ArgumentValidationErrorLike {
+  return (
+    error instanceof Error &&
+    error.name === "ArgumentValidationError" &&
+    Array.isArray((error as Partial<ArgumentValidationErrorLike>).validationErrors)
+  );
+}
+
+/** type-graphql + class-validator failures: the message names the field, as DESIGN.md §4 asks. */
+function validationFromArguments(error: ArgumentValidationErrorLike): AppError {
+  const first = error.validationErrors[0];
+  const constraint = first?.constraints ? Object.values(first.constraints)[0] : undefined;
+  const message = first ? `${first.property}: ${constraint ?? "is invalid"}` : "Argument validation failed.";
+  return new AppError("VALIDATION_FAILED", message, { cause: error });
+}

@@ -1,0 +1,65 @@
+import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
+import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
+import type { Logger } from "pino";
+import { toAppError } from "../errors.js";
+import type { GraphQLContext } from "./context.js";
+
+/** Apollo's own codes that clients act on (automatic persisted queries): kept as they are. */
+const apolloProtocolCodes = new Set(["PERSISTED_QUERY_NOT_FOUND", "PERSISTED_QUERY_NOT_SUPPORTED"]);
+
+/**
+ * Every GraphQL error leaves in the catalogue's shape: `extensions.{code, action,
+ * retryable}`. Unknown errors are masked; their detail goes to the log only.
+ */
+export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const code = formatted.extensions?.code;
+  if (typeof code === "string" && apolloProtocolCodes.has(code)) {
+    return { ...formatted, extensions: { code, action: "Send the full query text with the hash.", retryable: true } };
+  }
+  const appError = toAppError(error);
+  return {
+    message: appError.message,
+    ...(formatted.locations ? { locations: formatted.locations } : {}),
+    ...(formatted.path ? { path: formatted.path } : {}),
+    extensions: appError.toGraphQLExtensions(),
+  };
+}
+
+/** Logs what was masked, with the request id the caller also sees in X-Request-Id. */
+const errorLogging: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ errors, contextValue }) {
+        for (const error of errors) {
+          const appError = toAppError(error);
+          if (appError.code === "INTERNAL") contextValue.log.error({ err: error.originalError ?? error }, "unexpected GraphQL error");
+          else if (appError.code === "SERVICE_UNAVAILABLE") contextValue.log.warn({ err: error.originalError ?? error }, "dependency unavailable");
+        }
+      },
+    };
+  },
+};
+
+/**
+ * Apollo's default landing page loads Apollo Sandbox from a CDN, which these
+ * machines cannot reach: a browser opening /graphql is sent to our own GraphiQL.
+ */
+function landingPageRedirect(graphiqlPath: string): ApolloServerPlugin<GraphQLContext> {
+  const html = `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=${graphiqlPath}"><title>GraphQL</title><a href="${graphiqlPath}">Open GraphiQL</a>`;
+  return { async serverWillStart() { return { async renderLandingPage() { return { html }; } }; } };
+}
+
+export async function startApollo(schema: GraphQLSchema, logger: Logger, options: { graphiqlPath: string }) {
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    logger,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    formatError: formatGraphQLError,
+    // Cookie-authenticated mutations must not be triggerable by a cross-site form post.
+    csrfPrevention: true,
+    plugins: [errorLogging, landingPageRedirect(options.graphiqlPath)],
+  });
+  await apollo.start();
+  return apollo;
+}

@@ -1,0 +1,260 @@
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+
+/**
+ * GraphiQL served entirely from installed packages: no CDN, nothing fetched at
+ * runtime from anywhere but this service.
+ *
+ * What graphiql 4's UMD build (`graphiql/dist/index.umd.js`) needs, checked in
+ * the bundle itself:
+ * - globals `React` and `ReactDOM` (its UMD wrapper reads `e.React`, `e.ReactDOM`),
+ *   so React 18's UMD production builds are loaded first;
+ * - nothing else: @graphiql/react, the doc-explorer/history plugins,
+ *   react-compiler-runtime, graphql-js, CodeMirror 5 and a graphql-ws client are
+ *   all bundled in, and the stylesheet inlines its fonts and images as data: URIs.
+ * It exposes `window.GraphiQL`: the component, with `GraphiQL.createFetcher`.
+ *
+ * Subscriptions: `createFetcher({ subscriptionUrl })` uses the graphql-ws client
+ * bundled in graphiql (protocol `graphql-transport-ws`, what graphql-ws 6 serves)
+ * and passes the headers typed in GraphiQL's header editor as `connectionParams`.
+ * The standalone graphql-ws UMD is therefore not loaded: a client of our own
+ * (`wsClient`) would take precedence and lose those headers.
+ *
+ * Only a fixed allow-list of files is read, once, at registration; every asset
+ * has its own static route, so no request path ever reaches the filesystem.
+ */
+
+export interface GraphiqlOptions {
+  /** Where the page is served, e.g. `/graphiql`. Assets live under `{path}/assets/`. */
+  path: string;
+  /** Same-origin GraphQL endpoint path, e.g. `/graphql` (HTTP POST and graphql-ws). */
+  endpoint: string;
+}
+
+interface Asset {
+  readonly contentType: string;
+  readonly identity: Buffer;
+  readonly gzip: Buffer | undefined;
+  readonly etag: string;
+}
+
+const JS = "text/javascript; charset=utf-8";
+const CSS = "text/css; charset=utf-8";
+
+const DEFAULT_QUERY = `# Welcome to GraphiQL.
+# Run with the ▶ button or Ctrl+Enter.
+{
+  health {
+    status
+  }
+}
+`;
+
+/** Files from node_modules that the page loads, in load order for scripts. */
+const PACKAGE_ASSETS = [
+  { name: "react.production.min.js", pkg: "react", file: "umd/react.production.min.js", type: JS },
+  { name: "react-dom.production.min.js", pkg: "react-dom", file: "umd/react-dom.production.min.js", type: JS },
+  { name: "graphiql.min.js", pkg: "graphiql", file: "dist/index.umd.js", type: JS },
+  { name: "graphiql.min.css", pkg: "graphiql", file: "dist/style.css", type: CSS },
+] as const;
+
+const PAGE_CSS = `html, body, #graphiql { height: 100%; margin: 0; }
+body { overflow: hidden; }
+.graphiql-noscript { font-family: system-ui, sans-serif; padding: 2rem; }
+`;
+
+function bootstrapScript(endpoint: string): string {
+  // Runs after React, ReactDOM and GraphiQL. Everything environment-specific is
+  // computed from `location`, so the page works behind any host, port or TLS proxy.
+  return `(function () {
+  "use strict";
+  var ENDPOINT = ${JSON.stringify(endpoint)};
+  var DEFAULT_QUERY = ${JSON.stringify(DEFAULT_QUERY)};
+
+  // Radix dialogs (settings, shortcuts) inject a <style> element through
+  // react-style-singleton, which tags it with the global __webpack_nonce__.
+  // The page gives this script a per-request nonce that the CSP allows for styles.
+  var self = document.currentScript;
+  if (self && self.nonce) window.__webpack_nonce__ = self.nonce;
+
+  var httpUrl = new URL(ENDPOINT, window.location.href);
+  var wsUrl = new URL(httpUrl.href);
+  wsUrl.protocol = httpUrl.protocol === "https:" ? "wss:" : "ws:";
+
+  var fetcher = window.GraphiQL.createFetcher({
+    url: httpUrl.href,
+    subscriptionUrl: wsUrl.href,
+  });
+
+  var container = document.getElementById("graphiql");
+  ReactDOM.createRoot(container).render(
+    React.createElement(window.GraphiQL, {
+      fetcher: fetcher,
+      defaultQuery: DEFAULT_QUERY,
+      defaultEditorToolsVisibility: false,
+    }),
+  );
+})();
+`;
+}
+
+/** Root directory of an installed package, even if its exports map hides package.json. */
+function packageRoot(require: NodeJS.Require, pkg: string): string {
+  try {
+    return path.dirname(require.resolve(`${pkg}/package.json`));
+  } catch {
+    let dir = path.dirname(require.resolve(pkg));
+    for (;;) {
+      const candidate = path.join(dir, "package.json");
+      if (existsSync(candidate)) {
+        const json = JSON.parse(readFileSync(candidate, "utf8")) as { name?: unknown };
+        if (json.name === pkg) return dir;
+      }
+      const parent = path.dirname(dir);
+      if (parent === dir) throw new Error(`graphiql: cannot find the root of package "${pkg}"`);
+      dir = parent;
+    }
+  }
+}
+
+function makeAsset(contentType: string, body: Buffer): Asset {
+  const hash = createHash("sha256").update(body).digest("base64url").slice(0, 27);
+  // Only compress what is worth it; gzip is precomputed once, here.
+  const gzip = body.length > 1024 ? gzipSync(body, { level: 9 }) : undefined;
+  return { contentType, identity: body, gzip, etag: hash };
+}
+
+function acceptsGzip(request: FastifyRequest): boolean {
+  const header = request.headers["accept-encoding"];
+  if (typeof header !== "string") return false;
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    if (coding !== "gzip" && coding !== "*") return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+function etagMatches(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers["if-none-match"];
+  if (typeof header !== "string") return false;
+  if (header.trim() === "*") return true;
+  const bare = etag.replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === bare);
+}
+
+function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): FastifyReply {
+  const gzip = asset.gzip !== undefined && acceptsGzip(request);
+  const etag = `"${asset.etag}${gzip ? "-gz" : ""}"`;
+  reply
+    .header("Cache-Control", "public, max-age=86400")
+    .header("ETag", etag)
+    .header("X-Content-Type-Options", "nosniff")
+    .header("Cross-Origin-Resource-Policy", "same-origin");
+  if (asset.gzip !== undefined) reply.header("Vary", "Accept-Encoding");
+  if (etagMatches(request, etag)) return reply.code(304).send();
+  reply.type(asset.contentType);
+  if (gzip) reply.header("Content-Encoding", "gzip");
+  return reply.send(gzip ? asset.gzip : asset.identity);
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Host as the browser sent it (or X-Forwarded-Host under trustProxy), if it is safe to echo. */
+function websocketSources(request: FastifyRequest): string {
+  const host = request.host;
+  if (typeof host !== "string" || !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)) {
+    return "";
+  }
+  // CSP level 3 lets 'self' match ws:/wss: on the same host; listing them keeps
+  // browsers that predate that rule working.
+  return ` ws://${host} wss://${host}`;
+}
+
+function contentSecurityPolicy(request: FastifyRequest, nonce: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    // No 'unsafe-inline': GraphiQL's own inline styles are set through the CSSOM
+    // (element.style), which CSP does not restrict; the one <style> element it can
+    // inject (Radix dialogs) carries this nonce. See bootstrap.js.
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    `connect-src 'self'${websocketSources(request)}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+  ].join("; ");
+}
+
+export async function registerGraphiql(app: FastifyInstance, options: GraphiqlOptions): Promise<void> {
+  const pagePath = `/${options.path.replace(/^\/+|\/+$/g, "")}`;
+  if (pagePath === "/" || !/^\/[A-Za-z0-9._~\/-]+$/.test(pagePath)) {
+    throw new Error(`graphiql: invalid path ${JSON.stringify(options.path)}`);
+  }
+  if (!options.endpoint.startsWith("/") || options.endpoint.startsWith("//")) {
+    throw new Error(`graphiql: endpoint must be a same-origin path, got ${JSON.stringify(options.endpoint)}`);
+  }
+  const assetBase = `${pagePath}/assets`;
+
+  const require = createRequire(import.meta.url);
+  const roots = new Map<string, string>();
+  const assets = new Map<string, Asset>();
+  for (const { name, pkg, file, type } of PACKAGE_ASSETS) {
+    let root = roots.get(pkg);
+    if (root === undefined) {
+      root = packageRoot(require, pkg);
+      roots.set(pkg, root);
+    }
+    assets.set(name, makeAsset(type, readFileSync(path.join(root, file))));
+  }
+  assets.set("page.css", makeAsset(CSS, Buffer.from(PAGE_CSS)));
+  assets.set("bootstrap.js", makeAsset(JS, Buffer.from(bootstrapScript(options.endpoint))));
+
+  for (const [name, asset] of assets) {
+    app.get(`${assetBase}/${name}`, (request, reply) => sendAsset(request, reply, asset));
+  }
+
+  // Content hashes in the URLs: a package upgrade is picked up at once despite max-age.
+  const url = (name: string): string => escapeHtml(`${assetBase}/${name}?v=${assets.get(name)?.etag.slice(0, 12) ?? ""}`);
+
+  app.get(pagePath, (request, reply) => {
+    const nonce = randomBytes(16).toString("base64");
+    const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>GraphiQL</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${url("graphiql.min.css")}">
+<link rel="stylesheet" href="${url("page.css")}">
+</head>
+<body>
+<div id="graphiql"><noscript><p class="graphiql-noscript">GraphiQL needs JavaScript. The GraphQL endpoint is <code>${escapeHtml(options.endpoint)}</code>.</p></noscript></div>
+<script src="${url("react.production.min.js")}"></script>
+<script src="${url("react-dom.production.min.js")}"></script>
+<script src="${url("graphiql.min.js")}"></script>
+<script src="${url("bootstrap.js")}" nonce="${nonce}"></script>
+</body>
+</html>
+`;
+    return reply
+      .type("text/html; charset=utf-8")
+      .header("Content-Security-Policy", contentSecurityPolicy(request, nonce))
+      .header("Cache-Control", "no-store")
+      .header("X-Content-Type-Options", "nosniff")
+      .header("Referrer-Policy", "no-referrer")
+      .header("Cross-Origin-Opener-Policy", "same-origin")
+      .send(html);
+  });
+}

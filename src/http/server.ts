@@ -1,0 +1,103 @@
+import { randomBytes } from "node:crypto";
+import type { ApolloServer } from "@apollo/server";
+import fastifyApollo from "@as-integrations/fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import type { GraphQLSchema } from "graphql";
+import type { Logger } from "pino";
+import { mountRestCompat, sendError } from "../../rest-compat/mount.js";
+import type { AnyRestRoute } from "../../rest-compat/route.js";
+import { restRoutes } from "../../rest-compat/routes.js";
+import type { Config } from "../config.js";
+import { AppError, toAppError } from "../errors.js";
+import { createContext, type GraphQLContext } from "../graphql/context.js";
+import { registerGraphiql } from "./graphiql.js";
+
+/** DESIGN.md §4: request bodies are at most 64 KiB, on every route. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export const GRAPHQL_PATH = "/graphql";
+export const GRAPHIQL_PATH = "/graphiql";
+
+export function newRequestId(): string {
+  return `req_${randomBytes(12).toString("hex")}`;
+}
+
+export async function buildHttpServer(options: {
+  config: Config;
+  logger: Logger;
+  schema: GraphQLSchema;
+  apollo: ApolloServer<GraphQLContext>;
+  /** The REST compatibility table; the service's own unless a test mounts another. */
+  routes?: readonly AnyRestRoute[];
+}): Promise<FastifyInstance> {
+  const { config, logger, schema, apollo, routes = restRoutes } = options;
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: newRequestId,
+    trustProxy: trustProxySetting(config.http.trustProxy),
+    return503OnClosing: true,
+    onProtoPoisoning: "error",
+    onConstructorPoisoning: "error",
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // Every response, errors included, names its request; the same id is in the logs.
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+    reply.header("x-content-type-options", "nosniff");
+  });
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (request.url.startsWith("/api/") && !reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = fromHttpLayerError(error) ?? toAppError(error);
+    if (appError.code === "INTERNAL") request.log.error({ err: error }, "unexpected error");
+    return sendError(reply, appError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new AppError("NOT_FOUND", `No route for ${request.method} ${request.url.split("?")[0]}.`)),
+  );
+
+  await app.register(fastifyApollo(apollo), {
+    path: GRAPHQL_PATH,
+    context: async (request) => createContext({ requestId: request.id, log: request.log, clientIp: request.ip }),
+  });
+  await registerGraphiql(app, { path: GRAPHIQL_PATH, endpoint: GRAPHQL_PATH });
+  mountRestCompat(app, schema, routes);
+  return app;
+}
+
+/** TRUST_PROXY as a hop count trusts that many proxies nearest to the service. */
+function trustProxySetting(setting: Config["http"]["trustProxy"]) {
+  if (typeof setting !== "number") return setting;
+  return (_address: string, hop: number) => hop < setting;
+}
+
+/** Errors raised by the HTTP layer before any route runs: body size, media type, JSON syntax. */
+function fromHttpLayerError(error: FastifyError): AppError | undefined {
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new AppError("PAYLOAD_TOO_LARGE", `The request body exceeds ${BODY_LIMIT_BYTES / 1024} KiB.`);
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new AppError("UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json).");
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return new AppError("VALIDATION_FAILED", "body: is empty; send a JSON object.");
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return new AppError("VALIDATION_FAILED", "The Content-Length header does not match the body.");
+    default:
+      break;
+  }
+  if (/forbidden prototype property/i.test(error.message)) {
+    return new AppError("VALIDATION_FAILED", "body: contains a forbidden key (__proto__ or constructor.prototype).");
+  }
+  if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || (error instanceof SyntaxError && error.statusCode === 400)) {
+    return new AppError("VALIDATION_FAILED", "body: is not valid JSON.");
+  }
+  if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500 && error.code?.startsWith("FST_")) {
+    return new AppError("VALIDATION_FAILED", "The request is malformed.");
+  }
+  return undefined;
+}

@@ -1,0 +1,29 @@
+import { Check, Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn, type Relation } from "typeorm";
+import { User } from "./user.entity.js";
+
+export const planIds = ["free", "pro", "business", "enterprise"] as const;
+export type PlanId = (typeof planIds)[number];
+
+/** The owner of every stored resource: products, results, keys, webhooks, credits. */
+@Entity({ name: "accounts" })
+@Check("CHK_accounts_plan", `"plan" IN ('free', 'pro', 'business', 'enterprise')`)
+export class Account {
+  @PrimaryGeneratedColumn("uuid", { primaryKeyConstraintName: "PK_accounts" })
+  id: string;
+
+  @Column({ type: "text" })
+  name: string;
+
+  @Column({ type: "text", default: "free" })
+  plan: PlanId;
+
+  /** Billing cycles (and plan-credit resets) start on this instant, monthly. */
+  @Column({ name: "billing_cycle_anchor", type: "timestamptz" })
+  billingCycleAnchor: Date;
+
+  @CreateDateColumn({ name: "created_at", type: "timestamptz" })
+  createdAt: Date;
+
+  @OneToMany(() => User, (user) => user.account)
+  members: Relation<User[]>;
+}

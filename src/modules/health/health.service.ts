@@ -1,0 +1,104 @@
+import type { Config } from "../../config.js";
+import { HealthStatus, type Health, type HealthCheck, type HealthChecks } from "./health.types.js";
+
+/** The one side effect the health check needs: a timed database round trip. */
+export interface DatabaseProbe {
+  readonly kind: "external" | "embedded";
+  ping(timeoutMs: number): Promise<number>;
+}
+
+const DATABASE_TIMEOUT_MS = 2_000;
+const SLOW_DATABASE_MS = 500;
+
+export class HealthService {
+  constructor(
+    private readonly config: Config,
+    private readonly database: DatabaseProbe,
+  ) {}
+
+  async check(): Promise<Health> {
+    const checks: HealthChecks = {
+      database: await this.checkDatabase(),
+      auth: this.checkAuth(),
+      billing: this.checkBilling(),
+      scoring: this.checkScoring(),
+      environment: this.checkEnvironment(),
+    };
+    return { status: worstOf(Object.values(checks)), version: this.config.version, checks };
+  }
+
+  private async checkDatabase(): Promise<HealthCheck> {
+    const where = this.database.kind === "embedded" ? "embedded PostgreSQL" : "PostgreSQL";
+    try {
+      const latencyMs = await this.database.ping(DATABASE_TIMEOUT_MS);
+      if (latencyMs > SLOW_DATABASE_MS) {
+        return { status: HealthStatus.warn, latencyMs, detail: `${where} answered slowly` };
+      }
+      return { status: HealthStatus.pass, latencyMs, detail: `${where} answered` };
+    } catch (error) {
+      return { status: HealthStatus.fail, latencyMs: null, detail: `${where} unreachable: ${describe(error)}` };
+    }
+  }
+
+  private checkAuth(): HealthCheck {
+    const { session } = this.config;
+    if (session.jwksUrl) {
+      return { status: HealthStatus.pass, detail: `session JWTs verified against the JWKS at ${new URL(session.jwksUrl).host}` };
+    }
+    if (session.publicKey) return { status: HealthStatus.pass, detail: "session JWTs verified with a configured public key" };
+    return { status: HealthStatus.pass, detail: "local development identity provider (not available in production)" };
+  }
+
+  private checkBilling(): HealthCheck {
+    const key = this.config.billing.stripeSecretKey;
+    if (key) {
+      const mode = key.includes("_live_") ? "live" : "test";
+      return { status: HealthStatus.pass, detail: `Stripe (${mode} mode)` };
+    }
+    if (this.config.isProduction) {
+      return { status: HealthStatus.warn, detail: "no billing provider configured: checkouts cannot complete in production" };
+    }
+    return { status: HealthStatus.pass, detail: "local checkout provider" };
+  }
+
+  private checkScoring(): HealthCheck {
+    const { scoring } = this.config;
+    if (scoring.engine === "llm") {
+      const where = scoring.baseUrl ? new URL(scoring.baseUrl).host : "api.openai.com";
+      return { status: HealthStatus.pass, detail: `LLM scorer: model ${scoring.model} via ${where}` };
+    }
+    return { status: HealthStatus.pass, detail: "deterministic heuristic scorer" };
+  }
+
+  private checkEnvironment(): HealthCheck {
+    const { config } = this;
+    const parts = [
+      `mode ${config.env}`,
+      config.database.kind === "embedded" ? "embedded database" : "external database",
+      config.redisUrl ? "Redis configured" : "in-memory rate limits and queue",
+    ];
+    const missing: string[] = [];
+    if (config.isProduction && config.database.kind === "embedded") missing.push("DATABASE_URL");
+    if (config.isProduction && !config.redisUrl) missing.push("REDIS_URL");
+    if (missing.length > 0) {
+      return { status: HealthStatus.warn, detail: `${parts.join(", ")}; recommended in production: ${missing.join(", ")}` };
+    }
+    return { status: HealthStatus.pass, detail: parts.join(", ") };
+  }
+}
+
+function worstOf(checks: readonly HealthCheck[]): HealthStatus {
+  if (checks.some((check) => check.status === HealthStatus.fail)) return HealthStatus.fail;
+  if (checks.some((check) => check.status === HealthStatus.warn)) return HealthStatus.warn;
+  return HealthStatus.pass;
+}
+
+/** A short, secret-free reason: driver codes, never connection strings. */
+function describe(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") return code === "ETIMEDOUT" ? "timed out" : code;
+  const message = error instanceof Error ? error.message : "";
+  if (/timeout/i.test(message)) return "timed out";
+  if (/terminated|closed|ended/i.test(message)) return "connection lost";
+  return "connection failed";
+}

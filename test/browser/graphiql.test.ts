@@ -1,0 +1,258 @@
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { ApolloServer } from "@apollo/server";
+import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastify";
+import Fastify from "fastify";
+import {
+  GraphQLInt,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+} from "graphql";
+import { useServer } from "graphql-ws/use/ws";
+import { chromium, type Browser, type ConsoleMessage, type Page, type Request } from "playwright-core";
+import { WebSocketServer } from "ws";
+import { registerGraphiql } from "../../src/http/graphiql.js";
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
+const ARTIFACTS = path.resolve("test-artifacts");
+
+/**
+ * A subscription the server under test answers; adjust together with startServer().
+ * Named, so the tab title shows when GraphiQL has parsed the edited query.
+ */
+const SUBSCRIPTION = { name: "Countdown", query: "subscription Countdown { countdown(from: 3) }", lastEvent: '"countdown": 0' };
+
+interface RunningServer {
+  /** e.g. http://127.0.0.1:45678 */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The server under test: the only piece to swap for the real service app factory.
+ * It must serve GraphQL over HTTP POST and graphql-ws at /graphql, and GraphiQL at /graphiql.
+ */
+async function startServer(): Promise<RunningServer> {
+  const health = new GraphQLObjectType({
+    name: "Health",
+    fields: { status: { type: new GraphQLNonNull(GraphQLString) } },
+  });
+  const schema = new GraphQLSchema({
+    query: new GraphQLObjectType({
+      name: "Query",
+      fields: { health: { type: new GraphQLNonNull(health), resolve: () => ({ status: "pass" }) } },
+    }),
+    subscription: new GraphQLObjectType({
+      name: "Subscription",
+      fields: {
+        countdown: {
+          type: new GraphQLNonNull(GraphQLInt),
+          args: { from: { type: new GraphQLNonNull(GraphQLInt) } },
+          subscribe: async function* (_root: unknown, args: { from: number }) {
+            for (let n = args.from; n >= 0; n--) yield { countdown: n };
+          },
+        },
+      },
+    }),
+  });
+
+  const app = Fastify({ logger: false });
+  const apollo = new ApolloServer({ schema, plugins: [fastifyApolloDrainPlugin(app)] });
+  await apollo.start();
+  await app.register(fastifyApollo(apollo), { path: "/graphql" });
+  await registerGraphiql(app, { path: "/graphiql", endpoint: "/graphql" });
+
+  const wss = new WebSocketServer({ server: app.server, path: "/graphql" });
+  const ws = useServer({ schema }, wss);
+
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === "string") throw new Error("unexpected server address");
+
+  return {
+    origin: `http://127.0.0.1:${address.port}`,
+    async close() {
+      await ws.dispose();
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await app.close();
+    },
+  };
+}
+
+/** Every request the page makes, and every console error / uncaught exception. */
+function watch(page: Page): { requests: string[]; errors: string[] } {
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (request: Request) => requests.push(request.url()));
+  page.on("websocket", (socket) => requests.push(socket.url()));
+  page.on("console", (message: ConsoleMessage) => {
+    if (message.type() === "error") errors.push(`console.error: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  return { requests, errors };
+}
+
+function sameOrigin(url: string, origin: string): boolean {
+  const parsed = new URL(url);
+  const expected = new URL(origin);
+  if (parsed.protocol === "data:") return true; // inline fonts/images from the stylesheet, no network
+  return parsed.host === expected.host && (parsed.protocol === expected.protocol || parsed.protocol === "ws:");
+}
+
+/** Replace the query editor's content (CodeMirror 5 in graphiql 4). */
+async function setQuery(page: Page, query: string): Promise<void> {
+  type WithCodeMirror = { CodeMirror?: { setValue(value: string): void } };
+  await page.locator(".graphiql-query-editor .CodeMirror").evaluate((el: unknown, text: string) => {
+    const editor = (el as WithCodeMirror).CodeMirror;
+    if (!editor) throw new Error("query editor has no CodeMirror instance");
+    editor.setValue(text);
+  }, query);
+}
+
+const SUITE = HAS_CHROMIUM
+  ? "GraphiQL page in a real browser"
+  : `GraphiQL page in a real browser: SKIPPED, no Chromium binary at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`;
+
+describe.skipIf(!HAS_CHROMIUM)(SUITE, () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("renders from same-origin assets only and runs a query", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const { requests, errors } = watch(page);
+
+    const response = await page.goto(`${server.origin}/graphiql`, { waitUntil: "load" });
+    expect(response?.status()).toBe(200);
+    const csp = response?.headers()["content-security-policy"] ?? "";
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).not.toContain("unsafe-eval");
+
+    // The editor is rendered and the default query is in it.
+    const queryEditor = page.locator(".graphiql-query-editor .CodeMirror");
+    await queryEditor.waitFor({ state: "visible", timeout: 20_000 });
+    await expect.poll(() => queryEditor.innerText()).toContain("health");
+
+    await page.locator("button.graphiql-execute-button").click();
+
+    const result = page.locator(".graphiql-response .CodeMirror");
+    await expect.poll(() => result.innerText(), { timeout: 15_000 }).toContain('"status": "pass"');
+
+    // Introspection for the doc explorer / autocompletion has run by now too.
+    await page.waitForLoadState("networkidle");
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, "graphiql.png"), fullPage: true });
+
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.filter((url) => !sameOrigin(url, server.origin))).toEqual([]);
+    expect(requests).toContain(`${server.origin}/graphql`);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("runs subscriptions over graphql-ws on the same host", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const { requests, errors } = watch(page);
+
+    await page.goto(`${server.origin}/graphiql`, { waitUntil: "load" });
+    await page.locator(".graphiql-query-editor .CodeMirror").waitFor({ state: "visible", timeout: 20_000 });
+    await setQuery(page, SUBSCRIPTION.query);
+    // GraphiQL parses the editor content after a debounce and only then knows the
+    // operation is a subscription; executing earlier would send it over HTTP.
+    await page.locator(".graphiql-tab-active", { hasText: SUBSCRIPTION.name }).waitFor({ timeout: 10_000 });
+    await page.locator("button.graphiql-execute-button").click();
+
+    // GraphiQL shows the latest event; the countdown ends at 0.
+    const result = page.locator(".graphiql-response .CodeMirror");
+    await expect.poll(() => result.innerText(), { timeout: 15_000 }).toContain(SUBSCRIPTION.lastEvent);
+
+    const wsUrl = `${server.origin.replace(/^http/, "ws")}/graphql`;
+    expect(requests).toContain(wsUrl);
+    expect(requests.filter((url) => !sameOrigin(url, server.origin))).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+});
+
+describe("GraphiQL page and assets over HTTP", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("serves the page with a strict CSP and only same-origin asset URLs", async () => {
+    const response = await fetch(`${server.origin}/graphiql`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toMatch(/default-src 'none'/);
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).toMatch(/style-src 'self' 'nonce-[A-Za-z0-9+/=]+'(;|$)/);
+    expect(csp).not.toContain("unsafe-");
+    const html = await response.text();
+    const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? "");
+    expect(urls.length).toBeGreaterThanOrEqual(6);
+    for (const url of urls) expect(url).toMatch(/^(\/graphiql\/assets\/[\w.-]+\?v=[\w-]+|data:,)$/);
+  });
+
+  it("serves allow-listed assets with type, long cache, ETag and 304", async () => {
+    const url = `${server.origin}/graphiql/assets/graphiql.min.js`;
+    const first = await fetch(url);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(first.headers.get("cache-control")).toBe("public, max-age=86400");
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await first.text()).length).toBeGreaterThan(100_000);
+
+    const again = await fetch(url, { headers: { "if-none-match": etag ?? "" } });
+    expect(again.status).toBe(304);
+
+    const css = await fetch(`${server.origin}/graphiql/assets/graphiql.min.css`);
+    expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8");
+  });
+
+  it("serves nothing outside the allow-list", async () => {
+    for (const probe of [
+      "/graphiql/assets/package.json",
+      "/graphiql/assets/..%2f..%2fpackage.json",
+      "/graphiql/assets/../../package.json",
+      "/graphiql/assets/react.development.js",
+    ]) {
+      const response = await fetch(`${server.origin}${probe}`);
+      expect(response.status, probe).toBe(404);
+    }
+  });
+});
