@@ -111,7 +111,8 @@ export function isUnavailableError(error: unknown): boolean {
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof GraphQLError) {
-    if (error.originalError) return toAppError(error.originalError);
+    // A GraphQLError wrapping another (scalar coercion) keeps the outer message: it names the variable.
+    if (error.originalError && !(error.originalError instanceof GraphQLError)) return toAppError(error.originalError);
     return graphQLRequestError(error);
   }
   if (isArgumentValidationError(error)) return validationFromArguments(error);

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { userInfo } from "node:os";
 import path from "node:path";
@@ -29,6 +29,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   await stopOrphanedServer(dataDir, logger);
   const port = await freePort();
   const isRoot = userInfo().uid === 0;
+  if (isRoot) await letPostgresUserReach(parent);
 
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -65,6 +66,24 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/pms`,
     stop: () => server.stop(),
   };
+}
+
+/**
+ * As root, the server runs as the `postgres` OS user, which must be able to pass
+ * through every directory above its data. DATA_DIR is ours to open (traverse
+ * only, no listing); an ancestor we do not own is reported rather than changed.
+ */
+async function letPostgresUserReach(dataDir: string): Promise<void> {
+  const mode = (await stat(dataDir)).mode;
+  if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o7777) | 0o011);
+  for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (((await stat(dir)).mode & 0o001) === 0) {
+      throw new Error(
+        `DATA_DIR ${dataDir} cannot be used by the embedded database: the postgres OS user cannot pass through ${dir}. ` +
+          "Choose a DATA_DIR under a directory others may traverse, or set DATABASE_URL.",
+      );
+    }
+  }
 }
 
 /** The password is created once per data directory and kept beside it, readable by the owner only. */

@@ -4,47 +4,53 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { ApolloServer } from "@apollo/server";
 import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastify";
 import Fastify from "fastify";
-import {
-  GraphQLInt,
-  GraphQLNonNull,
-  GraphQLObjectType,
-  GraphQLSchema,
-  GraphQLString,
-} from "graphql";
+import { GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { chromium, type Browser, type ConsoleMessage, type Page, type Request } from "playwright-core";
 import { WebSocketServer } from "ws";
 import { registerGraphiql } from "../../src/http/graphiql.js";
+import { startTestApp } from "../support/app.js";
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
+/**
+ * REQUIRE_BROWSER=1 (CI): a missing Chromium fails the browser suite instead of
+ * skipping it. Any value other than empty, "0" or "false" counts as set, so a
+ * CI that writes `true` is not silently skipped either.
+ */
+const REQUIRE_BROWSER = !["", "0", "false"].includes((process.env.REQUIRE_BROWSER ?? "").trim().toLowerCase());
+const MISSING_CHROMIUM =
+  `REQUIRE_BROWSER is set but there is no Chromium binary at ${CHROMIUM_PATH}: ` +
+  "install chromium (Debian: apt-get install chromium) or point CHROMIUM_PATH at one.";
 const ARTIFACTS = path.resolve("test-artifacts");
 
-/**
- * A subscription the server under test answers; adjust together with startServer().
- * Named, so the tab title shows when GraphiQL has parsed the edited query.
- */
-const SUBSCRIPTION = { name: "Countdown", query: "subscription Countdown { countdown(from: 3) }", lastEvent: '"countdown": 0' };
-
-interface RunningServer {
+/** A running server the tests talk to; the service's TestApp has this shape too. */
+interface Served {
   /** e.g. http://127.0.0.1:45678 */
-  origin: string;
+  readonly url: string;
   close(): Promise<void>;
 }
 
 /**
- * The server under test: the only piece to swap for the real service app factory.
- * It must serve GraphQL over HTTP POST and graphql-ws at /graphql, and GraphiQL at /graphiql.
+ * A subscription the fixture answers; adjust together with startSubscriptionFixture().
+ * Named, so the tab title shows when GraphiQL has parsed the edited query.
  */
-async function startServer(): Promise<RunningServer> {
-  const health = new GraphQLObjectType({
-    name: "Health",
-    fields: { status: { type: new GraphQLNonNull(GraphQLString) } },
-  });
+const SUBSCRIPTION = { name: "Countdown", query: "subscription Countdown { countdown(from: 3) }", lastEvent: '"countdown": 0' };
+
+// Fixture for the page's subscription transport only, until the service has a Subscription type (scoreProgress).
+async function startSubscriptionFixture(): Promise<Served> {
   const schema = new GraphQLSchema({
+    // A query type is mandatory; this one keeps the page's default query valid.
     query: new GraphQLObjectType({
       name: "Query",
-      fields: { health: { type: new GraphQLNonNull(health), resolve: () => ({ status: "pass" }) } },
+      fields: {
+        health: {
+          type: new GraphQLNonNull(
+            new GraphQLObjectType({ name: "Health", fields: { status: { type: new GraphQLNonNull(GraphQLString) } } }),
+          ),
+          resolve: () => ({ status: "pass" }),
+        },
+      },
     }),
     subscription: new GraphQLObjectType({
       name: "Subscription",
@@ -60,6 +66,7 @@ async function startServer(): Promise<RunningServer> {
     }),
   });
 
+  // The page's HTTP fetcher still introspects over POST /graphql, so that is served too.
   const app = Fastify({ logger: false });
   const apollo = new ApolloServer({ schema, plugins: [fastifyApolloDrainPlugin(app)] });
   await apollo.start();
@@ -74,7 +81,7 @@ async function startServer(): Promise<RunningServer> {
   if (address === null || typeof address === "string") throw new Error("unexpected server address");
 
   return {
-    origin: `http://127.0.0.1:${address.port}`,
+    url: `http://127.0.0.1:${address.port}`,
     async close() {
       await ws.dispose();
       for (const client of wss.clients) client.terminate();
@@ -114,16 +121,16 @@ async function setQuery(page: Page, query: string): Promise<void> {
   }, query);
 }
 
-const SUITE = HAS_CHROMIUM
-  ? "GraphiQL page in a real browser"
-  : `GraphiQL page in a real browser: SKIPPED, no Chromium binary at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`;
+const SUITE =
+  HAS_CHROMIUM || REQUIRE_BROWSER
+    ? "GraphiQL page in a real browser"
+    : `GraphiQL page in a real browser: SKIPPED, no Chromium binary at ${CHROMIUM_PATH} (set CHROMIUM_PATH; REQUIRE_BROWSER=1 makes this fail)`;
 
-describe.skipIf(!HAS_CHROMIUM)(SUITE, () => {
-  let server: RunningServer;
+describe.skipIf(!HAS_CHROMIUM && !REQUIRE_BROWSER)(SUITE, () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startServer();
+    if (!HAS_CHROMIUM) throw new Error(MISSING_CHROMIUM);
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       args: [
@@ -140,80 +147,99 @@ describe.skipIf(!HAS_CHROMIUM)(SUITE, () => {
 
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
   });
 
-  it("renders from same-origin assets only and runs a query", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const { requests, errors } = watch(page);
+  describe("on the service", () => {
+    let service: Served;
+    beforeAll(async () => {
+      service = await startTestApp();
+    });
+    afterAll(async () => {
+      await service?.close();
+    });
 
-    const response = await page.goto(`${server.origin}/graphiql`, { waitUntil: "load" });
-    expect(response?.status()).toBe(200);
-    const csp = response?.headers()["content-security-policy"] ?? "";
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toContain("unsafe-inline");
-    expect(csp).not.toContain("unsafe-eval");
+    it("renders from same-origin assets only and runs a query", async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const { requests, errors } = watch(page);
 
-    // The editor is rendered and the default query is in it.
-    const queryEditor = page.locator(".graphiql-query-editor .CodeMirror");
-    await queryEditor.waitFor({ state: "visible", timeout: 20_000 });
-    await expect.poll(() => queryEditor.innerText()).toContain("health");
+      const response = await page.goto(`${service.url}/graphiql`, { waitUntil: "load" });
+      expect(response?.status()).toBe(200);
+      const csp = response?.headers()["content-security-policy"] ?? "";
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain("unsafe-inline");
+      expect(csp).not.toContain("unsafe-eval");
 
-    await page.locator("button.graphiql-execute-button").click();
+      // The editor is rendered and the default query is in it.
+      const queryEditor = page.locator(".graphiql-query-editor .CodeMirror");
+      await queryEditor.waitFor({ state: "visible", timeout: 20_000 });
+      await expect.poll(() => queryEditor.innerText()).toContain("health");
 
-    const result = page.locator(".graphiql-response .CodeMirror");
-    await expect.poll(() => result.innerText(), { timeout: 15_000 }).toContain('"status": "pass"');
+      await page.locator("button.graphiql-execute-button").click();
 
-    // Introspection for the doc explorer / autocompletion has run by now too.
-    await page.waitForLoadState("networkidle");
+      const result = page.locator(".graphiql-response .CodeMirror");
+      await expect.poll(() => result.innerText(), { timeout: 15_000 }).toContain('"status": "pass"');
 
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, "graphiql.png"), fullPage: true });
+      // Introspection for the doc explorer / autocompletion has run by now too.
+      await page.waitForLoadState("networkidle");
 
-    expect(requests.length).toBeGreaterThan(0);
-    expect(requests.filter((url) => !sameOrigin(url, server.origin))).toEqual([]);
-    expect(requests).toContain(`${server.origin}/graphql`);
-    expect(errors).toEqual([]);
-    await context.close();
-  }, 60_000);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, "graphiql.png"), fullPage: true });
 
-  it("runs subscriptions over graphql-ws on the same host", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const { requests, errors } = watch(page);
+      expect(requests.length).toBeGreaterThan(0);
+      expect(requests.filter((url) => !sameOrigin(url, service.url))).toEqual([]);
+      expect(requests).toContain(`${service.url}/graphql`);
+      expect(errors).toEqual([]);
+      await context.close();
+    }, 60_000);
+  });
 
-    await page.goto(`${server.origin}/graphiql`, { waitUntil: "load" });
-    await page.locator(".graphiql-query-editor .CodeMirror").waitFor({ state: "visible", timeout: 20_000 });
-    await setQuery(page, SUBSCRIPTION.query);
-    // GraphiQL parses the editor content after a debounce and only then knows the
-    // operation is a subscription; executing earlier would send it over HTTP.
-    await page.locator(".graphiql-tab-active", { hasText: SUBSCRIPTION.name }).waitFor({ timeout: 10_000 });
-    await page.locator("button.graphiql-execute-button").click();
+  describe("subscription transport, on a fixture server", () => {
+    let fixture: Served;
+    beforeAll(async () => {
+      fixture = await startSubscriptionFixture();
+    });
+    afterAll(async () => {
+      await fixture?.close();
+    });
 
-    // GraphiQL shows the latest event; the countdown ends at 0.
-    const result = page.locator(".graphiql-response .CodeMirror");
-    await expect.poll(() => result.innerText(), { timeout: 15_000 }).toContain(SUBSCRIPTION.lastEvent);
+    it("runs subscriptions over graphql-ws on the same host", async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const { requests, errors } = watch(page);
 
-    const wsUrl = `${server.origin.replace(/^http/, "ws")}/graphql`;
-    expect(requests).toContain(wsUrl);
-    expect(requests.filter((url) => !sameOrigin(url, server.origin))).toEqual([]);
-    expect(errors).toEqual([]);
-    await context.close();
-  }, 60_000);
+      await page.goto(`${fixture.url}/graphiql`, { waitUntil: "load" });
+      await page.locator(".graphiql-query-editor .CodeMirror").waitFor({ state: "visible", timeout: 20_000 });
+      await setQuery(page, SUBSCRIPTION.query);
+      // GraphiQL parses the editor content after a debounce and only then knows the
+      // operation is a subscription; executing earlier would send it over HTTP.
+      await page.locator(".graphiql-tab-active", { hasText: SUBSCRIPTION.name }).waitFor({ timeout: 10_000 });
+      await page.locator("button.graphiql-execute-button").click();
+
+      // GraphiQL shows the latest event; the countdown ends at 0.
+      const result = page.locator(".graphiql-response .CodeMirror");
+      await expect.poll(() => result.innerText(), { timeout: 15_000 }).toContain(SUBSCRIPTION.lastEvent);
+
+      const wsUrl = `${fixture.url.replace(/^http/, "ws")}/graphql`;
+      expect(requests).toContain(wsUrl);
+      expect(requests.filter((url) => !sameOrigin(url, fixture.url))).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    }, 60_000);
+  });
 });
 
-describe("GraphiQL page and assets over HTTP", () => {
-  let server: RunningServer;
+describe("GraphiQL page and assets over HTTP, on the service", () => {
+  let service: Served;
   beforeAll(async () => {
-    server = await startServer();
+    service = await startTestApp();
   });
   afterAll(async () => {
-    await server?.close();
+    await service?.close();
   });
 
   it("serves the page with a strict CSP and only same-origin asset URLs", async () => {
-    const response = await fetch(`${server.origin}/graphiql`);
+    const response = await fetch(`${service.url}/graphiql`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
     const csp = response.headers.get("content-security-policy") ?? "";
@@ -228,7 +254,7 @@ describe("GraphiQL page and assets over HTTP", () => {
   });
 
   it("serves allow-listed assets with type, long cache, ETag and 304", async () => {
-    const url = `${server.origin}/graphiql/assets/graphiql.min.js`;
+    const url = `${service.url}/graphiql/assets/graphiql.min.js`;
     const first = await fetch(url);
     expect(first.status).toBe(200);
     expect(first.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
@@ -240,7 +266,7 @@ describe("GraphiQL page and assets over HTTP", () => {
     const again = await fetch(url, { headers: { "if-none-match": etag ?? "" } });
     expect(again.status).toBe(304);
 
-    const css = await fetch(`${server.origin}/graphiql/assets/graphiql.min.css`);
+    const css = await fetch(`${service.url}/graphiql/assets/graphiql.min.css`);
     expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8");
   });
 
@@ -251,7 +277,7 @@ describe("GraphiQL page and assets over HTTP", () => {
       "/graphiql/assets/../../package.json",
       "/graphiql/assets/react.development.js",
     ]) {
-      const response = await fetch(`${server.origin}${probe}`);
+      const response = await fetch(`${service.url}${probe}`);
       expect(response.status, probe).toBe(404);
     }
   });

@@ -1,0 +1,92 @@
+import { createServer, connect, type Server, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/app.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+
+/**
+ * A TCP relay between the service and PostgreSQL that the test can cut and
+ * restore, so the database really becomes unreachable (no mock of the driver).
+ */
+class DatabaseLink {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async open(): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = connect(this.target.port, this.target.host);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on("close", () => this.sockets.delete(socket));
+        socket.on("error", () => socket.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, "127.0.0.1", resolve));
+    const address = this.server.address();
+    if (typeof address === "object" && address) this.port = address.port;
+  }
+
+  async cut(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server = undefined;
+  }
+}
+
+let database: TestDatabase;
+let link: DatabaseLink;
+let service: TestApp;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const real = new URL(database.url);
+  link = new DatabaseLink({ host: real.hostname, port: Number(real.port || 5432) });
+  await link.open();
+  const relayed = new URL(database.url);
+  relayed.hostname = "127.0.0.1";
+  relayed.port = String(link.port);
+  service = await startTestApp({ DATABASE_URL: relayed.toString() });
+});
+
+afterAll(async () => {
+  await service?.close();
+  await link?.cut();
+  await database?.drop();
+});
+
+async function health() {
+  const response = await fetch(`${service.url}/api/health`);
+  return { status: response.status, body: await response.json() };
+}
+
+describe("health while the database goes away and comes back", () => {
+  it("passes, fails with 503 while unreachable, and passes again without a restart", async () => {
+    const before = await health();
+    expect(before.status).toBe(200);
+    expect(before.body.status).toBe("pass");
+
+    await link.cut();
+    const during = await health();
+    expect(during.status).toBe(503);
+    expect(during.body.status).toBe("fail");
+    expect(during.body.checks.database).toMatchObject({ status: "fail", latencyMs: null });
+    expect(during.body.checks.database.detail).toMatch(/^PostgreSQL unreachable: /);
+    // Secret-free: no connection string or password in what the public sees.
+    expect(JSON.stringify(during.body)).not.toMatch(/postgres:\/\/|password/i);
+
+    const graphql = await fetch(`${service.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ health { status checks { database { status } } } }" }),
+    });
+    expect(await graphql.json()).toEqual({ data: { health: { status: "fail", checks: { database: { status: "fail" } } } } });
+
+    await link.open();
+    const after = await health();
+    expect(after.status).toBe(200);
+    expect(after.body.status).toBe("pass");
+  });
+});

@@ -1,0 +1,140 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The built entry point as `npm start` runs it: a real process, its exit codes,
+ * its signals, and the embedded database it owns.
+ */
+const entry = new URL("../../dist/src/main.js", import.meta.url).pathname;
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  /** From the service's first line of code to listening. */
+  bootMs: number;
+  /** From spawning the process (Node start and module loading included) to listening. */
+  wallMs: number;
+  logs: string[];
+}
+
+function run(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [entry], {
+    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+function collect(child: ChildProcess): string[] {
+  const lines: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = "";
+    stream?.on("data", (chunk: Buffer) => {
+      const parts = (rest + chunk.toString("utf8")).split("\n");
+      rest = parts.pop() ?? "";
+      lines.push(...parts);
+    });
+  }
+  return lines;
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))));
+}
+
+async function startService(env: Record<string, string>): Promise<Started> {
+  const spawnedAt = performance.now();
+  const child = run(env);
+  const logs = collect(child);
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    for (const line of logs) {
+      if (!line.includes('"service listening"')) continue;
+      const parsed = JSON.parse(line) as { url: string; bootMs: number };
+      return { child, url: parsed.url, bootMs: parsed.bootMs, wallMs: Math.round(performance.now() - spawnedAt), logs };
+    }
+    if (child.exitCode !== null) throw new Error(`service exited ${child.exitCode}:\n${logs.join("\n")}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`service did not start:\n${logs.join("\n")}`);
+}
+
+async function postmasterPid(dataDir: string): Promise<number> {
+  return Number((await readFile(path.join(dataDir, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let dataDir: string;
+beforeAll(async () => {
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm test does) first`);
+  dataDir = await mkdtemp(path.join(tmpdir(), "pms-process-"));
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("the service process", () => {
+  it("refuses to start on a bad setting, naming the variable, without a stack trace", async () => {
+    const child = run({ PORT: "eighty", DATABASE_URL: "mysql://nope", DATA_DIR: dataDir });
+    const logs = collect(child);
+    expect(await exitOf(child)).toBe(1);
+    const output = logs.join("\n");
+    expect(output).toContain("PORT must be a whole number");
+    expect(output).toContain("DATABASE_URL must be a URL with scheme postgres: or postgresql:");
+    expect(output).not.toContain("mysql://nope"); // URLs can hold passwords: never echoed
+    expect(output).not.toMatch(/\n\s+at /);
+  });
+
+  it("refuses production without an identity provider", async () => {
+    const child = run({ NODE_ENV: "production", DATA_DIR: dataDir });
+    const logs = collect(child);
+    expect(await exitOf(child)).toBe(1);
+    expect(logs.join("\n")).toContain("SESSION_JWKS_URL is required in production");
+  });
+
+  it("starts on embedded defaults, serves health, and stops cleanly on SIGTERM with its database", async () => {
+    const service = await startService({ DATA_DIR: dataDir });
+    console.log(`cold start, fresh DATA_DIR (initdb included): ${service.wallMs} ms from spawn, ${service.bootMs} ms in main()`);
+    const health = await fetch(`${service.url}/api/health`);
+    expect(health.status).toBe(200);
+    expect((await health.json()).status).toBe("pass");
+    const pid = await postmasterPid(dataDir);
+    expect(alive(pid)).toBe(true);
+
+    service.child.kill("SIGTERM");
+    expect(await exitOf(service.child)).toBe(0);
+    for (let waited = 0; alive(pid) && waited < 10_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    expect(alive(pid)).toBe(false);
+  });
+
+  it("restarts on existing data, and takes over from a database orphaned by a killed process", async () => {
+    const warm = await startService({ DATA_DIR: dataDir });
+    console.log(`start on existing DATA_DIR: ${warm.wallMs} ms from spawn, ${warm.bootMs} ms in main()`);
+    const orphan = await postmasterPid(dataDir);
+    warm.child.kill("SIGKILL");
+    await exitOf(warm.child);
+    expect(alive(orphan)).toBe(true);
+
+    const next = await startService({ DATA_DIR: dataDir });
+    try {
+      expect(alive(orphan)).toBe(false);
+      const health = await fetch(`${next.url}/api/health`);
+      expect((await health.json()).status).toBe("pass");
+    } finally {
+      next.child.kill("SIGTERM");
+      expect(await exitOf(next.child)).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config.js";
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+  return [];
+}
+
+describe("configuration", () => {
+  it("runs on embedded defaults with nothing set", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      env: "development",
+      http: { port: 4000, host: "0.0.0.0", trustProxy: false },
+      database: { kind: "embedded", dataDir: path.resolve(".data/postgres") },
+      redisUrl: undefined,
+      scoring: { engine: "heuristic" },
+      crawl: { maxPages: 25, ssrfAllowlist: [] },
+    });
+  });
+
+  it("reads each documented variable into its typed place", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      DATABASE_URL: "postgres://u:p@db:5432/pms",
+      REDIS_URL: "redis://cache:6379",
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: "http://127.0.0.1:9999/v1",
+      SCORING_MODEL: "gpt-4.1-mini",
+      SESSION_JWKS_URL: "https://id.example.com/.well-known/jwks.json",
+      SESSION_ISSUER: "https://id.example.com",
+      SESSION_AUTHORIZED_PARTIES: "https://app.example.com, https://www.example.com",
+      STRIPE_SECRET_KEY: "sk_test_123",
+      STRIPE_WEBHOOK_SECRET: "whsec_abc",
+      TRUST_PROXY: "1",
+      SSRF_ALLOWLIST: "127.0.0.1/32,fixtures.test",
+      CRAWL_MAX_PAGES: "40",
+    });
+    expect(config.http.port).toBe(8080);
+    expect(config.http.trustProxy).toBe(1);
+    expect(config.database).toEqual({ kind: "external", url: "postgres://u:p@db:5432/pms", poolSize: 10 });
+    expect(config.scoring).toEqual({ engine: "llm", apiKey: "sk-test", baseUrl: "http://127.0.0.1:9999/v1", model: "gpt-4.1-mini" });
+    expect(config.session.authorizedParties).toEqual(["https://app.example.com", "https://www.example.com"]);
+    expect(config.crawl).toEqual({ maxPages: 40, ssrfAllowlist: ["127.0.0.1/32", "fixtures.test"] });
+  });
+
+  it("names every bad variable at once", () => {
+    const problems = problemsOf({ PORT: "70000", CRAWL_MAX_PAGES: "many", REDIS_URL: "http://cache", NODE_ENV: "staging" });
+    expect(problems).toHaveLength(4);
+    expect(problems.join("\n")).toMatch(/^PORT /m);
+    expect(problems.join("\n")).toMatch(/^CRAWL_MAX_PAGES must be a whole number/m);
+    expect(problems.join("\n")).toMatch(/^REDIS_URL must be a URL with scheme redis: or rediss:/m);
+    expect(problems.join("\n")).toMatch(/^NODE_ENV /m);
+  });
+
+  it("never echoes values that may hold credentials", () => {
+    const problems = problemsOf({ DATABASE_URL: "mysql://admin:hunter2@db/x", STRIPE_SECRET_KEY: "pk_live_oops" });
+    expect(problems.join("\n")).not.toContain("hunter2");
+    expect(problems.join("\n")).not.toContain("pk_live_oops");
+    expect(problems.join("\n")).toContain("STRIPE_SECRET_KEY");
+  });
+
+  it("requires a real identity provider in production", () => {
+    expect(problemsOf({ NODE_ENV: "production" })).toEqual([
+      expect.stringMatching(/^SESSION_JWKS_URL is required in production/),
+      "SESSION_ISSUER is required in production",
+    ]);
+    expect(problemsOf({ NODE_ENV: "production", SESSION_PUBLIC_KEY: "-----BEGIN PUBLIC KEY-----", SESSION_ISSUER: "https://id" })).toEqual([]);
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(loadConfig({ DATABASE_URL: "", PORT: "" }).database.kind).toBe("embedded");
+    expect(loadConfig({ PORT: "" }).http.port).toBe(4000);
+  });
+
+  it("is frozen: nothing can change configuration after boot", () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.http)).toBe(true);
+  });
+});

@@ -1,0 +1,72 @@
+import { GraphQLError } from "graphql";
+import { describe, expect, it } from "vitest";
+import { AppError, errorCatalogue, toAppError } from "../../src/errors.js";
+
+describe("error catalogue", () => {
+  it("maps each code to the status and retryability of the contract and DESIGN.md §4", () => {
+    const expected: Record<string, [number, boolean]> = {
+      AUTH_REQUIRED: [401, false],
+      FORBIDDEN: [403, false],
+      NOT_FOUND: [404, false],
+      INVALID_URL: [400, false],
+      CRAWL_FAILED: [400, false],
+      QUOTA_EXCEEDED: [429, false],
+      ANON_RATE_LIMIT: [429, true],
+      SCORING_RATE_LIMITED: [429, true],
+      CREDIT_EXHAUSTED: [402, false],
+      PLAN_LIMIT_REACHED: [402, false],
+      VALIDATION_FAILED: [400, false],
+      IDEMPOTENCY_CONFLICT: [409, false],
+      SERVICE_UNAVAILABLE: [503, true],
+      INTERNAL: [500, true],
+    };
+    for (const [code, [status, retryable]] of Object.entries(expected)) {
+      const entry = errorCatalogue[code as keyof typeof errorCatalogue];
+      expect({ code, status: entry.status, retryable: entry.retryable }).toEqual({ code, status, retryable });
+      expect(entry.action.length).toBeGreaterThan(10);
+    }
+  });
+
+  it("builds the REST envelope and the GraphQL extensions from the same error", () => {
+    const error = new AppError("SCORING_RATE_LIMITED", "Too many score requests.", { headers: { "retry-after": "60" } });
+    expect(error.toEnvelope()).toEqual({
+      error: { code: "SCORING_RATE_LIMITED", message: "Too many score requests.", action: expect.any(String), retryable: true },
+    });
+    expect(error.toGraphQLExtensions()).toEqual({ code: "SCORING_RATE_LIMITED", action: error.action, retryable: true });
+    expect(error.headers).toEqual({ "retry-after": "60" });
+  });
+
+  it("masks unknown errors: no message, stack or SQL reaches the caller", () => {
+    const leaked = new Error('duplicate key value violates unique constraint "users_pkey" (SELECT * FROM users)');
+    const mapped = toAppError(leaked);
+    expect(mapped.code).toBe("INTERNAL");
+    expect(mapped.message).toBe("An unexpected error occurred.");
+    expect(JSON.stringify(mapped.toEnvelope())).not.toMatch(/users|SELECT|at /);
+  });
+
+  it("reports a database that cannot be reached as SERVICE_UNAVAILABLE, retryable", () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    expect(toAppError(refused)).toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503, retryable: true });
+    expect(toAppError(new Error("wrapped", { cause: refused })).code).toBe("SERVICE_UNAVAILABLE");
+    expect(toAppError(new Error("Connection terminated unexpectedly")).code).toBe("SERVICE_UNAVAILABLE");
+    expect(toAppError(refused).message).not.toContain("5432");
+  });
+
+  it("treats document errors as the caller's and execution errors as ours", () => {
+    expect(toAppError(new GraphQLError('Cannot query field "x" on type "Query".')).code).toBe("VALIDATION_FAILED");
+    expect(toAppError(new GraphQLError("Cannot return null for non-nullable field Query.health.", { path: ["health"] })).code).toBe("INTERNAL");
+    const wrapped = new GraphQLError("wrapped", { originalError: new AppError("NOT_FOUND", "No such result.") });
+    expect(toAppError(wrapped)).toMatchObject({ code: "NOT_FOUND", message: "No such result." });
+  });
+
+  it("names the field when type-graphql argument validation fails", () => {
+    const validation = Object.assign(new Error("Argument Validation Error"), {
+      name: "ArgumentValidationError",
+      validationErrors: [{ property: "url", constraints: { maxLength: "url must be shorter than or equal to 2048 characters" } }],
+    });
+    expect(toAppError(validation)).toMatchObject({
+      code: "VALIDATION_FAILED",
+      message: "url: url must be shorter than or equal to 2048 characters",
+    });
+  });
+});
