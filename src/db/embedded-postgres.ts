@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
@@ -64,8 +65,27 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
 
   return {
     url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/pms`,
-    stop: () => server.stop(),
+    stop: () => stopServer(server, logger),
   };
+}
+
+/**
+ * The package's stop() waits for an exit event that never comes when the server
+ * already died (crashed, or was taken over by another start), so shutdown is
+ * bounded and skips a server that is gone.
+ */
+async function stopServer(server: { stop(): Promise<void> }, logger: Logger): Promise<void> {
+  const child = (server as unknown as { process?: ChildProcess }).process;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      logger.warn("embedded PostgreSQL did not stop within 10 s; killing it");
+      child.kill("SIGKILL");
+      resolve();
+    }, 10_000);
+  });
+  await Promise.race([server.stop(), timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -112,11 +132,24 @@ async function stopOrphanedServer(dataDir: string, logger: Logger): Promise<void
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
   const command = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
   if (!command.includes("postgres") || !command.includes(dataDir)) return;
+  const owner = await ownerOf(pid);
+  if (owner !== undefined) {
+    throw new Error(`DATA_DIR ${path.dirname(dataDir)} is in use by another running service (pid ${owner}); stop it or use another DATA_DIR`);
+  }
   logger.warn({ pid }, "stopping an embedded PostgreSQL left running by an earlier process");
   process.kill(pid, "SIGINT");
   for (let waited = 0; waited < 15_000 && isAlive(pid); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The live Node process that started this server, or undefined when the server was orphaned. */
+async function ownerOf(pid: number): Promise<number | undefined> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  const parent = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 1);
+  if (parent <= 1 || parent === process.pid) return undefined;
+  const name = (await readFile(`/proc/${parent}/comm`, "utf8").catch(() => "")).trim();
+  return name === "node" || name.startsWith("node") ? parent : undefined;
 }
 
 function isAlive(pid: number): boolean {

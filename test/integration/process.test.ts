@@ -137,4 +137,29 @@ describe("the service process", () => {
       expect(await exitOf(next.child)).toBe(0);
     }
   });
+
+  it("refuses a DATA_DIR whose database another running service owns", async () => {
+    const first = await startService({ DATA_DIR: dataDir });
+    try {
+      const second = run({ DATA_DIR: dataDir });
+      const logs = collect(second);
+      expect(await exitOf(second)).toBe(1);
+      expect(logs.join("\n")).toContain("is in use by another running service");
+      const health = await fetch(`${first.url}/api/health`);
+      expect((await health.json()).status).toBe("pass");
+    } finally {
+      first.child.kill("SIGTERM");
+      expect(await exitOf(first.child)).toBe(0);
+    }
+  });
+
+  it("reports fail while its embedded database is down, and still shuts down when it has died", async () => {
+    const service = await startService({ DATA_DIR: dataDir });
+    process.kill(await postmasterPid(dataDir), "SIGKILL");
+    const health = await fetch(`${service.url}/api/health`);
+    expect(health.status).toBe(503);
+    expect((await health.json()).checks.database.status).toBe("fail");
+    service.child.kill("SIGTERM");
+    expect(await exitOf(service.child)).toBe(0);
+  });
 });

@@ -66,9 +66,10 @@ const rows = [
 
 let app: FastifyInstance;
 let url: string;
+const logLines: Array<Record<string, unknown>> = [];
 beforeAll(async () => {
   const config = loadConfig({ NODE_ENV: "test" });
-  const logger = pino({ level: "silent" });
+  const logger = pino({ level: "info" }, { write: (line: string) => logLines.push(JSON.parse(line)) });
   const apollo = await startApollo(schema, logger, { graphiqlPath: "/graphiql" });
   app = await buildHttpServer({ config, logger, schema, apollo, routes: rows });
   await app.listen({ port: 0, host: "127.0.0.1" });
@@ -109,6 +110,12 @@ describe("REST compatibility table", () => {
       error: { code: "INTERNAL", message: "An unexpected error occurred.", action: expect.any(String), retryable: true },
     });
     expect(text).not.toContain("secret_table");
+
+    // The detail is in the log, under the request id the caller was given.
+    const requestId = response.headers.get("x-request-id");
+    const logged = logLines.find((line) => line.msg === "unexpected error in REST route");
+    expect(logged).toMatchObject({ reqId: requestId, level: 50 });
+    expect(JSON.stringify(logged)).toContain("secret_table");
   });
 
   it("refuses malformed JSON with 400 VALIDATION_FAILED", async () => {
