@@ -6,6 +6,7 @@ import { startApollo } from "./graphql/apollo.js";
 import { ResolverContainer } from "./graphql/container.js";
 import { buildAppSchema } from "./graphql/schema.js";
 import { attachGraphQLWebSocket } from "./graphql/websocket.js";
+import { clientIp, trustProxyFunction } from "./http/client-ip.js";
 import { buildHttpServer, GRAPHIQL_PATH, GRAPHQL_PATH } from "./http/server.js";
 import { HealthResolver } from "./modules/health/health.resolver.js";
 import { HealthService } from "./modules/health/health.service.js";
@@ -32,11 +33,12 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH });
     // Fastify drains HTTP on close and then stops Apollo (onClose below), so Apollo needs no drain plugin.
     const server = await buildHttpServer({ config, logger, schema, apollo });
+    const trust = trustProxyFunction(config.http.trustProxy);
     const webSocket = attachGraphQLWebSocket(server.server, {
       schema,
       path: GRAPHQL_PATH,
       logger,
-      clientIp: (request) => request.socket.remoteAddress ?? "unknown",
+      clientIp: (request) => clientIp(request, trust),
     });
     server.addHook("onClose", async () => {
       await webSocket.close();

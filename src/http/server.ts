@@ -10,6 +10,7 @@ import { restRoutes } from "../../rest-compat/routes.js";
 import type { Config } from "../config.js";
 import { AppError, toAppError } from "../errors.js";
 import { createContext, type GraphQLContext } from "../graphql/context.js";
+import { trustProxyFunction } from "./client-ip.js";
 import { registerGraphiql } from "./graphiql.js";
 
 /** DESIGN.md §4: request bodies are at most 64 KiB, on every route. */
@@ -35,7 +36,7 @@ export async function buildHttpServer(options: {
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: newRequestId,
-    trustProxy: trustProxySetting(config.http.trustProxy),
+    trustProxy: trustProxyFunction(config.http.trustProxy),
     return503OnClosing: true,
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
@@ -68,12 +69,6 @@ export async function buildHttpServer(options: {
   await registerGraphiql(app, { path: GRAPHIQL_PATH, endpoint: GRAPHQL_PATH });
   mountRestCompat(app, schema, routes);
   return app;
-}
-
-/** TRUST_PROXY as a hop count trusts that many proxies nearest to the service. */
-function trustProxySetting(setting: Config["http"]["trustProxy"]) {
-  if (typeof setting !== "number") return setting;
-  return (_address: string, hop: number) => hop < setting;
 }
 
 /** Errors raised by the HTTP layer before any route runs: body size, media type, JSON syntax. */
