@@ -95,6 +95,23 @@ describe("GraphQL over WebSocket (graphql-ws) on the same path", () => {
     }
   });
 
+  it("reports errors over the socket in the catalogue's shape", async () => {
+    const client = createClient({ url: `${service.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    try {
+      const errors = await new Promise<unknown>((resolve) => {
+        client.subscribe({ query: "{ health { nope } }" }, { next: () => undefined, error: resolve, complete: () => resolve("completed") });
+      });
+      expect(errors).toEqual([
+        expect.objectContaining({
+          message: 'Cannot query field "nope" on type "Health".',
+          extensions: { code: "VALIDATION_FAILED", action: expect.any(String), retryable: false },
+        }),
+      ]);
+    } finally {
+      await client.dispose();
+    }
+  });
+
   it("refuses WebSocket upgrades on any other path", async () => {
     const socket = new WebSocket(`${service.url.replace("http", "ws")}/elsewhere`, "graphql-transport-ws");
     const outcome = await new Promise<string>((resolve) => {
