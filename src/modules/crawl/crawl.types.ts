@@ -97,6 +97,8 @@ export interface CrawlStats {
   readonly robotsTxt: "found" | "absent" | "error";
   readonly sitemapUrls: number;
   readonly securityTxt: boolean;
+  /** Same-site pages found but not read because robots.txt disallows them. */
+  readonly skippedByRobots: number;
 }
 
 export interface CrawlResult {

@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CrawlProgress } from "../../../src/modules/crawl/crawl.types.js";
+import { createCrawler } from "../../../src/modules/crawl/crawler.factory.js";
+import { defaultFetchLimits } from "../../../src/modules/crawl/fetcher.js";
+import { AppError } from "../../../src/errors.js";
+import { acmeSite } from "../../fixtures/crawl-sites.js";
+import { FixtureSites, fixtureResolver, page, type Site } from "../../support/fixture-sites.js";
+
+const sites = new FixtureSites({});
+let origin: (host: string) => string;
+
+function crawler(overrides: Parameters<typeof createCrawler>[1] = {}, resolver = fixtureResolver({ "rebind.test": ["127.0.0.1", "10.0.0.9"] })) {
+  return createCrawler(
+    { version: "test", crawl: { maxPages: 25, ssrfAllowlist: ["127.0.0.1/32", "*.test"] } },
+    { resolver, limits: { ...defaultFetchLimits, pageTimeoutMs: 1_000 }, budgetMs: 20_000, ...overrides },
+  );
+}
+
+async function crawlError(url: string, run = crawler()): Promise<AppError> {
+  const error = await run.crawl(url).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
+  return error;
+}
+
+const redirect = (location: string, status = 302) => ({ status, headers: { location } });
+
+beforeAll(async () => {
+  await sites.start();
+  origin = (host) => `http://${host}:${sites.port}`;
+  const add = (more: Record<string, Site>) => Object.assign((sites as unknown as { sites: Record<string, Site> }).sites, more);
+  add(acmeSite(origin("acme.test")));
+  const bigChunk = Buffer.alloc(64 * 1024, "<p>lorem ipsum dolor sit amet</p>\n");
+  add({
+    "solo.test": { "/": page("Solo", "<h1>Solo</h1><p>Just a landing page.</p>") },
+    "private.test": {
+      "/robots.txt": { headers: { "content-type": "text/plain" }, body: "User-agent: *\nDisallow: /\n" },
+      "/": page("Private", "<p>secret</p>"),
+    },
+    "chain.test": {
+      "/": redirect("/one", 301),
+      "/one": redirect(`${origin("chain.test")}/two`),
+      "/two": redirect("/three", 307),
+      "/three": page("Chain", "<h1>Arrived</h1>"),
+    },
+    "loop.test": { "/": redirect("/x"), "/x": redirect("/") },
+    "many.test": Object.fromEntries(Array.from({ length: 8 }, (_, i) => [i === 0 ? "/" : `/r${i}`, redirect(`/r${i + 1}`)])),
+    "meta.test": { "/": redirect("http://169.254.169.254/latest/meta-data/") },
+    "leaky.test": {
+      "/": page("Leaky", `<a href="/to-private">internal</a><a href="/ok">ok</a>`),
+      "/to-private": redirect("http://10.0.0.5/admin"),
+      "/ok": page("OK", "<p>fine</p>"),
+    },
+    "hang.test": {
+      "/": page("Hang", `<a href="/slow">slow</a><a href="/fast">fast</a>`),
+      "/slow": { handle: () => undefined },
+      "/fast": page("Fast", "<p>quick</p>"),
+    },
+    "hanghome.test": { "/": { handle: () => undefined } },
+    "big.test": {
+      "/": {
+        handle: (_request, response) => {
+          response.writeHead(200, { "content-type": "text/html" });
+          response.write("<!doctype html><title>Big</title><body>");
+          let sent = 0;
+          const pump = () => {
+            while (sent < 20 * 1024 * 1024) {
+              sent += bigChunk.length;
+              if (!response.write(bigChunk)) return void response.once("drain", pump);
+            }
+            response.end("</body>");
+          };
+          response.on("close", () => (sent = Number.POSITIVE_INFINITY));
+          pump();
+        },
+      },
+    },
+    "pdf.test": { "/": { headers: { "content-type": "application/pdf" }, body: Buffer.from("%PDF-1.7") } },
+    "latin.test": {
+      "/": { headers: { "content-type": "text/html" }, body: Buffer.from(`<!doctype html><meta charset="windows-1252"><title>Caf\xe9</title><p>Caf\xe9 cr\xe8me</p>`, "latin1") },
+    },
+    "shop.test": {
+      "/": page("Shop", `<a href="${origin("www.shop.test")}/pricing">Pricing</a> <a href="${origin("elsewhere.test")}/x">Elsewhere</a>`),
+    },
+    "www.shop.test": { "/pricing": page("Shop pricing", "<p>$10/month</p>") },
+    "slow.test": {
+      "/": page("Slow", Array.from({ length: 10 }, (_, i) => `<a href="/p${i}">p${i}</a>`).join(" ")),
+      ...Object.fromEntries(
+        Array.from({ length: 10 }, (_, i) => [`/p${i}`, { handle: (_q: unknown, response: import("node:http").ServerResponse) => setTimeout(() => response.writeHead(200, { "content-type": "text/html" }).end(page(`p${i}`, "<p>x</p>")), 400) }]),
+      ),
+    },
+    "delay.test": {
+      "/robots.txt": { headers: { "content-type": "text/plain" }, body: "User-agent: ProductMaturityBot\nCrawl-delay: 0.3\n" },
+      "/": page("Delay", `<a href="/a">a</a><a href="/b">b</a><a href="/c">c</a>`),
+      "/a": page("A", "<p>a</p>"),
+      "/b": page("B", "<p>b</p>"),
+      "/c": page("C", "<p>c</p>"),
+    },
+    "broken-robots.test": {
+      "/robots.txt": { status: 503, body: "down" },
+      "/": page("Down robots", "<p>hi</p>"),
+    },
+  });
+});
+afterAll(() => sites.stop());
+
+describe("crawling a rich product site", () => {
+  it("reads the pages that matter, within the page limit, with stats and outbound evidence", async () => {
+    const progress: CrawlProgress[] = [];
+    const result = await crawler().crawl(origin("acme.test"), { onProgress: (event) => progress.push(event) });
+
+    expect(result.companyName).toBe("Acme Inc.");
+    expect(result.crawledPages[0]).toBe(`${origin("acme.test")}/`);
+    expect(result.crawlStats.pagesAnalyzed).toBe(25);
+    const paths = result.crawledPages.map((url) => url.replace(/^http:\/\/[^/]+/, (host) => (host.includes("docs.") ? "docs:" : "")));
+    for (const expected of ["/pricing", "docs:/", "docs:/api-reference", "/changelog", "/security", "/careers", "/customers", "/privacy", "/subprocessors", "/integrations", "/about", "/blog"]) {
+      expect(paths).toContain(expected);
+    }
+    // Robots: the disallowed section is never requested, even though the sitemap lists it.
+    expect(sites.requestsTo("acme.test").some((request) => request.path.startsWith("/internal/"))).toBe(false);
+    expect(result.crawlStats.skippedByRobots).toBeGreaterThanOrEqual(1);
+    // A failing inner page is reported, not fatal.
+    expect(result.crawlStats.failures).toContainEqual({ url: `${origin("acme.test")}/broken`, reason: "HTTP 500" });
+    expect(result.crawlStats).toMatchObject({ robotsTxt: "found", securityTxt: true, partial: false });
+    expect(result.crawlStats.sitemapUrls).toBeGreaterThan(30);
+    expect(new Set(result.outboundLinks.map((link) => link.kind))).toEqual(new Set(["status_page", "github", "social", "app_store"]));
+    // Tracking parameters and fragments never make two URLs distinct.
+    expect(result.crawledPages.filter((url) => url.includes("/blog")).every((url) => !url.includes("utm_"))).toBe(true);
+    expect(new Set(result.crawledPages).size).toBe(result.crawledPages.length);
+    // Nav and footer repeat on all 25 pages but count once.
+    const raw = result.pages.reduce((sum, p) => sum + p.text.length + p.boilerplate.reduce((s, b) => s + b.length, 0), 0);
+    expect(result.crawlStats.contentLength).toBeLessThan(raw / 2);
+    expect(sites.requestsTo("acme.test").every((request) => request.userAgent?.startsWith("ProductMaturityBot/"))).toBe(true);
+
+    expect(progress.map((event) => event.n)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(progress.every((event) => event.of >= event.n && event.of <= 25)).toBe(true);
+    expect(progress.at(-1)?.of).toBe(25);
+  });
+
+  it("chooses high-value pages before the long tail when the limit is small", async () => {
+    const result = await crawler({ maxPages: 8 }).crawl(origin("acme.test"));
+    expect(result.crawledPages).toHaveLength(8);
+    expect(result.crawledPages.some((url) => /\/blog\/post-/.test(url))).toBe(false);
+    expect(result.crawledPages).toContain(`${origin("acme.test")}/pricing`);
+  });
+
+  it("reads at most 5 pages in quick mode", async () => {
+    const result = await crawler().crawl(origin("acme.test"), { mode: "quick" });
+    expect(result.crawlStats.pagesAnalyzed).toBe(5);
+  });
+
+  it("treats www. and absolute links to the site's own host as the same site, and other hosts as outside", async () => {
+    const result = await crawler().crawl(origin("shop.test"));
+    expect(result.crawledPages).toEqual([`${origin("shop.test")}/`, `${origin("www.shop.test")}/pricing`]);
+    expect(sites.requestsTo("elsewhere.test")).toHaveLength(0);
+  });
+
+  it("crawls a one-page site without robots.txt or sitemap", async () => {
+    const result = await crawler().crawl(origin("solo.test"));
+    expect(result.crawlStats).toMatchObject({ pagesAnalyzed: 1, robotsTxt: "absent", sitemapUrls: 0, failures: [], partial: false });
+  });
+});
+
+describe("politeness", () => {
+  it("refuses a site whose robots.txt disallows everything, reading nothing but robots.txt", async () => {
+    const error = await crawlError(origin("private.test"));
+    expect(error.code).toBe("CRAWL_FAILED");
+    expect(error.message).toMatch(/robots\.txt does not allow/);
+    expect(sites.requestsTo("private.test").map((request) => request.path)).toEqual(["/robots.txt"]);
+  });
+
+  it("stays away when robots.txt answers with a server error (RFC 9309), saying so", async () => {
+    const error = await crawlError(origin("broken-robots.test"));
+    expect(error.code).toBe("CRAWL_FAILED");
+    expect(error.message).toMatch(/robots\.txt could not be read \(HTTP 503\)/);
+    expect(sites.requestsTo("broken-robots.test").map((request) => request.path)).toEqual(["/robots.txt"]);
+  });
+
+  it("spaces requests by the Crawl-delay of robots.txt", async () => {
+    await crawler().crawl(origin("delay.test"));
+    const pages = sites.requestsTo("delay.test").filter((request) => /^\/[abc]?$/.test(request.path));
+    expect(pages).toHaveLength(4);
+    for (let i = 1; i < pages.length; i += 1) expect(pages[i]!.at - pages[i - 1]!.at).toBeGreaterThanOrEqual(280);
+  });
+});
+
+describe("limits", () => {
+  it("follows a short redirect chain", async () => {
+    const result = await crawler().crawl(origin("chain.test"));
+    expect(result.crawledPages).toEqual([`${origin("chain.test")}/three`]);
+  });
+
+  it("fails on a redirect loop and on more than 5 redirects", async () => {
+    expect((await crawlError(origin("loop.test"))).message).toMatch(/redirects in a loop/);
+    expect((await crawlError(origin("many.test"))).message).toMatch(/more than 5 redirects/);
+  });
+
+  it("skips a hanging inner page after the page timeout, and fails on a hanging home page", async () => {
+    const result = await crawler().crawl(origin("hang.test"));
+    expect(result.crawledPages).toContain(`${origin("hang.test")}/fast`);
+    expect(result.crawlStats.failures).toContainEqual({ url: `${origin("hang.test")}/slow`, reason: "timed out" });
+    const error = await crawlError(origin("hanghome.test"));
+    expect(error).toMatchObject({ code: "CRAWL_FAILED", message: expect.stringMatching(/did not answer within 1 s/) });
+  });
+
+  it("reads at most 5 MB of a 20 MB page and stops the transfer", async () => {
+    const result = await crawler().crawl(origin("big.test"));
+    expect(result.crawlStats.pagesAnalyzed).toBe(1);
+    expect(result.pages[0]!.text.length).toBeGreaterThan(100_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sites.bytesSent.get("big.test/")).toBeLessThan(12 * 1024 * 1024);
+  });
+
+  it("returns what it has, marked partial, when the crawl budget ends", async () => {
+    const result = await crawler({ budgetMs: 1_000 }).crawl(origin("slow.test"));
+    expect(result.crawlStats.partial).toBe(true);
+    expect(result.crawlStats.pagesAnalyzed).toBeGreaterThanOrEqual(1);
+    expect(result.crawlStats.pagesAnalyzed).toBeLessThan(11);
+  });
+
+  it("fails on a home page that is not HTML", async () => {
+    const error = await crawlError(origin("pdf.test"));
+    expect(error).toMatchObject({ code: "CRAWL_FAILED", message: expect.stringContaining("not HTML (application/pdf)") });
+  });
+
+  it("decodes a page by the charset its meta tag declares", async () => {
+    const result = await crawler().crawl(origin("latin.test"));
+    expect(result.pages[0]!.title).toBe("Café");
+    expect(result.pages[0]!.text).toContain("Café crème");
+  });
+});
+
+describe("unsafe and invalid addresses", () => {
+  it("answers INVALID_URL, saying why, before any request", async () => {
+    const cases: Array<[string, RegExp]> = [
+      ["", /empty|address/i],
+      ["ftp://acme.test/", /http/i],
+      ["http://10.0.0.1/", /private/],
+      ["http://[::1]/", /loopback/],
+      ["http://2130706433/", /loopback/],
+      ["http://localhost/", /localhost/],
+      [`http://nowhere.invalid/`, /does not resolve/],
+      [`https://${"a".repeat(2100)}.com/`, /2,?048/],
+    ];
+    // No allow-list here: the addresses are judged as in production.
+    const strict = createCrawler({ version: "test", crawl: { maxPages: 25, ssrfAllowlist: [] } }, { resolver: fixtureResolver() });
+    for (const [input, message] of cases) {
+      const error = await crawlError(input, strict);
+      expect({ input: input.slice(0, 40), code: error.code }).toEqual({ input: input.slice(0, 40), code: "INVALID_URL" });
+      expect(error.message).toMatch(message);
+    }
+  });
+
+  it("refuses a redirect to the cloud metadata endpoint", async () => {
+    const error = await crawlError(origin("meta.test"));
+    expect(error.code).toBe("CRAWL_FAILED");
+    expect(error.message).toMatch(/not allowed.*169\.254\.169\.254/);
+  });
+
+  it("skips an inner page that redirects to a private address", async () => {
+    const result = await crawler().crawl(origin("leaky.test"));
+    expect(result.crawledPages).toEqual([`${origin("leaky.test")}/`, `${origin("leaky.test")}/ok`]);
+    expect(result.crawlStats.failures).toEqual([{ url: `${origin("leaky.test")}/to-private`, reason: expect.stringMatching(/10\.0\.0\.5.*private/) }]);
+  });
+
+  it("never connects to a name that also resolves to a private address (DNS rebinding)", async () => {
+    const error = await crawlError(origin("rebind.test"));
+    expect(error.code).toBe("INVALID_URL");
+    expect(sites.requestsTo("rebind.test")).toHaveLength(0);
+
+    // Public at admission, private at connection time: still no connection.
+    let calls = 0;
+    const flipping = async (hostname: string) => {
+      calls += 1;
+      const address = hostname === "flip.test" && calls > 1 ? "10.0.0.9" : "127.0.0.1";
+      return [{ address, family: 4 as const }];
+    };
+    const flipError = await crawlError(origin("flip.test"), crawler({}, flipping));
+    expect(flipError.code).toBe("CRAWL_FAILED");
+    expect(sites.requestsTo("flip.test")).toHaveLength(0);
+  });
+});
