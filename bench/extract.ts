@@ -29,6 +29,8 @@ interface Result {
   p95Ms: number;
   baselineRssMb: number;
   peakRssMb: number;
+  /** Heap still in use after a full GC with every result kept: what extraction retains. */
+  retainedHeapMb: number;
   textChars: number;
   links: number;
 }
@@ -131,6 +133,12 @@ function naiveJsdom(JSDOM: Jsdom, html: string, url: string): { text: string; li
   return { text, links };
 }
 
+/** Heap in use after a full collection (the children run with --expose-gc). */
+function heapAfterGc(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
 async function run(mode: Mode): Promise<Result> {
   const count = mode === "jsdom" ? JSDOM_PAGES : PAGES;
   const cpu: number[] = [];
@@ -138,6 +146,7 @@ async function run(mode: Mode): Promise<Result> {
   let textChars = 0;
   let links = 0;
   const JSDOM = mode === "jsdom" ? (await import("jsdom")).JSDOM : undefined;
+  const heapStart = heapAfterGc();
   const baseline = process.memoryUsage().rss;
   let peak = baseline;
   for (let i = 0; i < count; i++) {
@@ -162,9 +171,21 @@ async function run(mode: Mode): Promise<Result> {
     peak = Math.max(peak, process.memoryUsage().rss);
     await new Promise((resolve) => setImmediate(resolve));
   }
+  const retained = heapAfterGc() - heapStart;
+  if (kept.length !== count) throw new Error("results were not kept");
   cpu.sort((a, b) => a - b);
   const at = (q: number) => cpu[Math.min(cpu.length - 1, Math.floor(q * cpu.length))] ?? NaN;
-  return { mode, pages: count, medianMs: at(0.5), p95Ms: at(0.95), baselineRssMb: baseline / 2 ** 20, peakRssMb: peak / 2 ** 20, textChars, links };
+  return {
+    mode,
+    pages: count,
+    medianMs: at(0.5),
+    p95Ms: at(0.95),
+    baselineRssMb: baseline / 2 ** 20,
+    peakRssMb: peak / 2 ** 20,
+    retainedHeapMb: retained / 2 ** 20,
+    textChars,
+    links,
+  };
 }
 
 // ------------------------------------------------------------------- main --
@@ -179,7 +200,7 @@ async function main(): Promise<void> {
   console.log(`${PAGES} pages, ${Math.min(...sizes).toFixed(0)}–${Math.max(...sizes).toFixed(0)} KB (mean ${(sizes.reduce((a, b) => a + b) / PAGES).toFixed(0)} KB)\n`);
   const results: Result[] = [];
   for (const mode of ["extract", "parse5", "jsdom"] as const) {
-    const output = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--mode", mode], {
+    const output = execFileSync(process.execPath, [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), "--mode", mode], {
       encoding: "utf8",
       maxBuffer: 1 << 20,
     });
@@ -187,12 +208,12 @@ async function main(): Promise<void> {
   }
   const floor = results.find((r) => r.mode === "parse5")?.medianMs ?? NaN;
   const label: Record<Mode, string> = { extract: "(a) extractPage", parse5: "(b) parse5 parse (floor)", jsdom: "(c) jsdom window" };
-  console.log("| mode | pages | median CPU ms | p95 CPU ms | × floor (median) | RSS start MB | peak RSS MB | text chars | links |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("| mode | pages | median CPU ms | p95 CPU ms | × floor (median) | RSS start MB | peak RSS MB | retained heap MB | text chars | links |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of results) {
     console.log(
       `| ${label[r.mode]} | ${r.pages} | ${r.medianMs.toFixed(1)} | ${r.p95Ms.toFixed(1)} | ${(r.medianMs / floor).toFixed(2)} | ` +
-        `${r.baselineRssMb.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${r.textChars || "–"} | ${r.links || "–"} |`,
+        `${r.baselineRssMb.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${r.retainedHeapMb.toFixed(1)} | ${r.textChars || "–"} | ${r.links || "–"} |`,
     );
   }
   const extract = results.find((r) => r.mode === "extract");

@@ -189,7 +189,8 @@ async function fetchPage(fetcher: Fetcher, url: string, signal: AbortSignal): Pr
   const kind = fetched.kind ?? "html";
   const contentType = headerValue(fetched.headers["content-type"]);
   const { text } = decodeBody(fetched.body, contentType, kind);
-  const page = extractPage({ url: canonicalUrl(fetched.url) ?? fetched.url, status: fetched.status, body: text, kind, headers: fetched.headers });
+  // Links resolve against the URL exactly as served (`/docs/` vs `/docs` differ); extractPage canonicalises its own.
+  const page = extractPage({ url: fetched.url, status: fetched.status, body: text, kind, headers: fetched.headers });
   // Let the event loop breathe between CPU-bound extractions.
   await new Promise((resolve) => setImmediate(resolve));
   return page;

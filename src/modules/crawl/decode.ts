@@ -31,7 +31,23 @@ export function decodeBody(bytes: Buffer, contentTypeHeader: string | undefined,
     decoder = new TextDecoder("utf-8");
   }
   // TextDecoder drops a BOM matching its encoding; the sniffer already let a BOM win.
-  return { text: decoder.decode(bytes), encoding: decoder.encoding };
+  const text = decoder.decode(bytes);
+  return { text: decoder.encoding === "windows-1252" ? fixWindows1252(text) : text, encoding: decoder.encoding };
+}
+
+/**
+ * Node 20's TextDecoder reads windows-1252 as Latin-1 (nodejs/node#56542): bytes
+ * 0x80–0x9F come out as C1 controls instead of € ‘ ’ “ ” – — …, the very
+ * characters legacy pages use most. Mapping them afterwards is a no-op once Node
+ * decodes them right. The five bytes windows-1252 leaves undefined stay as they are.
+ */
+const WINDOWS_1252_C1 =
+  "\u20ac\x81\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\x8d\u017d\x8f" +
+  "\x90\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\x9d\u017e\u0178";
+const C1 = /[\x80-\x9f]/g;
+
+function fixWindows1252(text: string): string {
+  return text.replace(C1, (c) => WINDOWS_1252_C1.charAt(c.charCodeAt(0) - 0x80));
 }
 
 /** The page kinds we extract; anything else (PDF, images, JSON) is not a page. */

@@ -20,12 +20,17 @@ export interface PageInput {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
+/**
+ * `input.url` is the address the body was served from, as fetched: relative links
+ * resolve against it, so "/docs/" must keep its slash. The page's `url` is its
+ * canonical spelling.
+ */
 export function extractPage(input: PageInput): ExtractedPage {
   const raw = (input.kind === "xhtml" && walkXhtml(input.body, input.url)) || walkTree(parse(input.body), parse5Adapter);
   const base = (raw.baseHref !== undefined && canonicalBase(raw.baseHref, input.url)) || input.url;
   const { internal, external } = resolveLinks(raw, base, input.url);
   return {
-    url: input.url,
+    url: canonicalUrl(input.url) ?? input.url,
     status: input.status,
     title: raw.title,
     metaDescription: raw.metaDescription,
@@ -59,7 +64,7 @@ function walkXhtml(body: string, url: string): RawPage | undefined {
     // A fresh VirtualConsole forwards nowhere: CSS and XML complaints stay out of the logs.
     dom = new JSDOM(body, { contentType: "application/xhtml+xml", url, virtualConsole: new VirtualConsole() });
   } catch {
-    return undefined; // not well-formed XML: read it as HTML, as most browsers' users would see it fixed
+    return undefined; // not well-formed XML: browsers would show an error, but the content is still there as HTML
   }
   try {
     return walkTree<Node>(dom.window.document, domAdapter);
@@ -79,16 +84,22 @@ function canonicalBase(href: string, pageUrl: string): string | undefined {
 }
 
 function resolveLinks(raw: RawPage, base: string, pageUrl: string): { internal: PageLink[]; external: PageLink[] } {
+  const seenHrefs = new Set<string>();
   const seen = new Set<string>();
+  const sameSite = new Map<string, boolean>(); // by origin: menus link to a handful of hosts, many times
   const internal: PageLink[] = [];
   const external: PageLink[] = [];
   for (const link of raw.links) {
     const href = link.href.trim();
-    if (href === "" || href.startsWith("#")) continue; // an anchor within this page, not a link to another
+    if (href === "" || href.startsWith("#") || seenHrefs.has(href)) continue; // "#…" is a place in this page
+    seenHrefs.add(href);
     const url = canonicalUrl(href, base);
     if (url === undefined || seen.has(url)) continue;
     seen.add(url);
-    (isSameSite(url, pageUrl) ? internal : external).push({ url, text: link.text, inNav: link.inNav });
+    const origin = url.slice(0, url.indexOf("/", url.indexOf("//") + 2));
+    let internalLink = sameSite.get(origin);
+    if (internalLink === undefined) sameSite.set(origin, (internalLink = isSameSite(url, pageUrl)));
+    (internalLink ? internal : external).push({ url, text: link.text, inNav: link.inNav });
   }
   return { internal, external };
 }

@@ -10,24 +10,25 @@ export interface TreeAdapter<N> {
   elementName(node: N): string | undefined;
   /** Character data of a text or CDATA node; undefined for any other node. */
   textOf(node: N): string | undefined;
-  attr(node: N, name: string): string | undefined;
-  hasAttributes(node: N): boolean;
+  /** An element's attributes (qualified names, so "xml:lang" in XHTML). */
+  attributes(node: N): ArrayLike<Attribute>;
   children(node: N): ArrayLike<N>;
 }
 
+export interface Attribute {
+  readonly name: string;
+  readonly value: string;
+}
+
 type P5Node = DefaultTreeAdapterTypes.Node;
-const NO_CHILDREN: readonly P5Node[] = [];
+const NONE: readonly never[] = [];
+const HASH = 35; // "#": parse5 names every non-element node "#text", "#comment" …
 
 export const parse5Adapter: TreeAdapter<P5Node> = {
-  elementName: (node) => ("tagName" in node ? node.tagName : undefined),
+  elementName: (node) => (node.nodeName.charCodeAt(0) === HASH ? undefined : node.nodeName),
   textOf: (node) => (node.nodeName === "#text" ? (node as DefaultTreeAdapterTypes.TextNode).value : undefined),
-  attr(node, name) {
-    if (!("attrs" in node)) return undefined;
-    for (const attribute of node.attrs) if (attribute.name === name) return attribute.value;
-    return undefined;
-  },
-  hasAttributes: (node) => "attrs" in node && node.attrs.length > 0,
-  children: (node) => ("childNodes" in node ? node.childNodes : NO_CHILDREN),
+  attributes: (node) => (node as DefaultTreeAdapterTypes.Element).attrs ?? NONE,
+  children: (node) => (node as DefaultTreeAdapterTypes.Element).childNodes ?? NONE,
 };
 
 const ELEMENT_NODE = 1;
@@ -37,10 +38,17 @@ const CDATA_SECTION_NODE = 4;
 export const domAdapter: TreeAdapter<Node> = {
   elementName: (node) => (node.nodeType === ELEMENT_NODE ? (node as Element).localName.toLowerCase() : undefined),
   textOf: (node) => (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE ? (node.nodeValue ?? "") : undefined),
-  attr: (node, name) => (node as Element).getAttribute(name) ?? undefined,
-  hasAttributes: (node) => node.nodeType === ELEMENT_NODE && (node as Element).hasAttributes(),
+  attributes: (node) => (node.nodeType === ELEMENT_NODE ? (node as Element).attributes : NONE),
   children: (node) => node.childNodes,
 };
+
+function attr(attributes: ArrayLike<Attribute>, name: string): string | undefined {
+  for (let i = 0; i < attributes.length; i++) {
+    const attribute = attributes[i] as Attribute;
+    if (attribute.name === name) return attribute.value;
+  }
+  return undefined;
+}
 
 export interface RawLink {
   readonly href: string;
@@ -72,35 +80,44 @@ const MAX_BOILERPLATE_BLOCKS = 100;
 const MAX_LINKS = 5_000;
 const MAX_LINK_TEXT = 200;
 
-/** Subtrees whose text a reader never sees. `head` is walked for its metadata only. */
-const SKIPPED = new Set(["script", "style", "noscript", "template", "svg", "iframe", "object", "canvas"]);
-const BLOCKS = new Set([
-  "address", "article", "aside", "blockquote", "body", "caption", "dd", "details", "dialog", "div", "dl", "dt",
-  "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li",
-  "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "thead", "tfoot", "tr", "ul", "option",
-  "legend", "menu",
+// What a tag means to the walker, looked up once per element.
+const SKIP = 1; // never visible: not walked (head is walked, for its metadata)
+const BLOCK = 2; // starts a new line of text
+const CELL = 4; // separated from its neighbours by a space
+const SECTIONING = 8; // a header or footer inside it belongs to the content (the HTML "banner" rule)
+const H1 = 16;
+const H2 = 32;
+const H3 = 64;
+const TAGS = new Map<string, number>([
+  ...["script", "style", "noscript", "template", "svg", "iframe", "object", "canvas"].map((tag) => [tag, SKIP] as const),
+  ...[
+    "address", "blockquote", "body", "caption", "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption",
+    "figure", "footer", "form", "h4", "h5", "h6", "header", "hr", "legend", "li", "menu", "nav", "ol", "option", "p",
+    "pre", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul",
+  ].map((tag) => [tag, BLOCK] as const),
+  ...["article", "aside", "main", "section"].map((tag) => [tag, BLOCK | SECTIONING] as const),
+  ["td", CELL], ["th", CELL], ["h1", BLOCK | H1], ["h2", BLOCK | H2], ["h3", BLOCK | H3],
 ]);
-const CELLS = new Set(["td", "th"]);
-/** Inside these, a header or footer belongs to the content, not to the site chrome (the HTML "banner" rule). */
-const SECTIONING = new Set(["article", "aside", "main", "section"]);
-const HEADINGS: Record<string, 1 | 2 | 3> = { h1: 1, h2: 2, h3: 3 };
 
 /** Block boundaries are marked with NUL, which parse5 never leaves in text, then become newlines. */
 const BREAK = "\u0000";
 const DISPLAY_NONE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b/i;
 
+/** Whitespace runs become one space, block marks one newline. A lone space is left alone: rewriting it costs. */
 export function collapse(raw: string): string {
-  return raw.replace(/\s+/g, " ").replace(/ ?\u0000[\u0000 ]*/g, "\n").trim();
+  return raw.replace(/(?! )\s+| \s+/g, " ").replace(/ ?\u0000[\u0000 ]*/g, "\n").trim();
 }
 
-const ON_EXIT_BREAK = 1;
-const ON_EXIT_CELL = 2;
-const ON_EXIT_HIDDEN = 4;
-const ON_EXIT_BOILERPLATE = 8;
-const ON_EXIT_NAV = 16;
-const ON_EXIT_SECTIONING = 32;
-const ON_EXIT_HEADING = 64;
-const ON_EXIT_LINK = 128;
+// What to undo when the walk leaves an element.
+const EXIT_BREAK = 1;
+const EXIT_CELL = 2;
+const EXIT_HIDDEN = 4;
+const EXIT_BOILERPLATE = 8;
+const EXIT_NAV = 16;
+const EXIT_SECTIONING = 32;
+const EXIT_HEADING = 64;
+const EXIT_LINK = 128;
+const SKIP_SUBTREE = -1;
 
 /** Walks the tree iteratively (malformed pages can nest thousands deep) and returns plain data only. */
 export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
@@ -113,27 +130,20 @@ export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
   let boilerplateDepth = 0;
   let navDepth = 0;
   let sectioning = 0;
-  const main: string[] = [];
-  let mainLength = 0;
-  let block: string[] = [];
-  let blockLength = 0;
-  let heading: { level: 1 | 2 | 3; parts: string[] } | undefined;
-  let link: { href: string; parts: string[]; alt: string; inNav: boolean } | undefined;
+  let main = "";
+  let block = "";
+  let heading: { level: 1 | 2 | 3; text: string } | undefined;
+  let link: { href: string; text: string; alt: string; inNav: boolean } | undefined;
 
+  // Visible text goes to the page text, or to the current nav/header/footer block.
   const emit = (value: string): void => {
     if (hidden > 0) return;
     if (boilerplateDepth > 0) {
-      if (blockLength < MAX_BOILERPLATE_BLOCK) {
-        block.push(value);
-        blockLength += value.length;
-      }
-      return;
+      if (block.length < MAX_BOILERPLATE_BLOCK) block += value;
+    } else {
+      if (main.length < MAX_RAW_TEXT) main += value;
+      if (heading) heading.text += value;
     }
-    if (mainLength < MAX_RAW_TEXT) {
-      main.push(value);
-      mainLength += value.length;
-    }
-    heading?.parts.push(value);
   };
   const textOfChildren = (node: N): string => {
     const kids = tree.children(node);
@@ -142,118 +152,127 @@ export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
     return out;
   };
 
-  /** Handles an element on the way in; returns the exit flags, or -1 to skip its subtree. */
+  /** Handles an element on the way in; returns what to undo on the way out, or SKIP_SUBTREE. */
   const enter = (node: N, name: string): number => {
+    const attributes = tree.attributes(node);
     switch (name) {
       case "title":
         if (!titleSeen) page.title = collapse(textOfChildren(node));
         titleSeen = true;
-        return -1;
+        return SKIP_SUBTREE;
       case "script":
-        if (/^\s*application\/ld\+json\s*(?:;|$)/i.test(tree.attr(node, "type") ?? "")) page.jsonLdSources.push(textOfChildren(node));
-        return -1;
+        if (/^\s*application\/ld\+json\s*(?:;|$)/i.test(attr(attributes, "type") ?? "")) page.jsonLdSources.push(textOfChildren(node));
+        return SKIP_SUBTREE;
       case "base":
-        page.baseHref ??= tree.attr(node, "href");
-        return -1;
+        page.baseHref ??= attr(attributes, "href");
+        return SKIP_SUBTREE;
       case "meta":
-        readMeta(node, tree, page);
-        return -1;
+        readMeta(attributes, page);
+        return SKIP_SUBTREE;
       case "link":
-        if (page.canonicalHref === undefined && hasToken(tree.attr(node, "rel"), "canonical")) page.canonicalHref = tree.attr(node, "href");
-        return -1;
+        if (page.canonicalHref === undefined && hasToken(attr(attributes, "rel"), "canonical")) page.canonicalHref = attr(attributes, "href");
+        return SKIP_SUBTREE;
     }
-    if (SKIPPED.has(name)) return -1;
+    const kind = TAGS.get(name) ?? 0;
+    if (kind & SKIP) return SKIP_SUBTREE;
+
     let flags = 0;
-    // `head` is walked for its metadata only: nothing in it is visible text.
-    if (hidden === 0 && (name === "head" || (tree.hasAttributes(node) && isHidden(node, tree)))) {
-      flags |= ON_EXIT_HIDDEN;
+    let role: string | undefined;
+    let hiddenHere = name === "head";
+    for (let i = 0; i < attributes.length; i++) {
+      const { name: attributeName, value } = attributes[i] as Attribute;
+      if (attributeName === "role") role = value.trim().toLowerCase();
+      else if (attributeName === "hidden") hiddenHere = true;
+      else if (attributeName === "aria-hidden") hiddenHere ||= value.trim().toLowerCase() === "true";
+      else if (attributeName === "style") hiddenHere ||= DISPLAY_NONE.test(value);
+    }
+    if (hiddenHere && hidden === 0) {
+      flags |= EXIT_HIDDEN;
       hidden++;
     }
+
     switch (name) {
       case "html":
-        page.lang ??= tree.attr(node, "lang") || tree.attr(node, "xml:lang") || undefined;
+        page.lang ??= attr(attributes, "lang") || attr(attributes, "xml:lang") || undefined;
         break;
       case "time": {
-        const datetime = hidden === 0 ? tree.attr(node, "datetime") : undefined;
+        const datetime = hidden === 0 ? attr(attributes, "datetime") : undefined;
         if (datetime) page.timeValues.push(datetime);
         break;
       }
       case "br":
         emit(BREAK);
-        if (link) link.parts.push(" ");
+        if (link) link.text += " ";
         break;
       case "img":
-        if (link) link.alt ||= tree.attr(node, "alt") ?? "";
+        if (link) link.alt ||= attr(attributes, "alt") ?? "";
         break;
       case "a":
       case "area": {
-        const href = tree.attr(node, "href");
+        // Links inside hidden menus still lead somewhere: they are kept, their text is not page text.
+        const href = attr(attributes, "href");
         if (href === undefined || link || page.links.length >= MAX_LINKS) break;
-        const inNav = navDepth > 0;
         if (name === "area") {
-          page.links.push({ href, text: (tree.attr(node, "alt") ?? "").trim().slice(0, MAX_LINK_TEXT), inNav });
+          page.links.push({ href, text: (attr(attributes, "alt") ?? "").trim().slice(0, MAX_LINK_TEXT), inNav: navDepth > 0 });
         } else {
-          link = { href, parts: [], alt: "", inNav };
-          flags |= ON_EXIT_LINK;
+          link = { href, text: "", alt: "", inNav: navDepth > 0 };
+          flags |= EXIT_LINK;
         }
         break;
       }
     }
-    const role = tree.hasAttributes(node) ? tree.attr(node, "role") : undefined;
+
     const isNav = name === "nav" || role === "navigation";
-    const isChrome = isNav || role === "banner" || role === "contentinfo" || ((name === "header" || name === "footer") && sectioning === 0);
-    if (isChrome) {
-      if (boilerplateDepth === 0) {
-        block = [];
-        blockLength = 0;
-      }
-      boilerplateDepth++;
-      flags |= ON_EXIT_BOILERPLATE;
-      if (isNav || name === "header" || role === "banner") {
+    const isBanner = role === "banner" || (name === "header" && sectioning === 0);
+    if (isNav || isBanner || role === "contentinfo" || (name === "footer" && sectioning === 0)) {
+      if (boilerplateDepth++ === 0) block = "";
+      flags |= EXIT_BOILERPLATE;
+      if (isNav || isBanner) {
         navDepth++;
-        flags |= ON_EXIT_NAV;
+        flags |= EXIT_NAV;
       }
     }
-    if (SECTIONING.has(name)) {
+    if (kind & SECTIONING) {
       sectioning++;
-      flags |= ON_EXIT_SECTIONING;
+      flags |= EXIT_SECTIONING;
     }
-    const level = HEADINGS[name];
-    if (level !== undefined && !heading && boilerplateDepth === 0 && hidden === 0) {
-      heading = { level, parts: [] };
-      flags |= ON_EXIT_HEADING;
+    if (kind & (H1 | H2 | H3) && !heading && boilerplateDepth === 0 && hidden === 0) {
+      heading = { level: kind & H1 ? 1 : kind & H2 ? 2 : 3, text: "" };
+      flags |= EXIT_HEADING;
     }
-    if (BLOCKS.has(name)) {
+    if (kind & BLOCK) {
       emit(BREAK);
-      flags |= ON_EXIT_BREAK;
-    } else if (CELLS.has(name)) {
+      flags |= EXIT_BREAK;
+    } else if (kind & CELL) {
       emit(" ");
-      flags |= ON_EXIT_CELL;
+      flags |= EXIT_CELL;
     }
+    if (link && kind & (BLOCK | CELL)) link.text += " "; // card links: <a><h3>Title</h3><p>Summary</p></a>
     return flags;
   };
 
   const exit = (flags: number): void => {
-    if (flags & ON_EXIT_BREAK) emit(BREAK);
-    if (flags & ON_EXIT_CELL) emit(" ");
-    if (flags & ON_EXIT_LINK && link) {
-      const text = collapse(link.parts.join("")) || link.alt.trim();
+    if (flags & EXIT_BREAK) emit(BREAK);
+    if (flags & EXIT_CELL) emit(" ");
+    if (link && flags & (EXIT_BREAK | EXIT_CELL)) link.text += " ";
+    if (flags & EXIT_LINK && link) {
+      const text = collapse(link.text) || link.alt.trim();
       page.links.push({ href: link.href, text: text.slice(0, MAX_LINK_TEXT), inNav: link.inNav });
       link = undefined;
     }
-    if (flags & ON_EXIT_HEADING && heading) {
-      const text = collapse(heading.parts.join("")).replace(/\n/g, " ");
+    if (flags & EXIT_HEADING && heading) {
+      const text = collapse(heading.text).replace(/\n/g, " ");
       if (text) page.headings.push({ level: heading.level, text });
       heading = undefined;
     }
-    if (flags & ON_EXIT_SECTIONING) sectioning--;
-    if (flags & ON_EXIT_NAV) navDepth--;
-    if (flags & ON_EXIT_BOILERPLATE && --boilerplateDepth === 0) {
-      const text = collapse(block.join(""));
+    if (flags & EXIT_SECTIONING) sectioning--;
+    if (flags & EXIT_NAV) navDepth--;
+    if (flags & EXIT_BOILERPLATE && --boilerplateDepth === 0) {
+      const text = collapse(block);
       if (text && page.boilerplate.length < MAX_BOILERPLATE_BLOCKS) page.boilerplate.push(text);
-      block = [];
+      block = "";
     }
-    if (flags & ON_EXIT_HIDDEN) hidden--;
+    if (flags & EXIT_HIDDEN) hidden--;
   };
 
   const nodes: N[] = [root];
@@ -276,42 +295,36 @@ export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
       const text = tree.textOf(child);
       if (text !== undefined) {
         emit(text);
-        if (link) link.parts.push(text);
+        if (link) link.text += text;
       }
       continue;
     }
     const flags = enter(child, name);
-    if (flags < 0) continue;
+    if (flags === SKIP_SUBTREE) continue;
     nodes.push(child);
     indexes.push(0);
     exits.push(flags);
   }
 
-  page.text = collapse(main.join("")).slice(0, MAX_TEXT);
+  const text = collapse(main);
+  // A plain slice would keep the whole uncapped string alive behind the capped one; copy instead.
+  page.text = text.length > MAX_TEXT ? ` ${text.slice(0, MAX_TEXT)}`.slice(1) : text;
   return page;
 }
 
-function isHidden<N>(node: N, tree: TreeAdapter<N>): boolean {
-  if (tree.attr(node, "hidden") !== undefined) return true;
-  if (tree.attr(node, "aria-hidden")?.trim().toLowerCase() === "true") return true;
-  const style = tree.attr(node, "style");
-  return style !== undefined && DISPLAY_NONE.test(style);
-}
-
-function readMeta<N>(node: N, tree: TreeAdapter<N>, page: RawPage): void {
-  const content = tree.attr(node, "content");
+function readMeta(attributes: ArrayLike<Attribute>, page: RawPage): void {
+  const content = attr(attributes, "content");
   if (content === undefined) return;
-  const equiv = tree.attr(node, "http-equiv")?.trim().toLowerCase();
-  if (equiv === "refresh") {
+  if (attr(attributes, "http-equiv")?.trim().toLowerCase() === "refresh") {
     page.refreshContent ??= content;
     return;
   }
-  const name = (tree.attr(node, "property") ?? tree.attr(node, "name") ?? "").trim().toLowerCase();
+  const name = (attr(attributes, "property") ?? attr(attributes, "name") ?? "").trim().toLowerCase();
   if (name === "description") {
     if (!page.metaDescription) page.metaDescription = collapse(content);
   } else if (name.startsWith("og:") && name.length > 3) {
     const key = name.slice(3);
-    if (!(key in page.openGraph)) page.openGraph[key] = collapse(content);
+    if (key !== "__proto__" && !Object.hasOwn(page.openGraph, key)) page.openGraph[key] = collapse(content);
   }
 }
 

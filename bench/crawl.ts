@@ -1,0 +1,178 @@
+// The crawler's hot path, measured beside floors taken in the same run:
+//   1. plain `got` fetching the same pages with no parsing (network + HTTP floor),
+//   2. parse5 alone parsing the same pages (the parser floor),
+//   3. the real crawler (fetch + decode + extraction) over a generated 200-page site.
+// Budget (issue 3): crawler median CPU per page ≤ 2× the parse5 floor; peak RSS < 300 MB.
+// The site is served by a child process so its CPU is not counted here.
+//
+//   npm run bench:crawl
+
+import { fork, type ChildProcess } from "node:child_process";
+import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
+import got from "got";
+import { parse } from "parse5";
+import { createCrawler } from "../src/modules/crawl/crawler.factory.js";
+
+const PAGES = 200;
+const HOST = "bench.test";
+
+/** A 100–200 KB product page: nav, footer, prose, tables, scripts, styles, links. */
+function pageHtml(index: number): string {
+  const target = 100_000 + ((index * 7919) % 100_000);
+  const links = Array.from({ length: 40 }, (_, i) => `<a href="/page-${(index * 13 + i) % PAGES}">Page ${i}</a>`).join(" ");
+  const head = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${index} | Bench</title>
+    <meta name="description" content="Benchmark page ${index}"><meta property="og:site_name" content="Bench">
+    <style>${".c{color:red}".repeat(400)}</style><script>${"var x=1;".repeat(800)}</script></head><body>
+    <header><nav><a href="/">Home</a><a href="/pricing">Pricing</a><a href="/docs">Docs</a><a href="/blog">Blog</a></nav></header><main><h1>Page ${index}</h1>`;
+  const tail = `<p>${links}</p></main><footer><a href="/about">About</a> © 2026 Bench Inc.</footer></body></html>`;
+  const chunks: string[] = [head];
+  let size = head.length + tail.length;
+  for (let i = 0; size < target; i += 1) {
+    const block =
+      i % 5 === 4
+        ? `<table><tr><td>Plan ${i}</td><td>$${i}/month</td></tr><tr><td>Seats</td><td>${i * 3}</td></tr></table>`
+        : `<section><h2>Section ${i}</h2><p>Our platform helps teams ship reliable software faster. Updated March ${(i % 28) + 1}, 2026. ` +
+          `Customers report ${i}% fewer incidents with audit logs, SSO and role-based access.</p></section>`;
+    chunks.push(block);
+    size += block.length;
+  }
+  chunks.push(tail);
+  return chunks.join("\n");
+}
+
+function serve(): void {
+  const pages = Array.from({ length: PAGES }, (_, i) => pageHtml(i));
+  const home = pages[0]!.replace("</main>", `${Array.from({ length: PAGES }, (_, i) => `<a href="/page-${i}">p${i}</a>`).join(" ")}</main>`);
+  createServer((request, response) => {
+    const match = /^\/page-(\d+)$/.exec(request.url ?? "");
+    const body = request.url === "/" ? home : match ? pages[Number(match[1])] : undefined;
+    if (!body) return void response.writeHead(404).end();
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
+  }).listen(0, "127.0.0.1", function (this: import("node:net").Server) {
+    const address = this.address();
+    process.send?.({ port: typeof address === "object" && address ? address.port : 0 });
+  });
+}
+
+const cpuMs = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+
+let startRss = 0;
+function rssSampler() {
+  startRss = process.memoryUsage().rss;
+  let peak = startRss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  return () => (clearInterval(timer), Math.max(peak, process.memoryUsage().rss));
+}
+
+interface Row {
+  name: string;
+  pages: number;
+  seconds: number;
+  median: number;
+  p95: number;
+  mean: number;
+  startMb: number;
+  peakMb: number;
+}
+
+/** Each phase runs in a fresh process, so one phase's heap does not inflate another's peak RSS. */
+async function phase(name: "got" | "parse5" | "crawl", port: number): Promise<Row> {
+  const urls = Array.from({ length: PAGES }, (_, i) => `http://127.0.0.1:${port}/page-${i}`);
+  const samples: number[] = [];
+  if (name === "got") {
+    const peak = rssSampler();
+    const started = performance.now();
+    for (const url of urls) {
+      const cpu = process.cpuUsage();
+      await got(url).text();
+      samples.push(cpuMs(cpu));
+    }
+    return row("got fetch only (floor)", samples, started, peak());
+  }
+  if (name === "parse5") {
+    const bodies: string[] = [];
+    for (const url of urls) bodies.push(await got(url).text());
+    const peak = rssSampler();
+    const started = performance.now();
+    for (const body of bodies) {
+      const cpu = process.cpuUsage();
+      parse(body);
+      samples.push(cpuMs(cpu));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return row("parse5 parse only (floor)", samples, started, peak());
+  }
+  const crawler = createCrawler(
+    { version: "bench", crawl: { maxPages: PAGES, ssrfAllowlist: ["127.0.0.1/32", HOST] } },
+    // One request at a time, so the CPU between two progress events is exactly one page's cost.
+    { resolver: async () => [{ address: "127.0.0.1", family: 4 }], budgetMs: 300_000, concurrency: 1 },
+  );
+  const peak = rssSampler();
+  const started = performance.now();
+  let cpu = process.cpuUsage();
+  const result = await crawler.crawl(`http://${HOST}:${port}/`, {
+    onProgress: () => {
+      samples.push(cpuMs(cpu));
+      cpu = process.cpuUsage();
+    },
+  });
+  return row(`crawler (${result.crawlStats.pagesAnalyzed} pages)`, samples, started, peak());
+}
+
+function runPhase(name: string, port: number): Promise<Row> {
+  const child = fork(fileURLToPath(import.meta.url), ["--phase", name, String(port)], { execArgv: process.execArgv });
+  return new Promise((resolve, reject) => {
+    child.once("message", (message: Row) => resolve(message));
+    child.once("exit", (code) => reject(new Error(`phase ${name} exited ${code}`)));
+  });
+}
+
+async function main(): Promise<void> {
+  const server: ChildProcess = fork(fileURLToPath(import.meta.url), ["--serve"], { execArgv: process.execArgv });
+  const port = await new Promise<number>((resolve) => server.once("message", (message: { port: number }) => resolve(message.port)));
+  const rows: Row[] = [];
+  try {
+    for (const name of ["got", "parse5", "crawl"]) rows.push(await runPhase(name, port));
+  } finally {
+    server.kill();
+  }
+
+  const parseFloor = rows[1]!.median;
+  console.log(`\n${PAGES} pages of 100–200 KB on 127.0.0.1, Node ${process.version}; each phase in its own process\n`);
+  console.log("target                          pages   pages/s   CPU ms/page: median    p95   mean   RSS MB: start   peak   median vs parse5");
+  for (const r of rows) {
+    console.log(
+      `${r.name.padEnd(30)} ${String(r.pages).padStart(6)} ${(r.pages / r.seconds).toFixed(1).padStart(9)} ${r.median.toFixed(2).padStart(20)} ${r.p95.toFixed(2).padStart(6)} ${r.mean.toFixed(2).padStart(6)} ${r.startMb.toFixed(0).padStart(15)} ${r.peakMb.toFixed(0).padStart(6)} ${(r.median / parseFloor).toFixed(2).padStart(17)}×`,
+    );
+  }
+  const crawl = rows[2]!;
+  console.log(`\nbudget: median ≤ 2× parse5 → ${(crawl.median / parseFloor).toFixed(2)}× ${crawl.median <= 2 * parseFloor ? "MET" : "MISSED"}; peak RSS < 300 MB → ${crawl.peakMb.toFixed(0)} MB ${crawl.peakMb < 300 ? "MET" : "MISSED"}`);
+}
+
+function row(name: string, samples: number[], started: number, peakBytes: number): Row {
+  return {
+    name,
+    pages: samples.length,
+    seconds: (performance.now() - started) / 1000,
+    median: percentile(samples, 50),
+    p95: percentile(samples, 95),
+    mean: samples.reduce((sum, value) => sum + value, 0) / Math.max(1, samples.length),
+    startMb: startRss / 1024 / 1024,
+    peakMb: peakBytes / 1024 / 1024,
+  };
+}
+
+const phaseIndex = process.argv.indexOf("--phase");
+if (process.argv.includes("--serve")) serve();
+else if (phaseIndex > 0) {
+  const result = await phase(process.argv[phaseIndex + 1] as "got" | "parse5" | "crawl", Number(process.argv[phaseIndex + 2]));
+  process.send?.(result, () => process.exit(0));
+} else await main();
