@@ -51,7 +51,9 @@ function serve(): void {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
   }).listen(0, "127.0.0.1", function (this: import("node:net").Server) {
     const address = this.address();
-    process.send?.({ port: typeof address === "object" && address ? address.port : 0 });
+    const port = typeof address === "object" && address ? address.port : 0;
+    if (process.send) process.send({ port });
+    else console.log(`serving on ${port}`);
   });
 }
 
@@ -174,5 +176,7 @@ const phaseIndex = process.argv.indexOf("--phase");
 if (process.argv.includes("--serve")) serve();
 else if (phaseIndex > 0) {
   const result = await phase(process.argv[phaseIndex + 1] as "got" | "parse5" | "crawl", Number(process.argv[phaseIndex + 2]));
-  process.send?.(result, () => process.exit(0));
+  // Run by hand (e.g. under --cpu-prof) a phase prints its row instead of reporting to a parent.
+  if (process.send) process.send(result, () => process.exit(0));
+  else console.log(JSON.stringify(result));
 } else await main();

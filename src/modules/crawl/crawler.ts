@@ -72,7 +72,8 @@ export class Crawler {
         if (!seen.has(url) && isSameSite(url, site)) queue.offer(url, text, depth);
       };
       const learn = (page: ExtractedPage, depth: number) => {
-        for (const link of page.internalLinks) offer(link.url, link.text, depth + 1);
+        // Internal links share the page's site, and every page read is on the start's site.
+        for (const link of page.internalLinks) if (!seen.has(link.url)) queue.offer(link.url, link.text, depth + 1);
         if (page.metaRefresh) offer(page.metaRefresh, "", depth + 1);
       };
       learn(home, 0);

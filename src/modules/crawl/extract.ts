@@ -220,25 +220,31 @@ const DATE_FORMS = new RegExp(
 
 function findDates(text: string, timeValues: readonly string[]): string[] {
   const found = new Set<string>();
+  const lastYear = new Date().getUTCFullYear() + 1;
+  const add = (year: number, month: number, day: number) => addDate(found, lastYear, year, month, day);
   for (const value of timeValues) {
     const iso = /^\s*(\d{4})-(\d{2})-(\d{2})/.exec(value);
-    if (iso) addDate(found, Number(iso[1]), Number(iso[2]), Number(iso[3]));
+    if (iso) add(Number(iso[1]), Number(iso[2]), Number(iso[3]));
   }
-  for (const m of text.matchAll(DATE_FORMS)) {
-    if (m[1] !== undefined) addDate(found, Number(m[1]), Number(m[2]), Number(m[3]));
-    else if (m[4] !== undefined) addDate(found, Number(m[6]), monthNumber(m[4]), Number(m[5]));
-    else addDate(found, Number(m[9]), monthNumber(m[8]), Number(m[7]));
+  DATE_FORMS.lastIndex = 0;
+  for (let m = DATE_FORMS.exec(text); m; m = DATE_FORMS.exec(text)) {
+    if (m[1] !== undefined) add(Number(m[1]), Number(m[2]), Number(m[3]));
+    else if (m[4] !== undefined) add(Number(m[6]), monthNumber(m[4]), Number(m[5]));
+    else add(Number(m[9]), monthNumber(m[8]), Number(m[7]));
   }
   return [...found].sort();
 }
 
 const monthNumber = (name: string | undefined): number => MONTHS[(name ?? "").slice(0, 3).toLowerCase()] ?? 0;
 
-function addDate(found: Set<string>, year: number, month: number, day: number): void {
-  const lastYear = new Date().getUTCFullYear() + 1;
+/** Days in each month of a non-leap year; February of leap years is checked apart. */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function addDate(found: Set<string>, lastYear: number, year: number, month: number, day: number): void {
   if (year < 1995 || year > lastYear || month < 1 || month > 12 || day < 1) return;
-  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return; // no 31 April, no 29 February 2025
-  found.add(`${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`);
+  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > (DAYS_IN_MONTH[month - 1] ?? 0) + (leap ? 1 : 0)) return; // no 31 April, no 29 February 2025
+  found.add(`${year}-${month < 10 ? "0" : ""}${month}-${day < 10 ? "0" : ""}${day}`);
 }
 
 // ---------------------------------------------------------------- prices

@@ -130,7 +130,10 @@ export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
   let boilerplateDepth = 0;
   let navDepth = 0;
   let sectioning = 0;
-  let main = "";
+  // Pieces joined once at the end: a string grown by += is a deep rope that costs
+  // more to flatten than the regexes that then read it.
+  const main: string[] = [];
+  let mainLength = 0;
   let block = "";
   let heading: { level: 1 | 2 | 3; text: string } | undefined;
   let link: { href: string; text: string; alt: string; inNav: boolean } | undefined;
@@ -141,7 +144,10 @@ export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
     if (boilerplateDepth > 0) {
       if (block.length < MAX_BOILERPLATE_BLOCK) block += value;
     } else {
-      if (main.length < MAX_RAW_TEXT) main += value;
+      if (mainLength < MAX_RAW_TEXT) {
+        main.push(value);
+        mainLength += value.length;
+      }
       if (heading) heading.text += value;
     }
   };
@@ -306,7 +312,7 @@ export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
     exits.push(flags);
   }
 
-  const text = collapse(main);
+  const text = collapse(main.join(""));
   // A plain slice would keep the whole uncapped string alive behind the capped one; copy instead.
   page.text = text.length > MAX_TEXT ? ` ${text.slice(0, MAX_TEXT)}`.slice(1) : text;
   return page;
