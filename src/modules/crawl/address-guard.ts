@@ -297,7 +297,13 @@ function lookupOptions(options: unknown): { all: boolean; family: 0 | 4 | 6 } {
   return { all: record.all === true, family };
 }
 
+/** A name DNS says does not exist resolves to nothing; other failures (timeouts) stay errors. */
 const systemResolver: Resolver = async (hostname) => {
-  const answers = await systemLookup(hostname, { all: true, verbatim: true });
-  return answers.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+  try {
+    const answers = await systemLookup(hostname, { all: true, verbatim: true });
+    return answers.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOTFOUND" || (error as { code?: string }).code === "ENODATA") return [];
+    throw error;
+  }
 };

@@ -151,7 +151,8 @@ export class Crawler {
       if (error instanceof RefusedAddressError) {
         throw new AppError("INVALID_URL", `${start.hostname} cannot be crawled: ${error.reason}.`);
       }
-      throw error;
+      // DNS itself failing (no answer in time, server failure) is not the caller's fault, but no crawl can start.
+      throw new AppError("CRAWL_FAILED", `Could not crawl ${start.hostname}: its address could not be looked up right now.`, { cause: error });
     }
   }
 
@@ -173,7 +174,6 @@ export class Crawler {
         if (error instanceof FetchFailure) throw fail(homeReason(error, this.settings.limits));
         throw error;
       }
-      if (page.status >= 400) throw fail(`the home page answered HTTP ${page.status}`);
       // A home page that only refreshes elsewhere on the same site is followed (once or twice).
       if (page.metaRefresh && refreshes < 2 && page.metaRefresh !== page.url && isSameSite(page.metaRefresh, start) && page.text.length < 200) {
         url = page.metaRefresh;
@@ -186,7 +186,7 @@ export class Crawler {
 
 async function fetchPage(fetcher: Fetcher, url: string, signal: AbortSignal): Promise<ExtractedPage> {
   const fetched: Fetched = await fetcher.fetch(url, { expect: "page", signal });
-  if (fetched.status >= 400) throw new FetchFailure("network", `HTTP ${fetched.status}`, url);
+  if (fetched.status >= 400) throw new FetchFailure("http", `HTTP ${fetched.status}`, url);
   const kind = fetched.kind ?? "html";
   const contentType = headerValue(fetched.headers["content-type"]);
   const { text } = decodeBody(fetched.body, contentType, kind);
@@ -207,6 +207,8 @@ function homeReason(error: FetchFailure, limits: FetchLimits): string {
       return `the home page ${error.reason === "redirect loop" ? "redirects in a loop" : `makes ${error.reason}`}`;
     case "not_html":
       return `the home page is ${error.reason}`;
+    case "http":
+      return `the home page answered ${error.reason}`;
     case "refused":
       return `the home page leads to an address that is not allowed (${error.reason})`;
     case "unresolvable":

@@ -35,7 +35,7 @@ export interface Fetched {
   readonly truncated: boolean;
 }
 
-export type FetchFailureKind = "refused" | "unresolvable" | "timeout" | "network" | "redirects" | "not_html" | "aborted";
+export type FetchFailureKind = "refused" | "unresolvable" | "timeout" | "network" | "redirects" | "not_html" | "http" | "aborted";
 
 /** A page that could not be fetched; `reason` is short and safe to show the caller. */
 export class FetchFailure extends Error {

@@ -220,6 +220,11 @@ describe("limits", () => {
     expect(result.crawlStats.pagesAnalyzed).toBeLessThan(11);
   });
 
+  it("fails on a home page that answers an HTTP error", async () => {
+    const error = await crawlError(origin("gone.test"));
+    expect(error).toMatchObject({ code: "CRAWL_FAILED", message: "Could not crawl gone.test: the home page answered HTTP 404." });
+  });
+
   it("fails on a home page that is not HTML", async () => {
     const error = await crawlError(origin("pdf.test"));
     expect(error).toMatchObject({ code: "CRAWL_FAILED", message: expect.stringContaining("not HTML (application/pdf)") });
