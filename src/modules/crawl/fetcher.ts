@@ -1,6 +1,6 @@
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
-import got, { type Response } from "got";
+import got, { type Got, type Response } from "got";
 import { RefusedAddressError, type AddressGuard } from "./address-guard.js";
 import { classifyContentType, sniffHtml } from "./decode.js";
 
@@ -51,6 +51,8 @@ export class FetchFailure extends Error {
 
 export class Fetcher {
   private readonly agents: { http: HttpAgent; https: HttpsAgent };
+  /** got with this crawl's fixed options merged once, not on every request. */
+  private readonly client: Got;
 
   constructor(
     private readonly guard: AddressGuard,
@@ -61,6 +63,17 @@ export class Fetcher {
   ) {
     const agentOptions = { keepAlive: true, maxSockets: maxSocketsPerHost, lookup: guard.lookup };
     this.agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
+    this.client = got.extend({
+      agent: this.agents,
+      dnsLookup: guard.lookup,
+      followRedirect: false,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      decompress: true,
+      http2: false,
+      timeout: { lookup: limits.connectTimeoutMs, connect: limits.connectTimeoutMs, secureConnect: limits.connectTimeoutMs },
+      headers: { "user-agent": userAgent, "accept-language": "en" },
+    });
   }
 
   /**
@@ -110,21 +123,9 @@ export class Fetcher {
   private async request(target: URL, options: { expect: "page" | "any"; signal?: AbortSignal }): Promise<Fetched | { location: string }> {
     const timeout = AbortSignal.timeout(this.limits.pageTimeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const stream = got.stream(target, {
-      agent: this.agents,
-      dnsLookup: this.guard.lookup,
-      followRedirect: false,
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      decompress: true,
-      http2: false,
+    const stream = this.client.stream(target, {
       signal,
-      timeout: { lookup: this.limits.connectTimeoutMs, connect: this.limits.connectTimeoutMs, secureConnect: this.limits.connectTimeoutMs },
-      headers: {
-        "user-agent": this.userAgent,
-        accept: options.expect === "page" ? "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1" : "*/*",
-        "accept-language": "en",
-      },
+      headers: { accept: options.expect === "page" ? "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1" : "*/*" },
     });
 
     try {
