@@ -121,10 +121,15 @@ export class Fetcher {
   }
 
   private async request(target: URL, options: { expect: "page" | "any"; signal?: AbortSignal }): Promise<Fetched | { location: string }> {
-    const timeout = AbortSignal.timeout(this.limits.pageTimeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    // One controller per request, released when it ends: AbortSignal.timeout/any would
+    // keep a 15 s timer and a listener on the crawl's signal alive for every page.
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    const timer = setTimeout(stop, this.limits.pageTimeoutMs);
+    options.signal?.addEventListener("abort", stop, { once: true });
+    if (options.signal?.aborted) stop();
     const stream = this.client.stream(target, {
-      signal,
+      signal: controller.signal,
       headers: { accept: options.expect === "page" ? "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1" : "*/*" },
     });
 
@@ -152,6 +157,9 @@ export class Fetcher {
     } catch (error) {
       stream.destroy();
       throw toFetchFailure(error, target.toString(), options.signal);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", stop);
     }
   }
 }

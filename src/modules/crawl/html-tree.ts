@@ -119,14 +119,6 @@ const EXIT_HEADING = 64;
 const EXIT_LINK = 128;
 const SKIP_SUBTREE = -1;
 
-function isBlank(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code !== 32 && code !== 10 && code !== 9 && code !== 13 && code !== 12) return false;
-  }
-  return true;
-}
-
 /** Walks the tree iteratively (malformed pages can nest thousands deep) and returns plain data only. */
 export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
   const page: RawPage = {
@@ -306,10 +298,8 @@ export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
     const child = kids[i] as N;
     const name = tree.elementName(child);
     if (name === undefined) {
-      const raw = tree.textOf(child);
-      if (raw !== undefined) {
-        // Indentation between tags is most text nodes of a pretty-printed page: one space says the same.
-        const text = isBlank(raw) ? " " : raw;
+      const text = tree.textOf(child);
+      if (text !== undefined) {
         emit(text);
         if (link) link.text += text;
       }
