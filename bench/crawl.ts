@@ -1,7 +1,9 @@
 // The crawler's hot path, measured beside floors taken in the same run:
 //   1. plain `got` fetching the same pages with no parsing (network + HTTP floor),
 //   2. parse5 alone parsing the same pages (the parser floor),
-//   3. the real crawler (fetch + decode + extraction) over a generated 200-page site.
+//   3. the real crawler (fetch + decode + extraction) over a generated 200-page site,
+// for two page mixes: marketing/docs-like pages (about a third visible text) and a
+// text-dense worst case (about 70% text, a date in every section).
 // Budget (issue 3): crawler median CPU per page ≤ 2× the parse5 floor; peak RSS < 300 MB.
 // The site is served by a child process so its CPU is not counted here. Phases run
 // with the service's own V8 flags (npm start): a 32 MB young generation lets each
@@ -16,12 +18,18 @@ import { fileURLToPath } from "node:url";
 import got from "got";
 import { parse } from "parse5";
 import { createCrawler } from "../src/modules/crawl/crawler.factory.js";
+import { productPage } from "./pages.js";
 
 const PAGES = 200;
 const HOST = "bench.test";
 
-/** A 100–200 KB product page: nav, footer, prose, tables, scripts, styles, links. */
-function pageHtml(index: number): string {
+type PageSet = "marketing" | "text-dense";
+
+/**
+ * A text-dense 100–200 KB page (about 70% visible text, a dated line in every
+ * section): the worst case for extraction, whose cost grows with the text.
+ */
+function denseHtml(index: number): string {
   const target = 100_000 + ((index * 7919) % 100_000);
   const links = Array.from({ length: 40 }, (_, i) => `<a href="/page-${(index * 13 + i) % PAGES}">Page ${i}</a>`).join(" ");
   const head = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${index} | Bench</title>
@@ -44,13 +52,17 @@ function pageHtml(index: number): string {
   return chunks.join("\n");
 }
 
-function serve(): void {
-  const pages = Array.from({ length: PAGES }, (_, i) => pageHtml(i));
-  const home = pages[0]!.replace("</main>", `${Array.from({ length: PAGES }, (_, i) => `<a href="/page-${i}">p${i}</a>`).join(" ")}</main>`);
+/** Serves 200 pages; every other path answers one of them, so no link leads to a 404. */
+function serve(set: PageSet): void {
+  const make = set === "marketing" ? productPage : denseHtml;
+  // No canonical links: every path served is its own page, none is skipped as a duplicate.
+  const pages = Array.from({ length: PAGES }, (_, i) => make(i).replace(/<link rel="canonical"[^>]*>/, ""));
+  const index = `<!doctype html><title>Bench</title><body>${Array.from({ length: PAGES }, (_, i) => `<a href="/page-${i}">p${i}</a>`).join(" ")}</body>`;
   createServer((request, response) => {
-    const match = /^\/page-(\d+)$/.exec(request.url ?? "");
-    const body = request.url === "/" ? home : match ? pages[Number(match[1])] : undefined;
-    if (!body) return void response.writeHead(404).end();
+    const path = (request.url ?? "/").split("?")[0] ?? "/";
+    if (path === "/robots.txt" || path === "/sitemap.xml" || path.startsWith("/.well-known/")) return void response.writeHead(404).end();
+    const match = /^\/page-(\d+)$/.exec(path);
+    const body = path === "/" ? index : pages[match ? Number(match[1]) % PAGES : hash(path) % PAGES];
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
   }).listen(0, "127.0.0.1", function (this: import("node:net").Server) {
     const address = this.address();
@@ -58,6 +70,12 @@ function serve(): void {
     if (process.send) process.send({ port });
     else console.log(`serving on ${port}`);
   });
+}
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
 }
 
 const cpuMs = (start: NodeJS.CpuUsage) => {
@@ -141,27 +159,34 @@ function runPhase(name: string, port: number): Promise<Row> {
 }
 
 async function main(): Promise<void> {
-  const server: ChildProcess = fork(fileURLToPath(import.meta.url), ["--serve"], { execArgv: process.execArgv });
-  const port = await new Promise<number>((resolve) => server.once("message", (message: { port: number }) => resolve(message.port)));
-  const rows: Row[] = [];
-  try {
-    for (const name of ["got", "parse5", "crawl"]) rows.push(await runPhase(name, port));
-  } finally {
-    server.kill();
+  const results: Array<{ set: PageSet; rows: Row[] }> = [];
+  for (const set of ["marketing", "text-dense"] as const) {
+    const server: ChildProcess = fork(fileURLToPath(import.meta.url), ["--serve", set], { execArgv: process.execArgv });
+    const port = await new Promise<number>((resolve) => server.once("message", (message: { port: number }) => resolve(message.port)));
+    const rows: Row[] = [];
+    try {
+      for (const name of ["got", "parse5", "crawl"]) rows.push(await runPhase(name, port));
+    } finally {
+      server.kill();
+    }
+    results.push({ set, rows });
   }
 
-  const parseFloor = rows[1]!.median;
-  console.log(`\n${PAGES} pages of 100–200 KB on 127.0.0.1, Node ${process.version}; each phase in its own process\n`);
-  console.log("target                          pages   pages/s   CPU ms/page: median    p95   mean   RSS MB: start   peak   median vs parse5");
-  for (const r of rows) {
-    console.log(
-      `${r.name.padEnd(30)} ${String(r.pages).padStart(6)} ${(r.pages / r.seconds).toFixed(1).padStart(9)} ${r.median.toFixed(2).padStart(20)} ${r.p95.toFixed(2).padStart(6)} ${r.mean.toFixed(2).padStart(6)} ${r.startMb.toFixed(0).padStart(15)} ${r.peakMb.toFixed(0).padStart(6)} ${(r.median / parseFloor).toFixed(2).padStart(17)}×`,
-    );
+  console.log(`\n${PAGES} pages of 100–200 KB on 127.0.0.1, Node ${process.version}; each phase in its own process`);
+  for (const { set, rows } of results) {
+    const parseFloor = rows[1]!.median;
+    console.log(`\n${set} pages`);
+    console.log("target                          pages   pages/s   CPU ms/page: median    p95   mean   RSS MB: start   peak   median vs parse5");
+    for (const r of rows) {
+      console.log(
+        `${r.name.padEnd(30)} ${String(r.pages).padStart(6)} ${(r.pages / r.seconds).toFixed(1).padStart(9)} ${r.median.toFixed(2).padStart(20)} ${r.p95.toFixed(2).padStart(6)} ${r.mean.toFixed(2).padStart(6)} ${r.startMb.toFixed(0).padStart(15)} ${r.peakMb.toFixed(0).padStart(6)} ${(r.median / parseFloor).toFixed(2).padStart(17)}×`,
+      );
+    }
+    const crawl = rows[2]!;
+    const beyondFetch = crawl.median - rows[0]!.median;
+    console.log(`crawler beyond the got fetch floor: ${beyondFetch.toFixed(2)} ms/page = ${(beyondFetch / parseFloor).toFixed(2)}× parse5`);
+    console.log(`budget: median ≤ 2× parse5 → ${(crawl.median / parseFloor).toFixed(2)}× ${crawl.median <= 2 * parseFloor ? "MET" : "MISSED"}; peak RSS < 300 MB → ${crawl.peakMb.toFixed(0)} MB ${crawl.peakMb < 300 ? "MET" : "MISSED"}`);
   }
-  const crawl = rows[2]!;
-  const beyondFetch = crawl.median - rows[0]!.median;
-  console.log(`\ncrawler beyond the got fetch floor: ${beyondFetch.toFixed(2)} ms/page = ${(beyondFetch / parseFloor).toFixed(2)}× parse5`);
-  console.log(`budget: median ≤ 2× parse5 → ${(crawl.median / parseFloor).toFixed(2)}× ${crawl.median <= 2 * parseFloor ? "MET" : "MISSED"}; peak RSS < 300 MB → ${crawl.peakMb.toFixed(0)} MB ${crawl.peakMb < 300 ? "MET" : "MISSED"}`);
 }
 
 function row(name: string, samples: number[], started: number, peakBytes: number): Row {
@@ -178,7 +203,8 @@ function row(name: string, samples: number[], started: number, peakBytes: number
 }
 
 const phaseIndex = process.argv.indexOf("--phase");
-if (process.argv.includes("--serve")) serve();
+const serveIndex = process.argv.indexOf("--serve");
+if (serveIndex > 0) serve((process.argv[serveIndex + 1] ?? "marketing") as PageSet);
 else if (phaseIndex > 0) {
   const result = await phase(process.argv[phaseIndex + 1] as "got" | "parse5" | "crawl", Number(process.argv[phaseIndex + 2]));
   // Run by hand (e.g. under --cpu-prof) a phase prints its row instead of reporting to a parent.

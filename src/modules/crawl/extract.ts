@@ -26,7 +26,7 @@ export interface PageInput {
  * canonical spelling.
  */
 export function extractPage(input: PageInput): ExtractedPage {
-  const raw = (input.kind === "xhtml" && walkXhtml(input.body, input.url)) || walkTree(parse(input.body), parse5Adapter);
+  const raw = (input.kind === "xhtml" && walkXhtml(input.body, input.url)) || walkTree(parse(withoutScriptBodies(input.body)), parse5Adapter);
   const base = (raw.baseHref !== undefined && canonicalBase(raw.baseHref, input.url)) || input.url;
   const { internal, external } = resolveLinks(raw, base, input.url);
   return {
@@ -48,6 +48,51 @@ export function extractPage(input: PageInput): ExtractedPage {
     trustHeaders: trustHeadersOf(input.headers),
     metaRefresh: refreshTarget(raw.refreshContent, base),
   };
+}
+
+const SCRIPT_OR_STYLE = /<(script|style)\b([^>]*)>/gi;
+const CLOSE_SCRIPT = /<\/script/gi;
+const CLOSE_STYLE = /<\/style/gi;
+
+/**
+ * Script and style bodies are never page text, yet the tokenizer would read
+ * them character by character (a framework's inline state can be hundreds of
+ * KB). Their bodies are dropped before parsing, as the tokenizer itself ends
+ * them, at the first closing tag. JSON-LD scripts are kept, and so is any tag
+ * whose attributes are not plainly quoted (cutting there could shift the parse).
+ */
+export function withoutScriptBodies(html: string): string {
+  const pieces: string[] = [];
+  let copiedUpTo = 0;
+  SCRIPT_OR_STYLE.lastIndex = 0;
+  for (let open = SCRIPT_OR_STYLE.exec(html); open; open = SCRIPT_OR_STYLE.exec(html)) {
+    const isScript = (open[1] ?? "").length === 6;
+    const close = isScript ? CLOSE_SCRIPT : CLOSE_STYLE;
+    close.lastIndex = SCRIPT_OR_STYLE.lastIndex;
+    const end = close.exec(html);
+    if (!end) break;
+    const attributes = open[2] ?? "";
+    const keep = (isScript && /ld\+json/i.test(attributes)) || oddQuotes(attributes);
+    if (!keep && end.index > SCRIPT_OR_STYLE.lastIndex) {
+      pieces.push(html.slice(copiedUpTo, SCRIPT_OR_STYLE.lastIndex));
+      copiedUpTo = end.index;
+    }
+    SCRIPT_OR_STYLE.lastIndex = end.index + 2;
+  }
+  if (pieces.length === 0) return html;
+  pieces.push(html.slice(copiedUpTo));
+  return pieces.join("");
+}
+
+function oddQuotes(text: string): boolean {
+  let double = 0;
+  let single = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 34) double++;
+    else if (code === 39) single++;
+  }
+  return double % 2 === 1 || single % 2 === 1;
 }
 
 /**
