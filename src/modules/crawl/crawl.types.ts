@@ -104,6 +104,8 @@ export interface CrawlStats {
 export interface CrawlResult {
   /** The normalised start address. */
   readonly url: string;
+  /** When the crawl started (ISO 8601): the "now" that recency is judged against, so a re-score of the same crawl says the same thing. */
+  readonly crawledAt: string;
   readonly companyName: string;
   readonly pages: readonly ExtractedPage[];
   /** URLs of the pages analysed, home first. */

@@ -49,6 +49,7 @@ export class Crawler {
 
   async crawl(input: unknown, options: CrawlOptions = {}): Promise<CrawlResult> {
     const started = performance.now();
+    const crawledAt = new Date().toISOString();
     const start = normalizeInputUrl(input);
     await this.admit(start);
 
@@ -120,6 +121,7 @@ export class Crawler {
       const partial = budget.aborted && (queue.size > 0 || inFlight.size > 0 || pages.length < maxPages);
       return {
         url: start.toString(),
+        crawledAt,
         companyName: detectCompanyName(home, site.hostname),
         pages,
         crawledPages: pages.map((page) => page.url),

@@ -1,0 +1,65 @@
+import type { DimensionAssessment, DimensionId, Evidence } from "../scoring.types.js";
+import type { Mention, SiteFacts } from "../site-facts.js";
+
+/** A dimension's rule: pure, deterministic, reading only the facts. */
+export type DimensionRule = (facts: SiteFacts) => DimensionAssessment;
+
+export type RuleSet = Readonly<Partial<Record<DimensionId, DimensionRule>>>;
+
+/**
+ * Collects a rule's signals. Each signal has a weight; an observed signal adds
+ * weight × its 0–100 score to the raw reading and its weight to coverage; a
+ * signal looked for and not found adds its weight with score 0 and no coverage.
+ * So a dimension with nothing observable has coverage 0 (the scorer then keeps
+ * it near the prior), and one observed signal out of four counts for a quarter.
+ */
+export class Assessor {
+  private total = 0;
+  private observedWeight = 0;
+  private allWeight = 0;
+  private readonly evidence: Evidence[] = [];
+  private readonly raised: string[] = [];
+  private readonly lowered: string[] = [];
+
+  /**
+   * A signal that was observed with a 0–100 score (`describe` says what was seen);
+   * pass `score: undefined` when it was looked for and not found (`describe` then
+   * says what is missing).
+   */
+  signal(weight: number, score: number | undefined, describe: string, evidence: ReadonlyArray<Evidence | Mention> = []): this {
+    this.allWeight += weight;
+    if (score === undefined) {
+      this.lowered.push(describe);
+      return this;
+    }
+    const bounded = Math.min(100, Math.max(0, score));
+    this.total += weight * bounded;
+    this.observedWeight += weight;
+    (bounded >= 50 ? this.raised : this.lowered).push(describe);
+    for (const item of evidence) if (this.evidence.length < 8) this.evidence.push({ url: item.url, text: item.text });
+    return this;
+  }
+
+  /** An observed fact that counts against the dimension (e.g. a stale changelog), with its own weight. */
+  penalty(weight: number, describe: string, evidence: ReadonlyArray<Evidence | Mention> = []): this {
+    this.allWeight += weight;
+    this.observedWeight += weight;
+    this.lowered.push(describe);
+    for (const item of evidence) if (this.evidence.length < 8) this.evidence.push({ url: item.url, text: item.text });
+    return this;
+  }
+
+  done(toRaise: string): DimensionAssessment {
+    return {
+      raw: this.allWeight > 0 ? this.total / this.allWeight : 0,
+      coverage: this.allWeight > 0 ? this.observedWeight / this.allWeight : 0,
+      evidence: this.evidence,
+      raised: this.raised,
+      lowered: this.lowered,
+      toRaise,
+    };
+  }
+}
+
+/** "1 page", "3 pages". */
+export const plural = (count: number, noun: string, nouns = `${noun}s`): string => `${count} ${count === 1 ? noun : nouns}`;

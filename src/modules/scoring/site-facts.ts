@@ -1,0 +1,192 @@
+import type { CrawlResult, ExtractedPage, FoundPrice, OutboundKind, OutboundLink } from "../crawl/crawl.types.js";
+import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
+
+/**
+ * What the rules read: the crawl, indexed once. Every answer is ordered (home
+ * first, then crawl order; sentences in page order), so the same crawl always
+ * yields the same evidence, to the character.
+ */
+export interface Mention {
+  readonly url: string;
+  /** The sentence it was found in, trimmed to at most 200 characters. */
+  readonly text: string;
+}
+
+interface IndexedPage {
+  readonly page: ExtractedPage;
+  readonly category: PageCategory;
+  sentences?: readonly string[];
+}
+
+const MAX_QUOTE = 200;
+const DAY_MS = 86_400_000;
+
+export class SiteFacts {
+  readonly home: ExtractedPage;
+  /** The crawl's start time: recency is judged against it, never the wall clock. */
+  readonly now: Date;
+  private readonly indexed: readonly IndexedPage[];
+
+  constructor(readonly crawl: CrawlResult) {
+    const [home] = crawl.pages;
+    if (!home) throw new Error("a crawl always has its home page");
+    this.home = home;
+    this.now = new Date(crawl.crawledAt);
+    this.indexed = crawl.pages.map((page, index) => ({ page, category: index === 0 ? "other" : classifyPage(page.url, page.title) }));
+  }
+
+  /**
+   * The caller's free-text context as a one-page "site", so the same rules can read
+   * it; the scorer marks whatever it yields as self-reported.
+   */
+  static fromContext(context: string, crawledAt: string): SiteFacts {
+    const page: ExtractedPage = {
+      url: "context:self-reported",
+      status: 200,
+      title: "",
+      metaDescription: "",
+      openGraph: {},
+      jsonLd: [],
+      canonical: undefined,
+      lang: undefined,
+      headings: [],
+      text: context,
+      boilerplate: [],
+      internalLinks: [],
+      externalLinks: [],
+      dates: [],
+      prices: [],
+      trustHeaders: { hsts: false, csp: false, xFrameOptions: false, xContentTypeOptions: false },
+      metaRefresh: undefined,
+    };
+    return new SiteFacts({
+      url: page.url,
+      crawledAt,
+      companyName: "",
+      pages: [page],
+      crawledPages: [page.url],
+      outboundLinks: [],
+      crawlStats: {
+        pagesAnalyzed: 1, contentLength: context.length, failures: [], durationMs: 0, partial: false, pagesPlanned: 1,
+        robotsTxt: "absent", sitemapUrls: 0, securityTxt: false, skippedByRobots: 0,
+      },
+    });
+  }
+
+  get pages(): readonly ExtractedPage[] {
+    return this.crawl.pages;
+  }
+
+  /** Pages of these categories (the home page is "other"). */
+  pagesIn(...categories: PageCategory[]): ExtractedPage[] {
+    return this.indexed.filter((entry) => categories.includes(entry.category)).map((entry) => entry.page);
+  }
+
+  hasPage(category: PageCategory): boolean {
+    return this.indexed.some((entry) => entry.category === category);
+  }
+
+  /** Sentences matching `pattern` across the site (or only `in` those categories), deduplicated, in page order. */
+  mentions(pattern: RegExp, options: { in?: readonly PageCategory[]; limit?: number } = {}): Mention[] {
+    const limit = options.limit ?? 5;
+    const found: Mention[] = [];
+    const seen = new Set<string>();
+    for (const entry of this.indexed) {
+      if (options.in && !options.in.includes(entry.category)) continue;
+      for (const sentence of this.sentencesOf(entry)) {
+        if (!test(pattern, sentence) || seen.has(sentence)) continue;
+        seen.add(sentence);
+        found.push({ url: entry.page.url, text: quote(sentence) });
+        if (found.length >= limit) return found;
+      }
+    }
+    return found;
+  }
+
+  /** How many pages mention `pattern` anywhere in their text, title or headings. */
+  pagesMentioning(pattern: RegExp, options: { in?: readonly PageCategory[] } = {}): number {
+    let count = 0;
+    for (const entry of this.indexed) {
+      if (options.in && !options.in.includes(entry.category)) continue;
+      const { page } = entry;
+      if (test(pattern, page.title) || test(pattern, page.text) || page.headings.some((heading) => test(pattern, heading.text))) count += 1;
+    }
+    return count;
+  }
+
+  /** Internal links (from any page) whose URL or text matches, deduplicated by URL. */
+  linksMatching(pattern: RegExp): Array<{ url: string; text: string }> {
+    const found = new Map<string, { url: string; text: string }>();
+    for (const { page } of this.indexed) {
+      for (const link of [...page.internalLinks, ...page.externalLinks]) {
+        if (!found.has(link.url) && (test(pattern, link.url) || test(pattern, link.text))) found.set(link.url, { url: link.url, text: link.text });
+      }
+    }
+    return [...found.values()];
+  }
+
+  /** Prices found, with the page they are on, in page order. */
+  prices(options: { in?: readonly PageCategory[] } = {}): Array<FoundPrice & { url: string }> {
+    return this.indexed
+      .filter((entry) => !options.in || options.in.includes(entry.category))
+      .flatMap((entry) => entry.page.prices.map((price) => ({ ...price, url: entry.page.url })));
+  }
+
+  /** Dates found (YYYY-MM-DD), newest first, not after the crawl. */
+  dates(options: { in?: readonly PageCategory[] } = {}): string[] {
+    const today = this.now.toISOString().slice(0, 10);
+    const all = new Set<string>();
+    for (const entry of this.indexed) {
+      if (options.in && !options.in.includes(entry.category)) continue;
+      for (const date of entry.page.dates) if (date <= today) all.add(date);
+    }
+    return [...all].sort().reverse();
+  }
+
+  daysSince(isoDate: string): number {
+    return Math.max(0, Math.floor((this.now.getTime() - Date.parse(`${isoDate}T00:00:00Z`)) / DAY_MS));
+  }
+
+  outbound(kind?: OutboundKind): OutboundLink[] {
+    return this.crawl.outboundLinks.filter((link) => kind === undefined || link.kind === kind);
+  }
+
+  get securityTxt(): boolean {
+    return this.crawl.crawlStats.securityTxt;
+  }
+
+  /** The © year in the home page's footer, if it states one. */
+  copyrightYear(): number | undefined {
+    for (const block of [...this.home.boilerplate, this.home.text]) {
+      const match = /(?:©|\(c\)|copyright)\s*(?:\d{4}\s*[-–]\s*)?((?:19|20)\d{2})/i.exec(block);
+      if (match) return Number(match[1]);
+    }
+    return undefined;
+  }
+
+  private sentencesOf(entry: IndexedPage): readonly string[] {
+    entry.sentences ??= splitSentences(entry.page);
+    return entry.sentences;
+  }
+}
+
+function splitSentences(page: ExtractedPage): string[] {
+  const sentences: string[] = [];
+  for (const heading of page.headings) sentences.push(heading.text);
+  for (const line of page.text.split("\n")) {
+    for (const sentence of line.split(/(?<=[.!?])\s+(?=[A-Z0-9"“])/)) {
+      const trimmed = sentence.trim();
+      if (trimmed.length >= 3) sentences.push(trimmed);
+    }
+  }
+  return sentences;
+}
+
+function test(pattern: RegExp, text: string): boolean {
+  pattern.lastIndex = 0;
+  return pattern.test(text);
+}
+
+function quote(sentence: string): string {
+  return sentence.length <= MAX_QUOTE ? sentence : `${sentence.slice(0, MAX_QUOTE - 1).trimEnd()}…`;
+}
