@@ -1,0 +1,88 @@
+import { dimensionById, dimensions } from "./framework/dimensions.js";
+import type { Framework } from "./framework/frameworks.js";
+import { roundHalfUp, stageBelow, stageFor } from "./framework/stages.js";
+import { pillarIds, type Confidence, type DimensionId, type DimensionResult, type PillarId, type StageName } from "./scoring.types.js";
+
+/** How much a dimension counts in the total, by confidence: one nobody could observe counts less (DESIGN.md §1). */
+export const confidenceWeight: Readonly<Record<Confidence, number>> = { high: 1, medium: 0.75, low: 0.4 };
+
+export interface Aggregate {
+  readonly totalScore: number;
+  readonly stageName: StageName;
+  readonly pillarScores: Readonly<Record<PillarId, number>>;
+  readonly strengths: readonly DimensionId[];
+  readonly gaps: readonly DimensionId[];
+  /** Gates that capped the stage, in words, for crossDimensionNotes. */
+  readonly gateNotes: readonly string[];
+  readonly lifecycleStageId?: string;
+}
+
+type Scored = Pick<DimensionResult, "dimensionId" | "score" | "confidence">;
+
+/**
+ * Total, stage, pillar scores, strengths and gaps from the 27 dimension results.
+ * Pure: the same results and framework always give the same aggregate.
+ */
+export function aggregate(results: readonly Scored[], framework: Framework): Aggregate {
+  let total = 0;
+  let weights = 0;
+  const pillarSums = new Map<PillarId, { sum: number; weight: number }>();
+  for (const result of results) {
+    const pillar = dimensionById.get(result.dimensionId)!.pillar;
+    const weight = framework.pillarWeights[pillar] * confidenceWeight[result.confidence];
+    total += weight * result.score;
+    weights += weight;
+    const entry = pillarSums.get(pillar) ?? { sum: 0, weight: 0 };
+    entry.sum += confidenceWeight[result.confidence] * result.score;
+    entry.weight += confidenceWeight[result.confidence];
+    pillarSums.set(pillar, entry);
+  }
+  const totalScore = weights > 0 ? roundHalfUp(total / weights) : 0;
+  const pillarScores = Object.fromEntries(
+    pillarIds.map((pillar) => {
+      const entry = pillarSums.get(pillar);
+      return [pillar, entry && entry.weight > 0 ? roundHalfUp(entry.sum / entry.weight) : 0];
+    }),
+  ) as Record<PillarId, number>;
+
+  let stageName = stageFor(totalScore);
+  const gateNotes: string[] = [];
+  for (const gate of framework.gates) {
+    if (stageName !== gate.stage) continue;
+    const low = pillarIds.filter((pillar) => pillarScores[pillar] < gate.minPillarScore);
+    if (low.length === 0) continue;
+    const capped = stageBelow(stageName);
+    gateNotes.push(
+      `Stage capped at ${capped}: ${gate.description}, and ${low.map((pillar) => `${pillar} scores ${pillarScores[pillar]}`).join(", ")}.`,
+    );
+    stageName = capped;
+  }
+
+  const lifecycleStageId = framework.lifecycle?.filter((band) => totalScore >= band.fromScore).at(-1)?.stageId;
+  return { totalScore, stageName, pillarScores, ...strengthsAndGaps(results, framework), gateNotes, ...(lifecycleStageId ? { lifecycleStageId } : {}) };
+}
+
+/**
+ * Strengths: the 3 highest dimensions with high or medium confidence; gaps: the
+ * 3 lowest. Ties go to the higher pillar weight, then the dimension id.
+ */
+export function strengthsAndGaps(results: readonly Scored[], framework: Framework): { strengths: DimensionId[]; gaps: DimensionId[] } {
+  const weightOf = (id: DimensionId) => framework.pillarWeights[dimensionById.get(id)!.pillar];
+  const byId = (a: Scored, b: Scored) => (a.dimensionId < b.dimensionId ? -1 : a.dimensionId > b.dimensionId ? 1 : 0);
+  const strengths = results
+    .filter((result) => result.confidence !== "low")
+    .sort((a, b) => b.score - a.score || weightOf(b.dimensionId) - weightOf(a.dimensionId) || byId(a, b))
+    .slice(0, 3)
+    .map((result) => result.dimensionId);
+  const gaps = [...results]
+    .sort((a, b) => a.score - b.score || weightOf(b.dimensionId) - weightOf(a.dimensionId) || byId(a, b))
+    .slice(0, 3)
+    .map((result) => result.dimensionId);
+  return { strengths, gaps };
+}
+
+/** Every dimension exactly once, in the framework's order. */
+export function inDimensionOrder<T extends { dimensionId: DimensionId }>(results: readonly T[]): T[] {
+  const order = new Map(dimensions.map((definition, index) => [definition.id, index]));
+  return [...results].sort((a, b) => order.get(a.dimensionId)! - order.get(b.dimensionId)!);
+}
