@@ -14,7 +14,13 @@ export interface PageSpec {
   readonly prices?: ReadonlyArray<{ currency?: string; amount: number; text?: string }>;
   readonly dates?: readonly string[];
   readonly links?: readonly string[];
+  /** Internal links in the page's navigation (PageLink.inNav), href as text. */
+  readonly navLinks?: readonly string[];
+  /** Links with their own visible text (internal or external by their href); inNav false unless said. */
+  readonly namedLinks?: ReadonlyArray<{ href: string; text: string; inNav?: boolean }>;
   readonly externalLinks?: readonly string[];
+  /** The page's meta description (empty unless given). */
+  readonly metaDescription?: string;
   readonly jsonLd?: ExtractedPage["jsonLd"];
   readonly hsts?: boolean;
   readonly csp?: boolean;
@@ -56,11 +62,13 @@ export function syntheticFacts(pages: readonly PageSpec[], options: Parameters<t
 function toPage(spec: PageSpec): ExtractedPage {
   const url = `${SYNTHETIC_ORIGIN}${spec.path}`;
   const link = (href: string): PageLink => ({ url: href.startsWith("http") ? href : `${SYNTHETIC_ORIGIN}${href}`, text: href, inNav: false });
+  const named = (spec.namedLinks ?? []).map((entry): PageLink => ({ ...link(entry.href), text: entry.text, inNav: entry.inNav ?? false }));
+  const isInternal = (href: string) => href.startsWith(SYNTHETIC_ORIGIN);
   return {
     url,
     status: 200,
     title: spec.title ?? "",
-    metaDescription: "",
+    metaDescription: spec.metaDescription ?? "",
     openGraph: {},
     jsonLd: spec.jsonLd ?? [],
     canonical: undefined,
@@ -68,8 +76,12 @@ function toPage(spec: PageSpec): ExtractedPage {
     headings: (spec.headings ?? []).map((heading) => (typeof heading === "string" ? { level: 2 as const, text: heading } : heading)),
     text: spec.text ?? "",
     boilerplate: spec.boilerplate ?? [],
-    internalLinks: (spec.links ?? []).map(link),
-    externalLinks: (spec.externalLinks ?? []).map(link),
+    internalLinks: [
+      ...(spec.links ?? []).map(link),
+      ...(spec.navLinks ?? []).map((href) => ({ ...link(href), inNav: true })),
+      ...named.filter((entry) => isInternal(entry.url)),
+    ],
+    externalLinks: [...(spec.externalLinks ?? []).map(link), ...named.filter((entry) => !isInternal(entry.url))],
     dates: spec.dates ?? [],
     prices: (spec.prices ?? []).map((price) => ({ currency: price.currency ?? "USD", amount: price.amount, text: price.text ?? `$${price.amount}` })),
     trustHeaders: { hsts: spec.hsts ?? false, csp: spec.csp ?? false, xFrameOptions: false, xContentTypeOptions: false },

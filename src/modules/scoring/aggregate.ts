@@ -4,7 +4,7 @@ import { roundHalfUp, stageBelow, stageFor } from "./framework/stages.js";
 import { pillarIds, type Confidence, type DimensionId, type DimensionResult, type PillarId, type StageName } from "./scoring.types.js";
 
 /** How much a dimension counts in the total, by confidence: one nobody could observe counts less (DESIGN.md §1). */
-export const confidenceWeight: Readonly<Record<Confidence, number>> = { high: 1, medium: 0.75, low: 0.4 };
+export const confidenceWeight: Readonly<Record<Confidence, number>> = { high: 1, medium: 0.7, low: 0.25 };
 
 export interface Aggregate {
   readonly totalScore: number;

@@ -1,0 +1,281 @@
+import { lessIsBetter, moreIsBetter } from "../curves.js";
+import type { Evidence } from "../scoring.types.js";
+import type { Mention, SiteFacts } from "../site-facts.js";
+import { Assessor, plural, type RuleSet } from "./rule.js";
+
+/**
+ * Growth & Organization: how the company reaches its market (content cadence,
+ * programmes, a self-serve way in), the community around it, how customers are
+ * supported, the team it is hiring, and signs that the company is moving.
+ */
+
+type Kinds = ReadonlyArray<readonly [name: string, pattern: RegExp]>;
+
+/** The kinds of `kinds` the site mentions, each with its first sentence, in the order given. */
+function kindsFound(facts: SiteFacts, kinds: Kinds): Array<{ name: string; mention: Mention }> {
+  return kinds.flatMap(([name, pattern]) => facts.mentions(pattern, { limit: 1 }).map((mention) => ({ name, mention })));
+}
+
+/** A presence signal: found raises it by `score`, not found is "looked for, not seen". */
+function present(assessor: Assessor, weight: number, found: readonly Evidence[], score: number, yes: string, no: string): boolean {
+  assessor.signal(weight, found.length > 0 ? score : undefined, found.length > 0 ? yes : no, found.slice(0, 1));
+  return found.length > 0;
+}
+
+/** The first link (on any page, or among outbound links) whose URL or text matches, as evidence. */
+function linkTo(facts: SiteFacts, pattern: RegExp, label: string): Evidence[] {
+  const [link] = facts.linksMatching(pattern);
+  if (link) return [{ url: link.url, text: `${label} linked${link.text && link.text !== link.url ? `: "${link.text}"` : ""}` }];
+  const outbound = facts.outbound().find((candidate) => pattern.test(candidate.url));
+  return outbound ? [{ url: outbound.url, text: `${label} linked from ${outbound.foundOn}` }] : [];
+}
+
+/** The page that carries `date`, for evidence of a dated fact. */
+function pageWithDate(facts: SiteFacts, date: string, fallback: string): string {
+  return facts.pages.find((page) => page.dates.includes(date))?.url ?? fallback;
+}
+
+export function growthDistribution(facts: SiteFacts) {
+  const assessor = new Assessor();
+  const [blog] = facts.pagesIn("blog");
+  const dates = facts.dates({ in: ["blog"] });
+  if (!blog) {
+    assessor.signal(2, undefined, "no blog or news page found").signal(1, undefined, "no content published over the last year");
+  } else if (dates.length === 0) {
+    assessor.signal(2, 20, "blog found, but its posts carry no dates", [{ url: blog.url, text: "blog: no dated posts" }]).signal(1, undefined, "no dated posts over the last year");
+  } else {
+    const url = pageWithDate(facts, dates[0]!, blog.url);
+    const last90 = dates.filter((date) => facts.daysSince(date) <= 90).length;
+    const last365 = dates.filter((date) => facts.daysSince(date) <= 365).length;
+    // Distinct post dates: about monthly (3 a quarter) is the median, weekly-ish (8) the top decile; an index page lists ~10.
+    const quarter = `blog: ${plural(last90, "post")} dated in the last 90 days`;
+    assessor.signal(2, moreIsBetter(last90, 3, 8), quarter, [{ url, text: `${quarter} (newest ${dates[0]})` }]);
+    // Over a year: 6 dated posts visible is the median, 20 the top decile (bounded by what one index page shows).
+    const year = `blog: ${plural(last365, "post")} dated in the last 365 days`;
+    assessor.signal(1, moreIsBetter(last365, 6, 20), year, [{ url, text: year }]);
+  }
+
+  const newsletter = facts.mentions(/\b(newsletter|mailing list|subscribe (to|for) (our |the )?(updates|blog|news|newsletter))\b/i, { limit: 1 });
+  present(assessor, 1, newsletter.length > 0 ? newsletter : linkTo(facts, /\bnewsletter\b/i, "newsletter"), 80, "a newsletter", "no newsletter");
+  present(assessor, 1, facts.mentions(/\b(webinars?|podcasts?|virtual events?|live (demos?|sessions?|workshops?)|workshops?|conferences?|summit)\b/i, { limit: 1 }),
+    80, "webinars, podcasts or events", "no webinars or events");
+  const partners = facts.mentions(/\b(partner (program|programme|network|portal)|affiliate (program|programme)?|referral (program|programme)|resellers?|become a partner)\b/i, { limit: 1 });
+  present(assessor, 1, partners.length > 0 ? partners : linkTo(facts, /\b(affiliates?|referral|become-a-partner|partner-program)\b/i, "partner programme"),
+    85, "a partner, affiliate or referral programme", "no partner or affiliate programme");
+  const selfServe = facts.mentions(/\b(sign up|get started (for )?free|start (your )?free|free trial|try (it )?(for )?free|create (an |your )?(free )?account)\b/i, { limit: 1 });
+  present(assessor, 1, selfServe.length > 0 ? selfServe : linkTo(facts, /\/(signup|sign-up|register|get-started|start)\b/i, "sign-up"),
+    75, "a self-serve sign-up", "no self-serve sign-up");
+
+  return assessor.done(!blog || dates.length === 0
+    ? "Publish dated posts on a blog or news page, at least monthly."
+    : "Keep a steady cadence and add distribution beyond the blog: newsletter, webinars, a partner programme.");
+}
+
+export function communityEcosystem(facts: SiteFacts) {
+  const assessor = new Assessor();
+  const channels = ([
+    ["Discord", /discord\.(gg|com\/invite)\//i, /\b(join (us on |our |the )?discord|discord (server|community))\b/i],
+    ["Slack community", /join\.slack\.com|\bslack community\b/i, /\b(slack community|community slack|join (us on |our |the )?slack)\b/i],
+    ["forum", /\/\/(community|forum|discuss)\.|\/(community|forum|forums|discuss)(\/|$)|discourse/i, /\b(community forums?|join (our|the) community|discussion forum)\b/i],
+    ["Reddit", /reddit\.com\/r\//i, /\br\/\w{1,30} subreddit\b|\bour subreddit\b/i],
+  ] as const).flatMap(([name, link, words]) => {
+    const found = linkTo(facts, link, name);
+    const evidence = found.length > 0 ? found : facts.mentions(words, { limit: 1 });
+    return evidence.length > 0 ? [{ name, evidence: evidence[0]! }] : [];
+  });
+  // One channel (a Discord or a forum) is the median among sites with a community; three is an ecosystem.
+  assessor.signal(2.5, channels.length > 0 ? moreIsBetter(channels.length, 1, 3) : undefined,
+    channels.length > 0 ? `community channels: ${channels.map((channel) => channel.name).join(", ")}` : "no community forum, Discord or Slack",
+    channels.map((channel) => channel.evidence));
+
+  const github = [...new Set([...facts.outbound("github").map((link) => link.url), ...facts.linksMatching(/\/\/(www\.)?(github|gitlab)\.com\//i).map((link) => link.url)])];
+  // A single organisation link already counts (0.6 median puts one link at ~66); three repositories linked is the top decile.
+  assessor.signal(1.5, github.length > 0 ? moreIsBetter(github.length, 0.6, 3) : undefined,
+    github.length > 0 ? `GitHub presence: ${plural(github.length, "link")}` : "no GitHub presence",
+    github.slice(0, 1).map((url) => ({ url, text: `GitHub linked: ${url}` })));
+
+  present(assessor, 1, facts.mentions(/\b(meetups?|user groups?|champions? program(me)?|ambassadors?( program(me)?)?|community (events?|calls?|days?)|hackathons?)\b/i, { limit: 1 }),
+    80, "community events, user groups or champions", "no community events or user groups");
+  present(assessor, 1, facts.mentions(/\b(open[- ]source|contributors|github stars|stars on github|community[- ](built|contributed|plugins|templates|integrations))\b/i, { limit: 1 }),
+    80, "open source or community contributions", "no open source or community contributions");
+  present(assessor, 0.75, facts.mentions(/\b(\d[\d,.]{0,15}\s?k?\+?\s{1,3}(community )?(members|developers|contributors|builders|makers)|community of (over |more than )?\d[\d,.]{0,15}\s?k?\+?)/i, { limit: 1 }),
+    90, "community size stated", "no community size stated");
+
+  return assessor.done(channels.length === 0
+    ? "Give users a place to meet: a forum, Discord or Slack community linked from the site."
+    : "Grow the community beyond a channel: events, champions, open-source contributions.");
+}
+
+export function customerSuccess(facts: SiteFacts) {
+  const assessor = new Assessor();
+  const helpPattern = /\b(help[- ]?cent(er|re)|knowledge[- ]base|support cent(er|re))\b|\/\/(help|support)\.|\/(help|support|faq|kb)(\/|$)/i;
+  const helpPage = facts.pagesIn("docs", "other").find((page) => page !== facts.home && (helpPattern.test(page.url) || helpPattern.test(page.title)));
+  const helpLink = helpPage ? [] : linkTo(facts, helpPattern, "help centre");
+  const faq = helpPage || helpLink.length > 0 ? [] : facts.mentions(/\b(frequently asked questions|faqs?)\b/i, { limit: 1 });
+  assessor.signal(2, helpPage ? 85 : helpLink.length > 0 ? 65 : faq.length > 0 ? 45 : undefined,
+    helpPage ? "a help centre" : helpLink.length > 0 ? "a help centre linked (not crawled)" : faq.length > 0 ? "an FAQ, but no help centre" : "no help centre",
+    helpPage ? [{ url: helpPage.url, text: `help centre: ${helpPage.title || helpPage.url}` }] : [...helpLink, ...faq]);
+
+  const channels = kindsFound(facts, [
+    ["email", /\b(support@|email (us|support|our support)|contact support)\b/i],
+    ["live chat", /\b(live chat|chat with (us|support|our team)|in[- ]app chat)\b/i],
+    ["phone", /\b(phone support|call us|by phone|support line)\b/i],
+    ["tickets", /\b(submit a (ticket|request)|support (tickets?|portal|requests?))\b/i],
+    ["community support", /\bcommunity (support|forum)\b/i],
+  ]);
+  // Most sites offer one or two ways to reach support (1.5 is the median); four is the top decile.
+  assessor.signal(1.5, channels.length > 0 ? moreIsBetter(channels.length, 1.5, 4) : undefined,
+    channels.length > 1 ? `support channels: ${channels.map((channel) => channel.name).join(", ")}` : channels.length === 1 ? `only one support channel (${channels[0]!.name})` : "no support channels stated",
+    channels.slice(0, 2).map((channel) => channel.mention));
+
+  present(assessor, 1, facts.mentions(/\b(24\/7|24x7|round[- ]the[- ]clock|business hours|support hours|response times?|respond within|within \d{1,3} (business )?(hours?|days?|minutes))\b/i, { limit: 1 }),
+    85, "support hours or response times", "no support hours or response times");
+  present(assessor, 1.5, facts.mentions(/\b(customer success (managers?|team)|dedicated (account|success|support) (managers?|team|engineers?)|onboarding (services?|specialists?|sessions?|assistance)|white[- ]glove|implementation (services?|support|team)|technical account managers?)\b/i, { limit: 1 }),
+    85, "customer success or onboarding services", "no customer success or onboarding services");
+  present(assessor, 1, facts.mentions(/\b(support sla|priority support|premium support|guaranteed response|first[- ]response times?|response (time )?sla|\d{1,3}[- ]hours? response)\b/i, { limit: 1 }),
+    85, "a support SLA or priority support", "no support SLA");
+
+  return assessor.done(!helpPage && helpLink.length === 0
+    ? "Publish a help centre and say how to reach support and how fast it answers."
+    : "Commit to support: stated hours and response times, a support SLA, customer success for larger accounts.");
+}
+
+/** One job opening found on a careers page: the title as written and its function. */
+export interface Opening {
+  readonly url: string;
+  readonly title: string;
+  readonly function: string;
+}
+
+/** Words that make a short line read like a job title. */
+const ROLE = /\b(engineer|developer|designer|manager|executive|head of|director|specialist|analyst|scientist|architect|recruiter|representative|coordinator|consultant|intern|writer|marketer|advocate|administrator|associate|officer|vp|counsel|accountant|researcher|sre|strategist|(tech|team|design|engineering) lead)\b/i;
+
+/** First match wins, so "Product Marketing Manager" is marketing and "Customer Support Engineer" is support. */
+const FUNCTIONS: Kinds = [
+  ["marketing", /\b(marketing|marketer|growth|content|brand|seo|demand gen|communications|social media)\b/i],
+  ["design", /\b(designer|design|ux|ui|user research(er)?)\b/i],
+  ["product", /\b(product (manager|owner|lead|director)|head of product|vp,? product|product management)\b/i],
+  ["data", /\b(data|machine learning|ml|ai|research scientist|researcher|scientist|analytics)\b/i],
+  ["sales", /\b(sales|account executive|account manager|business development|sdr|bdr|solutions (engineer|consultant)|partnerships?|revenue)\b/i],
+  ["support", /\b(support|customer success|success manager|customer experience|implementation|onboarding)\b/i],
+  ["people", /\b(recruit(er|ing)|talent|people|hr|human resources)\b/i],
+  ["operations", /\b(finance|accountant|controller|legal|counsel|operations|office manager|compliance)\b/i],
+  ["engineering", /\b(engineer|engineering|developer|sre|devops|architect|programmer|qa)\b/i],
+];
+
+/**
+ * Openings on the careers pages: short headings, lines and link texts that read
+ * like job titles (a role word, at most 10 words, not a sentence ending in "."),
+ * deduplicated by title. Shared with the anti-pattern "careers page without openings".
+ */
+export function jobOpenings(facts: SiteFacts): Opening[] {
+  const openings = new Map<string, Opening>();
+  const consider = (url: string, raw: string) => {
+    const title = raw.trim().split(/\s+/).join(" ");
+    if (title.length < 4 || title.length > 90 || title.split(" ").length > 10 || /[.!?]$/.test(title) || !ROLE.test(title)) return;
+    const key = title.toLowerCase();
+    if (openings.has(key)) return;
+    const fn = FUNCTIONS.find(([, pattern]) => pattern.test(title))?.[0] ?? "other";
+    openings.set(key, { url, title, function: fn });
+  };
+  for (const page of facts.pagesIn("careers")) {
+    for (const heading of page.headings) if (heading.level > 1) consider(page.url, heading.text);
+    for (const line of page.text.split("\n")) consider(page.url, line);
+    for (const link of [...page.internalLinks, ...page.externalLinks]) consider(page.url, link.text);
+  }
+  return [...openings.values()];
+}
+
+/** Applicant-tracking hosts: a careers page that links to one has its openings there. */
+export const JOB_BOARD = /\/\/([\w-]+\.)*(greenhouse\.io|lever\.co|ashbyhq\.com|workable\.com|recruitee\.com|personio\.(de|com)|smartrecruiters\.com|bamboohr\.com|teamtailor\.com|welcometothejungle\.com|wellfound\.com)\b/i;
+
+export function talentOrganization(facts: SiteFacts) {
+  const assessor = new Assessor();
+  const [careers] = facts.pagesIn("careers");
+  const [careersLink] = careers ? [] : facts.linksMatching(/\/(careers|jobs|join-us|hiring)\b|\b(careers|we'?re hiring|join (our|the) team)\b/i);
+  assessor.signal(1, careers ? 75 : careersLink ? 55 : undefined,
+    careers ? "a careers page" : careersLink ? "a careers page linked (not crawled)" : "no careers page",
+    careers ? [{ url: careers.url, text: `careers page: ${careers.title || careers.url}` }] : careersLink ? [{ url: careersLink.url, text: `careers page linked as "${careersLink.text}"` }] : []);
+
+  const openings = jobOpenings(facts);
+  const [board] = linkTo(facts, JOB_BOARD, "job board");
+  if (openings.length > 0) {
+    // Three openings is the median for a company that is hiring; fifteen is a company scaling every function.
+    const fact = `careers page lists ${plural(openings.length, "opening")}`;
+    assessor.signal(2, moreIsBetter(openings.length, 3, 15), fact, [{ url: openings[0]!.url, text: `${fact}, e.g. "${openings[0]!.title}"` }]);
+    const functions = [...new Set(openings.map((opening) => opening.function).filter((fn) => fn !== "other"))];
+    // Openings in two functions is the median; five functions (engineering, sales, marketing, design, product) is broad growth.
+    const spread = `openings in ${plural(functions.length, "function")}${functions.length > 0 ? `: ${functions.join(", ")}` : ""}`;
+    assessor.signal(1.5, functions.length > 0 ? moreIsBetter(functions.length, 2, 5) : undefined, spread, [{ url: openings[0]!.url, text: spread }]);
+  } else if (board) {
+    assessor.signal(2, 55, "openings hosted on a job board (not crawled)", [board]).signal(1.5, undefined, "openings by function not visible");
+  } else if (careers) {
+    assessor.signal(2, 10, "careers page lists no openings", [{ url: careers.url, text: "careers page without any job opening" }]).signal(1.5, undefined, "no openings by function");
+  } else {
+    assessor.signal(2, undefined, "no job openings found").signal(1.5, undefined, "no openings by function");
+  }
+
+  const [about] = facts.pagesIn("about");
+  assessor.signal(1, about ? 75 : undefined, about ? "an about or team page" : "no about or team page",
+    about ? [{ url: about.url, text: `about page: ${about.title || about.url}` }] : []);
+  present(assessor, 0.75, facts.mentions(/\b(our values|core values|our culture|remote[- ]first|our mission|benefits (include|and perks)|perks)\b/i, { in: ["careers", "about"], limit: 1 }),
+    80, "values, culture or benefits described", "no values or culture described");
+
+  return assessor.done(openings.length === 0
+    ? "List current openings on the careers page, each with its title and team."
+    : "Show the team behind the openings: an about page, values, and roles across functions.");
+}
+
+export function companyMomentum(facts: SiteFacts) {
+  const assessor = new Assessor();
+  const news = { in: ["blog", "about", "other"] } as const;
+
+  const announcements = facts.mentions(/\b(announc(es|ed|ing|ement)|launch(es|ed)|introducing|now available|generally available|partners? with|partnership with|acquires|acquired|joins forces|expands? (in)?to)\b/i, { ...news, limit: 8 });
+  // Two announcements visible is the median; six (launches, partnerships, expansion) is a company in motion.
+  assessor.signal(1.5, announcements.length > 0 ? moreIsBetter(announcements.length, 2, 6) : undefined,
+    announcements.length > 0 ? `${plural(announcements.length, "announcement")} (launches, partnerships)` : "no news or announcements", announcements.slice(0, 2));
+
+  const funding = facts.mentions(/\b(raised (a |an )?[$€£\d]|raises [$€£\d]|series [a-e]\b|seed (round|funding)|pre[- ]seed|funding round|backed by|investors? (include|including|like)|y ?combinator|yc [swfx]\d{2}|sequoia|andreessen|a16z|accel|index ventures|lightspeed|general catalyst|khosla|greylock|kleiner)\b/i, { limit: 1 });
+  const withAmount = funding.some((mention) => /[$€£]\s?\d[\d.,]*\s?(m|mm|million|bn|billion)\b/i.test(mention.text));
+  present(assessor, 1.5, funding, withAmount ? 95 : 85, withAmount ? "funding named with an amount" : "funding or investors named", "no funding or investors named");
+
+  const growth = facts.mentions(/(\b\d[\d,.]{0,15}\s?(k|m|million|billion)?\+?\s{1,3}(customers|users|teams|companies|businesses|developers|organi[sz]ations|brands|merchants|creators)\b|\b\d{1,4}x (growth|revenue|arr)\b|\bgrew (by )?\d{1,4}%|\b(arr|revenue) (grew|doubled|tripled)\b)/i, { limit: 5 });
+  // One growth figure is the median; three ("10,000 customers", "3x ARR") is a confident growth story.
+  assessor.signal(1, growth.length > 0 ? moreIsBetter(growth.length, 1, 3) : undefined,
+    growth.length > 0 ? `${plural(growth.length, "growth figure")} stated` : "no growth figures", growth.slice(0, 2));
+
+  const [newest] = facts.dates();
+  if (newest) {
+    const days = facts.daysSince(newest);
+    // Three weeks since the newest dated item scores 90; five months is the median; a year old falls below 25.
+    const fact = `newest dated content ${newest} (${plural(days, "day")} before the crawl)`;
+    assessor.signal(2, lessIsBetter(days, 21, 150), fact, [{ url: pageWithDate(facts, newest, facts.home.url), text: fact }]);
+  } else {
+    assessor.signal(2, undefined, "no dated content");
+  }
+
+  const year = facts.copyrightYear();
+  const crawlYear = facts.now.getUTCFullYear();
+  if (year === undefined) {
+    assessor.signal(1, undefined, "no copyright year on the home page");
+  } else if (year >= crawlYear - 1) {
+    // Last year's © is common in January and mildly stale later; this year's is the expectation, not a feat.
+    const fact = `© ${year} on the home page${year >= crawlYear ? " (current)" : " (last year)"}`;
+    assessor.signal(1, year >= crawlYear ? 75 : 50, fact, [{ url: facts.home.url, text: fact }]);
+  } else {
+    const fact = `© ${year} on the home page, ${plural(crawlYear - year, "year")} before the crawl`;
+    assessor.penalty(1.5, `stale copyright year: ${fact}`, [{ url: facts.home.url, text: fact }]);
+  }
+
+  return assessor.done(!newest || facts.daysSince(newest) > 150
+    ? "Publish dated news regularly: launches, partnerships and milestones."
+    : "Name the milestones behind the momentum: funding, investors, customer and revenue growth.");
+}
+
+export const growthOrganizationRules = {
+  growth_distribution: growthDistribution,
+  community_ecosystem: communityEcosystem,
+  customer_success: customerSuccess,
+  talent_organization: talentOrganization,
+  company_momentum: companyMomentum,
+} satisfies RuleSet;

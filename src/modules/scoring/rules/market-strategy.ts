@@ -1,0 +1,277 @@
+import type { PageCategory } from "../../crawl/page-priority.js";
+import { clamp, moreIsBetter, weighted } from "../curves.js";
+import type { Evidence } from "../scoring.types.js";
+import type { Mention, SiteFacts } from "../site-facts.js";
+import { pricingPackaging } from "./pricing-packaging.js";
+import { Assessor, plural, type RuleSet } from "./rule.js";
+
+/**
+ * Market & Strategy: what the public site says about the market it plays in, the
+ * promise it makes, whom it makes it to, and who already believes it. Pricing &
+ * Packaging lives in its own file and is re-exported in the pillar's rule set.
+ */
+
+/** Every category, so rules can walk all pages through pagesIn (a new category breaks the build here). */
+const ALL: readonly PageCategory[] = Object.keys({
+  pricing: 1, docs: 1, api_reference: 1, changelog: 1, security: 1, privacy: 1, careers: 1,
+  customers: 1, integrations: 1, status: 1, blog: 1, about: 1, other: 1,
+} satisfies Record<PageCategory, 1>) as PageCategory[];
+
+/** A measured outcome: "38%", "10x", "3× faster", "20 hours saved". No "g" flag: facts reuse the object. */
+const QUANTIFIED = /\b\d+(?:[.,]\d+)?\s?(?:%|x\b|×)|\b\d+\s?(?:hours?|days?|weeks?|minutes?)\s(?:faster|saved|sooner|less|back)\b/i;
+
+/** Up to `limit` mentions of `pattern` on the home page only (it comes first, so its sentences lead). */
+function onHome(facts: SiteFacts, pattern: RegExp, limit = 5): Mention[] {
+  return facts.mentions(pattern, { in: ["other"], limit: 40 }).filter((mention) => mention.url === facts.home.url).slice(0, limit);
+}
+
+const pathOf = (url: string): string => url.replace(/^[a-z]+:\/\/[^/]+/i, "");
+
+/** A count on a curve (`median` scores 50, `p90` 90) when seen; "looked for, not found" (no coverage) when zero. */
+function counted(assessor: Assessor, weight: number, count: number, [median, p90]: readonly [number, number], seen: string, missing: string,
+  evidence: ReadonlyArray<Evidence | Mention>): void {
+  assessor.signal(weight, count > 0 ? moreIsBetter(count, median, p90) : undefined, count > 0 ? seen : missing, evidence);
+}
+
+// ---------------------------------------------------------------- market_intelligence
+
+const COMPARISON_LINK = /(?:^|[\s/-])(?:vs\.?|versus|alternatives?)(?=[\s/-]|$)|\/compare(?:[/-]|$)/i;
+// ASCII classes, not \p{L}: a "u" regex scans about nine times slower, and these run over every sentence.
+const COMPARISON_TEXT = /\b(?:vs\.?|versus)\s+[a-z0-9à-öø-ÿ]|\balternatives? to\s+[a-z0-9à-öø-ÿ]/i;
+const RESEARCH =
+  /\b(?:state of (?!the art\b)[\w-]+(?: [\w-]+)?(?: report| \d{4})|(?:industry|annual|market|research|benchmark|trends?) reports?|original research|white ?papers?|surveyed \d[\d,]{0,15}|\d[\d,]{0,15} (?:respondents|people surveyed|companies surveyed)|industry benchmarks?)\b/i;
+const POSITIONING =
+  /\b(?:magic quadrant|forrester wave|g2 (?:grid|leader)|named an? (?:leader|visionary|challenger)|leader in (?:the )?[\w-]+|category[- ](?:leader|defining|creator)|the (?:first|only|leading) [\w-]+(?: [\w-]+){0,2} (?:platform|tool|solution|software|app|api))\b/i;
+
+export function marketIntelligence(facts: SiteFacts) {
+  const assessor = new Assessor();
+
+  // Comparison pages, by URL ("/vs/zendesk", "/alternatives/x") or by a heading or sentence ("Acme vs Zendesk").
+  const links = facts.linksMatching(COMPARISON_LINK);
+  const texts = facts.mentions(COMPARISON_TEXT, { limit: 10 });
+  const targets = new Set([...links.map((link) => link.url), ...texts.map((mention) => mention.url)]);
+  const comparisonEvidence: Evidence[] = [...links.slice(0, 2).map((link) => ({ url: link.url, text: `comparison page: ${link.text}` })), ...texts.slice(0, 2)];
+  // A site with comparison content usually has one or two; six or more is a deliberate competitive programme.
+  counted(assessor, 2, targets.size, [2, 6], plural(targets.size, "comparison or alternatives page"), "no comparison or alternatives pages",
+    comparisonEvidence);
+
+  const researchPages = facts.pagesMentioning(RESEARCH);
+  // One report is already more than most sites publish; four shows a research habit.
+  counted(assessor, 1.5, researchPages, [1, 4], `reports or research on ${plural(researchPages, "page")}`,
+    "no reports, benchmarks or research published", facts.mentions(RESEARCH, { limit: 2 }));
+
+  const positioning = facts.mentions(POSITIONING, { limit: 5 });
+  // Naming the category or an analyst placement once is common; three distinct claims is deliberate positioning.
+  counted(assessor, 1, positioning.length, [1, 3], "positions itself in a named category", "no positioning against a named category", positioning.slice(0, 2));
+
+  return assessor.done(
+    targets.size === 0
+      ? "Publish honest comparison pages (\"Acme vs X\", alternatives) for the competitors buyers weigh you against."
+      : "Publish original research or benchmarks about your market, and name the category you lead.",
+  );
+}
+
+// ---------------------------------------------------------------- value_proposition
+
+const BUZZWORDS =
+  /\b(?:next[- ]gen(?:eration)?|revolutionary|revolutioni[sz]e|world[- ]class|cutting[- ]edge|seamless(?:ly)?|innovative|synerg\w*|best[- ]in[- ]class|game[- ]chang\w*|disrupt\w*|reimagin\w*|the future of|all[- ]in[- ]one|unlock (?:the )?(?:power|potential)|leverag\w*|empower\w*|supercharg\w*|transform your (?:business|workflow))\b/i;
+const OUTCOME =
+  /\b(?:ship|cut|reduce|save|automate|resolve|close|grow|find|fix|build|launch|deploy|track|collect|send|sell|hire|book|answer|faster|without|in minutes|in seconds)\b/i;
+const AUDIENCE =
+  /\bfor (?:\w+ ){0,2}(?:teams?|developers|engineers|startups|businesses|companies|enterprises?|marketers|designers|agencies|creators|founders|sellers|recruiters|clinics|schools|lawyers|accountants)\b/i;
+const PROBLEM =
+  /\b(?:tired of|struggl\w+|frustrat\w+|painful|wasted?|no more|stop (?:wasting|losing|juggling)|instead of|manual(?:ly)?|spreadsheets?|the problem|too (?:slow|expensive|hard|many))\b/i;
+const SOLUTION = /\b(?:how it works|in \d+ (?:simple |easy )?steps|step \d|so (?:that )?you can|lets you|helps? (?:you|your|teams)|with \w+,? you)\b/i;
+
+/** 0–100: a headline or description that names an outcome and an audience, in plain words. */
+function specificity(text: string): number {
+  const words = text.split(/\s+/).filter(Boolean).length;
+  const score = weighted([
+    [1, words >= 4 && words <= 14 ? 100 : words < 4 ? 30 : 60], // a few words to one short sentence reads as a promise
+    [1, OUTCOME.test(text) ? 100 : 20],
+    [1, AUDIENCE.test(text) ? 100 : 30],
+    [0.5, QUANTIFIED.test(text) ? 100 : 40],
+  ]);
+  return clamp(score - (BUZZWORDS.test(text) ? 25 : 0));
+}
+
+export function valueProposition(facts: SiteFacts) {
+  const assessor = new Assessor();
+  const { home } = facts;
+
+  const h1 = home.headings.find((heading) => heading.level === 1)?.text.trim() ?? "";
+  if (h1 === "") {
+    assessor.signal(2, undefined, "no headline (h1) on the home page");
+  } else {
+    const score = specificity(h1);
+    assessor.signal(2, score, score >= 50 ? "a specific headline (outcome and audience)" : "a vague headline (no outcome or audience, or buzzwords)", [
+      { url: home.url, text: `headline: "${h1}"` },
+    ]);
+  }
+
+  const description = (home.metaDescription || home.openGraph.description || "").trim();
+  if (description === "") {
+    assessor.signal(1, undefined, "no meta description on the home page");
+  } else {
+    // Search engines show ~150 characters; 50 is a thin description, 120 a full one.
+    const score = weighted([[1, moreIsBetter(description.length, 50, 120)], [2, specificity(description)]]);
+    assessor.signal(1, score, score >= 50 ? "a specific meta description" : "a thin or generic meta description", [
+      { url: home.url, text: `meta description: "${description.slice(0, 160)}"` },
+    ]);
+  }
+
+  const outcomes = onHome(facts, QUANTIFIED);
+  // One measured outcome on the home page is typical of a good page; three makes the promise concrete.
+  counted(assessor, 2, outcomes.length, [1, 3], `${plural(outcomes.length, "quantified outcome")} on the home page`,
+    "no quantified outcomes on the home page", outcomes.slice(0, 2));
+
+  const problem = onHome(facts, PROBLEM, 1);
+  const solution = onHome(facts, SOLUTION, 1);
+  const narrative = problem.length + solution.length;
+  // Both halves tell a story (85); one half is a fragment (55).
+  const story = ["no problem → solution narrative", "half a narrative (problem or solution, not both)", "a problem → solution narrative on the home page"];
+  assessor.signal(1, narrative === 0 ? undefined : narrative === 2 ? 85 : 55, story[narrative]!, [...problem, ...solution]);
+
+  // Placeholder copy on the home page means no real proposition is being made yet.
+  const placeholder = onHome(facts, /\b(lorem ipsum|coming soon|under construction)\b/i, 1);
+  if (placeholder.length > 0) assessor.penalty(2, "placeholder copy on the home page", placeholder);
+
+  return assessor.done(
+    outcomes.length === 0
+      ? "State a measured outcome on the home page (\"cut support costs 38%\") and say who it is for in the headline."
+      : "Make the headline name the audience and the outcome in plain words, without buzzwords.",
+  );
+}
+
+// ---------------------------------------------------------------- target_segments
+
+const SOLUTION_LINK = /\/(?:solutions?|industries|industry|use-cases?|for|who-we-serve|teams|roles?)\/[\w-]+/i;
+const FOR_SEGMENT =
+  /\b(?:built |made |designed )?for (?:(?:small|growing|modern|large|global|fast-growing|high-growth) )?(?:start-?ups?|smbs?|small business(?:es)?|mid-?market|enterprises?|agencies|freelancers|developers|engineering teams|product teams|marketing teams|sales teams|support teams|finance teams|hr teams|it teams|designers|marketers|recruiters|healthcare|fintech|financial services|banks|insurance|e-?commerce|retail(?:ers)?|education|schools|universities|government|public sector|non-?profits|manufacturing|logistics|real estate|legal|law firms|media)\b/i;
+const SEGMENTS: ReadonlyArray<readonly [string, RegExp]> = [
+  ["startups", /\bstart-?ups?\b/i], ["small business", /\b(?:small business(?:es)?|smbs?|smes?)\b/i], ["mid-market", /\bmid-?market\b/i],
+  ["enterprise", /\benterprises?\b/i], ["agencies", /\bagenc(?:y|ies)\b/i], ["freelancers", /\bfreelancers?\b/i],
+  ["developers", /\b(?:developers?|engineering)\b/i], ["product teams", /\bproduct (?:teams?|managers?)\b/i],
+  ["marketing", /\bmarket(?:ers|ing(?:[- ]teams?)?)\b/i], ["sales", /\bsales(?:[- ]teams?)?\b/i], ["support", /\bsupport[- ]teams?\b/i],
+  ["finance", /\b(?:finance|fintech|financial[- ]services|banks?|banking|insurance)\b/i], ["healthcare", /\b(?:health ?care|clinics?|hospitals?)\b/i],
+  ["commerce", /\b(?:e-?commerce|retail(?:ers)?)\b/i], ["education", /\b(?:education|schools?|universities|edtech)\b/i],
+  ["public sector", /\b(?:government|public[- ]sector)\b/i], ["nonprofits", /\bnon-?profits?\b/i], ["manufacturing", /\bmanufacturing\b/i],
+  ["logistics", /\blogistics\b/i], ["legal", /\b(?:legal|law[- ]firms?)\b/i], ["real estate", /\breal[- ]estate\b/i], ["media", /\bmedia\b/i],
+];
+const SEGMENT_PLAN =
+  /^(?:start-?ups?|teams?|business|enterprise|agency|agencies|individual|personal|solo|freelancer|small business|scale-?up|nonprofit|education|student)\b/i;
+
+export function targetSegments(facts: SiteFacts) {
+  const assessor = new Assessor();
+
+  const solutionLinks = facts.linksMatching(SOLUTION_LINK).filter((link) => SOLUTION_LINK.test(pathOf(link.url)));
+  // Two solutions pages (say, one per size) is a typical start; six covers industries and roles.
+  counted(assessor, 2, solutionLinks.length, [2, 6], `${plural(solutionLinks.length, "solutions page")} by industry, role or size`,
+    "no solutions pages by industry, role or size", solutionLinks.slice(0, 2).map((link) => ({ url: link.url, text: `solutions page: ${link.text}` })));
+
+  const forMentions = facts.mentions(FOR_SEGMENT, { limit: 20 });
+  const named = new Set<string>();
+  for (const text of [...forMentions.map((mention) => mention.text), ...solutionLinks.map((link) => pathOf(link.url))]) {
+    for (const [label, pattern] of SEGMENTS) if (pattern.test(text)) named.add(label);
+  }
+  // Naming two segments ("for startups and enterprises") is common; six distinct ones is a segmented go-to-market.
+  counted(assessor, 1.5, named.size, [2, 6], `names ${plural(named.size, "segment")} (${[...named].slice(0, 4).join(", ")})`,
+    "names no customer segment (\"for startups\", \"for healthcare\")", forMentions.slice(0, 2));
+
+  const pricing = facts.pagesIn("pricing");
+  const plans = new Map<string, string>();
+  for (const page of pricing) {
+    for (const heading of page.headings) {
+      const text = heading.text.trim();
+      if (heading.level !== 1 && text.length <= 30 && SEGMENT_PLAN.test(text)) plans.set(text.toLowerCase(), page.url);
+    }
+  }
+  const [firstPlanUrl] = plans.values();
+  // One segment-named plan ("Team") is usual; three (Startup, Team, Enterprise) maps the ladder onto segments.
+  counted(assessor, 1, plans.size, [1, 3], `${plural(plans.size, "plan")} named for a segment`, "no plans named for segments",
+    firstPlanUrl ? [{ url: firstPlanUrl, text: `plans named for segments: ${[...plans.keys()].join(", ")}` }] : []);
+
+  return assessor.done(
+    solutionLinks.length === 0
+      ? "Add solutions pages per industry, role or company size, each with its own proof."
+      : "Name each plan for the segment it serves and give every segment its own page.",
+  );
+}
+
+// ---------------------------------------------------------------- customer_proof
+
+const STORY_LINK = /\/(?:customers|case-studies|case-study|customer-stories|stories|success-stories)\/[\w-]+/i;
+const NAMED =
+  /\b(?:trusted by|used by|loved by|relied on by|chosen by|customers (?:like|include|such as)|companies (?:like|such as)|teams at|join(?:ed)? (?:over |more than )?[\d,.]{1,15}k?\+? (?:companies|teams|customers|businesses|organi[sz]ations|developers|users))\b/i;
+const CUSTOMER_COUNT = /(\d[\d,.]{0,15})\s?(k|m|million)?\+?\s(?:companies|teams|customers|businesses|organi[sz]ations|developers|users)\b/i;
+const TESTIMONIAL =
+  /(?:^|[—–~"”]\s*|\s-\s)[a-zà-öø-ÿ][a-zà-öø-ÿ.'’-]*(?: [a-zà-öø-ÿ][a-zà-öø-ÿ.'’-]*){1,3},\s*(?:ceo|cto|coo|cfo|cmo|cpo|vp\b|vice president|head of|director|(?:co-?)?founder|(?:[\w-]+ )?(?:manager|engineer|lead)|president|principal|owner|partner)\b/i;
+const RATING =
+  /\b(?:g2|capterra|trustpilot|product hunt|trustradius|gartner peer insights|app store|google play)\b.{0,40}?\b[1-5](?:\.\d)?\s?(?:\/\s?5|stars?|out of 5)|\b[1-5]\.\d\s?(?:\/\s?5|stars?|out of 5)\b/i;
+
+function customerCount(text: string): number | undefined {
+  const match = CUSTOMER_COUNT.exec(text);
+  if (!match) return undefined;
+  const base = Number((match[1] ?? "").replace(/,/g, ""));
+  const unit = (match[2] ?? "").toLowerCase();
+  return Number.isFinite(base) ? base * (unit === "k" ? 1e3 : unit === "" ? 1 : 1e6) : undefined;
+}
+
+export function customerProof(facts: SiteFacts) {
+  const assessor = new Assessor();
+  const customerPages = facts.pagesIn("customers");
+
+  const stories = new Map<string, Evidence>();
+  for (const { url, title } of customerPages) if (STORY_LINK.test(pathOf(url))) stories.set(url, { url, text: `case study: ${title || url}` });
+  for (const { url, text } of facts.linksMatching(STORY_LINK)) {
+    if (STORY_LINK.test(pathOf(url)) && !stories.has(url)) stories.set(url, { url, text: `case study: ${text}` });
+  }
+  // Any story beats a bare customers page (40 floor); three stories is the norm (70), a dozen a proof library (94).
+  const [index] = customerPages;
+  if (stories.size > 0) {
+    assessor.signal(2, 40 + 0.6 * moreIsBetter(stories.size, 3, 12), plural(stories.size, "case study", "case studies"), [...stories.values()].slice(0, 2));
+  } else if (index) {
+    assessor.signal(2, 35, "a customers page without individual case studies", [{ url: index.url, text: "customers page" }]);
+  } else {
+    assessor.signal(2, undefined, "no customers page or case studies");
+  }
+
+  const named = facts.mentions(NAMED, { limit: 3 });
+  const count = named.map((mention) => customerCount(mention.text)).find((value) => value !== undefined);
+  // A stated base is worth more the larger it is: a thousand customers is a median claim, a hundred thousand a leading one.
+  const claim = count === undefined ? "names customers (\"trusted by …\")" : `claims ${count.toLocaleString("en-US")} customers`;
+  assessor.signal(1.5, named.length > 0 ? Math.max(65, count === undefined ? 0 : moreIsBetter(count, 1000, 100_000)) : undefined,
+    named.length > 0 ? claim : "no named customers or logos", named.slice(0, 2));
+
+  const numbers = facts.mentions(QUANTIFIED, { in: ["customers"], limit: 10 });
+  // Two measured results across the stories is typical; six makes the proof quantitative.
+  counted(assessor, 1.5, numbers.length, [2, 6], `${plural(numbers.length, "measured result")} in customer stories`, "no case studies with numbers",
+    numbers.slice(0, 2));
+
+  const testimonials = facts.mentions(TESTIMONIAL, { limit: 10 });
+  // Two attributed quotes is common; six named people with roles is a strong wall of proof.
+  counted(assessor, 1.5, testimonials.length, [2, 6], `${plural(testimonials.length, "testimonial")} with name and role`,
+    "no testimonials with names and roles", testimonials.slice(0, 2));
+
+  const ratings: Array<Evidence | Mention> = facts.mentions(RATING, { limit: 2 });
+  for (const page of facts.pagesIn(...ALL)) {
+    const rating = page.jsonLd.find((entity) => entity.type === "AggregateRating" || entity.properties.ratingValue !== undefined);
+    const value = rating?.properties.ratingValue;
+    if (rating && ratings.length < 2) ratings.push({ url: page.url, text: `structured data: ${rating.type}${value ? ` ${value}` : ""}` });
+  }
+  assessor.signal(1, ratings.length > 0 ? 80 : undefined, ratings.length > 0 ? "review-site ratings shown" : "no review-site ratings", ratings);
+
+  return assessor.done(
+    stories.size === 0
+      ? "Publish case studies with named customers and measured results (\"cut onboarding time 40%\")."
+      : "Add numbers and named, titled quotes to every case study, and show review-site ratings.",
+  );
+}
+
+export const marketStrategyRules = {
+  market_intelligence: marketIntelligence,
+  value_proposition: valueProposition,
+  target_segments: targetSegments,
+  customer_proof: customerProof,
+  pricing_packaging: pricingPackaging,
+} satisfies RuleSet;

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { aggregate, strengthsAndGaps } from "../../../src/modules/scoring/aggregate.js";
+import { dimensions } from "../../../src/modules/scoring/framework/dimensions.js";
+import { maturityFramework, productFramework } from "../../../src/modules/scoring/framework/frameworks.js";
+import { roundHalfUp, stageFor } from "../../../src/modules/scoring/framework/stages.js";
+import type { Confidence, DimensionId } from "../../../src/modules/scoring/scoring.types.js";
+
+const all = (score: number, confidence: Confidence = "high") =>
+  dimensions.map((definition) => ({ dimensionId: definition.id, score, confidence }));
+const withScores = (scores: Partial<Record<DimensionId, number>>, base = 50, confidence: Confidence = "high") =>
+  dimensions.map((definition) => ({ dimensionId: definition.id, score: scores[definition.id] ?? base, confidence }));
+
+describe("stage ladder", () => {
+  it("maps scores onto the five stages of DESIGN.md §1", () => {
+    expect([0, 29, 30, 49, 50, 69, 70, 84, 85, 100].map(stageFor)).toEqual([
+      "Foundation", "Foundation", "Developing", "Developing", "Scaling", "Scaling", "Compounding", "Compounding", "Leading", "Leading",
+    ]);
+  });
+  it("rounds half up", () => {
+    expect([roundHalfUp(49.5), roundHalfUp(49.49), roundHalfUp(0.5)]).toEqual([50, 49, 1]);
+  });
+});
+
+describe("aggregate", () => {
+  it("averages by pillar weight and confidence: an unobservable dimension counts less, not as 0", () => {
+    const observed = withScores({}, 80, "high");
+    const withOneUnseen = observed.map((result) => (result.dimensionId === "ai_governance" ? { ...result, score: 10, confidence: "low" as const } : result));
+    const total = aggregate(withOneUnseen, maturityFramework).totalScore;
+    const asIfZeroCounted = aggregate(observed.map((result) => (result.dimensionId === "ai_governance" ? { ...result, score: 10 } : result)), maturityFramework).totalScore;
+    expect(total).toBeGreaterThan(asIfZeroCounted);
+    expect(total).toBeLessThan(80);
+  });
+
+  it("caps Leading one rung lower when a pillar is below 60, and says so", () => {
+    const scores = withScores({ security_posture: 40, compliance_certifications: 40, data_privacy: 40 }, 100);
+    const result = aggregate(scores, maturityFramework);
+    expect(result.totalScore).toBeGreaterThanOrEqual(85);
+    expect(result.stageName).toBe("Compounding");
+    expect(result.gateNotes[0]).toMatch(/Stage capped at Compounding: Leading needs no pillar below 60, and trust_enterprise scores 55/);
+    expect(aggregate(all(95), maturityFramework)).toMatchObject({ stageName: "Leading", gateNotes: [] });
+  });
+
+  it("weights the product framework towards the product pillars", () => {
+    const productStrong = withScores({ experience_design: 90, onboarding_activation: 90, ai_capability_depth: 90, integration_ecosystem: 90, developer_platform: 90 }, 40);
+    expect(aggregate(productStrong, productFramework).totalScore).toBeGreaterThan(aggregate(productStrong, maturityFramework).totalScore);
+  });
+
+  it("maps a product total onto the lifecycle stages", () => {
+    expect(aggregate(all(20), productFramework).lifecycleStageId).toBe("stage_discovery");
+    expect(aggregate(all(60), productFramework).lifecycleStageId).toBe("stage_launch");
+    expect(aggregate(all(90), productFramework).lifecycleStageId).toBe("stage_scale");
+    expect(aggregate(all(60), maturityFramework).lifecycleStageId).toBeUndefined();
+  });
+});
+
+describe("strengths and gaps", () => {
+  it("takes the 3 highest (high/medium confidence only) and the 3 lowest", () => {
+    const results = withScores({ pricing_packaging: 90, delivery_velocity: 88, customer_proof: 70, ai_governance: 10, model_strategy: 12, data_privacy: 15 });
+    const lowConfidenceTop = results.map((result) => (result.dimensionId === "market_intelligence" ? { ...result, score: 99, confidence: "low" as const } : result));
+    expect(strengthsAndGaps(lowConfidenceTop, maturityFramework)).toEqual({
+      strengths: ["pricing_packaging", "delivery_velocity", "customer_proof"],
+      gaps: ["ai_governance", "model_strategy", "data_privacy"],
+    });
+  });
+
+  it("breaks ties by pillar weight, then by id", () => {
+    const tied = all(50);
+    const { strengths, gaps } = strengthsAndGaps(tied, maturityFramework);
+    // Weight 1 pillars first; among them alphabetical ids.
+    expect(strengths).toEqual(["ai_capability_depth", "architecture_systems", "compliance_certifications"]);
+    expect(gaps).toEqual(["ai_capability_depth", "architecture_systems", "compliance_certifications"]);
+  });
+});

@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import type { OutboundLink } from "../../../src/modules/crawl/crawl.types.js";
+import type { DimensionRule } from "../../../src/modules/scoring/rules/rule.js";
+import { complianceCertifications, dataPrivacy, enterpriseReadiness, securityPosture, trustEnterpriseRules } from "../../../src/modules/scoring/rules/trust-enterprise.js";
+import { SYNTHETIC_ORIGIN, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
+
+const bare: PageSpec[] = [{ path: "/", text: "We build things for teams.", title: "Acme" }];
+const product = (text: string, path = "/product"): PageSpec => ({ path, title: "Product", text });
+const trustCenter: OutboundLink = { url: "https://trust.acme.example/", kind: "trust_center", foundOn: `${SYNTHETIC_ORIGIN}/` };
+type Options = Parameters<typeof syntheticFacts>[1];
+
+/** With the signal vs the bare site: the raw score rises, coverage appears, and the evidence names the page. */
+function expectSignal(rule: DimensionRule, pages: PageSpec[], url: string, options: Options = {}) {
+  const without = rule(syntheticFacts(bare));
+  const withIt = rule(syntheticFacts([...bare, ...pages], options));
+  expect(withIt.raw).toBeGreaterThan(without.raw);
+  expect(withIt.coverage).toBeGreaterThan(0);
+  expect(withIt.evidence.map((item) => item.url)).toContain(url);
+  return withIt;
+}
+
+describe("trust & enterprise rules", () => {
+  it.each(Object.entries(trustEnterpriseRules))("%s has nothing observable on a bare site", (_id, rule) => {
+    const assessment = rule(syntheticFacts(bare));
+    expect(assessment.coverage).toBe(0);
+    expect(assessment.raw).toBe(0);
+    expect(assessment.evidence).toEqual([]);
+    expect(assessment.toRaise).not.toBe("");
+  });
+});
+
+describe("security_posture", () => {
+  it.each<[string, PageSpec[], string, Options?]>([
+    ["a security page", [{ path: "/security", title: "Security at Acme", text: "We take security seriously." }], `${SYNTHETIC_ORIGIN}/security`],
+    ["a trust centre", [], trustCenter.url, { outbound: [trustCenter] }],
+    ["security.txt", [], `${SYNTHETIC_ORIGIN}/.well-known/security.txt`, { securityTxt: true }],
+    ["a disclosure policy", [product("Report a vulnerability through our bug bounty on HackerOne.")], `${SYNTHETIC_ORIGIN}/product`],
+    ["encryption and pentests", [product("Data is encrypted at rest with AES-256.\nAnnual penetration tests by a third party.")], `${SYNTHETIC_ORIGIN}/product`],
+  ])("rises with %s", (_name, pages, url, options) => {
+    expectSignal(securityPosture, pages, url, options);
+  });
+
+  it("rises with HSTS and CSP on the home page, more with both", () => {
+    const none = securityPosture(syntheticFacts(bare));
+    const hsts = securityPosture(syntheticFacts([{ ...bare[0]!, hsts: true }]));
+    const both = securityPosture(syntheticFacts([{ ...bare[0]!, hsts: true, csp: true }]));
+    expect(hsts.raw).toBeGreaterThan(none.raw);
+    expect(both.raw).toBeGreaterThan(hsts.raw);
+    expect(both.evidence[0]).toEqual({ url: `${SYNTHETIC_ORIGIN}/`, text: "home page sends Strict-Transport-Security, Content-Security-Policy" });
+  });
+
+  it("scores a security page with a trust centre above either alone", () => {
+    const page: PageSpec = { path: "/security", title: "Security" };
+    const alone = securityPosture(syntheticFacts([...bare, page]));
+    const both = securityPosture(syntheticFacts([...bare, page], { outbound: [trustCenter] }));
+    expect(both.raw).toBeGreaterThan(alone.raw);
+  });
+});
+
+describe("compliance_certifications", () => {
+  it.each<[string, PageSpec[], string, Options?]>([
+    ["SOC 2", [product("Acme is SOC 2 compliant.")], `${SYNTHETIC_ORIGIN}/product`],
+    ["ISO 27001", [product("Certified to ISO 27001.")], `${SYNTHETIC_ORIGIN}/product`],
+    ["HIPAA", [product("HIPAA-ready with a BAA.")], `${SYNTHETIC_ORIGIN}/product`],
+    ["GDPR", [product("Fully GDPR aligned.")], `${SYNTHETIC_ORIGIN}/product`],
+    ["PCI DSS", [product("Payments are PCI DSS Level 1.")], `${SYNTHETIC_ORIGIN}/product`],
+    ["a trust centre", [], trustCenter.url, { outbound: [trustCenter] }],
+    ["a security page", [{ path: "/security", title: "Security" }], `${SYNTHETIC_ORIGIN}/security`],
+  ])("rises with %s", (_name, pages, url, options) => {
+    expectSignal(complianceCertifications, pages, url, options);
+  });
+
+  it("counts distinct certifications through the curve", () => {
+    const score = (text: string) => complianceCertifications(syntheticFacts([...bare, product(text)])).raw;
+    const one = score("GDPR compliant.");
+    const three = score("GDPR compliant.\nSOC 2 audited.\nISO 27001 certified.");
+    const five = score("GDPR compliant.\nSOC 2 audited.\nISO 27001 certified.\nHIPAA.\nPCI DSS.");
+    expect(three).toBeGreaterThan(one);
+    expect(five).toBeGreaterThan(three);
+  });
+
+  it("scores SOC 2 Type II above an untyped SOC 2", () => {
+    const untyped = complianceCertifications(syntheticFacts([...bare, product("We are SOC 2 compliant.")]));
+    const typeTwo = complianceCertifications(syntheticFacts([...bare, product("We hold a SOC 2 Type II report.")]));
+    expect(typeTwo.raw).toBeGreaterThan(untyped.raw);
+    expect(untyped.lowered).toContain("SOC 2 named without its type (Type II is the bar)");
+  });
+});
+
+describe("data_privacy", () => {
+  it.each<[string, PageSpec[], string]>([
+    ["a privacy policy", [{ path: "/privacy", title: "Privacy Policy", text: "How we handle data." }], `${SYNTHETIC_ORIGIN}/privacy`],
+    ["a linked privacy policy", [{ path: "/about", links: ["/legal/privacy-policy"] }], `${SYNTHETIC_ORIGIN}/legal/privacy-policy`],
+    ["a DPA", [product("Sign our Data Processing Agreement online.")], `${SYNTHETIC_ORIGIN}/product`],
+    ["a subprocessor list", [product("See the list of subprocessors we use.")], `${SYNTHETIC_ORIGIN}/product`],
+    ["retention and deletion", [product("Data is deleted within 30 days of cancellation.")], `${SYNTHETIC_ORIGIN}/product`],
+    ["data residency", [product("Data residency in the EU or US is available.")], `${SYNTHETIC_ORIGIN}/product`],
+  ])("rises with %s", (_name, pages, url) => {
+    expectSignal(dataPrivacy, pages, url);
+  });
+
+  it("scores a crawled privacy policy above a linked one", () => {
+    const linked = dataPrivacy(syntheticFacts([...bare, { path: "/about", links: ["/privacy-policy"] }]));
+    const crawled = dataPrivacy(syntheticFacts([...bare, { path: "/privacy-policy", title: "Privacy Policy" }]));
+    expect(crawled.raw).toBeGreaterThan(linked.raw);
+  });
+});
+
+describe("enterprise_readiness", () => {
+  it.each<[string, string]>([
+    ["SSO", "Single sign-on with Okta and Azure AD."],
+    ["SAML", "SAML for every workspace."],
+    ["SCIM", "SCIM provisioning keeps users in sync."],
+    ["audit logs", "Audit logs for every change."],
+    ["RBAC", "Role-based access control with custom roles."],
+    ["an enterprise plan", "The Enterprise plan adds premium features."],
+    ["an SLA", "A 99.9% uptime SLA."],
+    ["self-hosting", "Deploy self-hosted in your own VPC."],
+  ])("rises with %s", (_name, text) => {
+    expectSignal(enterpriseReadiness, [product(text)], `${SYNTHETIC_ORIGIN}/product`);
+  });
+
+  it("reads an Enterprise tier heading on the pricing page", () => {
+    const assessment = enterpriseReadiness(syntheticFacts([...bare, { path: "/pricing", title: "Pricing", headings: ["Pro", "Enterprise"] }]));
+    expect(assessment.raised).toContain("an enterprise plan");
+  });
+
+  it("rises with each control added", () => {
+    const score = (text: string) => enterpriseReadiness(syntheticFacts([...bare, product(text)])).raw;
+    expect(score("SSO and SAML. Audit logs.")).toBeGreaterThan(score("SSO and SAML."));
+  });
+});
+
+describe("trust centre on the site itself", () => {
+  it("reads a crawled /trust page with downloadable reports as a trust centre with reports", () => {
+    const trust: PageSpec = { path: "/trust", title: "Trust center", text: "Download our SOC 2 Type II report and ISO 27001 certificate." };
+    const compliance = complianceCertifications(syntheticFacts([...bare, trust]));
+    expect(compliance.raised).toContain("a trust centre with reports");
+    expect(compliance.evidence.map((item) => item.url)).toContain(`${SYNTHETIC_ORIGIN}/trust`);
+    const security = securityPosture(syntheticFacts([...bare, { path: "/security", title: "Security" }, trust]));
+    expect(security.raised).toContain("a security page and a trust centre");
+  });
+});
+
+describe("a single /trust page", () => {
+  it("counts once: a trust centre, not a security page and a trust centre", () => {
+    const security = securityPosture(syntheticFacts([...bare, { path: "/trust", title: "Trust center" }]));
+    expect(security.raised).toContain("a trust centre");
+    expect(security.evidence[0]?.url).toBe(`${SYNTHETIC_ORIGIN}/trust`);
+  });
+});
