@@ -15,10 +15,18 @@ export interface Mention {
 interface IndexedPage {
   readonly page: ExtractedPage;
   readonly category: PageCategory;
+  /** Headings and text in one string: one regex pass tells whether a page can match at all. */
+  readonly haystack: string;
   sentences?: readonly string[];
 }
 
 const MAX_QUOTE = 200;
+/**
+ * Characters of each page's text the rules read. Product, pricing and trust pages
+ * say what matters early; a long docs page or blog post is read up to here, so
+ * scoring cost does not grow with page length.
+ */
+export const SCORED_TEXT_PER_PAGE = 20_000;
 const DAY_MS = 86_400_000;
 
 export class SiteFacts {
@@ -32,7 +40,11 @@ export class SiteFacts {
     if (!home) throw new Error("a crawl always has its home page");
     this.home = home;
     this.now = new Date(crawl.crawledAt);
-    this.indexed = crawl.pages.map((page, index) => ({ page, category: index === 0 ? "other" : classifyPage(page.url, page.title) }));
+    this.indexed = crawl.pages.map((page, index) => ({
+      page,
+      category: index === 0 ? "other" : classifyPage(page.url, page.title),
+      haystack: `${page.headings.map((heading) => heading.text).join("\n")}\n${page.text.slice(0, SCORED_TEXT_PER_PAGE)}`,
+    }));
   }
 
   /**
@@ -93,6 +105,9 @@ export class SiteFacts {
     const seen = new Set<string>();
     for (const entry of this.indexed) {
       if (options.in && !options.in.includes(entry.category)) continue;
+      // Most patterns match few pages: one pass over the page rules it out before any sentence is tried.
+      // (Not for patterns with "^": anchored to a sentence's start, they cannot be tried on the whole page.)
+      if (!anchored(pattern) && !test(pattern, entry.haystack)) continue;
       for (const sentence of this.sentencesOf(entry)) {
         if (!test(pattern, sentence) || seen.has(sentence)) continue;
         seen.add(sentence);
@@ -173,7 +188,7 @@ export class SiteFacts {
 function splitSentences(page: ExtractedPage): string[] {
   const sentences: string[] = [];
   for (const heading of page.headings) sentences.push(heading.text);
-  for (const line of page.text.split("\n")) {
+  for (const line of page.text.slice(0, SCORED_TEXT_PER_PAGE).split("\n")) {
     for (const sentence of line.split(/(?<=[.!?])\s+(?=[A-Z0-9"“])/)) {
       const trimmed = sentence.trim();
       if (trimmed.length >= 3) sentences.push(trimmed);
@@ -181,6 +196,8 @@ function splitSentences(page: ExtractedPage): string[] {
   }
   return sentences;
 }
+
+const anchored = (pattern: RegExp): boolean => pattern.source.includes("^") || pattern.multiline;
 
 function test(pattern: RegExp, text: string): boolean {
   pattern.lastIndex = 0;
