@@ -1,15 +1,16 @@
 import { createRequire } from "node:module";
-import { parse } from "parse5";
+import { parseDocument } from "htmlparser2";
 import { getDomainWithoutSuffix } from "tldts";
 import type { ExtractedPage, FoundPrice, JsonLdEntity, PageLink, TrustHeaders } from "./crawl.types.js";
-import { domAdapter, parse5Adapter, walkTree, type RawPage } from "./html-tree.js";
+import { domAdapter, htmlparser2Adapter, walkTree, type RawPage } from "./html-tree.js";
 import { canonicalUrl, isSameSite } from "./url.js";
 
 /**
- * From a decoded page to plain data for the scorer. HTML goes through parse5
- * (jsdom's own HTML parser, without building a window); XHTML needs an XML
- * parser, so it goes through jsdom and falls back to parse5 when it is not
- * well-formed. Nothing of either tree outlives the call.
+ * From a decoded page to plain data for the scorer. HTML goes through
+ * htmlparser2 (measured: about 2× faster than parse5, jsdom's HTML parser, with
+ * text nodes that are slices of the input rather than strings grown a character
+ * at a time); XHTML needs an XML parser, so it goes through jsdom and falls back
+ * to htmlparser2 when it is not well-formed. Nothing of either tree outlives the call.
  */
 
 export interface PageInput {
@@ -26,73 +27,44 @@ export interface PageInput {
  * canonical spelling.
  */
 export function extractPage(input: PageInput): ExtractedPage {
-  const raw = (input.kind === "xhtml" && walkXhtml(input.body, input.url)) || walkTree(parse(withoutScriptBodies(input.body)), parse5Adapter);
+  const raw = (input.kind === "xhtml" && walkXhtml(input.body, input.url)) || walkTree(parseHtml(input.body), htmlparser2Adapter);
   const base = (raw.baseHref !== undefined && canonicalBase(raw.baseHref, input.url)) || input.url;
   const { internal, external } = resolveLinks(raw, base, input.url);
   return {
     url: canonicalUrl(input.url) ?? input.url,
     status: input.status,
-    title: raw.title,
-    metaDescription: raw.metaDescription,
-    openGraph: raw.openGraph,
+    title: detach(raw.title),
+    metaDescription: detach(raw.metaDescription),
+    openGraph: Object.fromEntries(Object.entries(raw.openGraph).map(([key, value]) => [detach(key), detach(value)])),
     jsonLd: raw.jsonLdSources.flatMap(parseJsonLd).slice(0, MAX_ENTITIES),
     canonical: raw.canonicalHref === undefined ? undefined : canonicalUrl(raw.canonicalHref, base),
-    lang: raw.lang?.trim() || undefined,
-    headings: raw.headings,
-    text: raw.text,
-    boilerplate: raw.boilerplate,
-    internalLinks: internal,
-    externalLinks: external,
+    lang: raw.lang?.trim() ? detach(raw.lang.trim()) : undefined,
+    headings: raw.headings.map((heading) => ({ level: heading.level, text: detach(heading.text) })),
+    text: detach(raw.text),
+    boilerplate: raw.boilerplate.map(detach),
+    internalLinks: internal.map(detachLink),
+    externalLinks: external.map(detachLink),
     dates: findDates(raw.text, raw.timeValues),
-    prices: findPrices(raw.text),
+    prices: findPrices(raw.text).map((price) => ({ ...price, text: detach(price.text) })),
     trustHeaders: trustHeadersOf(input.headers),
     metaRefresh: refreshTarget(raw.refreshContent, base),
   };
 }
 
-const SCRIPT_OR_STYLE = /<(script|style)\b([^>]*)>/gi;
-const CLOSE_SCRIPT = /<\/script/gi;
-const CLOSE_STYLE = /<\/style/gi;
-
 /**
- * Script and style bodies are never page text, yet the tokenizer would read
- * them character by character (a framework's inline state can be hundreds of
- * KB). Their bodies are dropped before parsing, as the tokenizer itself ends
- * them, at the first closing tag. JSON-LD scripts are kept, and so is any tag
- * whose attributes are not plainly quoted (cutting there could shift the parse).
+ * htmlparser2's strings are slices of the page's HTML, and V8 keeps the whole
+ * page alive behind a slice. Everything the page result keeps is copied, so
+ * nothing of the 100–200 KB input outlives extraction.
  */
-export function withoutScriptBodies(html: string): string {
-  const pieces: string[] = [];
-  let copiedUpTo = 0;
-  SCRIPT_OR_STYLE.lastIndex = 0;
-  for (let open = SCRIPT_OR_STYLE.exec(html); open; open = SCRIPT_OR_STYLE.exec(html)) {
-    const isScript = (open[1] ?? "").length === 6;
-    const close = isScript ? CLOSE_SCRIPT : CLOSE_STYLE;
-    close.lastIndex = SCRIPT_OR_STYLE.lastIndex;
-    const end = close.exec(html);
-    if (!end) break;
-    const attributes = open[2] ?? "";
-    const keep = (isScript && /ld\+json/i.test(attributes)) || oddQuotes(attributes);
-    if (!keep && end.index > SCRIPT_OR_STYLE.lastIndex) {
-      pieces.push(html.slice(copiedUpTo, SCRIPT_OR_STYLE.lastIndex));
-      copiedUpTo = end.index;
-    }
-    SCRIPT_OR_STYLE.lastIndex = end.index + 2;
-  }
-  if (pieces.length === 0) return html;
-  pieces.push(html.slice(copiedUpTo));
-  return pieces.join("");
+function detach(value: string): string {
+  return value.length < 13 ? value : ` ${value}`.slice(1);
 }
 
-function oddQuotes(text: string): boolean {
-  let double = 0;
-  let single = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 34) double++;
-    else if (code === 39) single++;
-  }
-  return double % 2 === 1 || single % 2 === 1;
+const detachLink = (link: PageLink): PageLink => ({ url: link.url, text: detach(link.text), inNav: link.inNav });
+
+/** HTML as browsers read it where it matters for extraction: lower-case names, entities decoded. */
+function parseHtml(html: string) {
+  return parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
 }
 
 /**

@@ -1,9 +1,9 @@
-import type { DefaultTreeAdapterTypes } from "parse5";
+import type { AnyNode, Element as HtmlElement } from "domhandler";
 
 /**
  * One pass over a parsed page that keeps only strings. The walker is written
- * against a tiny adapter so the parse5 tree (HTML, the hot path) and jsdom's DOM
- * (XHTML, which needs an XML parser) share the same rules.
+ * against a tiny adapter so htmlparser2's tree (HTML, the hot path) and jsdom's
+ * DOM (XHTML, which needs an XML parser) share the same rules.
  */
 export interface TreeAdapter<N> {
   /** Lower-case local name of an element; undefined for any other node. */
@@ -20,15 +20,24 @@ export interface Attribute {
   readonly value: string;
 }
 
-type P5Node = DefaultTreeAdapterTypes.Node;
 const NONE: readonly never[] = [];
-const HASH = 35; // "#": parse5 names every non-element node "#text", "#comment" …
 
-export const parse5Adapter: TreeAdapter<P5Node> = {
-  elementName: (node) => (node.nodeName.charCodeAt(0) === HASH ? undefined : node.nodeName),
-  textOf: (node) => (node.nodeName === "#text" ? (node as DefaultTreeAdapterTypes.TextNode).value : undefined),
-  attributes: (node) => (node as DefaultTreeAdapterTypes.Element).attrs ?? NONE,
-  children: (node) => (node as DefaultTreeAdapterTypes.Element).childNodes ?? NONE,
+/**
+ * htmlparser2's tree (domhandler): text nodes are slices of the input, not
+ * strings grown one character at a time, so reading them costs nothing extra.
+ * Attributes are an object there; the walker reads a list, made once per element.
+ */
+export const htmlparser2Adapter: TreeAdapter<AnyNode> = {
+  elementName: (node) => (node.type === "tag" || node.type === "script" || node.type === "style" ? (node as HtmlElement).name : undefined),
+  textOf: (node) => (node.type === "text" || node.type === "cdata" ? ((node as { data?: string }).data ?? "") : undefined),
+  attributes: (node) => {
+    const attribs = (node as HtmlElement).attribs;
+    if (!attribs) return NONE;
+    const list: Attribute[] = [];
+    for (const name in attribs) list.push({ name, value: attribs[name]! });
+    return list;
+  },
+  children: (node) => (node as { children?: AnyNode[] }).children ?? NONE,
 };
 
 const ELEMENT_NODE = 1;
@@ -99,7 +108,7 @@ const TAGS = new Map<string, number>([
   ["td", CELL], ["th", CELL], ["h1", BLOCK | H1], ["h2", BLOCK | H2], ["h3", BLOCK | H3],
 ]);
 
-/** Block boundaries are marked with NUL, which parse5 never leaves in text, then become newlines. */
+/** Block boundaries are marked with NUL, then become newlines (a stray NUL in a page only adds a line break). */
 const BREAK = "\u0000";
 const DISPLAY_NONE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b/i;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ExtractedPage } from "../../../src/modules/crawl/crawl.types.js";
-import { detectCompanyName, extractPage, withoutScriptBodies, type PageInput } from "../../../src/modules/crawl/extract.js";
+import { detectCompanyName, extractPage, type PageInput } from "../../../src/modules/crawl/extract.js";
 
 const PAGE_URL = "https://acme.com/product";
 
@@ -331,29 +331,5 @@ describe("detectCompanyName", () => {
     expect(detectCompanyName(home(`<p>no title</p>`), "acme.com")).toBe("Acme");
     expect(detectCompanyName(home(`<title>Home</title>`), "www.acme.co.uk")).toBe("Acme");
     expect(detectCompanyName(home(`<title>The fastest way to launch rockets into orbit</title>`), "shop.rocketly.io")).toBe("Rocketly");
-  });
-});
-
-describe("script and style bodies are dropped before parsing", () => {
-  it("removes script and style bodies but keeps the tags, the text around them and JSON-LD", () => {
-    const html =
-      `<p>before</p><SCRIPT type="module">const s = "<p>not text</p>";</SCRIPT><style>.a{content:"x"}</style>` +
-      `<script type="application/ld+json">{"@type":"Organization","name":"Kept"}</script><p>after</p>`;
-    const stripped = withoutScriptBodies(html);
-    expect(stripped).toBe(
-      `<p>before</p><SCRIPT type="module"></SCRIPT><style></style>` +
-        `<script type="application/ld+json">{"@type":"Organization","name":"Kept"}</script><p>after</p>`,
-    );
-    const page = extractPage({ url: "https://acme.test/", status: 200, body: html, kind: "html", headers: {} });
-    expect(page.text).toBe("before\nafter");
-    expect(page.jsonLd.map((entity) => entity.name)).toEqual(["Kept"]);
-  });
-
-  it("leaves a tag alone when its attributes are not plainly quoted, or when it is never closed", () => {
-    const oddly = `<script data-x="a>b">var x;</script><p>t</p>`;
-    expect(withoutScriptBodies(oddly)).toBe(oddly);
-    const unclosed = `<p>t</p><script>var x = 1;`;
-    expect(withoutScriptBodies(unclosed)).toBe(unclosed);
-    expect(withoutScriptBodies("<p>no scripts</p><scripts>x</scripts>")).toBe("<p>no scripts</p><scripts>x</scripts>");
   });
 });
