@@ -20,15 +20,15 @@ describe("heuristic scorer mechanics", () => {
   it("keeps a dimension with nothing observable at its prior, with low confidence, and says so", async () => {
     const result = await scorer.score({ crawl: without, framework: "maturity", mode: "full" });
     const enterprise = dimension(result, "enterprise_readiness");
-    expect(enterprise).toMatchObject({ score: 15, confidence: "low", evidence: "No evidence for this dimension was found on the crawled pages." });
-    expect(enterprise.reasoning).toMatch(/stays at the framework's prior of 15/);
+    expect(enterprise).toMatchObject({ score: 10, confidence: "low", evidence: "No evidence for this dimension was found on the crawled pages." });
+    expect(enterprise.reasoning).toMatch(/stays at the framework's prior of 10/);
     expect(result.dimensions).toHaveLength(27);
   });
 
   it("moves towards the rule's reading as coverage grows", () => {
-    expect(blend(30, { raw: 90, coverage: 0 })).toBe(30);
-    expect(blend(30, { raw: 90, coverage: 0.5 })).toBeCloseTo(30 + 60 * 0.65);
-    expect(blend(30, { raw: 90, coverage: 1 })).toBe(90);
+    expect(blend(10, { raw: 90, coverage: 0 })).toBe(10);
+    expect(blend(10, { raw: 90, coverage: 0.5 })).toBeCloseTo(10 + 80 * 0.65);
+    expect(blend(10, { raw: 90, coverage: 1 })).toBe(90);
     expect([confidenceFor(0), confidenceFor(0.3), confidenceFor(0.6)]).toEqual(["low", "medium", "high"]);
   });
 
@@ -42,8 +42,8 @@ describe("heuristic scorer mechanics", () => {
   it("counts context as self-reported: it lifts a thin dimension a little and is marked, but cannot outweigh the site", async () => {
     const claimed = await scorer.score({ crawl: without, context: "We offer SAML SSO to enterprise customers.", framework: "maturity", mode: "full" });
     const enterprise = dimension(claimed, "enterprise_readiness");
-    expect(enterprise.score).toBeGreaterThan(15);
-    expect(enterprise.score).toBeLessThanOrEqual(25);
+    expect(enterprise.score).toBeGreaterThan(10);
+    expect(enterprise.score).toBeLessThanOrEqual(20);
     expect(enterprise.confidence).toBe("medium");
     expect(enterprise.evidence).toContain('Self-reported: "We offer SAML SSO to enterprise customers."');
     expect(claimed.crossDimensionNotes).toMatch(/self-reported evidence to 1 dimension/);

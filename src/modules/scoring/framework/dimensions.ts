@@ -23,7 +23,7 @@ const d = (
   pillar: PillarId,
   measures: string,
   signals: string[],
-  prior = 15,
+  prior = 10,
 ): DimensionDefinition => ({ id, name, pillar, measures, signals, prior });
 
 export const dimensions: readonly DimensionDefinition[] = [
@@ -32,7 +32,7 @@ export const dimensions: readonly DimensionDefinition[] = [
   ]),
   d("value_proposition", "Value Proposition", "market_strategy", "How clearly the product states who it is for and what outcome it delivers.", [
     "a specific headline and meta description", "quantified outcomes (\"cut costs 38%\")", "a clear problem → solution narrative on the home page",
-  ], 20),
+  ], 15),
   d("target_segments", "Target Segments", "market_strategy", "How deliberately the product addresses defined customer segments.", [
     "solutions pages by industry, role or company size", "plan names mapped to segments (startup, team, enterprise)",
   ]),
@@ -50,7 +50,7 @@ export const dimensions: readonly DimensionDefinition[] = [
   ]),
   d("ai_capability_depth", "AI Capability Depth", "product_experience", "How deep and specific the product's AI capabilities are.", [
     "concrete AI features (agents, copilots, generation, classification)", "evaluation or accuracy figures", "AI beyond buzzwords",
-  ], 12),
+  ], 8),
   d("integration_ecosystem", "Integration Ecosystem", "product_experience", "How well the product connects to the tools customers use.", [
     "integrations directory", "number of named integrations", "marketplace or app store listings", "Zapier/Make connectors",
   ]),
@@ -62,7 +62,7 @@ export const dimensions: readonly DimensionDefinition[] = [
   ]),
   d("architecture_systems", "Architecture & Systems", "engineering_delivery", "Evidence of sound, scalable architecture.", [
     "architecture or engineering blog posts", "regions, scalability, performance figures", "open-source components",
-  ], 12),
+  ], 8),
   d("reliability_operations", "Reliability & Operations", "engineering_delivery", "How reliably the product is run and how openly.", [
     "status page", "uptime SLA", "incident history or post-mortems", "uptime figures",
   ]),
@@ -71,22 +71,22 @@ export const dimensions: readonly DimensionDefinition[] = [
   ]),
   d("data_strategy_flywheel", "Data Strategy & Flywheel", "data_ai_economics", "Whether usage improves the product through data.", [
     "feedback loops (the product learns from usage)", "proprietary data or benchmarks", "analytics and insights features",
-  ], 12),
+  ], 8),
   d("cost_token_economics", "Cost & Token Economics", "data_ai_economics", "How the product prices and controls compute and AI cost.", [
     "credits, tokens or usage-based units", "bring-your-own-key", "usage limits and overage terms", "cost controls",
-  ], 12),
+  ], 8),
   d("model_strategy", "Model Strategy", "data_ai_economics", "How deliberately the product chooses and manages AI models.", [
     "named models or providers", "model choice for customers", "fine-tuning or own models", "fallbacks across providers",
-  ], 12),
+  ], 8),
   d("ai_governance", "AI Governance", "data_ai_economics", "How responsibly AI use is governed.", [
     "AI policy or responsible-AI page", "no training on customer data commitments", "human review, guardrails", "ISO 42001 or similar",
-  ], 12),
+  ], 8),
   d("security_posture", "Security Posture", "trust_enterprise", "How visibly the product takes security seriously.", [
     "security page or trust centre", "security.txt", "security headers (HSTS, CSP)", "bug bounty or disclosure policy", "encryption, pentests",
   ]),
   d("compliance_certifications", "Compliance & Certifications", "trust_enterprise", "Which recognised certifications and attestations the product holds.", [
     "SOC 2 (Type II)", "ISO 27001", "HIPAA", "GDPR", "PCI DSS", "trust centre with reports",
-  ], 12),
+  ], 8),
   d("data_privacy", "Data Privacy", "trust_enterprise", "How well customer data rights are handled and documented.", [
     "privacy policy", "DPA", "subprocessor list", "data retention and deletion", "data residency",
   ]),
