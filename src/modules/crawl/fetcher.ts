@@ -56,7 +56,7 @@ export class Fetcher {
 
   constructor(
     private readonly guard: AddressGuard,
-    private readonly userAgent: string,
+    userAgent: string,
     private readonly limits: FetchLimits = defaultFetchLimits,
     /** Connections kept per host: "a few concurrent requests per host". */
     maxSocketsPerHost = 3,

@@ -2,7 +2,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 
 import { z } from "zod";
 import { detectAntiPatterns } from "./anti-patterns.js";
 import { buildEvidencePack } from "./evidence-pack.js";
-import { dimensionById, dimensions } from "./framework/dimensions.js";
+import { dimensions } from "./framework/dimensions.js";
 import { frameworks } from "./framework/frameworks.js";
 import { stageFor, stageLadder } from "./framework/stages.js";
 import { buildScoreResult } from "./result-builder.js";

@@ -1,6 +1,6 @@
 import { moreIsBetter } from "../curves.js";
-import type { Mention, SiteFacts } from "../site-facts.js";
-import { Assessor, plural, type RuleSet } from "./rule.js";
+import type { SiteFacts } from "../site-facts.js";
+import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
 /**
  * Data & AI Economics: whether usage feeds the product (flywheel), how compute
@@ -9,18 +9,8 @@ import { Assessor, plural, type RuleSet } from "./rule.js";
  * what it saw and leaves the rest at coverage 0 (near the prior).
  */
 
-type Kinds = ReadonlyArray<readonly [name: string, pattern: RegExp]>;
 
-/** The kinds of `kinds` the site mentions, each with its first sentence, in the order given. */
-function kindsFound(facts: SiteFacts, kinds: Kinds): Array<{ name: string; mention: Mention }> {
-  return kinds.flatMap(([name, pattern]) => facts.mentions(pattern, { limit: 1 }).map((mention) => ({ name, mention })));
-}
 
-/** A presence signal: found raises it by `score`, not found is "looked for, not seen". */
-function present(assessor: Assessor, weight: number, found: readonly Mention[], score: number, yes: string, no: string): boolean {
-  assessor.signal(weight, found.length > 0 ? score : undefined, found.length > 0 ? yes : no, found.slice(0, 1));
-  return found.length > 0;
-}
 
 /** A crawled page whose URL or title matches, else a link to one: a dedicated page beats a passing sentence. */
 function pageOrLink(facts: SiteFacts, pattern: RegExp): { url: string; text: string; crawled: boolean } | undefined {

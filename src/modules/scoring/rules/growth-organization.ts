@@ -1,7 +1,7 @@
 import { lessIsBetter, moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
-import type { Mention, SiteFacts } from "../site-facts.js";
-import { Assessor, plural, type RuleSet } from "./rule.js";
+import type { SiteFacts } from "../site-facts.js";
+import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
 /**
  * Growth & Organization: how the company reaches its market (content cadence,
@@ -9,18 +9,8 @@ import { Assessor, plural, type RuleSet } from "./rule.js";
  * supported, the team it is hiring, and signs that the company is moving.
  */
 
-type Kinds = ReadonlyArray<readonly [name: string, pattern: RegExp]>;
 
-/** The kinds of `kinds` the site mentions, each with its first sentence, in the order given. */
-function kindsFound(facts: SiteFacts, kinds: Kinds): Array<{ name: string; mention: Mention }> {
-  return kinds.flatMap(([name, pattern]) => facts.mentions(pattern, { limit: 1 }).map((mention) => ({ name, mention })));
-}
 
-/** A presence signal: found raises it by `score`, not found is "looked for, not seen". */
-function present(assessor: Assessor, weight: number, found: readonly Evidence[], score: number, yes: string, no: string): boolean {
-  assessor.signal(weight, found.length > 0 ? score : undefined, found.length > 0 ? yes : no, found.slice(0, 1));
-  return found.length > 0;
-}
 
 /** The first link (on any page, or among outbound links) whose URL or text matches, as evidence. */
 function linkTo(facts: SiteFacts, pattern: RegExp, label: string): Evidence[] {

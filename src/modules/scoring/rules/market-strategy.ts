@@ -3,7 +3,7 @@ import { clamp, moreIsBetter, weighted } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import type { Mention, SiteFacts } from "../site-facts.js";
 import { pricingPackaging } from "./pricing-packaging.js";
-import { Assessor, plural, type RuleSet } from "./rule.js";
+import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /**
  * Market & Strategy: what the public site says about the market it plays in, the
@@ -27,11 +27,6 @@ function onHome(facts: SiteFacts, pattern: RegExp, limit = 5): Mention[] {
 
 const pathOf = (url: string): string => url.replace(/^[a-z]+:\/\/[^/]+/i, "");
 
-/** A count on a curve (`median` scores 50, `p90` 90) when seen; "looked for, not found" (no coverage) when zero. */
-function counted(assessor: Assessor, weight: number, count: number, [median, p90]: readonly [number, number], seen: string, missing: string,
-  evidence: ReadonlyArray<Evidence | Mention>): void {
-  assessor.signal(weight, count > 0 ? moreIsBetter(count, median, p90) : undefined, count > 0 ? seen : missing, evidence);
-}
 
 // ---------------------------------------------------------------- market_intelligence
 

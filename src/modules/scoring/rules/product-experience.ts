@@ -2,7 +2,7 @@ import type { PageCategory } from "../../crawl/page-priority.js";
 import { moreIsBetter, weighted } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import type { Mention, SiteFacts } from "../site-facts.js";
-import { Assessor, plural, type RuleSet } from "./rule.js";
+import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /**
  * Product Experience: what the site shows of the product itself — how it looks
@@ -17,11 +17,6 @@ const ALL: readonly PageCategory[] = Object.keys({
 } satisfies Record<PageCategory, 1>) as PageCategory[];
 const DEV_PAGES = { in: ["docs", "api_reference"] } as const;
 
-/** A count on a curve (`median` scores 50, `p90` 90) when seen; "looked for, not found" (no coverage) when zero. */
-function counted(assessor: Assessor, weight: number, count: number, [median, p90]: readonly [number, number], seen: string, missing: string,
-  evidence: ReadonlyArray<Evidence | Mention>): void {
-  assessor.signal(weight, count > 0 ? moreIsBetter(count, median, p90) : undefined, count > 0 ? seen : missing, evidence);
-}
 
 type Kinds<T extends unknown[] = []> = ReadonlyArray<readonly [string, RegExp, ...T]>;
 const combined = new WeakMap<Kinds<unknown[]>, RegExp>();

@@ -1,3 +1,4 @@
+import { moreIsBetter } from "../curves.js";
 import type { DimensionAssessment, DimensionId, Evidence } from "../scoring.types.js";
 import type { Mention, SiteFacts } from "../site-facts.js";
 
@@ -63,3 +64,30 @@ export class Assessor {
 
 /** "1 page", "3 pages". */
 export const plural = (count: number, noun: string, nouns = `${noun}s`): string => `${count} ${count === 1 ? noun : nouns}`;
+
+/** A count on a curve (`median` scores 50, `p90` 90) when seen; "looked for, not found" (no coverage) when zero. */
+export function counted(
+  assessor: Assessor,
+  weight: number,
+  count: number,
+  [median, p90]: readonly [number, number],
+  seen: string,
+  missing: string,
+  evidence: ReadonlyArray<Evidence | Mention>,
+): void {
+  assessor.signal(weight, count > 0 ? moreIsBetter(count, median, p90) : undefined, count > 0 ? seen : missing, evidence);
+}
+
+/** A presence signal: found raises it by `score`, not found is "looked for, not seen". */
+export function present(assessor: Assessor, weight: number, found: ReadonlyArray<Evidence | Mention>, score: number, yes: string, no: string): boolean {
+  assessor.signal(weight, found.length > 0 ? score : undefined, found.length > 0 ? yes : no, found.slice(0, 1));
+  return found.length > 0;
+}
+
+/** Named patterns: each kind of thing a rule counts (certifications, channels, providers …). */
+export type Kinds = ReadonlyArray<readonly [name: string, pattern: RegExp]>;
+
+/** The kinds the site mentions, each with its first sentence, in the order given. */
+export function kindsFound(facts: SiteFacts, kinds: Kinds): Array<{ name: string; mention: Mention }> {
+  return kinds.flatMap(([name, pattern]) => facts.mentions(pattern, { limit: 1 }).map((mention) => ({ name, mention })));
+}
