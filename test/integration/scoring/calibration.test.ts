@@ -32,13 +32,6 @@ beforeAll(async () => {
 afterAll(() => sites.stop());
 
 describe("calibration", () => {
-  it.runIf(process.env.SCORE_DUMP)("dumps scores for tuning", () => {
-    for (const host of (process.env.SCORE_DUMP ?? "").split(",")) {
-      const result = scores.get(host)!;
-      console.log(host, result.totalScore, result.crawlStats.pagesAnalyzed, "\n" + result.dimensions.map((d) => `${d.dimensionId.padEnd(26)} ${String(d.score).padStart(3)} ${d.confidence.padEnd(6)} ${d.reasoning.slice(0, 150)}`).join("\n"));
-    }
-  });
-
   it("places every site inside its expected band", () => {
     const report = calibrationSites.map((site) => ({ host: site.host, band: site.band, total: scores.get(site.host)!.totalScore }));
     console.log(report.map((row) => `${row.host.padEnd(14)} ${String(row.total).padStart(3)}  expected ${row.band[0]}–${row.band[1]}`).join("\n"));

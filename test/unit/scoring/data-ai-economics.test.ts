@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { aiGovernance, costTokenEconomics, dataAiEconomicsRules, dataStrategyFlywheel, modelStrategy } from "../../../src/modules/scoring/rules/data-ai-economics.js";
-import type { DimensionRule } from "../../../src/modules/scoring/rules/rule.js";
+import { BARE_SITE, expectSignal } from "../../support/rule-assertions.js";
 import { SYNTHETIC_ORIGIN, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
 
-const bare: PageSpec[] = [{ path: "/", text: "We build things for teams.", title: "Acme" }];
+const bare = BARE_SITE;
 const product = (text: string, path = "/product"): PageSpec => ({ path, title: "Product", text });
 
-/** With the signal vs the bare site: the raw score rises, coverage appears, and the evidence names the page. */
-function expectSignal(rule: DimensionRule, pages: PageSpec[], url: string) {
-  const without = rule(syntheticFacts(bare));
-  const withIt = rule(syntheticFacts([...bare, ...pages]));
-  expect(withIt.raw).toBeGreaterThan(without.raw);
-  expect(withIt.coverage).toBeGreaterThan(0);
-  expect(withIt.evidence.map((item) => item.url)).toContain(url);
-  return withIt;
-}
 
 describe("data & AI economics rules", () => {
   it.each(Object.entries(dataAiEconomicsRules))("%s has nothing observable on a bare site", (_id, rule) => {

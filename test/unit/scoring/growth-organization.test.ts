@@ -9,25 +9,16 @@ import {
   jobOpenings,
   talentOrganization,
 } from "../../../src/modules/scoring/rules/growth-organization.js";
-import type { DimensionRule } from "../../../src/modules/scoring/rules/rule.js";
+import { BARE_SITE, expectSignal } from "../../support/rule-assertions.js";
 import { SYNTHETIC_ORIGIN, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
 
-const bare: PageSpec[] = [{ path: "/", text: "We build things for teams.", title: "Acme" }];
+const bare = BARE_SITE;
 const product = (text: string, path = "/product"): PageSpec => ({ path, title: "Product", text });
 type Options = Parameters<typeof syntheticFacts>[1];
 /** The synthetic crawl runs on 2026-11-01; these are days before it. */
 const daysAgo = (days: number) => new Date(Date.parse("2026-11-01T00:00:00Z") - days * 86_400_000).toISOString().slice(0, 10);
 const blog = (dates: string[]): PageSpec => ({ path: "/blog", title: "Blog", dates });
 
-/** With the signal vs the bare site: the raw score rises, coverage appears, and the evidence names the page. */
-function expectSignal(rule: DimensionRule, pages: PageSpec[], url: string, options: Options = {}) {
-  const without = rule(syntheticFacts(bare));
-  const withIt = rule(syntheticFacts([...bare, ...pages], options));
-  expect(withIt.raw).toBeGreaterThan(without.raw);
-  expect(withIt.coverage).toBeGreaterThan(0);
-  expect(withIt.evidence.map((item) => item.url)).toContain(url);
-  return withIt;
-}
 
 describe("growth & organization rules", () => {
   it.each(Object.entries(growthOrganizationRules))("%s has nothing observable on a bare site", (_id, rule) => {

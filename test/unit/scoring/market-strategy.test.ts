@@ -7,22 +7,12 @@ import {
   valueProposition,
 } from "../../../src/modules/scoring/rules/market-strategy.js";
 import { pricingPackaging } from "../../../src/modules/scoring/rules/pricing-packaging.js";
-import type { DimensionRule } from "../../../src/modules/scoring/rules/rule.js";
-import { SYNTHETIC_ORIGIN, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
+import { BARE_SITE, at, expectRaises } from "../../support/rule-assertions.js";
+import { syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
 
-const BARE: PageSpec[] = [{ path: "/", text: "We build things." }];
-const at = (path: string) => `${SYNTHETIC_ORIGIN}${path}`;
+const BARE = BARE_SITE;
 const HOME = at("/");
 
-/** The signal raises the rule's raw reading above the bare site's, and the evidence names the page it was seen on. */
-function expectRaises(rule: DimensionRule, pages: readonly PageSpec[], evidenceUrl: string) {
-  const bare = rule(syntheticFacts(BARE));
-  const seen = rule(syntheticFacts(pages));
-  expect(seen.raw).toBeGreaterThan(bare.raw);
-  expect(seen.coverage).toBeGreaterThan(0);
-  expect(seen.evidence.map((item) => item.url)).toContain(evidenceUrl);
-  return seen;
-}
 
 describe("market strategy rules", () => {
   it("covers the pillar's five dimensions, pricing_packaging included", () => {

@@ -8,23 +8,13 @@ import {
   onboardingActivation,
   productExperienceRules,
 } from "../../../src/modules/scoring/rules/product-experience.js";
-import type { DimensionRule } from "../../../src/modules/scoring/rules/rule.js";
-import { SYNTHETIC_ORIGIN, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
+import { BARE_SITE, at, expectRaises } from "../../support/rule-assertions.js";
+import { syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
 
-const BARE: PageSpec[] = [{ path: "/", text: "We build things." }];
-const at = (path: string) => `${SYNTHETIC_ORIGIN}${path}`;
+const BARE = BARE_SITE;
 const HOME = at("/");
 type Options = { outbound?: readonly OutboundLink[] };
 
-/** The signal raises the rule's raw reading above the bare site's, and the evidence names the page it was seen on. */
-function expectRaises(rule: DimensionRule, pages: readonly PageSpec[], evidenceUrl: string, options: Options = {}) {
-  const bare = rule(syntheticFacts(BARE));
-  const seen = rule(syntheticFacts(pages, options));
-  expect(seen.raw).toBeGreaterThan(bare.raw);
-  expect(seen.coverage).toBeGreaterThan(0);
-  expect(seen.evidence.map((item) => item.url)).toContain(evidenceUrl);
-  return seen;
-}
 
 describe("product experience rules", () => {
   it("covers the pillar's five dimensions", () => {

@@ -1,23 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { OutboundLink } from "../../../src/modules/crawl/crawl.types.js";
-import type { DimensionRule } from "../../../src/modules/scoring/rules/rule.js";
 import { complianceCertifications, dataPrivacy, enterpriseReadiness, securityPosture, trustEnterpriseRules } from "../../../src/modules/scoring/rules/trust-enterprise.js";
+import { BARE_SITE, expectSignal } from "../../support/rule-assertions.js";
 import { SYNTHETIC_ORIGIN, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
 
-const bare: PageSpec[] = [{ path: "/", text: "We build things for teams.", title: "Acme" }];
+const bare = BARE_SITE;
 const product = (text: string, path = "/product"): PageSpec => ({ path, title: "Product", text });
 const trustCenter: OutboundLink = { url: "https://trust.acme.example/", kind: "trust_center", foundOn: `${SYNTHETIC_ORIGIN}/` };
 type Options = Parameters<typeof syntheticFacts>[1];
 
-/** With the signal vs the bare site: the raw score rises, coverage appears, and the evidence names the page. */
-function expectSignal(rule: DimensionRule, pages: PageSpec[], url: string, options: Options = {}) {
-  const without = rule(syntheticFacts(bare));
-  const withIt = rule(syntheticFacts([...bare, ...pages], options));
-  expect(withIt.raw).toBeGreaterThan(without.raw);
-  expect(withIt.coverage).toBeGreaterThan(0);
-  expect(withIt.evidence.map((item) => item.url)).toContain(url);
-  return withIt;
-}
 
 describe("trust & enterprise rules", () => {
   it.each(Object.entries(trustEnterpriseRules))("%s has nothing observable on a bare site", (_id, rule) => {
