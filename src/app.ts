@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
+import { connectRedis } from "./redis.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { startApollo } from "./graphql/apollo.js";
 import { ResolverContainer } from "./graphql/container.js";
@@ -21,13 +22,14 @@ export interface App {
 }
 
 /**
- * The composition root: config → database → services → schema → HTTP + WebSocket.
+ * The composition root: config → database → Redis → services → schema → HTTP + WebSocket.
  * Nothing below this function constructs its own dependencies.
  */
 export async function createApp(config: Config, logger: Logger): Promise<App> {
   const database = await openDatabase(config, logger);
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
   try {
-    const container = new ResolverContainer().register(HealthResolver, new HealthResolver(new HealthService(config, database)));
+    const container = new ResolverContainer().register(HealthResolver, new HealthResolver(new HealthService(config, database, redis)));
     const schema = buildAppSchema(container);
 
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH });
@@ -56,10 +58,12 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       },
       async close() {
         await server.close();
+        await redis?.close();
         await database.close();
       },
     };
   } catch (error) {
+    await redis?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;
   }

@@ -10,10 +10,18 @@ export interface DatabaseProbe {
 const DATABASE_TIMEOUT_MS = 2_000;
 const SLOW_DATABASE_MS = 500;
 
+/** Redis, when REDIS_URL is set: rate limits and queues depend on it. */
+export interface CacheProbe {
+  ping(timeoutMs: number): Promise<number>;
+}
+
+const REDIS_TIMEOUT_MS = 500;
+
 export class HealthService {
   constructor(
     private readonly config: Config,
     private readonly database: DatabaseProbe,
+    private readonly redis?: CacheProbe,
   ) {}
 
   async check(): Promise<Health> {
@@ -22,7 +30,7 @@ export class HealthService {
       auth: this.checkAuth(),
       billing: this.checkBilling(),
       scoring: this.checkScoring(),
-      environment: this.checkEnvironment(),
+      environment: await this.checkEnvironment(),
     };
     return { status: worstOf(Object.values(checks)), version: this.config.version, checks };
   }
@@ -70,20 +78,28 @@ export class HealthService {
     return { status: HealthStatus.pass, detail: "deterministic heuristic scorer" };
   }
 
-  private checkEnvironment(): HealthCheck {
+  private async checkEnvironment(): Promise<HealthCheck> {
     const { config } = this;
-    const parts = [
-      `mode ${config.env}`,
-      config.database.kind === "embedded" ? "embedded database" : "external database",
-      config.redisUrl ? "Redis configured" : "in-memory rate limits and queue",
-    ];
+    const parts = [`mode ${config.env}`, config.database.kind === "embedded" ? "embedded database" : "external database"];
     const missing: string[] = [];
     if (config.isProduction && config.database.kind === "embedded") missing.push("DATABASE_URL");
     if (config.isProduction && !config.redisUrl) missing.push("REDIS_URL");
-    if (missing.length > 0) {
-      return { status: HealthStatus.warn, detail: `${parts.join(", ")}; recommended in production: ${missing.join(", ")}` };
+    let latencyMs: number | null = null;
+    let redisDown = false;
+    if (this.redis) {
+      try {
+        latencyMs = await this.redis.ping(REDIS_TIMEOUT_MS);
+        parts.push(`Redis answered`);
+      } catch (error) {
+        redisDown = true;
+        parts.push(`Redis unreachable (${describe(error)}): rate-limited requests are refused until it returns`);
+      }
+    } else {
+      parts.push("in-memory rate limits and queue");
     }
-    return { status: HealthStatus.pass, detail: parts.join(", ") };
+    const advice = missing.length > 0 ? `; recommended in production: ${missing.join(", ")}` : "";
+    const status = redisDown || missing.length > 0 ? HealthStatus.warn : HealthStatus.pass;
+    return { status, latencyMs, detail: `${parts.join(", ")}${advice}` };
   }
 }
 

@@ -46,7 +46,7 @@ export class HealthChecks {
   @Field(() => HealthCheck, { description: "Scoring engine in use: the deterministic heuristic scorer or an LLM, with its model." })
   scoring: HealthCheck;
 
-  @Field(() => HealthCheck, { description: "Runtime mode and whether the settings it requires are present." })
+  @Field(() => HealthCheck, { description: "Runtime mode, whether the settings it requires are present, and a round trip to Redis when REDIS_URL is set." })
   environment: HealthCheck;
 }
 
