@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { AddressGuard } from "./modules/crawl/address-guard.js";
 
 /**
  * The one place that reads the environment. Everything else receives a frozen
@@ -86,6 +87,12 @@ const envSchema = z
     CRAWL_MAX_PAGES: integer(25, 1, 500),
   })
   .superRefine((env, ctx) => {
+    // The guard's own parser decides what an entry may be, so boot and crawl agree.
+    try {
+      new AddressGuard({ allowlist: env.SSRF_ALLOWLIST });
+    } catch (error) {
+      ctx.addIssue({ code: "custom", path: ["SSRF_ALLOWLIST"], message: (error as Error).message.replace(/^SSRF_ALLOWLIST:\s*/, "has an invalid entry: ") });
+    }
     if (env.NODE_ENV !== "production") return;
     // In production there is no local identity provider, so sign-in needs a real one.
     if (!env.SESSION_JWKS_URL && !env.SESSION_PUBLIC_KEY) {

@@ -59,6 +59,11 @@ describe("configuration", () => {
     expect(problems.join("\n")).toMatch(/^NODE_ENV /m);
   });
 
+  it("refuses an SSRF_ALLOWLIST entry the crawler could not use", () => {
+    expect(problemsOf({ SSRF_ALLOWLIST: "127.0.0.1/32,10.0.0.0/33" })).toEqual([expect.stringMatching(/^SSRF_ALLOWLIST has an invalid entry: "10.0.0.0\/33"/)]);
+    expect(problemsOf({ SSRF_ALLOWLIST: "127.0.0.1/32,*.fixtures.test,docs.example.com" })).toEqual([]);
+  });
+
   it("never echoes values that may hold credentials", () => {
     const problems = problemsOf({ DATABASE_URL: "mysql://admin:hunter2@db/x", STRIPE_SECRET_KEY: "pk_live_oops" });
     expect(problems.join("\n")).not.toContain("hunter2");
