@@ -17,6 +17,8 @@ export function connectRedis(url: string, logger: Logger): RedisConnection {
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
+    // A command cut off by a dropped connection is not replayed: a rate-limit hit would count twice.
+    autoResendUnfulfilledCommands: false,
     connectTimeout: 2_000,
     // Keep trying in the background, at most every 2 s, so service resumes without a restart.
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),

@@ -1,0 +1,111 @@
+import { AppError } from "../../../errors.js";
+import { DEFAULT_STORE_TIMEOUT_MS, FAIL_CLOSED_RETRY_AFTER_SECONDS, limiterUnavailableError, withDeadline } from "./fail-closed.js";
+import { rateLimitHeaders, type RateLimitPolicy } from "./rate-limit-headers.js";
+import type { SlidingWindowStore } from "./sliding-window.js";
+
+export type RateLimitedAction = "score" | "chat";
+
+/** The contract's short-window limits, per user (per IP for anonymous callers). */
+export const rateLimitPolicies = {
+  score: { name: "score", limit: 5, windowSeconds: 60 },
+  chat: { name: "chat", limit: 30, windowSeconds: 60 },
+} as const satisfies Record<RateLimitedAction, RateLimitPolicy>;
+
+const actionNouns: Record<RateLimitedAction, string> = { score: "score requests", chat: "chat messages" };
+
+/** The subject of an anonymous caller; user ids never start with "ip:". */
+export const anonymousSubject = (ip: string): string => `ip:${ip}`;
+
+export type RateLimitOutcome = "allowed" | "limited" | "store-unavailable";
+
+/** What the HTTP layer sends: the headers on every answer, `toError()` on a refusal. */
+export class RateLimitDecision {
+  readonly allowed: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  readonly resetSeconds: number;
+  /** Set on refusals only: the window, as the contract requires, whatever the cause. */
+  readonly retryAfterSeconds: number | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    readonly action: RateLimitedAction,
+    readonly outcome: RateLimitOutcome,
+    state: { remaining: number; resetSeconds: number },
+    /** Why the store could not be asked, for logs; never shown to the caller. */
+    readonly cause?: unknown,
+  ) {
+    const policy = rateLimitPolicies[action];
+    this.allowed = outcome === "allowed";
+    this.limit = policy.limit;
+    this.remaining = state.remaining;
+    this.resetSeconds = state.resetSeconds;
+    this.retryAfterSeconds = this.allowed
+      ? undefined
+      : outcome === "store-unavailable"
+        ? FAIL_CLOSED_RETRY_AFTER_SECONDS
+        : policy.windowSeconds;
+    const headers = rateLimitHeaders(policy, state);
+    this.headers = this.retryAfterSeconds === undefined ? headers : { ...headers, "Retry-After": String(this.retryAfterSeconds) };
+  }
+
+  /** The 429 to throw for a refusal (SCORING_RATE_LIMITED, retryable, with these headers). */
+  toError(): AppError {
+    if (this.allowed) throw new Error("toError() called on an allowed rate-limit decision");
+    if (this.outcome === "store-unavailable") return limiterUnavailableError(this.cause, { ...this.headers });
+    const policy = rateLimitPolicies[this.action];
+    return new AppError(
+      "SCORING_RATE_LIMITED",
+      `Too many ${actionNouns[this.action]}: at most ${policy.limit} every ${policy.windowSeconds} seconds; retry in ${this.retryAfterSeconds} seconds.`,
+      { headers: { ...this.headers } },
+    );
+  }
+}
+
+export interface RateLimiterOptions {
+  /** Longest wait for the store before refusing (fail closed). */
+  timeoutMs?: number;
+  /** Milliseconds since the epoch; injected by tests to cross window edges without waiting. */
+  clock?: () => number;
+}
+
+/**
+ * Short-window limits for score and chat. It never throws: a store failure or a store
+ * slower than `timeoutMs` is a refusal, and the next call asks the store again, so
+ * service resumes as soon as the store answers (no breaker state to reset).
+ */
+export class RateLimiter {
+  private readonly timeoutMs: number;
+  private readonly clock: () => number;
+
+  constructor(
+    private readonly store: SlidingWindowStore,
+    options: RateLimiterOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** Counts one request of `subject` (a user id, or `anonymousSubject(ip)`) when it is allowed. */
+  async check(action: RateLimitedAction, subject: string): Promise<RateLimitDecision> {
+    const policy = rateLimitPolicies[action];
+    const windowMs = policy.windowSeconds * 1000;
+    const nowMs = this.clock();
+    try {
+      const hit = await withDeadline(() => this.store.hit(`${action}:${subject}`, policy.limit, windowMs, nowMs), this.timeoutMs);
+      // A slot frees when the oldest hit leaves the window; with no hit at all, nothing is pending.
+      const resetSeconds = hit.oldestMs === undefined ? 0 : Math.max(0, Math.ceil((hit.oldestMs + windowMs - nowMs) / 1000));
+      return new RateLimitDecision(action, hit.allowed ? "allowed" : "limited", {
+        remaining: Math.max(0, policy.limit - hit.count),
+        resetSeconds,
+      });
+    } catch (error) {
+      return new RateLimitDecision(
+        action,
+        "store-unavailable",
+        { remaining: 0, resetSeconds: FAIL_CLOSED_RETRY_AFTER_SECONDS },
+        error,
+      );
+    }
+  }
+}
