@@ -1,5 +1,6 @@
 import { Account } from "../modules/accounts/account.entity.js";
 import { User } from "../modules/accounts/user.entity.js";
+import { CreditEntry } from "../modules/billing/credit-entry.entity.js";
 
 /** Every entity of the service, listed explicitly: no filesystem globs at runtime. */
-export const entities = [Account, User];
+export const entities = [Account, User, CreditEntry];
