@@ -93,7 +93,13 @@ const envSchema = z
     } catch (error) {
       ctx.addIssue({ code: "custom", path: ["SSRF_ALLOWLIST"], message: (error as Error).message.replace(/^SSRF_ALLOWLIST:\s*/, "has an invalid entry: ") });
     }
+    if (env.SESSION_JWKS_URL && env.SESSION_PUBLIC_KEY) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_PUBLIC_KEY"], message: "cannot be set together with SESSION_JWKS_URL: choose one way to verify sessions" });
+    }
     if (env.NODE_ENV !== "production") return;
+    if (env.SESSION_JWKS_URL?.startsWith("http:")) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_JWKS_URL"], message: "must use https in production: session keys fetched in clear text could be replaced" });
+    }
     // In production there is no local identity provider, so sign-in needs a real one.
     if (!env.SESSION_JWKS_URL && !env.SESSION_PUBLIC_KEY) {
       ctx.addIssue({

@@ -79,6 +79,15 @@ describe("configuration", () => {
     expect(problemsOf({ NODE_ENV: "production", SESSION_PUBLIC_KEY: "-----BEGIN PUBLIC KEY-----", SESSION_ISSUER: "https://id" })).toEqual([]);
   });
 
+  it("refuses two ways of verifying sessions at once, and clear-text JWKS in production", () => {
+    expect(problemsOf({ SESSION_JWKS_URL: "https://id.example/jwks", SESSION_PUBLIC_KEY: "-----BEGIN PUBLIC KEY-----" })).toEqual([
+      expect.stringMatching(/^SESSION_PUBLIC_KEY cannot be set together with SESSION_JWKS_URL/),
+    ]);
+    expect(problemsOf({ NODE_ENV: "production", SESSION_JWKS_URL: "http://id.example/jwks", SESSION_ISSUER: "https://id" })).toEqual([
+      expect.stringMatching(/^SESSION_JWKS_URL must use https in production/),
+    ]);
+  });
+
   it("treats empty variables as unset", () => {
     expect(loadConfig({ DATABASE_URL: "", PORT: "" }).database.kind).toBe("embedded");
     expect(loadConfig({ PORT: "" }).http.port).toBe(4000);
