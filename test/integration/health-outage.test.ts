@@ -1,49 +1,16 @@
-import { createServer, connect, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.js";
+import { TcpRelay } from "../support/tcp-relay.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
-/**
- * A TCP relay between the service and PostgreSQL that the test can cut and
- * restore, so the database really becomes unreachable (no mock of the driver).
- */
-class DatabaseLink {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async open(): Promise<void> {
-    this.server = createServer((client) => {
-      const upstream = connect(this.target.port, this.target.host);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on("close", () => this.sockets.delete(socket));
-        socket.on("error", () => socket.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, "127.0.0.1", resolve));
-    const address = this.server.address();
-    if (typeof address === "object" && address) this.port = address.port;
-  }
-
-  async cut(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    this.server = undefined;
-  }
-}
-
 let database: TestDatabase;
-let link: DatabaseLink;
+let link: TcpRelay;
 let service: TestApp;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   const real = new URL(database.url);
-  link = new DatabaseLink({ host: real.hostname, port: Number(real.port || 5432) });
+  link = new TcpRelay({ host: real.hostname, port: Number(real.port || 5432) });
   await link.open();
   const relayed = new URL(database.url);
   relayed.hostname = "127.0.0.1";

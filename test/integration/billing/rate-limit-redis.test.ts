@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import { connect, createServer, type Server, type Socket } from "node:net";
 import { pino } from "pino";
+import { TcpRelay } from "../../support/tcp-relay.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../../src/errors.js";
 import { AnonymousCap } from "../../../src/modules/billing/rate-limit/anonymous-cap.js";
@@ -63,58 +63,6 @@ describe("Redis sliding window store", () => {
   });
 });
 
-/**
- * A TCP relay between ioredis and Redis that the test can cut (Redis unreachable) or
- * stall (Redis connected but silent), so the outage is real, not a mocked client.
- */
-class RedisLink {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  private stalled = false;
-  private readonly held: Array<() => void> = [];
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async open(): Promise<void> {
-    this.server = createServer((client) => {
-      const upstream = connect(this.target.port, this.target.host);
-      for (const [socket, peer] of [[client, upstream], [upstream, client]] as const) {
-        this.sockets.add(socket);
-        socket.on("close", () => {
-          this.sockets.delete(socket);
-          peer.destroy();
-        });
-        socket.on("error", () => socket.destroy());
-      }
-      client.pipe(upstream);
-      upstream.on("data", (chunk: Buffer) => {
-        if (this.stalled) this.held.push(() => client.write(chunk));
-        else client.write(chunk);
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, "127.0.0.1", resolve));
-    const address = this.server.address();
-    if (typeof address === "object" && address) this.port = address.port;
-  }
-
-  async cut(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    this.server = undefined;
-  }
-
-  /** Redis's answers are held back: requests go out, nothing comes back. */
-  stall(): void {
-    this.stalled = true;
-  }
-
-  resume(): void {
-    this.stalled = false;
-    for (const deliver of this.held.splice(0)) deliver();
-  }
-}
-
 async function pollUntilAllowed(check: () => Promise<RateLimitDecision>, boundMs = 5_000): Promise<RateLimitDecision> {
   const deadline = Date.now() + boundMs;
   for (;;) {
@@ -134,14 +82,14 @@ async function rejectionOf(promise: Promise<unknown>): Promise<AppError> {
 }
 
 describe("rate limits while Redis goes away and comes back", () => {
-  let link: RedisLink;
+  let link: TcpRelay;
   let relayed: RedisConnection;
   let limiter: RateLimiter;
   let cap: AnonymousCap;
 
   beforeAll(async () => {
     const real = new URL(liveRedis);
-    link = new RedisLink({ host: real.hostname, port: Number(real.port || 6379) });
+    link = new TcpRelay({ host: real.hostname, port: Number(real.port || 6379) });
     await link.open();
     const url = new URL(liveRedis);
     url.hostname = "127.0.0.1";
