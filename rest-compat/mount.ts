@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { execute, validate, type GraphQLSchema } from "graphql";
 import { AppError, toAppError } from "../src/errors.js";
-import { createContext } from "../src/graphql/context.js";
+import type { GraphQLContext } from "../src/graphql/context.js";
 import type { AnyRestRoute, HttpMethod, RestInput } from "./route.js";
 
 const allMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -11,7 +11,12 @@ const allMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] 
  * It runs graphql-js `execute` on documents validated once at boot, so it skips
  * Apollo's per-request parse and validation, not the resolvers' rules.
  */
-export function mountRestCompat(app: FastifyInstance, schema: GraphQLSchema, routes: readonly AnyRestRoute[]): void {
+export function mountRestCompat(
+  app: FastifyInstance,
+  schema: GraphQLSchema,
+  routes: readonly AnyRestRoute[],
+  contextFor: (request: FastifyRequest) => GraphQLContext,
+): void {
   const methodsByPath = new Map<string, HttpMethod[]>();
   for (const row of routes) {
     const problems = validate(schema, row.operation);
@@ -19,7 +24,7 @@ export function mountRestCompat(app: FastifyInstance, schema: GraphQLSchema, rou
       throw new Error(`REST route ${row.method} ${row.path}: its operation does not match the schema: ${problems[0]?.message}`);
     }
     methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method]);
-    app.route({ method: row.method, url: row.path, handler: (request, reply) => serve(schema, row, request, reply) });
+    app.route({ method: row.method, url: row.path, handler: (request, reply) => serve(schema, row, contextFor(request), request, reply) });
   }
 
   // Refusals (405, and 404 for unknown /api paths) are decided by method and path
@@ -48,7 +53,7 @@ export function mountRestCompat(app: FastifyInstance, schema: GraphQLSchema, rou
   });
 }
 
-async function serve(schema: GraphQLSchema, row: AnyRestRoute, request: FastifyRequest, reply: FastifyReply) {
+async function serve(schema: GraphQLSchema, row: AnyRestRoute, contextValue: GraphQLContext, request: FastifyRequest, reply: FastifyReply) {
   const input: RestInput = {
     params: request.params as Record<string, string>,
     query: request.query as Record<string, string | string[]>,
@@ -58,7 +63,7 @@ async function serve(schema: GraphQLSchema, row: AnyRestRoute, request: FastifyR
     schema,
     document: row.operation,
     variableValues: row.variables(input),
-    contextValue: createContext({ requestId: request.id, log: request.log, clientIp: request.ip }),
+    contextValue,
   });
   const firstError = result.errors?.[0];
   if (firstError || !result.data) {

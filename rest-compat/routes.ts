@@ -1,4 +1,4 @@
-import { HealthDocument } from "./generated/operations.js";
+import { HealthDocument, UsageDocument } from "./generated/operations.js";
 import { route, type AnyRestRoute } from "./route.js";
 
 /**
@@ -13,5 +13,12 @@ export const restRoutes: readonly AnyRestRoute[] = [
     variables: () => ({}),
     status: (data) => (data.health.status === "fail" ? 503 : 200),
     body: (data) => data.health,
+  }),
+  route({
+    method: "GET",
+    path: "/api/usage",
+    operation: UsageDocument,
+    variables: () => ({}),
+    body: (data) => data.usage,
   }),
 ];

@@ -9,6 +9,13 @@ import { buildAppSchema } from "./graphql/schema.js";
 import { attachGraphQLWebSocket } from "./graphql/websocket.js";
 import { clientIp, trustProxyFunction } from "./http/client-ip.js";
 import { buildHttpServer, GRAPHIQL_PATH, GRAPHQL_PATH } from "./http/server.js";
+import { devRoutes } from "./http/dev-routes.js";
+import { AccountsService } from "./modules/accounts/accounts.service.js";
+import { LocalIdentityProvider, usesLocalIdentityProvider } from "./modules/accounts/session/local-identity-provider.js";
+import { createSessionVerifier } from "./modules/accounts/session/session-verifier.js";
+import { Authenticator } from "./modules/accounts/viewer.js";
+import { CreditLedger } from "./modules/billing/ledger.service.js";
+import { UsageResolver } from "./modules/billing/usage.resolver.js";
 import { HealthResolver } from "./modules/health/health.resolver.js";
 import { HealthService } from "./modules/health/health.service.js";
 
@@ -29,12 +36,26 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   const database = await openDatabase(config, logger);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
   try {
-    const container = new ResolverContainer().register(HealthResolver, new HealthResolver(new HealthService(config, database, redis)));
+    const accounts = new AccountsService(database.dataSource);
+    const local = usesLocalIdentityProvider(config) ? await LocalIdentityProvider.create(config) : undefined;
+    const sessions = await createSessionVerifier(config, local ? { localIdentityProvider: local } : {});
+    const authenticator = new Authenticator(sessions, accounts);
+    const ledger = new CreditLedger(database.dataSource);
+    const container = new ResolverContainer()
+      .register(HealthResolver, new HealthResolver(new HealthService(config, database, redis)))
+      .register(UsageResolver, new UsageResolver(ledger));
     const schema = buildAppSchema(container);
 
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH });
     // Fastify drains HTTP on close and then stops Apollo (onClose below), so Apollo needs no drain plugin.
-    const server = await buildHttpServer({ config, logger, schema, apollo });
+    const server = await buildHttpServer({
+      config,
+      logger,
+      schema,
+      apollo,
+      authenticator,
+      ...(local ? { devRoutes: devRoutes(local, sessions, accounts) } : {}),
+    });
     const trust = trustProxyFunction(config.http.trustProxy);
     const webSocket = attachGraphQLWebSocket(server.server, {
       schema,

@@ -1,10 +1,22 @@
 import "reflect-metadata";
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from "graphql";
-import { buildSchemaSync, type ContainerType } from "type-graphql";
+import { buildSchemaSync, type AuthChecker, type ContainerType } from "type-graphql";
+import { requireMember } from "../modules/accounts/viewer.js";
+import { UsageResolver } from "../modules/billing/usage.resolver.js";
 import { HealthResolver } from "../modules/health/health.resolver.js";
+import type { GraphQLContext } from "./context.js";
 
 /** Every resolver of the API; a feature joins the schema by adding its resolver here. */
-export const resolvers = [HealthResolver] as const;
+export const resolvers = [HealthResolver, UsageResolver] as const;
+
+/**
+ * `@Authorized()` fields need a member of an account. The error is the catalogue's
+ * AUTH_REQUIRED (type-graphql's own "Access denied" would carry no code).
+ */
+const authChecker: AuthChecker<GraphQLContext> = async ({ context }) => {
+  requireMember(await context.viewer());
+  return true;
+};
 
 const rootDescriptions = {
   Query: "Reads. Each REST GET under /api maps onto one of these fields.",
@@ -16,6 +28,7 @@ export function buildAppSchema(container: ContainerType): GraphQLSchema {
   const schema = buildSchemaSync({
     resolvers,
     container,
+    authChecker,
     validate: { forbidUnknownValues: false },
   });
   // type-graphql has no option for root type descriptions; they are part of the reviewed contract.

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ApolloServer } from "@apollo/server";
 import fastifyApollo from "@as-integrations/fastify";
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from "fastify";
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { mountRestCompat, sendError } from "../../rest-compat/mount.js";
@@ -9,6 +9,7 @@ import type { AnyRestRoute } from "../../rest-compat/route.js";
 import { restRoutes } from "../../rest-compat/routes.js";
 import type { Config } from "../config.js";
 import { AppError, toAppError } from "../errors.js";
+import type { Authenticator } from "../modules/accounts/viewer.js";
 import { createContext, type GraphQLContext } from "../graphql/context.js";
 import { trustProxyFunction } from "./client-ip.js";
 import { registerGraphiql } from "./graphiql.js";
@@ -30,8 +31,13 @@ export async function buildHttpServer(options: {
   apollo: ApolloServer<GraphQLContext>;
   /** The REST compatibility table; the service's own unless a test mounts another. */
   routes?: readonly AnyRestRoute[];
+  /** Resolves credentials into a viewer; absent (tests of the HTTP layer alone): everyone is anonymous. */
+  authenticator?: Authenticator;
+  /** Routes that exist only outside production (the local identity provider's sign-in). */
+  devRoutes?: (app: FastifyInstance) => Promise<void>;
 }): Promise<FastifyInstance> {
-  const { config, logger, schema, apollo, routes = restRoutes } = options;
+  const { config, logger, schema, apollo, routes = restRoutes, authenticator } = options;
+  const contextFor = (request: FastifyRequest) => requestContext(request, authenticator);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -64,11 +70,22 @@ export async function buildHttpServer(options: {
 
   await app.register(fastifyApollo(apollo), {
     path: GRAPHQL_PATH,
-    context: async (request) => createContext({ requestId: request.id, log: request.log, clientIp: request.ip }),
+    context: async (request) => contextFor(request),
   });
   await registerGraphiql(app, { path: GRAPHIQL_PATH, endpoint: GRAPHQL_PATH });
-  mountRestCompat(app, schema, routes);
+  mountRestCompat(app, schema, routes, contextFor);
+  if (options.devRoutes) await options.devRoutes(app);
   return app;
+}
+
+/** The same context for /graphql and the REST table: one way to learn who is calling. */
+export function requestContext(request: FastifyRequest, authenticator?: Authenticator): GraphQLContext {
+  return createContext({
+    requestId: request.id,
+    log: request.log,
+    clientIp: request.ip,
+    ...(authenticator ? { authenticate: () => authenticator.fromHeaders(request.headers) } : {}),
+  });
 }
 
 /** Errors raised by the HTTP layer before any route runs: body size, media type, JSON syntax. */

@@ -13,10 +13,27 @@ export type HealthStatus =
   /** Working, but degraded or configured in a way that needs attention. */
   | 'warn';
 
+/** A subscription plan (the contract's plan table). */
+export type Plan =
+  /** Business: 2,000 credits a month, API access (25,000 calls), 25 products, 10 seats. */
+  | 'business'
+  /** Enterprise: unlimited credits, 100,000 API calls a month, custom seats. */
+  | 'enterprise'
+  /** Free: 80 credits, 3 scores and 30 chat messages a month, 1 product, 1 seat. */
+  | 'free'
+  /** Pro: 1,000 credits a month, 5 products, 3 seats. */
+  | 'pro';
+
 export type HealthStatusOnlyQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type HealthStatusOnlyQuery = { health: { status: HealthStatus } };
 
+export type AccountUsageQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AccountUsageQuery = { usage: { plan: Plan, credits: { limit: number | null, used: number, remaining: number | null, packBalance: number }, scores: { limit: number | null, used: number }, seats: { limit: number | null, used: number } } };
+
 
 export const HealthStatusOnlyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"HealthStatusOnly"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"health"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<HealthStatusOnlyQuery, HealthStatusOnlyQueryVariables>;
+export const AccountUsageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AccountUsage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"usage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"plan"}},{"kind":"Field","name":{"kind":"Name","value":"credits"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"limit"}},{"kind":"Field","name":{"kind":"Name","value":"used"}},{"kind":"Field","name":{"kind":"Name","value":"remaining"}},{"kind":"Field","name":{"kind":"Name","value":"packBalance"}}]}},{"kind":"Field","name":{"kind":"Name","value":"scores"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"limit"}},{"kind":"Field","name":{"kind":"Name","value":"used"}}]}},{"kind":"Field","name":{"kind":"Name","value":"seats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"limit"}},{"kind":"Field","name":{"kind":"Name","value":"used"}}]}}]}}]}}]} as unknown as DocumentNode<AccountUsageQuery, AccountUsageQueryVariables>;

@@ -156,7 +156,13 @@ describe("the service process", () => {
   it("reports fail while its embedded database is down, and still shuts down when it has died", async () => {
     const service = await startService({ DATA_DIR: dataDir });
     process.kill(await postmasterPid(dataDir), "SIGKILL");
-    const health = await fetch(`${service.url}/api/health`);
+    // Backends of a killed postmaster notice its death a moment later; until then a
+    // pooled connection may still answer. Poll, bounded, until the outage shows.
+    let health = await fetch(`${service.url}/api/health`);
+    for (let waited = 0; health.status !== 503 && waited < 10_000; waited += 200) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      health = await fetch(`${service.url}/api/health`);
+    }
     expect(health.status).toBe(503);
     expect((await health.json()).checks.database.status).toBe("fail");
     service.child.kill("SIGTERM");

@@ -7,7 +7,7 @@ import { mountRestCompat } from "../../../rest-compat/mount.js";
 import { loadConfig } from "../../../src/config.js";
 import { AppError } from "../../../src/errors.js";
 import { startApollo } from "../../../src/graphql/apollo.js";
-import { buildHttpServer } from "../../../src/http/server.js";
+import { buildHttpServer, requestContext } from "../../../src/http/server.js";
 
 /**
  * The table mechanism itself, on a small schema of its own: how a row maps a
@@ -164,7 +164,7 @@ describe("REST compatibility table", () => {
     const Fastify = (await import("fastify")).default;
     const scratch = Fastify();
     const broken = route({ method: "GET", path: "/api/broken", operation: parse("{ nope }"), variables: () => ({}), body: (d) => d });
-    expect(() => mountRestCompat(scratch, schema, [broken])).toThrow(/REST route GET \/api\/broken: its operation does not match the schema/);
+    expect(() => mountRestCompat(scratch, schema, [broken], (request) => requestContext(request))).toThrow(/REST route GET \/api\/broken: its operation does not match the schema/);
     await scratch.close();
   });
 });

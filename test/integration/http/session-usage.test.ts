@@ -1,0 +1,123 @@
+import { print } from "graphql";
+import { exportSPKI, generateKeyPair } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AccountUsageDocument } from "../../generated/operations.js";
+import { startTestApp, type TestApp } from "../../support/app.js";
+
+/**
+ * Sign-in through the local identity provider, then the caller's usage over both
+ * doors: the same operation, the same answer, the same errors.
+ */
+let service: TestApp;
+beforeAll(async () => {
+  service = await startTestApp();
+});
+afterAll(() => service?.close());
+
+async function login(email: string, name?: string) {
+  const response = await fetch(`${service.url}/dev/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, name }),
+  });
+  const cookie = response.headers.get("set-cookie") ?? "";
+  return { response, body: await response.json(), cookie: cookie.split(";")[0]! };
+}
+
+const graphql = (cookie: string | undefined, query: string) =>
+  fetch(`${service.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify({ query }),
+  });
+
+describe("signing in with the local identity provider", () => {
+  it("sets a signed, HttpOnly session cookie and creates a Free account on first sign-in only", async () => {
+    const first = await login("Founder@Example.com", "Fran Founder");
+    expect(first.response.status).toBe(200);
+    expect(first.response.headers.get("set-cookie")).toMatch(/^__session=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800$/);
+    expect(first.body).toEqual({ user: { id: expect.any(String), email: "founder@example.com" }, accountId: expect.any(String) });
+
+    const again = await login("founder@example.com");
+    expect(again.body.accountId).toBe(first.body.accountId);
+    const other = await login("someone-else@example.com");
+    expect(other.body.accountId).not.toBe(first.body.accountId);
+  });
+
+  it("refuses a missing or malformed e-mail with VALIDATION_FAILED", async () => {
+    const missing = await fetch(`${service.url}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).error).toMatchObject({ code: "VALIDATION_FAILED", message: "email: is required" });
+    const malformed = await login("not-an-address");
+    expect(malformed.response.status).toBe(400);
+  });
+});
+
+describe("usage of the caller's account", () => {
+  it("answers the same figures over REST and GraphQL for a new Free account", async () => {
+    const { cookie } = await login("usage@example.com");
+    const rest = await fetch(`${service.url}/api/usage`, { headers: { cookie } });
+    expect(rest.status).toBe(200);
+    const usage = await rest.json();
+    expect(usage).toMatchObject({
+      plan: "free",
+      period: { start: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), end: expect.any(String) },
+      credits: { limit: 80, used: 0, remaining: 80, packBalance: 0 },
+      scores: { limit: 3, used: 0 },
+      chatMessages: { limit: 30, used: 0 },
+      apiCalls: { limit: 0, used: 0 },
+      products: { limit: 1, used: 0 },
+      seats: { limit: 1, used: 1 },
+    });
+
+    const response = await graphql(cookie, print(AccountUsageDocument));
+    expect(await response.json()).toEqual({
+      data: {
+        usage: {
+          plan: "free",
+          credits: usage.credits,
+          scores: usage.scores,
+          seats: usage.seats,
+        },
+      },
+    });
+  });
+
+  it("answers 401 AUTH_REQUIRED without a session, on both doors", async () => {
+    const rest = await fetch(`${service.url}/api/usage`);
+    expect(rest.status).toBe(401);
+    expect(await rest.json()).toEqual({
+      error: { code: "AUTH_REQUIRED", message: "This operation needs a signed-in session.", action: expect.any(String), retryable: false },
+    });
+    const body = await (await graphql(undefined, "{ usage { plan } }")).json();
+    expect(body.errors[0].extensions).toMatchObject({ code: "AUTH_REQUIRED", retryable: false });
+    expect(body.data).toBeNull();
+  });
+
+  it("answers 401 for a forged or tampered session instead of treating it as anonymous", async () => {
+    const { cookie } = await login("tamper@example.com");
+    const [header, payload] = cookie.replace("__session=", "").split(".");
+    const forged = `__session=${header}.${payload}.c2lnbmF0dXJl`;
+    const rest = await fetch(`${service.url}/api/usage`, { headers: { cookie: forged } });
+    expect(rest.status).toBe(401);
+    expect((await rest.json()).error).toMatchObject({ code: "AUTH_REQUIRED", message: "session signature invalid" });
+  });
+
+  it("keeps public operations public whatever the cookie says", async () => {
+    const health = await fetch(`${service.url}/api/health`, { headers: { cookie: "__session=garbage" } });
+    expect(health.status).toBe(200);
+  });
+});
+
+describe("in production", () => {
+  it("has no /dev/login", async () => {
+    const { publicKey } = await generateKeyPair("ES256", { extractable: true });
+    const production = await startTestApp({ NODE_ENV: "production", SESSION_PUBLIC_KEY: await exportSPKI(publicKey), SESSION_ISSUER: "https://id.example" });
+    try {
+      const response = await fetch(`${production.url}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"email":"a@b.co"}' });
+      expect(response.status).toBe(404);
+    } finally {
+      await production.close();
+    }
+  });
+});
