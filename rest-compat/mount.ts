@@ -72,7 +72,8 @@ async function serve(schema: GraphQLSchema, row: AnyRestRoute, contextValue: Gra
     return sendError(reply, error);
   }
   const data = result.data;
-  return reply.code(row.status?.(data) ?? 200).send(row.body(data));
+  const status = row.status?.(data) ?? 200;
+  return status === 204 ? reply.code(204).send() : reply.code(status).send(row.body(data));
 }
 
 export function sendError(reply: FastifyReply, error: AppError) {

@@ -1,5 +1,5 @@
-import { HealthDocument, UsageDocument } from "./generated/operations.js";
-import { route, type AnyRestRoute } from "./route.js";
+import { CreateApiKeyDocument, HealthDocument, ListApiKeysDocument, RevokeApiKeyDocument, UsageDocument } from "./generated/operations.js";
+import { objectBody, route, type AnyRestRoute } from "./route.js";
 
 /**
  * The REST compatibility table: every documented `/api` path, each mapped onto a
@@ -20,5 +20,29 @@ export const restRoutes: readonly AnyRestRoute[] = [
     operation: UsageDocument,
     variables: () => ({}),
     body: (data) => data.usage,
+  }),
+  route({
+    method: "GET",
+    path: "/api/keys",
+    operation: ListApiKeysDocument,
+    variables: () => ({}),
+    body: (data) => data.apiKeys,
+  }),
+  route({
+    method: "POST",
+    path: "/api/keys",
+    operation: CreateApiKeyDocument,
+    // Named fields only: nothing else of the body reaches the operation.
+    variables: (input) => ({ input: { name: objectBody(input).name as string } }),
+    status: () => 201,
+    body: (data) => data.createApiKey,
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/keys/:id",
+    operation: RevokeApiKeyDocument,
+    variables: ({ params }) => ({ id: params.id ?? "" }),
+    status: () => 204,
+    body: () => undefined,
   }),
 ];

@@ -11,6 +11,8 @@ import { clientIp, trustProxyFunction } from "./http/client-ip.js";
 import { buildHttpServer, GRAPHIQL_PATH, GRAPHQL_PATH } from "./http/server.js";
 import { devRoutes } from "./http/dev-routes.js";
 import { AccountsService } from "./modules/accounts/accounts.service.js";
+import { ApiKeysResolver } from "./modules/accounts/api-keys/api-keys.resolver.js";
+import { ApiKeysService } from "./modules/accounts/api-keys/api-keys.service.js";
 import { LocalIdentityProvider, usesLocalIdentityProvider } from "./modules/accounts/session/local-identity-provider.js";
 import { createSessionVerifier } from "./modules/accounts/session/session-verifier.js";
 import { Authenticator } from "./modules/accounts/viewer.js";
@@ -39,11 +41,13 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     const accounts = new AccountsService(database.dataSource);
     const local = usesLocalIdentityProvider(config) ? await LocalIdentityProvider.create(config) : undefined;
     const sessions = await createSessionVerifier(config, local ? { localIdentityProvider: local } : {});
-    const authenticator = new Authenticator(sessions, accounts);
     const ledger = new CreditLedger(database.dataSource);
+    const apiKeys = new ApiKeysService(database.dataSource);
+    const authenticator = new Authenticator(sessions, accounts, apiKeys, ledger);
     const container = new ResolverContainer()
       .register(HealthResolver, new HealthResolver(new HealthService(config, database, redis)))
-      .register(UsageResolver, new UsageResolver(ledger));
+      .register(UsageResolver, new UsageResolver(ledger))
+      .register(ApiKeysResolver, new ApiKeysResolver(apiKeys));
     const schema = buildAppSchema(container);
 
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH });

@@ -110,12 +110,13 @@ export function isUnavailableError(error: unknown): boolean {
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  const validation = validationErrorsOf(error) ?? validationErrorsOf((error as { originalError?: unknown }).originalError);
+  if (validation) return validationFromArguments(validation, error);
   if (error instanceof GraphQLError) {
     // A GraphQLError wrapping another (scalar coercion) keeps the outer message: it names the variable.
     if (error.originalError && !(error.originalError instanceof GraphQLError)) return toAppError(error.originalError);
     return graphQLRequestError(error);
   }
-  if (isArgumentValidationError(error)) return validationFromArguments(error);
   if (isUnavailableError(error)) {
     return new AppError("SERVICE_UNAVAILABLE", "The service cannot reach its database right now.", { cause: error });
   }
@@ -134,23 +135,25 @@ function graphQLRequestError(error: GraphQLError): AppError {
   return new AppError("VALIDATION_FAILED", error.message);
 }
 
-interface ArgumentValidationErrorLike {
-  name: string;
-  validationErrors: Array<{ property: string; constraints?: Record<string, string>; children?: unknown[] }>;
-}
+type FieldValidationError = { property: string; constraints?: Record<string, string>; children?: unknown[] };
 
-function isArgumentValidationError(error: unknown): error is ArgumentValidationErrorLike {
-  return (
-    error instanceof Error &&
-    error.name === "ArgumentValidationError" &&
-    Array.isArray((error as Partial<ArgumentValidationErrorLike>).validationErrors)
-  );
+/**
+ * class-validator's failures as type-graphql reports them: on the error itself
+ * (type-graphql 1) or in `extensions.validationErrors` (type-graphql 2, a GraphQLError).
+ */
+function validationErrorsOf(error: unknown): FieldValidationError[] | undefined {
+  // type-graphql 2's class extends GraphQLError, whose constructor sets name "GraphQLError".
+  if (!(error instanceof Error) || (error.name !== "ArgumentValidationError" && error.constructor.name !== "ArgumentValidationError")) return undefined;
+  const holder = error as { validationErrors?: unknown; extensions?: { validationErrors?: unknown } };
+  const list = holder.validationErrors ?? holder.extensions?.validationErrors;
+  return Array.isArray(list) ? (list as FieldValidationError[]) : undefined;
 }
 
 /** type-graphql + class-validator failures: the message names the field, as DESIGN.md §4 asks. */
-function validationFromArguments(error: ArgumentValidationErrorLike): AppError {
-  const first = error.validationErrors[0];
+function validationFromArguments(errors: FieldValidationError[], cause: unknown): AppError {
+  // Input objects nest their fields' failures one level down (input.name).
+  const first = errors[0]?.constraints ? errors[0] : ((errors[0]?.children?.[0] as FieldValidationError | undefined) ?? errors[0]);
   const constraint = first?.constraints ? Object.values(first.constraints)[0] : undefined;
   const message = first ? `${first.property}: ${constraint ?? "is invalid"}` : "Argument validation failed.";
-  return new AppError("VALIDATION_FAILED", message, { cause: error });
+  return new AppError("VALIDATION_FAILED", message, { cause });
 }

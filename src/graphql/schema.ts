@@ -1,13 +1,14 @@
 import "reflect-metadata";
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from "graphql";
 import { buildSchemaSync, type AuthChecker, type ContainerType } from "type-graphql";
+import { ApiKeysResolver } from "../modules/accounts/api-keys/api-keys.resolver.js";
 import { requireMember } from "../modules/accounts/viewer.js";
 import { UsageResolver } from "../modules/billing/usage.resolver.js";
 import { HealthResolver } from "../modules/health/health.resolver.js";
 import type { GraphQLContext } from "./context.js";
 
 /** Every resolver of the API; a feature joins the schema by adding its resolver here. */
-export const resolvers = [HealthResolver, UsageResolver] as const;
+export const resolvers = [HealthResolver, UsageResolver, ApiKeysResolver] as const;
 
 /**
  * `@Authorized()` fields need a member of an account. The error is the catalogue's

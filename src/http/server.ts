@@ -84,7 +84,7 @@ export function requestContext(request: FastifyRequest, authenticator?: Authenti
     requestId: request.id,
     log: request.log,
     clientIp: request.ip,
-    ...(authenticator ? { authenticate: () => authenticator.fromHeaders(request.headers) } : {}),
+    ...(authenticator ? { authenticate: () => authenticator.fromRequest(request) } : {}),
   });
 }
 

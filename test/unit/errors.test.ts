@@ -59,6 +59,19 @@ describe("error catalogue", () => {
     expect(toAppError(wrapped)).toMatchObject({ code: "NOT_FOUND", message: "No such result." });
   });
 
+  it("names the nested field of type-graphql 2's ArgumentValidationError (a GraphQLError) inside a located error", () => {
+    class ArgumentValidationError extends GraphQLError {
+      constructor(validationErrors: unknown[]) {
+        super("Argument Validation Error", { extensions: { code: "BAD_USER_INPUT", validationErrors } });
+      }
+    }
+    const inner = new ArgumentValidationError([
+      { property: "input", children: [{ property: "name", constraints: { isLength: "name must be shorter than or equal to 100 characters" } }] },
+    ]);
+    const located = new GraphQLError(inner.message, { path: ["createApiKey"], originalError: inner });
+    expect(toAppError(located)).toMatchObject({ code: "VALIDATION_FAILED", message: "name: name must be shorter than or equal to 100 characters" });
+  });
+
   it("names the field when type-graphql argument validation fails", () => {
     const validation = Object.assign(new Error("Argument Validation Error"), {
       name: "ArgumentValidationError",

@@ -1,9 +1,15 @@
 import { AppError } from "../../errors.js";
+import { actionCostTenths } from "../billing/plans.js";
+import type { CreditLedger } from "../billing/ledger.service.js";
 import type { AccountsService } from "./accounts.service.js";
+import type { ApiKeysService } from "./api-keys/api-keys.service.js";
 import type { SessionVerifier } from "./session/session-verifier.js";
 
 /** Who is calling: nobody, or a member of an account. */
-export type Viewer = { readonly kind: "anonymous" } | { readonly kind: "member"; readonly userId: string; readonly accountId: string; readonly via: "session" };
+export type Viewer =
+  | { readonly kind: "anonymous" }
+  | { readonly kind: "member"; readonly accountId: string; readonly userId: string; readonly via: "session" }
+  | { readonly kind: "member"; readonly accountId: string; readonly apiKeyId: string; readonly via: "api_key" };
 
 export const ANONYMOUS: Viewer = { kind: "anonymous" };
 export const SESSION_COOKIE = "__session";
@@ -16,10 +22,27 @@ export class Authenticator {
   constructor(
     private readonly sessions: SessionVerifier,
     private readonly accounts: AccountsService,
+    private readonly apiKeys: ApiKeysService,
+    private readonly ledger: CreditLedger,
   ) {}
 
-  async fromHeaders(headers: { readonly cookie?: string | undefined }): Promise<Viewer> {
-    const token = cookieValue(headers.cookie, SESSION_COOKIE);
+  /**
+   * An API key (Authorization: Bearer) wins over a cookie. Each request it
+   * authenticates is one API call: 0.1 credit and one unit of the monthly ceiling,
+   * charged here, before the operation runs.
+   */
+  async fromRequest(request: { readonly headers: { readonly cookie?: string | undefined; readonly authorization?: string | undefined }; readonly id: string }): Promise<Viewer> {
+    const { authorization, cookie } = request.headers;
+    if (authorization !== undefined) {
+      const [scheme, secret, ...rest] = authorization.trim().split(/\s+/);
+      if (scheme?.toLowerCase() !== "bearer" || !secret || rest.length > 0) {
+        throw new AppError("AUTH_REQUIRED", "Send the API key as 'Authorization: Bearer <key>'.");
+      }
+      const key = await this.apiKeys.authenticate(secret);
+      await this.ledger.spend(key.accountId, "api_call", actionCostTenths.api_call, `request:${request.id}`);
+      return { kind: "member", accountId: key.accountId, apiKeyId: key.keyId, via: "api_key" };
+    }
+    const token = cookieValue(cookie, SESSION_COOKIE);
     if (token === undefined) return ANONYMOUS;
     const claims = await this.sessions.verify(token);
     const member = await this.accounts.signIn(claims);
@@ -29,8 +52,15 @@ export class Authenticator {
 
 /** The member, or AUTH_REQUIRED: what operations that need an account call first. */
 export function requireMember(viewer: Viewer): Extract<Viewer, { kind: "member" }> {
-  if (viewer.kind !== "member") throw new AppError("AUTH_REQUIRED", "This operation needs a signed-in session.");
+  if (viewer.kind !== "member") throw new AppError("AUTH_REQUIRED", "This operation needs a signed-in session or an API key.");
   return viewer;
+}
+
+/** A person signed in with a session: what managing credentials needs (a key cannot mint keys). */
+export function requireSessionMember(viewer: Viewer): Extract<Viewer, { via: "session" }> {
+  const member = requireMember(viewer);
+  if (member.via !== "session") throw new AppError("FORBIDDEN", "This operation needs a signed-in session, not an API key.");
+  return member;
 }
 
 /** One cookie's value from a Cookie header (RFC 6265 syntax; quoted values unwrapped). */

@@ -87,7 +87,7 @@ describe("usage of the caller's account", () => {
     const rest = await fetch(`${service.url}/api/usage`);
     expect(rest.status).toBe(401);
     expect(await rest.json()).toEqual({
-      error: { code: "AUTH_REQUIRED", message: "This operation needs a signed-in session.", action: expect.any(String), retryable: false },
+      error: { code: "AUTH_REQUIRED", message: "This operation needs a signed-in session or an API key.", action: expect.any(String), retryable: false },
     });
     const body = await (await graphql(undefined, "{ usage { plan } }")).json();
     expect(body.errors[0].extensions).toMatchObject({ code: "AUTH_REQUIRED", retryable: false });

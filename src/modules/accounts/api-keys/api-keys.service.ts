@@ -1,0 +1,83 @@
+import type { DataSource } from "typeorm";
+import { IsNull } from "typeorm";
+import { AppError } from "../../../errors.js";
+import { Account, type PlanId } from "../account.entity.js";
+import { hashSecret, isWellFormed, newSecret, VISIBLE_PREFIX_LENGTH } from "./api-key-secret.js";
+import { ApiKey } from "./api-key.entity.js";
+
+/** Programmatic access is included on these plans only (the contract's Authentication §3). */
+const API_PLANS: ReadonlySet<PlanId> = new Set(["business", "enterprise"]);
+/** Writing last-used on every request would make each API call a row update; a minute is precise enough. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+const MAX_NAME = 100;
+
+export interface ApiKeyView {
+  readonly id: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+}
+
+export class ApiKeysService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** A new key; the secret is returned here and never again. */
+  async create(accountId: string, userId: string, name: string): Promise<{ key: ApiKeyView; secret: string }> {
+    const trimmed = name.trim();
+    if (trimmed.length === 0 || trimmed.length > MAX_NAME) throw new AppError("VALIDATION_FAILED", `name: must be 1 to ${MAX_NAME} characters`);
+    const account = await this.dataSource.getRepository(Account).findOneByOrFail({ id: accountId });
+    if (!API_PLANS.has(account.plan)) {
+      throw new AppError("PLAN_LIMIT_REACHED", "API keys are included on the Business and Enterprise plans.", {
+        action: "Upgrade to Business or Enterprise to create API keys.",
+      });
+    }
+    const secret = newSecret();
+    const keys = this.dataSource.getRepository(ApiKey);
+    const saved = await keys.save(
+      keys.create({ accountId, createdBy: userId, name: trimmed, prefix: secret.slice(0, VISIBLE_PREFIX_LENGTH), secretHash: hashSecret(secret) }),
+    );
+    return { key: view(saved), secret };
+  }
+
+  /** Active keys of the account, newest first. */
+  async list(accountId: string): Promise<ApiKeyView[]> {
+    const keys = await this.dataSource.getRepository(ApiKey).find({ where: { accountId, revokedAt: IsNull() }, order: { createdAt: "DESC", id: "ASC" } });
+    return keys.map(view);
+  }
+
+  /** Revoked at once: the next request with it is refused. Another account's key is "not found". */
+  async revoke(accountId: string, id: string): Promise<ApiKeyView> {
+    const keys = this.dataSource.getRepository(ApiKey);
+    const key = UUID.test(id) ? await keys.findOneBy({ id, accountId, revokedAt: IsNull() }) : null;
+    if (!key) throw new AppError("NOT_FOUND", "No such API key.");
+    key.revokedAt = this.clock();
+    await keys.save(key);
+    return view(key);
+  }
+
+  /**
+   * The account a secret belongs to. Unknown, malformed or revoked: AUTH_REQUIRED.
+   * A key of an account that is no longer on an API plan: FORBIDDEN.
+   */
+  async authenticate(secret: string): Promise<{ accountId: string; keyId: string }> {
+    if (!isWellFormed(secret)) throw new AppError("AUTH_REQUIRED", "The API key is not valid.");
+    const key = await this.dataSource.getRepository(ApiKey).findOne({ where: { secretHash: hashSecret(secret), revokedAt: IsNull() }, relations: { account: true } });
+    if (!key) throw new AppError("AUTH_REQUIRED", "The API key is not valid.");
+    if (!API_PLANS.has(key.account.plan)) {
+      throw new AppError("FORBIDDEN", "API access is included on the Business and Enterprise plans; this key's account is on another plan.");
+    }
+    const now = this.clock();
+    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+      await this.dataSource.getRepository(ApiKey).update({ id: key.id }, { lastUsedAt: now });
+    }
+    return { accountId: key.accountId, keyId: key.id };
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const view = (key: ApiKey): ApiKeyView => ({ id: key.id, name: key.name, prefix: key.prefix, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt });

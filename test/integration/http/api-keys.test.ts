@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../../support/app.js";
+
+/** API keys over REST (and the same operations behind them over GraphQL): lifecycle, plans, metering. */
+let service: TestApp;
+beforeAll(async () => {
+  service = await startTestApp();
+});
+afterAll(() => service?.close());
+
+async function member(email: string, plan?: "free" | "pro" | "business" | "enterprise") {
+  const response = await fetch(`${service.url}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
+  const body = (await response.json()) as { accountId: string };
+  if (plan) await setPlan(body.accountId, plan);
+  return { cookie: (response.headers.get("set-cookie") ?? "").split(";")[0]!, accountId: body.accountId };
+}
+
+const setPlan = (accountId: string, plan: string) => service.app.database.dataSource.query("UPDATE accounts SET plan = $1 WHERE id = $2", [plan, accountId]);
+
+const api = (path: string, init: { method?: string; cookie?: string; bearer?: string; body?: unknown } = {}) =>
+  fetch(`${service.url}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
+      ...(init.cookie ? { cookie: init.cookie } : {}),
+      ...(init.bearer ? { authorization: `Bearer ${init.bearer}` } : {}),
+    },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  });
+
+describe("API keys", () => {
+  it("are refused on Free and Pro with 402 PLAN_LIMIT_REACHED", async () => {
+    for (const plan of ["free", "pro"] as const) {
+      const { cookie } = await member(`${plan}-keys@example.com`, plan);
+      const response = await api("/api/keys", { method: "POST", cookie, body: { name: "ci" } });
+      expect(response.status).toBe(402);
+      expect((await response.json()).error).toMatchObject({ code: "PLAN_LIMIT_REACHED", retryable: false });
+    }
+  });
+
+  it("show the secret once, list by prefix, authenticate, count API calls, and stop working when revoked", async () => {
+    const owner = await member("owner@example.com", "business");
+    const created = await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "  CI deploys  ", admin: true } });
+    expect(created.status).toBe(201);
+    const { key, secret } = await created.json();
+    expect(secret).toMatch(/^pms_live_[0-9A-Za-z]{49}$/);
+    expect(key).toEqual({ id: expect.any(String), name: "CI deploys", prefix: secret.slice(0, 13), createdAt: expect.any(String), lastUsedAt: null });
+
+    const listed = await (await api("/api/keys", { cookie: owner.cookie })).json();
+    expect(listed).toEqual({ keys: [key] });
+    expect(JSON.stringify(listed)).not.toContain(secret);
+    const stored = await service.app.database.dataSource.query("SELECT * FROM api_keys WHERE id = $1", [key.id]);
+    expect(JSON.stringify(stored)).not.toContain(secret);
+
+    // Each request the key authenticates is one API call: 0.1 credit and one unit of the ceiling.
+    const first = await (await api("/api/usage", { bearer: secret })).json();
+    expect(first.apiCalls).toEqual({ limit: 25_000, used: 1 });
+    expect(first.credits.used).toBe(0.1);
+    const viaGraphQL = await fetch(`${service.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ query: "{ usage { apiCalls { used } credits { used } } }" }),
+    });
+    expect(await viaGraphQL.json()).toEqual({ data: { usage: { apiCalls: { used: 2 }, credits: { used: 0.2 } } } });
+    const [{ last_used_at: lastUsed }] = await service.app.database.dataSource.query("SELECT last_used_at FROM api_keys WHERE id = $1", [key.id]);
+    expect(lastUsed).not.toBeNull();
+
+    // A key cannot mint or revoke keys.
+    const minted = await api("/api/keys", { method: "POST", bearer: secret, body: { name: "escalate" } });
+    expect(minted.status).toBe(403);
+    expect((await minted.json()).error.code).toBe("FORBIDDEN");
+
+    const revoked = await api(`/api/keys/${key.id}`, { method: "DELETE", cookie: owner.cookie });
+    expect(revoked.status).toBe(204);
+    expect(await revoked.text()).toBe("");
+    const after = await api("/api/usage", { bearer: secret });
+    expect(after.status).toBe(401);
+    expect((await after.json()).error).toMatchObject({ code: "AUTH_REQUIRED", message: "The API key is not valid." });
+    expect((await api(`/api/keys/${key.id}`, { method: "DELETE", cookie: owner.cookie })).status).toBe(404);
+    expect(await (await api("/api/keys", { cookie: owner.cookie })).json()).toEqual({ keys: [] });
+  });
+
+  it("answers 404 for another account's key, and 403 once the key's account leaves the API plans", async () => {
+    const owner = await member("second-owner@example.com", "business");
+    const { key, secret } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "k" } })).json();
+    const stranger = await member("stranger@example.com", "enterprise");
+    const response = await api(`/api/keys/${key.id}`, { method: "DELETE", cookie: stranger.cookie });
+    expect(response.status).toBe(404);
+    expect((await response.json()).error.code).toBe("NOT_FOUND");
+
+    await setPlan(owner.accountId, "pro");
+    const downgraded = await api("/api/usage", { bearer: secret });
+    expect(downgraded.status).toBe(403);
+    expect((await downgraded.json()).error.code).toBe("FORBIDDEN");
+  });
+
+  it("refuses malformed keys, a wrong checksum and other schemes with 401", async () => {
+    const owner = await member("third-owner@example.com", "business");
+    const { secret } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "k" } })).json();
+    const typo = `${secret.slice(0, 20)}${secret[20] === "A" ? "B" : "A"}${secret.slice(21)}`;
+    for (const authorization of [`Bearer ${typo}`, "Bearer pms_live_short", `Basic ${Buffer.from("a:b").toString("base64")}`, "Bearer"]) {
+      const response = await fetch(`${service.url}/api/usage`, { headers: { authorization } });
+      expect({ authorization, status: response.status }).toEqual({ authorization, status: 401 });
+    }
+  });
+
+  it("validates the name, naming the field", async () => {
+    const owner = await member("fourth-owner@example.com", "business");
+    const missing = await api("/api/keys", { method: "POST", cookie: owner.cookie, body: {} });
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).error.message).toMatch(/name/);
+    const long = await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "x".repeat(101) } });
+    expect(long.status).toBe(400);
+    expect((await long.json()).error).toMatchObject({ code: "VALIDATION_FAILED", message: expect.stringMatching(/^name: /) });
+  });
+});
