@@ -49,6 +49,13 @@ export async function buildHttpServer(options: {
     routerOptions: { ignoreTrailingSlash: true },
   });
 
+  // CSRF, the REST equivalent of Apollo's prevention: a cross-site page can only send
+  // "simple" requests (form-encoded, multipart or text/plain bodies) without a CORS
+  // preflight. JSON is the only body type accepted, so such a request is refused
+  // (415) before any route runs; DELETE/PATCH are never simple. The session cookie
+  // is also SameSite=Lax.
+  app.removeContentTypeParser("text/plain");
+
   // Every response, errors included, names its request; the same id is in the logs.
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);

@@ -104,6 +104,15 @@ describe("API keys", () => {
     }
   });
 
+  it("refuses a cross-site form post with the session cookie (CSRF): only JSON bodies are read", async () => {
+    const owner = await member("csrf-owner@example.com", "business");
+    for (const [type, body] of [["text/plain", '{"name":"evil"}'], ["application/x-www-form-urlencoded", "name=evil"], ["multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nevil\r\n--x--"]]) {
+      const response = await fetch(`${service.url}/api/keys`, { method: "POST", headers: { cookie: owner.cookie, "content-type": type! }, body });
+      expect({ type, status: response.status }).toEqual({ type, status: 415 });
+    }
+    expect(await (await api("/api/keys", { cookie: owner.cookie })).json()).toEqual({ keys: [] });
+  });
+
   it("validates the name, naming the field", async () => {
     const owner = await member("fourth-owner@example.com", "business");
     const missing = await api("/api/keys", { method: "POST", cookie: owner.cookie, body: {} });
