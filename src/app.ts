@@ -66,6 +66,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       path: GRAPHQL_PATH,
       logger,
       clientIp: (request) => clientIp(request, trust),
+      authenticator,
     });
     server.addHook("onClose", async () => {
       await webSocket.close();

@@ -6,6 +6,7 @@ import { useServer } from "graphql-ws/use/ws";
 import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
 import { toAppError } from "../errors.js";
+import type { Authenticator } from "../modules/accounts/viewer.js";
 import { createContext, type GraphQLContext } from "./context.js";
 
 export interface GraphQLWebSocket {
@@ -25,12 +26,44 @@ function formatErrors(errors: readonly GraphQLError[]): GraphQLError[] {
 }
 
 /**
+ * Credentials of a socket: an API key sent in `connectionParams`
+ * (`{ authorization: "Bearer <key>" }`), or the session cookie of the upgrade
+ * request, but only from the service's own origin. A page elsewhere could
+ * otherwise open a socket that rides on the visitor's session
+ * (cross-site WebSocket hijacking).
+ */
+function socketCredentials(request: IncomingMessage, params: Readonly<Record<string, unknown>> | undefined) {
+  const authorization = params?.authorization ?? params?.Authorization;
+  const origin = request.headers.origin;
+  const sameOrigin = origin === undefined || hostOf(origin) === request.headers.host;
+  return {
+    authorization: typeof authorization === "string" ? authorization : undefined,
+    cookie: sameOrigin ? request.headers.cookie : undefined,
+  };
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * graphql-ws on the same path as HTTP GraphQL. Upgrades to any other path are
  * refused before a socket is accepted.
  */
 export function attachGraphQLWebSocket(
   server: Server,
-  options: { schema: GraphQLSchema; path: string; logger: Logger; clientIp: (request: IncomingMessage) => string },
+  options: {
+    schema: GraphQLSchema;
+    path: string;
+    logger: Logger;
+    clientIp: (request: IncomingMessage) => string;
+    /** Resolves credentials; absent: every operation is anonymous. */
+    authenticator?: Authenticator;
+  },
 ): GraphQLWebSocket {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 
@@ -49,10 +82,14 @@ export function attachGraphQLWebSocket(
       schema: options.schema,
       context: (ctx): GraphQLContext => {
         const requestId = `ws_${randomUUID()}`;
+        const { authenticator } = options;
         return createContext({
           requestId,
           log: options.logger.child({ requestId }),
           clientIp: options.clientIp(ctx.extra.request),
+          ...(authenticator
+            ? { authenticate: () => authenticator.fromRequest({ id: requestId, headers: socketCredentials(ctx.extra.request, ctx.connectionParams) }) }
+            : {}),
         });
       },
       onNext: (_ctx, _id, _payload, _args, result) =>

@@ -123,3 +123,45 @@ describe("API keys", () => {
     expect((await long.json()).error).toMatchObject({ code: "VALIDATION_FAILED", message: expect.stringMatching(/^name: /) });
   });
 });
+
+describe("credentials over graphql-ws", () => {
+  async function wsQuery(query: string, options: { connectionParams?: Record<string, unknown>; headers?: Record<string, string> } = {}) {
+    const { createClient } = await import("graphql-ws");
+    const { default: WebSocket } = await import("ws");
+    const headers = options.headers ?? {};
+    const client = createClient({
+      url: `${service.url.replace("http", "ws")}/graphql`,
+      retryAttempts: 0,
+      connectionParams: options.connectionParams,
+      webSocketImpl: class extends WebSocket {
+        constructor(address: string, protocols?: string | string[]) {
+          super(address, protocols, { headers });
+        }
+      },
+    });
+    try {
+      return await new Promise<unknown>((resolve) => {
+        let value: unknown;
+        client.subscribe({ query }, { next: (data) => (value = data), error: resolve, complete: () => resolve(value) });
+      });
+    } finally {
+      await client.dispose();
+    }
+  }
+
+  it("takes an API key from connectionParams, metered like HTTP", async () => {
+    const owner = await member("ws-owner@example.com", "business");
+    const { secret } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "ws" } })).json();
+    const result = await wsQuery("{ usage { apiCalls { used } } }", { connectionParams: { authorization: `Bearer ${secret}` } });
+    expect(result).toEqual({ data: { usage: { apiCalls: { used: 1 } } } });
+  });
+
+  it("takes the session cookie from the service's own origin only (no cross-site socket hijacking)", async () => {
+    const owner = await member("ws-session@example.com");
+    const host = new URL(service.url).host;
+    const own = await wsQuery("{ usage { plan } }", { headers: { cookie: owner.cookie, origin: `http://${host}` } });
+    expect(own).toEqual({ data: { usage: { plan: "free" } } });
+    const foreign = (await wsQuery("{ usage { plan } }", { headers: { cookie: owner.cookie, origin: "https://evil.example" } })) as { errors: Array<{ extensions: { code: string } }> };
+    expect(foreign.errors[0]!.extensions.code).toBe("AUTH_REQUIRED");
+  });
+});
