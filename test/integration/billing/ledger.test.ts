@@ -8,6 +8,7 @@ import type { CreditEntry } from "../../../src/modules/billing/credit-entry.enti
 import { billingCycleAt, CreditLedger } from "../../../src/modules/billing/ledger.service.js";
 import { actionCostTenths, type BillableAction } from "../../../src/modules/billing/plans.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { rejectionOf } from "../../support/app-error.js";
 
 const { score: SCORE, chat: CHAT, api_call: API_CALL } = actionCostTenths;
 
@@ -47,14 +48,6 @@ async function spendTimes(ledger: CreditLedger, accountId: string, action: Billa
   for (let i = 0; i < n; i += 1) await ledger.spend(accountId, action, actionCostTenths[action], `${action}-${i}`);
 }
 
-async function refusal(attempt: Promise<unknown>): Promise<AppError> {
-  const outcome = await attempt.then(
-    () => new Error("expected a refusal"),
-    (error: unknown) => error,
-  );
-  expect(outcome).toBeInstanceOf(AppError);
-  return outcome as AppError;
-}
 
 const amounts = (entries: CreditEntry[]) => entries.map((entry) => [entry.bucket, entry.amountTenths]);
 
@@ -135,7 +128,7 @@ describe("credit ledger", () => {
     await spendTimes(ledger, id, "score", 3);
     const before = await entryCount(id);
 
-    const refused = await refusal(ledger.spend(id, "score", SCORE, "fourth"));
+    const refused = await rejectionOf(ledger.spend(id, "score", SCORE, "fourth"));
     expect([refused.code, refused.status, refused.retryable]).toEqual(["QUOTA_EXCEEDED", 429, false]);
     expect(await entryCount(id)).toBe(before);
     expect(await ledger.usage(id)).toMatchObject({ credits: { limit: 80, used: 30, remaining: 50 }, scores: { limit: 3, used: 3 } });
@@ -147,9 +140,9 @@ describe("credit ledger", () => {
   it("keeps Free out of API calls and score packs", async () => {
     const { ledger } = ledgerAt("2025-01-20T12:00:00Z");
     const id = await createAccount("free", "2025-01-15T00:00:00Z");
-    expect((await refusal(ledger.spend(id, "api_call", API_CALL, null))).code).toBe("QUOTA_EXCEEDED");
-    expect((await refusal(ledger.purchasePack(id, "small", "checkout-free"))).code).toBe("PLAN_LIMIT_REACHED");
-    expect((await refusal(ledger.usage(randomUUID()))).code).toBe("NOT_FOUND");
+    expect((await rejectionOf(ledger.spend(id, "api_call", API_CALL, null))).code).toBe("QUOTA_EXCEEDED");
+    expect((await rejectionOf(ledger.purchasePack(id, "small", "checkout-free"))).code).toBe("PLAN_LIMIT_REACHED");
+    expect((await rejectionOf(ledger.usage(randomUUID()))).code).toBe("NOT_FOUND");
   });
 
   it("refunds a spend into the buckets it took from, once", async () => {
@@ -230,7 +223,7 @@ describe("credit ledger", () => {
       [id, usage.period.start],
     );
     await ledger.spend(id, "api_call", API_CALL, null);
-    expect((await refusal(ledger.spend(id, "api_call", API_CALL, null))).code).toBe("QUOTA_EXCEEDED");
+    expect((await rejectionOf(ledger.spend(id, "api_call", API_CALL, null))).code).toBe("QUOTA_EXCEEDED");
   });
 
   it("reports the live usage figures of DESIGN.md §9", async () => {

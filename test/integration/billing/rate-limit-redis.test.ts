@@ -3,12 +3,12 @@ import { once } from "node:events";
 import { pino } from "pino";
 import { TcpRelay } from "../../support/tcp-relay.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "../../../src/errors.js";
 import { AnonymousCap } from "../../../src/modules/billing/rate-limit/anonymous-cap.js";
 import { RateLimiter, type RateLimitDecision } from "../../../src/modules/billing/rate-limit/rate-limiter.js";
 import { RedisSlidingWindowStore } from "../../../src/modules/billing/rate-limit/sliding-window.js";
 import { connectRedis, type RedisConnection } from "../../../src/redis.js";
 import { describeAnonymousCapBehaviour, describeRateLimiterBehaviour } from "../../unit/billing/rate-limit.behaviour.js";
+import { rejectionOf } from "../../support/app-error.js";
 
 /**
  * The rate limits against a real Redis (127.0.0.1:6379 on these machines and in CI),
@@ -72,14 +72,6 @@ async function pollUntilAllowed(check: () => Promise<RateLimitDecision>, boundMs
   }
 }
 
-async function rejectionOf(promise: Promise<unknown>): Promise<AppError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!(outcome instanceof AppError)) throw new Error(`expected an AppError rejection, got ${String(outcome)}`);
-  return outcome;
-}
 
 describe("rate limits while Redis goes away and comes back", () => {
   let link: TcpRelay;

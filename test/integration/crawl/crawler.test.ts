@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CrawlProgress } from "../../../src/modules/crawl/crawl.types.js";
 import { createCrawler } from "../../../src/modules/crawl/crawler.factory.js";
 import { defaultFetchLimits } from "../../../src/modules/crawl/fetcher.js";
-import { AppError } from "../../../src/errors.js";
 import { acmeSite } from "../../fixtures/crawl-sites.js";
 import { FixtureSites, fixtureResolver, page, type Site } from "../../support/fixture-sites.js";
+import { rejectionOf } from "../../support/app-error.js";
 
 const sites = new FixtureSites({});
 let origin: (host: string) => string;
@@ -16,14 +16,7 @@ function crawler(overrides: Parameters<typeof createCrawler>[1] = {}, resolver =
   );
 }
 
-async function crawlError(url: string, run = crawler()): Promise<AppError> {
-  const error = await run.crawl(url).then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
-  return error;
-}
+const crawlError = (url: string, run = crawler()) => rejectionOf(run.crawl(url));
 
 const redirect = (location: string, status = 302) => ({ status, headers: { location } });
 

@@ -1,8 +1,8 @@
 import { exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config.js";
-import { AppError } from "../../../src/errors.js";
 import { createSessionVerifier } from "../../../src/modules/accounts/session/session-verifier.js";
+import { rejectionOf } from "../../support/app-error.js";
 
 const ISSUER = "https://id.example.test";
 const NOW = new Date("2031-03-01T12:00:00Z");
@@ -19,14 +19,6 @@ function verifierFor(pem: string) {
   return createSessionVerifier(config, { clock: () => NOW });
 }
 
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
-  return error;
-}
 
 describe("session verification against a configured PEM public key", () => {
   let rsa: { privateKey: CryptoKey; pem: string };
@@ -55,7 +47,7 @@ describe("session verification against a configured PEM public key", () => {
     const verifier = await verifierFor(rsa.pem);
     const other = await generateKeyPair("RS256");
 
-    expect(await refusal(verifier.verify(await sessionToken("RS256", other.privateKey)))).toMatchObject({
+    expect(await rejectionOf(verifier.verify(await sessionToken("RS256", other.privateKey)))).toMatchObject({
       code: "AUTH_REQUIRED",
       message: "session signature invalid",
     });
@@ -65,14 +57,14 @@ describe("session verification against a configured PEM public key", () => {
     const verifier = await verifierFor(rsa.pem);
     const forged = await sessionToken("HS256", new TextEncoder().encode(rsa.pem));
 
-    expect(await refusal(verifier.verify(forged))).toMatchObject({ code: "AUTH_REQUIRED", message: "session algorithm not accepted" });
+    expect(await rejectionOf(verifier.verify(forged))).toMatchObject({ code: "AUTH_REQUIRED", message: "session algorithm not accepted" });
   });
 
   it("takes the algorithm from the key, not from the token", async () => {
     const verifier = await verifierFor(rsa.pem);
     const ec = await generateKeyPair("ES256");
 
-    expect(await refusal(verifier.verify(await sessionToken("ES256", ec.privateKey)))).toMatchObject({
+    expect(await rejectionOf(verifier.verify(await sessionToken("ES256", ec.privateKey)))).toMatchObject({
       message: "session algorithm not accepted",
     });
   });

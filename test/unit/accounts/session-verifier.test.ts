@@ -1,9 +1,9 @@
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWK, type JWTPayload } from "jose";
 import { afterEach, beforeAll, afterAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../../src/config.js";
-import { AppError } from "../../../src/errors.js";
 import { createSessionVerifier, type SessionVerifierOptions } from "../../../src/modules/accounts/session/session-verifier.js";
 import { startJwksServer, type JwksServer } from "./jwks-server.js";
+import { rejectionOf } from "../../support/app-error.js";
 
 const ISSUER = "https://id.example.test";
 const APP = "https://app.example.test";
@@ -37,14 +37,6 @@ function sessionToken(key: TestKey, claims: JWTPayload = {}, kid = key.kid): Pro
     .sign(key.privateKey);
 }
 
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
-  return error;
-}
 
 let provider: JwksServer;
 let current: TestKey;
@@ -104,7 +96,7 @@ describe("session verification against the provider's JWKS", () => {
     const verifier = await verifierFor();
     const impostor = await newKey(current.kid);
 
-    const error = await refusal(verifier.verify(await sessionToken(impostor)));
+    const error = await rejectionOf(verifier.verify(await sessionToken(impostor)));
 
     expect(error).toMatchObject({ code: "AUTH_REQUIRED", status: 401, message: "session signature invalid" });
   });
@@ -114,22 +106,22 @@ describe("session verification against the provider's JWKS", () => {
 
     await expect(verifier.verify(await sessionToken(current, { exp: nowSeconds - 20 }))).resolves.toMatchObject({ subject: "user_2abc" });
     await expect(verifier.verify(await sessionToken(current, { nbf: nowSeconds + 20 }))).resolves.toMatchObject({ subject: "user_2abc" });
-    expect(await refusal(verifier.verify(await sessionToken(current, { exp: nowSeconds - 31 })))).toMatchObject({ message: "session expired" });
-    expect(await refusal(verifier.verify(await sessionToken(current, { nbf: nowSeconds + 120 })))).toMatchObject({ message: "session not yet valid" });
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { exp: nowSeconds - 31 })))).toMatchObject({ message: "session expired" });
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { nbf: nowSeconds + 120 })))).toMatchObject({ message: "session not yet valid" });
   });
 
   it("refuses a session without an expiry or a subject", async () => {
     const verifier = await verifierFor();
 
-    expect(await refusal(verifier.verify(await sessionToken(current, { exp: undefined })))).toMatchObject({ message: "session has no valid expiry" });
-    expect(await refusal(verifier.verify(await sessionToken(current, { sub: undefined })))).toMatchObject({ message: "session has no subject" });
-    expect(await refusal(verifier.verify(await sessionToken(current, { sub: "" })))).toMatchObject({ message: "session has no subject" });
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { exp: undefined })))).toMatchObject({ message: "session has no valid expiry" });
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { sub: undefined })))).toMatchObject({ message: "session has no subject" });
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { sub: "" })))).toMatchObject({ message: "session has no subject" });
   });
 
   it("refuses another issuer", async () => {
     const verifier = await verifierFor();
 
-    const error = await refusal(verifier.verify(await sessionToken(current, { iss: "https://evil.example.test" })));
+    const error = await rejectionOf(verifier.verify(await sessionToken(current, { iss: "https://evil.example.test" })));
 
     expect(error).toMatchObject({ code: "AUTH_REQUIRED", message: "session issuer not accepted" });
   });
@@ -138,10 +130,10 @@ describe("session verification against the provider's JWKS", () => {
     const verifier = await verifierFor({ SESSION_AUTHORIZED_PARTIES: `https://admin.example.test, ${APP}` });
 
     await expect(verifier.verify(await sessionToken(current))).resolves.toMatchObject({ authorizedParty: APP });
-    expect(await refusal(verifier.verify(await sessionToken(current, { azp: "https://evil.example.test" })))).toMatchObject({
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { azp: "https://evil.example.test" })))).toMatchObject({
       message: "session authorized party not accepted",
     });
-    expect(await refusal(verifier.verify(await sessionToken(current, { azp: undefined })))).toMatchObject({
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { azp: undefined })))).toMatchObject({
       message: "session authorized party not accepted",
     });
   });
@@ -165,7 +157,7 @@ describe("session verification against the provider's JWKS", () => {
       .sign(new TextEncoder().encode(JSON.stringify(current.jwk)));
 
     for (const token of [unsigned, hmac]) {
-      expect(await refusal(verifier.verify(token))).toMatchObject({ code: "AUTH_REQUIRED", message: "session algorithm not accepted" });
+      expect(await rejectionOf(verifier.verify(token))).toMatchObject({ code: "AUTH_REQUIRED", message: "session algorithm not accepted" });
     }
   });
 
@@ -173,7 +165,7 @@ describe("session verification against the provider's JWKS", () => {
     const verifier = await verifierFor();
 
     for (const token of ["", "not-a-jwt", "a.b.c"]) {
-      expect(await refusal(verifier.verify(token))).toMatchObject({ code: "AUTH_REQUIRED", message: "session token malformed" });
+      expect(await rejectionOf(verifier.verify(token))).toMatchObject({ code: "AUTH_REQUIRED", message: "session token malformed" });
     }
   });
 });
@@ -200,7 +192,7 @@ describe("key rotation", () => {
     // Unknown kids right after a fetch: refused from the cache, no new requests.
     const stranger = await newKey("key-unknown");
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      expect(await refusal(verifier.verify(await sessionToken(stranger)))).toMatchObject({
+      expect(await rejectionOf(verifier.verify(await sessionToken(stranger)))).toMatchObject({
         message: "session signing key not recognised",
       });
     }
@@ -208,7 +200,7 @@ describe("key rotation", () => {
 
     // Once the cooldown has passed, one more look, then the same refusal.
     vi.setSystemTime(start + 62_000);
-    expect(await refusal(verifier.verify(await sessionToken(stranger)))).toMatchObject({ message: "session signing key not recognised" });
+    expect(await rejectionOf(verifier.verify(await sessionToken(stranger)))).toMatchObject({ message: "session signing key not recognised" });
     expect(provider.requests - afterFirstFetch).toBe(2);
   });
 
@@ -222,7 +214,7 @@ describe("key rotation", () => {
     provider.keys = [current.jwk, next.jwk];
     vi.setSystemTime(start + 5_000);
 
-    expect(await refusal(verifier.verify(await sessionToken(next)))).toMatchObject({ message: "session signing key not recognised" });
+    expect(await rejectionOf(verifier.verify(await sessionToken(next)))).toMatchObject({ message: "session signing key not recognised" });
   });
 });
 
@@ -232,7 +224,7 @@ describe("an identity provider that cannot be reached", () => {
     const token = await sessionToken(current);
     provider.mode = "fail";
 
-    const error = await refusal(verifier.verify(token));
+    const error = await rejectionOf(verifier.verify(token));
     expect(error).toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503, retryable: true, message: "identity provider unavailable" });
 
     provider.mode = "serve";
@@ -244,7 +236,7 @@ describe("an identity provider that cannot be reached", () => {
     provider.mode = "hang";
     const started = performance.now();
 
-    const error = await refusal(verifier.verify(await sessionToken(current)));
+    const error = await rejectionOf(verifier.verify(await sessionToken(current)));
 
     expect(error).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: "identity provider unavailable" });
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -256,7 +248,7 @@ describe("an identity provider that cannot be reached", () => {
     await gone.close();
     const verifier = await verifierFor({ SESSION_JWKS_URL: url });
 
-    const error = await refusal(verifier.verify(await sessionToken(current)));
+    const error = await rejectionOf(verifier.verify(await sessionToken(current)));
 
     expect(error).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: "identity provider unavailable" });
   });

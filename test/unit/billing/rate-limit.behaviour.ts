@@ -3,6 +3,7 @@ import { AppError } from "../../../src/errors.js";
 import type { AnonymousCap } from "../../../src/modules/billing/rate-limit/anonymous-cap.js";
 import { anonymousSubject, RateLimiter } from "../../../src/modules/billing/rate-limit/rate-limiter.js";
 import type { SlidingWindowStore } from "../../../src/modules/billing/rate-limit/sliding-window.js";
+import { rejectionOf } from "../../support/app-error.js";
 
 /**
  * The behaviour every store must give the rate limiter, written once and run against
@@ -120,14 +121,6 @@ export function describeRateLimiterBehaviour(storeName: string, createStore: () 
   });
 }
 
-async function rejectionOf(promise: Promise<unknown>): Promise<AppError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!(outcome instanceof AppError)) throw new Error(`expected an AppError rejection, got ${String(outcome)}`);
-  return outcome;
-}
 
 export function describeAnonymousCapBehaviour(storeName: string, createCap: () => AnonymousCap): void {
   describe(`anonymous scoring cap over the ${storeName} store`, () => {
