@@ -5,7 +5,6 @@ import {
   companyMomentum,
   customerSuccess,
   growthDistribution,
-  growthOrganizationRules,
   jobOpenings,
   talentOrganization,
 } from "../../../src/modules/scoring/rules/growth-organization.js";
@@ -19,16 +18,6 @@ type Options = Parameters<typeof syntheticFacts>[1];
 const daysAgo = (days: number) => new Date(Date.parse("2026-11-01T00:00:00Z") - days * 86_400_000).toISOString().slice(0, 10);
 const blog = (dates: string[]): PageSpec => ({ path: "/blog", title: "Blog", dates });
 
-
-describe("growth & organization rules", () => {
-  it.each(Object.entries(growthOrganizationRules))("%s has nothing observable on a bare site", (_id, rule) => {
-    const assessment = rule(syntheticFacts(bare));
-    expect(assessment.coverage).toBe(0);
-    expect(assessment.raw).toBe(0);
-    expect(assessment.evidence).toEqual([]);
-    expect(assessment.toRaise).not.toBe("");
-  });
-});
 
 describe("growth_distribution", () => {
   it("rises with blog cadence, and more with more recent posts", () => {

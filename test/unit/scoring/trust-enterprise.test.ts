@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { OutboundLink } from "../../../src/modules/crawl/crawl.types.js";
-import { complianceCertifications, dataPrivacy, enterpriseReadiness, securityPosture, trustEnterpriseRules } from "../../../src/modules/scoring/rules/trust-enterprise.js";
+import { complianceCertifications, dataPrivacy, enterpriseReadiness, securityPosture } from "../../../src/modules/scoring/rules/trust-enterprise.js";
 import { BARE_SITE, expectSignal } from "../../support/rule-assertions.js";
 import { SYNTHETIC_ORIGIN, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
 
@@ -9,16 +9,6 @@ const product = (text: string, path = "/product"): PageSpec => ({ path, title: "
 const trustCenter: OutboundLink = { url: "https://trust.acme.example/", kind: "trust_center", foundOn: `${SYNTHETIC_ORIGIN}/` };
 type Options = Parameters<typeof syntheticFacts>[1];
 
-
-describe("trust & enterprise rules", () => {
-  it.each(Object.entries(trustEnterpriseRules))("%s has nothing observable on a bare site", (_id, rule) => {
-    const assessment = rule(syntheticFacts(bare));
-    expect(assessment.coverage).toBe(0);
-    expect(assessment.raw).toBe(0);
-    expect(assessment.evidence).toEqual([]);
-    expect(assessment.toRaise).not.toBe("");
-  });
-});
 
 describe("security_posture", () => {
   it.each<[string, PageSpec[], string, Options?]>([
