@@ -1,4 +1,16 @@
-import { CreateApiKeyDocument, HealthDocument, ListApiKeysDocument, RevokeApiKeyDocument, UsageDocument } from "./generated/operations.js";
+import {
+  CancelInvitationDocument,
+  CreateApiKeyDocument,
+  HealthDocument,
+  InviteMemberDocument,
+  ListApiKeysDocument,
+  ListMembersDocument,
+  RemoveMemberDocument,
+  RevokeApiKeyDocument,
+  StartCheckoutDocument,
+  UsageDocument,
+  type CheckoutInput,
+} from "./generated/operations.js";
 import { objectBody, route, type AnyRestRoute } from "./route.js";
 
 /**
@@ -44,5 +56,47 @@ export const restRoutes: readonly AnyRestRoute[] = [
     variables: ({ params }) => ({ id: params.id ?? "" }),
     status: () => 204,
     body: () => undefined,
+  }),
+  route({
+    method: "GET",
+    path: "/api/members",
+    operation: ListMembersDocument,
+    variables: () => ({}),
+    body: (data) => data.members,
+  }),
+  route({
+    method: "POST",
+    path: "/api/members/invitations",
+    operation: InviteMemberDocument,
+    variables: (input) => ({ input: { email: objectBody(input).email as string } }),
+    status: () => 201,
+    body: (data) => data.inviteMember,
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/members/invitations/:id",
+    operation: CancelInvitationDocument,
+    variables: ({ params }) => ({ id: params.id ?? "" }),
+    status: () => 204,
+    body: () => undefined,
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/members/:id",
+    operation: RemoveMemberDocument,
+    variables: ({ params }) => ({ id: params.id ?? "" }),
+    status: () => 204,
+    body: () => undefined,
+  }),
+  route({
+    method: "POST",
+    path: "/api/billing/checkout",
+    operation: StartCheckoutDocument,
+    variables: (input) => {
+      const { plan, pack } = objectBody(input);
+      return { input: { plan: (plan ?? null) as CheckoutInput["plan"], pack: (pack ?? null) as CheckoutInput["pack"] } };
+    },
+    status: () => 201,
+    body: (data) => data.startCheckout,
   }),
 ];

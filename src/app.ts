@@ -10,6 +10,15 @@ import { attachGraphQLWebSocket } from "./graphql/websocket.js";
 import { clientIp, trustProxyFunction } from "./http/client-ip.js";
 import { buildHttpServer, GRAPHIQL_PATH, GRAPHQL_PATH } from "./http/server.js";
 import { devRoutes } from "./http/dev-routes.js";
+import { stripeWebhookRoute } from "./http/provider-routes.js";
+import { DomainEvents } from "./events/domain-events.js";
+import { MembersResolver } from "./modules/accounts/members.resolver.js";
+import { MembersService } from "./modules/accounts/members.service.js";
+import type { BillingProvider } from "./modules/billing/checkout/billing-provider.js";
+import { BillingResolver } from "./modules/billing/checkout/billing.resolver.js";
+import { BillingService } from "./modules/billing/checkout/billing.service.js";
+import { LocalCheckoutProvider } from "./modules/billing/checkout/local-provider.js";
+import { createStripeClient, StripeCheckoutProvider, StripeWebhooks } from "./modules/billing/checkout/stripe-provider.js";
 import { AccountsService } from "./modules/accounts/accounts.service.js";
 import { ApiKeysResolver } from "./modules/accounts/api-keys/api-keys.resolver.js";
 import { ApiKeysService } from "./modules/accounts/api-keys/api-keys.service.js";
@@ -24,6 +33,8 @@ import { HealthService } from "./modules/health/health.service.js";
 export interface App {
   readonly http: FastifyInstance;
   readonly database: Database;
+  /** Domain events (`subscription.changed`, …), heard in-process after their change commits. */
+  readonly events: DomainEvents;
   /** Starts serving; resolves to the base URL (e.g. http://127.0.0.1:4000). */
   listen(port?: number, host?: string): Promise<string>;
   /** Stops accepting, drains, then closes the database (and the embedded server). */
@@ -44,10 +55,15 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     const ledger = new CreditLedger(database.dataSource);
     const apiKeys = new ApiKeysService(database.dataSource);
     const authenticator = new Authenticator(sessions, accounts, apiKeys, ledger);
+    const events = new DomainEvents(logger);
+    const billingSetup = billingFor(config, logger);
+    const billing = new BillingService(database.dataSource, ledger, events, billingSetup.provider, logger, billingSetup.stripe);
     const container = new ResolverContainer()
       .register(HealthResolver, new HealthResolver(new HealthService(config, database, redis)))
       .register(UsageResolver, new UsageResolver(ledger))
-      .register(ApiKeysResolver, new ApiKeysResolver(apiKeys));
+      .register(ApiKeysResolver, new ApiKeysResolver(apiKeys))
+      .register(MembersResolver, new MembersResolver(new MembersService(database.dataSource)))
+      .register(BillingResolver, new BillingResolver(billing));
     const schema = buildAppSchema(container);
 
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH });
@@ -58,7 +74,10 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       schema,
       apollo,
       authenticator,
-      ...(local ? { devRoutes: devRoutes(local, sessions, accounts) } : {}),
+      extraRoutes: [
+        ...(local ? [devRoutes(local, sessions, accounts, billing)] : []),
+        ...(billingSetup.webhooks ? [stripeWebhookRoute(billingSetup.webhooks, billing)] : []),
+      ],
     });
     const trust = trustProxyFunction(config.http.trustProxy);
     const webSocket = attachGraphQLWebSocket(server.server, {
@@ -76,6 +95,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     return {
       http: server,
       database,
+      events,
       async listen(port = config.http.port, host = config.http.host) {
         await server.listen({ port, host });
         const address = server.server.address();
@@ -93,4 +113,18 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     await database.close().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Stripe when STRIPE_SECRET_KEY is set (config requires its webhook secret with it);
+ * else the local provider, whose completion route exists outside production only,
+ * so production without Stripe has no checkout (health says so).
+ */
+function billingFor(config: Config, logger: Logger): { provider?: BillingProvider; stripe?: ReturnType<typeof createStripeClient>; webhooks?: StripeWebhooks } {
+  const { stripeSecretKey, stripeWebhookSecret, stripeApiUrl } = config.billing;
+  if (stripeSecretKey && stripeWebhookSecret) {
+    const stripe = createStripeClient({ secretKey: stripeSecretKey, apiUrl: stripeApiUrl });
+    return { provider: new StripeCheckoutProvider(stripe, config.publicBaseUrl, logger), stripe, webhooks: new StripeWebhooks(stripe, stripeWebhookSecret) };
+  }
+  return config.isProduction ? {} : { provider: new LocalCheckoutProvider(config.publicBaseUrl) };
 }

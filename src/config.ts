@@ -74,6 +74,8 @@ const envSchema = z
     SESSION_PUBLIC_KEY: optionalString,
     SESSION_ISSUER: optionalString,
     SESSION_AUTHORIZED_PARTIES: csv,
+    PUBLIC_BASE_URL: optionalUrl(["http:", "https:"]),
+    STRIPE_API_URL: optionalUrl(["http:", "https:"]),
     STRIPE_SECRET_KEY: optionalString.refine(
       (value) => value === undefined || /^(sk|rk)_(live|test)_\w+$/.test(value),
       { message: "must look like sk_live_…, sk_test_…, rk_live_… or rk_test_…" },
@@ -96,6 +98,13 @@ const envSchema = z
     if (env.SESSION_JWKS_URL && env.SESSION_PUBLIC_KEY) {
       ctx.addIssue({ code: "custom", path: ["SESSION_PUBLIC_KEY"], message: "cannot be set together with SESSION_JWKS_URL: choose one way to verify sessions" });
     }
+    if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["STRIPE_WEBHOOK_SECRET"],
+        message: "is required when STRIPE_SECRET_KEY is set: checkout completions arrive as signed webhooks",
+      });
+    }
     if (env.NODE_ENV !== "production") return;
     if (env.SESSION_JWKS_URL?.startsWith("http:")) {
       ctx.addIssue({ code: "custom", path: ["SESSION_JWKS_URL"], message: "must use https in production: session keys fetched in clear text could be replaced" });
@@ -110,13 +119,6 @@ const envSchema = z
     }
     if (!env.SESSION_ISSUER) {
       ctx.addIssue({ code: "custom", path: ["SESSION_ISSUER"], message: "is required in production" });
-    }
-    if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["STRIPE_WEBHOOK_SECRET"],
-        message: "is required when STRIPE_SECRET_KEY is set: checkout completions arrive as signed webhooks",
-      });
     }
   });
 
@@ -142,7 +144,10 @@ export interface Config {
     readonly issuer: string | undefined;
     readonly authorizedParties: readonly string[];
   };
+  /** Where people reach the service (links in checkout URLs and share pages); no trailing slash. */
+  readonly publicBaseUrl: string;
   readonly billing: {
+    readonly stripeApiUrl: string | undefined;
     readonly stripeSecretKey: string | undefined;
     readonly stripeWebhookSecret: string | undefined;
   };
@@ -202,7 +207,8 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       issuer: env.SESSION_ISSUER,
       authorizedParties: env.SESSION_AUTHORIZED_PARTIES,
     },
-    billing: { stripeSecretKey: env.STRIPE_SECRET_KEY, stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET },
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    billing: { stripeApiUrl: env.STRIPE_API_URL, stripeSecretKey: env.STRIPE_SECRET_KEY, stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET },
     crawl: { maxPages: env.CRAWL_MAX_PAGES, ssrfAllowlist: env.SSRF_ALLOWLIST },
   };
   return deepFreeze(config);

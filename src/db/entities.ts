@@ -2,6 +2,10 @@ import { Account } from "../modules/accounts/account.entity.js";
 import { ApiKey } from "../modules/accounts/api-keys/api-key.entity.js";
 import { User } from "../modules/accounts/user.entity.js";
 import { CreditEntry } from "../modules/billing/credit-entry.entity.js";
+import { Invitation } from "../modules/accounts/invitation.entity.js";
+import { CheckoutSession } from "../modules/billing/checkout/checkout-session.entity.js";
+import { ProviderEvent } from "../modules/billing/checkout/provider-event.entity.js";
+import { DomainEventRecord } from "../events/domain-event.entity.js";
 
 /** Every entity of the service, listed explicitly: no filesystem globs at runtime. */
-export const entities = [Account, User, CreditEntry, ApiKey];
+export const entities = [Account, User, CreditEntry, ApiKey, Invitation, CheckoutSession, ProviderEvent, DomainEventRecord];

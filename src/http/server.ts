@@ -33,8 +33,8 @@ export async function buildHttpServer(options: {
   routes?: readonly AnyRestRoute[];
   /** Resolves credentials into a viewer; absent (tests of the HTTP layer alone): everyone is anonymous. */
   authenticator?: Authenticator;
-  /** Routes that exist only outside production (the local identity provider's sign-in). */
-  devRoutes?: (app: FastifyInstance) => Promise<void>;
+  /** Routes outside the API: development stand-ins (never in production) and provider callbacks. */
+  extraRoutes?: ReadonlyArray<(app: FastifyInstance) => Promise<void>>;
 }): Promise<FastifyInstance> {
   const { config, logger, schema, apollo, routes = restRoutes, authenticator } = options;
   const contextFor = (request: FastifyRequest) => requestContext(request, authenticator);
@@ -81,7 +81,7 @@ export async function buildHttpServer(options: {
   });
   await registerGraphiql(app, { path: GRAPHIQL_PATH, endpoint: GRAPHQL_PATH });
   mountRestCompat(app, schema, routes, contextFor);
-  if (options.devRoutes) await options.devRoutes(app);
+  for (const register of options.extraRoutes ?? []) await register(app);
   return app;
 }
 

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn, type Relation } from "typeorm";
+import { Check, Column, CreateDateColumn, Entity, Index, OneToMany, PrimaryGeneratedColumn, type Relation } from "typeorm";
 import { User } from "./user.entity.js";
 
 export const planIds = ["free", "pro", "business", "enterprise"] as const;
@@ -20,6 +20,16 @@ export class Account {
   /** Billing cycles (and plan-credit resets) start on this instant, monthly. */
   @Column({ name: "billing_cycle_anchor", type: "timestamptz" })
   billingCycleAnchor: Date;
+
+  /** The billing provider's customer, once a Stripe checkout completed. */
+  @Index("IDX_accounts_stripe_customer", { unique: true })
+  @Column({ name: "stripe_customer_id", type: "text", nullable: true })
+  stripeCustomerId: string | null;
+
+  /** The Stripe subscription that sets `plan`; its updates and deletion change the plan. */
+  @Index("IDX_accounts_stripe_subscription", { unique: true })
+  @Column({ name: "stripe_subscription_id", type: "text", nullable: true })
+  stripeSubscriptionId: string | null;
 
   @CreateDateColumn({ name: "created_at", type: "timestamptz" })
   createdAt: Date;

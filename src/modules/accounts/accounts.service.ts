@@ -1,6 +1,7 @@
 import type { DataSource } from "typeorm";
 import { Account } from "./account.entity.js";
 import type { SessionClaims } from "./session/session-verifier.js";
+import { acceptInvitation } from "./members.service.js";
 import { User } from "./user.entity.js";
 
 export interface Member {
@@ -10,7 +11,10 @@ export interface Member {
 
 const UNIQUE_VIOLATION = "23505";
 
-/** Who a verified session is: the first sign-in of a new subject creates the user and a Free account. */
+/**
+ * Who a verified session is: the first sign-in of a new subject joins the account that
+ * invited its verified address, or else creates the user and a Free account.
+ */
 export class AccountsService {
   constructor(
     private readonly dataSource: DataSource,
@@ -22,13 +26,17 @@ export class AccountsService {
     if (known) return known;
     try {
       return await this.dataSource.transaction(async (manager) => {
-        const account = await manager.save(
-          manager.create(Account, { name: claims.name ?? claims.email ?? "My account", plan: "free", billingCycleAnchor: this.clock() }),
-        );
-        const user = await manager.save(
-          manager.create(User, { accountId: account.id, subject: claims.subject, email: claims.email ?? "", name: claims.name ?? null }),
-        );
-        return { userId: user.id, accountId: account.id };
+        // An invitation binds an address, so only an address the provider verified may take it.
+        const invited = claims.email && claims.emailVerified ? await acceptInvitation(manager, claims.email) : undefined;
+        const accountId =
+          invited ??
+          (
+            await manager.save(
+              manager.create(Account, { name: claims.name ?? claims.email ?? "My account", plan: "free", billingCycleAnchor: this.clock() }),
+            )
+          ).id;
+        const user = await manager.save(manager.create(User, { accountId, subject: claims.subject, email: claims.email ?? "", name: claims.name ?? null }));
+        return { userId: user.id, accountId };
       });
     } catch (error) {
       // Two first requests of the same person at once: the other one created the user.

@@ -36,6 +36,11 @@ export interface LedgerOptions {
   readonly manager?: EntityManager;
 }
 
+export interface PackPurchaseOptions extends LedgerOptions {
+  /** The pack was paid for (a completed checkout): granted whatever the plan is by now. */
+  readonly paid?: boolean;
+}
+
 /**
  * Monthly cycles from the anchor: the anchor's day of month (clamped to the end of
  * shorter months, always computed from the anchor, so Jan 31 → Feb 28 → Mar 31)
@@ -162,10 +167,10 @@ export class CreditLedger {
    * Adds a score pack's credits to the pack bucket (paid plans only). `reference`
    * is the checkout id: a completion applied twice adds the pack once (returns []).
    */
-  async purchasePack(accountId: string, packId: PackId, reference: string, options: LedgerOptions = {}): Promise<CreditEntry[]> {
+  async purchasePack(accountId: string, packId: PackId, reference: string, options: PackPurchaseOptions = {}): Promise<CreditEntry[]> {
     return this.inTransaction(options.manager, async (manager) => {
       const account = await this.lockAccount(manager, accountId);
-      if (!account.plan.packs) {
+      if (!account.plan.packs && !options.paid) {
         throw new AppError("PLAN_LIMIT_REACHED", `Score packs are for paid plans; the ${account.plan.name} plan cannot buy them.`);
       }
       if (await manager.exists(CreditEntry, { where: { accountId, kind: "pack_purchase", reference } })) return [];

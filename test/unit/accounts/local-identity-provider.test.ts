@@ -31,6 +31,7 @@ describe("local identity provider", () => {
     expect(claims).toEqual({
       subject: localSubjectFor("ada@example.test"),
       email: "ada@example.test",
+      emailVerified: true,
       name: "Ada Lovelace",
       issuer: "pms-local-idp",
       authorizedParty: "pms-local",

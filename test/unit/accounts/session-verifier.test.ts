@@ -74,6 +74,8 @@ describe("session verification against the provider's JWKS", () => {
     expect(claims).toEqual({
       subject: "user_2abc",
       email: "ada@example.test",
+      // The token carries no email_verified claim: the address is not taken as verified.
+      emailVerified: false,
       name: "Ada",
       issuer: ISSUER,
       authorizedParty: APP,

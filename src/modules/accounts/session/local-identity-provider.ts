@@ -61,7 +61,7 @@ export class LocalIdentityProvider {
       throw new AppError("VALIDATION_FAILED", "name: must be at most 200 characters");
     }
     const issuedAt = Math.floor(this.clock().getTime() / 1000);
-    return new SignJWT({ email, azp: this.authorizedParty, ...(name ? { name } : {}) })
+    return new SignJWT({ email, email_verified: true, azp: this.authorizedParty, ...(name ? { name } : {}) })
       .setProtectedHeader({ alg: this.algorithm, typ: "JWT" })
       .setSubject(localSubjectFor(email))
       .setIssuer(this.issuer)

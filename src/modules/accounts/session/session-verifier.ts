@@ -16,6 +16,8 @@ export interface SessionClaims {
   /** The provider's `sub`: the stable identity, unlike the e-mail address. */
   readonly subject: string;
   readonly email?: string;
+  /** The provider's `email_verified` claim; only a verified address can accept an invitation. */
+  readonly emailVerified: boolean;
   readonly name?: string;
   readonly issuer: string;
   readonly authorizedParty?: string;
@@ -73,7 +75,7 @@ export class SessionVerifier {
   }
 
   private claimsOf(payload: JWTPayload): SessionClaims {
-    const { sub, iss, exp, azp, email, name } = payload as JWTPayload & Record<"azp" | "email" | "name", unknown>;
+    const { sub, iss, exp, azp, email, name, email_verified: emailVerified } = payload as JWTPayload & Record<"azp" | "email" | "name" | "email_verified", unknown>;
     if (typeof sub !== "string" || sub === "") throw refused("session has no subject");
     if (typeof iss !== "string" || iss === "") throw refused("session issuer not accepted");
     const parties = this.settings.authorizedParties;
@@ -87,6 +89,7 @@ export class SessionVerifier {
       expiresAt: new Date((exp as number) * 1000),
       // Profile claims are informational: a provider sending another type is ignored, not fatal.
       ...(typeof email === "string" && email !== "" ? { email } : {}),
+      emailVerified: emailVerified === true,
       ...(typeof name === "string" && name !== "" ? { name } : {}),
       ...(typeof azp === "string" ? { authorizedParty: azp } : {}),
     };

@@ -1,0 +1,67 @@
+import type { EntityManager } from "typeorm";
+import type { Logger } from "pino";
+import type { PlanId } from "../modules/accounts/account.entity.js";
+import { DomainEventRecord } from "./domain-event.entity.js";
+
+/** The payload of each domain event, by its contract name (the webhook event kinds). */
+export interface DomainEventPayloads {
+  "subscription.changed": {
+    readonly accountId: string;
+    readonly previousPlan: PlanId;
+    readonly plan: PlanId;
+    /** What changed it: a completed checkout, or the provider's subscription update or cancellation. */
+    readonly reason: "checkout" | "subscription_updated" | "subscription_cancelled";
+    readonly checkoutSessionId: string | null;
+  };
+}
+
+export type DomainEventType = keyof DomainEventPayloads;
+
+export interface DomainEvent<T extends DomainEventType = DomainEventType> {
+  readonly id: string;
+  readonly type: T;
+  readonly accountId: string;
+  readonly data: DomainEventPayloads[T];
+  readonly occurredAt: Date;
+}
+
+type Listener<T extends DomainEventType> = (event: DomainEvent<T>) => void | Promise<void>;
+
+/**
+ * Domain events through an outbox: `record` writes the event in the caller's
+ * transaction (it exists exactly when the change committed), and `publish` hands the
+ * committed events to in-process listeners. A listener's failure is logged and never
+ * undoes the change; durable delivery to webhooks reads the outbox table.
+ */
+export class DomainEvents {
+  private readonly listeners = new Map<DomainEventType, Set<Listener<DomainEventType>>>();
+
+  constructor(private readonly logger: Pick<Logger, "error">) {}
+
+  on<T extends DomainEventType>(type: T, listener: Listener<T>): () => void {
+    const set = this.listeners.get(type) ?? new Set();
+    set.add(listener as Listener<DomainEventType>);
+    this.listeners.set(type, set);
+    return () => set.delete(listener as Listener<DomainEventType>);
+  }
+
+  async record<T extends DomainEventType>(manager: EntityManager, type: T, data: DomainEventPayloads[T] & { accountId: string }): Promise<DomainEvent<T>> {
+    const saved = await manager.save(
+      Object.assign(new DomainEventRecord(), { type, accountId: data.accountId, data: data as unknown as Record<string, unknown> }),
+    );
+    return { id: saved.id, type, accountId: saved.accountId, data, occurredAt: saved.occurredAt };
+  }
+
+  /** Call after the recording transaction committed. */
+  async publish(events: readonly DomainEvent[]): Promise<void> {
+    for (const event of events) {
+      for (const listener of this.listeners.get(event.type) ?? []) {
+        try {
+          await listener(event);
+        } catch (error) {
+          this.logger.error({ err: error, eventId: event.id, type: event.type }, "domain event listener failed");
+        }
+      }
+    }
+  }
+}

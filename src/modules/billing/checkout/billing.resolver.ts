@@ -1,0 +1,37 @@
+import { Arg, Authorized, Ctx, Mutation, Resolver } from "type-graphql";
+import { AppError } from "../../../errors.js";
+import type { GraphQLContext } from "../../../graphql/context.js";
+import { requireSessionMember } from "../../accounts/viewer.js";
+import { purchasablePlans, type Purchase, type PurchasablePlan } from "./billing-provider.js";
+import type { BillingService } from "./billing.service.js";
+import { CheckoutInput, CheckoutSessionType } from "./billing.types.js";
+
+@Resolver(() => CheckoutSessionType)
+export class BillingResolver {
+  constructor(private readonly billing: BillingService) {}
+
+  @Authorized()
+  @Mutation(() => CheckoutSessionType, {
+    description: "Starts a checkout for a plan upgrade or a score pack (signed-in session). REST: POST /api/billing/checkout.",
+  })
+  async startCheckout(
+    @Arg("input", () => CheckoutInput, { description: "A plan or a pack: exactly one." }) input: CheckoutInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CheckoutSessionType> {
+    const member = requireSessionMember(await context.viewer());
+    return this.billing.startCheckout(member, purchaseOf(input));
+  }
+}
+
+export function purchaseOf(input: CheckoutInput): Purchase {
+  const { plan, pack } = input;
+  if ((plan == null) === (pack == null)) throw new AppError("VALIDATION_FAILED", "plan, pack: send exactly one of them");
+  if (pack != null) return { kind: "pack", pack };
+  if (plan === "enterprise") {
+    throw new AppError("VALIDATION_FAILED", "plan: Enterprise is arranged with sales, not through checkout", { action: "Contact sales for Enterprise." });
+  }
+  if (!(purchasablePlans as readonly string[]).includes(plan!)) {
+    throw new AppError("VALIDATION_FAILED", "plan: checkout buys pro or business; to return to Free, cancel the subscription");
+  }
+  return { kind: "plan", plan: plan as PurchasablePlan };
+}

@@ -1,0 +1,271 @@
+import { randomBytes } from "node:crypto";
+import type { Logger } from "pino";
+import type Stripe from "stripe";
+import type { DataSource, EntityManager } from "typeorm";
+import { AppError } from "../../../errors.js";
+import type { DomainEvent, DomainEventPayloads, DomainEvents } from "../../../events/domain-events.js";
+import { Account, type PlanId } from "../../accounts/account.entity.js";
+import { User } from "../../accounts/user.entity.js";
+import type { CreditLedger } from "../ledger.service.js";
+import { isPackId, plans } from "../plans.js";
+import type { BillingProvider, Purchase, PurchasablePlan } from "./billing-provider.js";
+import { CheckoutSession } from "./checkout-session.entity.js";
+import { ProviderEvent } from "./provider-event.entity.js";
+import { planOfLookupKey } from "./stripe-provider.js";
+
+export interface CheckoutStarted {
+  readonly sessionId: string;
+  readonly checkoutUrl: string;
+}
+
+export interface CheckoutCompleted {
+  readonly sessionId: string;
+  readonly purchase: Purchase;
+  /** The account's plan once the checkout is applied. */
+  readonly plan: PlanId;
+}
+
+interface Applied<T> {
+  readonly result: T;
+  readonly events: DomainEvent[];
+  /** A Stripe subscription the completed checkout replaced: cancelled after commit. */
+  readonly replacedSubscription?: string | null;
+}
+
+/** Subscription states in which the customer keeps the paid plan (past_due: Stripe is still retrying). */
+const KEEPS_PLAN: ReadonlySet<string> = new Set(["active", "trialing", "past_due"]);
+
+const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : value.id);
+
+/**
+ * Checkout and plan changes (DESIGN.md §5). A completion (the local provider's dev
+ * route, or Stripe's signed webhook) is applied once, in one transaction with the
+ * plan change or pack grant and its `subscription.changed` event.
+ */
+export class BillingService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly ledger: CreditLedger,
+    private readonly events: DomainEvents,
+    private readonly provider: BillingProvider | undefined,
+    private readonly logger: Pick<Logger, "error" | "warn">,
+    /** The Stripe API client, when Stripe is the provider: subscription events are re-read from it. */
+    private readonly stripe?: Stripe,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  get providerName(): string | undefined {
+    return this.provider?.name;
+  }
+
+  async startCheckout(member: { readonly accountId: string; readonly userId: string }, purchase: Purchase): Promise<CheckoutStarted> {
+    if (!this.provider) {
+      throw new AppError("SERVICE_UNAVAILABLE", "Checkout is not available: no payment provider is configured.");
+    }
+    const account = await this.dataSource.getRepository(Account).findOneByOrFail({ id: member.accountId });
+    const current = plans[account.plan];
+    if (purchase.kind === "plan" && account.plan === purchase.plan) {
+      throw new AppError("VALIDATION_FAILED", `plan: the account is already on the ${current.name} plan`);
+    }
+    if (purchase.kind === "pack" && !current.packs) {
+      throw new AppError("PLAN_LIMIT_REACHED", `Score packs are for paid plans; the ${current.name} plan cannot buy them.`, {
+        action: "Upgrade to Pro or Business first, then buy a score pack.",
+      });
+    }
+    const user = await this.dataSource.getRepository(User).findOneBy({ id: member.userId });
+    const checkoutId = `chk_${randomBytes(24).toString("base64url")}`;
+    const sessions = this.dataSource.getRepository(CheckoutSession);
+    // The row exists before the customer can pay, so a completion always finds it.
+    await sessions.insert({
+      id: checkoutId,
+      accountId: account.id,
+      userId: member.userId,
+      provider: this.provider.name,
+      kind: purchase.kind,
+      item: purchase.kind === "plan" ? purchase.plan : purchase.pack,
+      expiresAt: this.clock(),
+    });
+    let created;
+    try {
+      created = await this.provider.createCheckout({
+        checkoutId,
+        accountId: account.id,
+        purchase,
+        customerId: account.stripeCustomerId,
+        email: user?.email || null,
+      });
+    } catch (error) {
+      await sessions.delete({ id: checkoutId });
+      throw error;
+    }
+    await sessions.update({ id: checkoutId }, { providerSessionId: created.providerSessionId, checkoutUrl: created.url, expiresAt: created.expiresAt });
+    return { sessionId: checkoutId, checkoutUrl: created.url };
+  }
+
+  /** What a local checkout is for (its "payment page"). */
+  async describeLocalCheckout(sessionId: string): Promise<{ sessionId: string; status: string; purchase: Purchase; expiresAt: Date }> {
+    const row = await this.dataSource.getRepository(CheckoutSession).findOneBy({ id: sessionId, provider: "local" });
+    if (!row) throw new AppError("NOT_FOUND", "No such local checkout session.");
+    return { sessionId: row.id, status: row.status, purchase: purchaseOf(row), expiresAt: row.expiresAt };
+  }
+
+  /** `POST /dev/checkout/{sessionId}/complete`: the local provider's stand-in for a payment. */
+  async completeLocalCheckout(sessionId: string): Promise<CheckoutCompleted> {
+    const row = await this.dataSource.getRepository(CheckoutSession).findOneBy({ id: sessionId, provider: "local" });
+    if (!row) throw new AppError("NOT_FOUND", "No such local checkout session.");
+    const applied = await this.dataSource.transaction((manager) => this.complete(manager, sessionId, {}));
+    return this.afterCommit(applied);
+  }
+
+  /**
+   * A verified Stripe event. Each event id is applied at most once (recorded in the
+   * transaction of its effect). Subscription events apply the subscription's current
+   * state read back from Stripe, so events arriving out of order cannot roll a plan back.
+   * Returns whether the event changed anything.
+   */
+  async applyStripeEvent(event: Stripe.Event): Promise<boolean> {
+    switch (event.type) {
+      case "checkout.session.completed":
+      case "checkout.session.async_payment_succeeded": {
+        const session = event.data.object;
+        // Delayed payment methods complete the session unpaid; async_payment_succeeded follows.
+        if (session.payment_status === "unpaid") return false;
+        const checkoutId = session.client_reference_id;
+        if (!checkoutId) return false;
+        const applied = await this.dataSource.transaction(async (manager) => {
+          if (!(await this.firstDelivery(manager, event))) return undefined;
+          return this.complete(manager, checkoutId, { customerId: idOf(session.customer), subscriptionId: idOf(session.subscription) }, true);
+        });
+        if (applied) await this.afterCommit(applied);
+        return applied !== undefined;
+      }
+      case "customer.subscription.updated":
+      case "customer.subscription.deleted": {
+        const snapshot = event.data.object;
+        const current = this.stripe ? await this.readSubscription(snapshot.id) : snapshot;
+        const applied = await this.dataSource.transaction(async (manager) => {
+          if (!(await this.firstDelivery(manager, event))) return undefined;
+          return this.applySubscription(manager, current);
+        });
+        if (applied) await this.afterCommit(applied);
+        return applied !== undefined && applied.events.length > 0;
+      }
+      default:
+        return false;
+    }
+  }
+
+  private async readSubscription(id: string): Promise<Stripe.Subscription> {
+    try {
+      return await this.stripe!.subscriptions.retrieve(id);
+    } catch (error) {
+      this.logger.error({ err: error, subscription: id }, "could not read a Stripe subscription back");
+      // 503: Stripe redelivers the event later.
+      throw new AppError("SERVICE_UNAVAILABLE", "The payment provider could not be reached; deliver the event again later.");
+    }
+  }
+
+  private async firstDelivery(manager: EntityManager, event: Stripe.Event): Promise<boolean> {
+    const inserted = await manager
+      .createQueryBuilder()
+      .insert()
+      .into(ProviderEvent)
+      .values({ provider: "stripe", id: event.id, type: event.type })
+      .orIgnore()
+      .returning(["id"])
+      .execute();
+    return inserted.raw.length > 0;
+  }
+
+  private async complete(
+    manager: EntityManager,
+    checkoutId: string,
+    details: { readonly customerId?: string | null; readonly subscriptionId?: string | null },
+    fromProvider = false,
+  ): Promise<Applied<CheckoutCompleted>> {
+    const row = await manager.findOne(CheckoutSession, { where: { id: checkoutId }, lock: { mode: "pessimistic_write" } });
+    if (!row) throw new AppError("NOT_FOUND", "No such checkout session.");
+    const purchase = purchaseOf(row);
+    const account = await manager.findOneOrFail(Account, { where: { id: row.accountId }, lock: { mode: "pessimistic_write" } });
+    if (row.status === "completed") {
+      return { result: { sessionId: row.id, purchase, plan: account.plan }, events: [] };
+    }
+    // A provider that took the money is honoured even past our expiry; the local stand-in is not.
+    if (!fromProvider && row.expiresAt.getTime() <= this.clock().getTime()) {
+      throw new AppError("VALIDATION_FAILED", `sessionId: this checkout expired at ${row.expiresAt.toISOString()}; start a new one`);
+    }
+
+    const events: DomainEvent[] = [];
+    let replacedSubscription: string | null = null;
+    if (details.customerId && !account.stripeCustomerId) account.stripeCustomerId = details.customerId;
+    if (purchase.kind === "plan") {
+      if (details.subscriptionId) {
+        if (account.stripeSubscriptionId && account.stripeSubscriptionId !== details.subscriptionId) replacedSubscription = account.stripeSubscriptionId;
+        account.stripeSubscriptionId = details.subscriptionId;
+      }
+      const change = this.changePlan(account, purchase.plan, "checkout", row.id);
+      if (change) events.push(await this.events.record(manager, "subscription.changed", change));
+    } else {
+      // Paid for: granted whatever the plan is by now.
+      await this.ledger.purchasePack(account.id, purchase.pack, row.id, { manager, paid: true });
+    }
+    await manager.save(account);
+    row.status = "completed";
+    row.completedAt = this.clock();
+    await manager.save(row);
+    return { result: { sessionId: row.id, purchase, plan: account.plan }, events, replacedSubscription };
+  }
+
+  private async applySubscription(manager: EntityManager, subscription: Stripe.Subscription): Promise<Applied<null>> {
+    const account = await manager.findOne(Account, { where: { stripeSubscriptionId: subscription.id }, lock: { mode: "pessimistic_write" } });
+    // Not the account's current subscription (e.g. one a newer checkout replaced): nothing to do.
+    if (!account) return { result: null, events: [] };
+    const events: DomainEvent[] = [];
+    if (!KEEPS_PLAN.has(subscription.status)) {
+      account.stripeSubscriptionId = null;
+      const change = this.changePlan(account, "free", "subscription_cancelled", null);
+      if (change) events.push(await this.events.record(manager, "subscription.changed", change));
+    } else {
+      const lookupKey = subscription.items.data[0]?.price.lookup_key;
+      const plan = planOfLookupKey(lookupKey);
+      if (!plan) {
+        this.logger.warn({ subscription: subscription.id, lookupKey }, "Stripe subscription price has no plan lookup key; plan unchanged");
+        return { result: null, events: [] };
+      }
+      const change = this.changePlan(account, plan, "subscription_updated", null);
+      if (change) events.push(await this.events.record(manager, "subscription.changed", change));
+    }
+    await manager.save(account);
+    return { result: null, events };
+  }
+
+  /** Sets the plan; the change to announce, or nothing when the plan stays. Credits follow on the ledger's next touch. */
+  private changePlan(
+    account: Account,
+    plan: PlanId,
+    reason: DomainEventPayloads["subscription.changed"]["reason"],
+    checkoutSessionId: string | null,
+  ): DomainEventPayloads["subscription.changed"] | undefined {
+    if (account.plan === plan) return undefined;
+    const previousPlan = account.plan;
+    account.plan = plan;
+    return { accountId: account.id, previousPlan, plan, reason, checkoutSessionId };
+  }
+
+  private async afterCommit<T>(applied: Applied<T>): Promise<T> {
+    await this.events.publish(applied.events);
+    if (applied.replacedSubscription && this.provider?.cancelSubscription) {
+      // Failing here leaves two subscriptions; it is logged loudly for an operator, not hidden.
+      await this.provider.cancelSubscription(applied.replacedSubscription).catch((error: unknown) =>
+        this.logger.error({ err: error, subscription: applied.replacedSubscription }, "could not cancel the subscription a checkout replaced"),
+      );
+    }
+    return applied.result;
+  }
+}
+
+function purchaseOf(row: CheckoutSession): Purchase {
+  if (row.kind === "pack" && isPackId(row.item)) return { kind: "pack", pack: row.item };
+  if (row.kind === "plan" && (row.item === "pro" || row.item === "business")) return { kind: "plan", plan: row.item as PurchasablePlan };
+  throw new Error(`checkout ${row.id} holds an unknown ${row.kind} "${row.item}"`);
+}
