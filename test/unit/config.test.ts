@@ -71,6 +71,13 @@ describe("configuration", () => {
     expect(problems.join("\n")).toContain("STRIPE_SECRET_KEY");
   });
 
+  it("requires Stripe's webhook secret with its API key in every environment, and takes a public base URL", () => {
+    expect(problemsOf({ STRIPE_SECRET_KEY: "sk_test_123" })).toEqual([expect.stringMatching(/^STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set/)]);
+    expect(loadConfig({ PORT: "5000" }).publicBaseUrl).toBe("http://localhost:5000");
+    expect(loadConfig({ PUBLIC_BASE_URL: "https://score.example.com/" }).publicBaseUrl).toBe("https://score.example.com");
+    expect(problemsOf({ PUBLIC_BASE_URL: "ftp://x" })).toEqual([expect.stringMatching(/^PUBLIC_BASE_URL /)]);
+  });
+
   it("requires a real identity provider in production", () => {
     expect(problemsOf({ NODE_ENV: "production" })).toEqual([
       expect.stringMatching(/^SESSION_JWKS_URL is required in production/),
