@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { execute, validate, type GraphQLSchema } from "graphql";
 import { AppError, toAppError } from "../src/errors.js";
@@ -18,13 +19,14 @@ export function mountRestCompat(
   contextFor: (request: FastifyRequest) => GraphQLContext,
 ): void {
   const methodsByPath = new Map<string, HttpMethod[]>();
+  const immutableAnswers: AnswerCache = new Map();
   for (const row of routes) {
     const problems = validate(schema, row.operation);
     if (problems.length > 0) {
       throw new Error(`REST route ${row.method} ${row.path}: its operation does not match the schema: ${problems[0]?.message}`);
     }
     methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method]);
-    app.route({ method: row.method, url: row.path, handler: (request, reply) => serve(schema, row, contextFor(request), request, reply) });
+    app.route({ method: row.method, url: row.path, handler: (request, reply) => serve(schema, row, contextFor(request), request, reply, immutableAnswers) });
   }
 
   // Refusals (405, and 404 for unknown /api paths) are decided by method and path
@@ -53,27 +55,61 @@ export function mountRestCompat(
   });
 }
 
-async function serve(schema: GraphQLSchema, row: AnyRestRoute, contextValue: GraphQLContext, request: FastifyRequest, reply: FastifyReply) {
+/** Serialized immutable answers by key; bounded, oldest out first. */
+const IMMUTABLE_CACHE_SIZE = 2_000;
+type AnswerCache = Map<AnyRestRoute, Map<string, string>>;
+
+async function serve(
+  schema: GraphQLSchema,
+  row: AnyRestRoute,
+  contextValue: GraphQLContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  immutableAnswers: AnswerCache,
+) {
   const input: RestInput = {
     params: request.params as Record<string, string>,
     query: request.query as Record<string, string | string[]>,
     body: request.body,
   };
+  let remember: ((body: string) => void) | undefined;
+  if (row.immutable) {
+    const key = row.immutable.key(input);
+    const etag = `"${createHash("sha256").update(`${row.path}\n${key}`).digest("base64url").slice(0, 27)}"`;
+    reply.header("etag", etag).header("cache-control", row.immutable.cacheControl);
+    if (request.headers["if-none-match"] === etag) return reply.code(304).send();
+    const answers = immutableAnswers.get(row) ?? new Map<string, string>();
+    immutableAnswers.set(row, answers);
+    const cached = answers.get(key);
+    if (cached !== undefined) return reply.code(200).header("content-type", "application/json; charset=utf-8").send(cached);
+    remember = (body) => {
+      answers.set(key, body);
+      if (answers.size > IMMUTABLE_CACHE_SIZE) answers.delete(answers.keys().next().value!);
+    };
+  }
   const result = await execute({
     schema,
     document: row.operation,
     variableValues: row.variables(input),
     contextValue,
   });
+  reply.headers(contextValue.responseHeaders);
   const firstError = result.errors?.[0];
   if (firstError || !result.data) {
+    if (row.immutable) reply.removeHeader("etag").removeHeader("cache-control");
     const error = toAppError(firstError ?? new Error("operation returned no data"));
     if (error.code === "INTERNAL") request.log.error({ err: firstError?.originalError ?? firstError }, "unexpected error in REST route");
     return sendError(reply, error);
   }
   const data = result.data;
   const status = row.status?.(data) ?? 200;
-  return status === 204 ? reply.code(204).send() : reply.code(status).send(row.body(data));
+  if (status === 204) return reply.code(204).send();
+  if (remember) {
+    const body = JSON.stringify(row.body(data));
+    remember(body);
+    return reply.code(status).header("content-type", "application/json; charset=utf-8").send(body);
+  }
+  return reply.code(status).send(row.body(data));
 }
 
 export function sendError(reply: FastifyReply, error: AppError) {

@@ -26,6 +26,12 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
   readonly status?: (data: TData) => number;
   /** The JSON body of a successful answer, taken from the operation's data. */
   readonly body: (data: TData) => unknown;
+  /**
+   * For answers that never change once they exist (completed results): the key that
+   * names the answer. Repeats are served from memory without running the operation,
+   * with an ETag (If-None-Match answers 304) and this Cache-Control.
+   */
+  readonly immutable?: { readonly key: (input: RestInput) => string; readonly cacheControl: string };
 }
 
 /** A row of any operation: the table is heterogeneous, each row is checked by `route()`. */

@@ -9,9 +9,18 @@ import {
   RevokeApiKeyDocument,
   StartCheckoutDocument,
   UsageDocument,
+  ScoreDocument,
+  QuickScoreDocument,
+  ProductScoreDocument,
+  ScoreResultDocument,
+  ScoreHistoryDocument,
+  LinkScoreDocument,
+  ProductDocument,
   type CheckoutInput,
+  type ScoreAnswerFragment,
 } from "./generated/operations.js";
-import { objectBody, route, type AnyRestRoute } from "./route.js";
+import { AppError } from "../src/errors.js";
+import { objectBody, route, type AnyRestRoute, type RestInput } from "./route.js";
 
 /**
  * The REST compatibility table: every documented `/api` path, each mapped onto a
@@ -99,4 +108,87 @@ export const restRoutes: readonly AnyRestRoute[] = [
     status: () => 201,
     body: (data) => data.startCheckout,
   }),
+  route({
+    method: "POST",
+    path: "/api/score",
+    operation: ScoreDocument,
+    variables: scoreVariables,
+    status: (data) => scoreStatus(data.score),
+    body: (data) => scoreBody(data.score),
+  }),
+  route({
+    method: "POST",
+    path: "/api/score/quick",
+    operation: QuickScoreDocument,
+    variables: scoreVariables,
+    status: (data) => scoreStatus(data.quickScore),
+    body: (data) => scoreBody(data.quickScore),
+  }),
+  route({
+    method: "POST",
+    path: "/api/score/product",
+    operation: ProductScoreDocument,
+    variables: scoreVariables,
+    status: (data) => scoreStatus(data.productScore),
+    body: (data) => scoreBody(data.productScore),
+  }),
+  route({
+    method: "GET",
+    path: "/api/score/:id",
+    operation: ScoreResultDocument,
+    variables: ({ params }) => ({ id: params.id ?? "" }),
+    body: (data) => data.scoreResult,
+    // A stored result never changes: repeats are answered from memory, with an ETag.
+    immutable: { key: ({ params }) => params.id ?? "", cacheControl: "public, max-age=300" },
+  }),
+  route({
+    method: "GET",
+    path: "/api/scores",
+    operation: ScoreHistoryDocument,
+    variables: ({ query }) => ({ limit: intParam(query.limit, "limit"), cursor: stringParam(query.cursor) }),
+    body: (data) => data.scores,
+  }),
+  route({
+    method: "POST",
+    path: "/api/score/link",
+    operation: LinkScoreDocument,
+    variables: (input) => {
+      const { resultId, claimToken } = objectBody(input);
+      return { input: { resultId: resultId as string, claimToken: claimToken as string } };
+    },
+    body: (data) => ({ result: data.linkScore }),
+  }),
+  route({
+    method: "GET",
+    path: "/api/products/:id",
+    operation: ProductDocument,
+    variables: ({ params }) => ({ id: params.id ?? "" }),
+    body: (data) => data.product,
+  }),
 ];
+
+/** `{url, context?}`: named fields only. */
+function scoreVariables(input: RestInput) {
+  const { url, context } = objectBody(input);
+  return { input: { url: url as string, context: (context ?? null) as string | null } };
+}
+
+/** 200 with the result; 202 with the job when scoring outlived the wait (follow it over GraphQL). */
+function scoreStatus(answer: ScoreAnswerFragment): number {
+  return answer.result ? 200 : 202;
+}
+
+function scoreBody(answer: ScoreAnswerFragment) {
+  if (!answer.result) return { job: answer.job, ...(answer.claimToken ? { claimToken: answer.claimToken } : {}) };
+  return { ...answer.result, ...(answer.claimToken ? { claimToken: answer.claimToken } : {}) };
+}
+
+function intParam(value: string | string[] | undefined, name: string): number | null {
+  if (value === undefined) return null;
+  if (Array.isArray(value) || !/^\d{1,9}$/.test(value)) throw new AppError("VALIDATION_FAILED", `${name}: must be a whole number`);
+  return Number(value);
+}
+
+function stringParam(value: string | string[] | undefined): string | null {
+  return typeof value === "string" ? value : null;
+}

@@ -19,6 +19,10 @@ import { BillingResolver } from "./modules/billing/checkout/billing.resolver.js"
 import { BillingService } from "./modules/billing/checkout/billing.service.js";
 import { LocalCheckoutProvider } from "./modules/billing/checkout/local-provider.js";
 import { createStripeClient, StripeCheckoutProvider, StripeWebhooks } from "./modules/billing/checkout/stripe-provider.js";
+import { shareRoute } from "./http/share-route.js";
+import { ProductsResolver } from "./modules/products/products.resolver.js";
+import { ScoreResolver } from "./modules/score/score.resolver.js";
+import { createScoringRuntime, type ScoringOverrides } from "./modules/score/scoring-runtime.js";
 import { AccountsService } from "./modules/accounts/accounts.service.js";
 import { ApiKeysResolver } from "./modules/accounts/api-keys/api-keys.resolver.js";
 import { ApiKeysService } from "./modules/accounts/api-keys/api-keys.service.js";
@@ -45,9 +49,15 @@ export interface App {
  * The composition root: config → database → Redis → services → schema → HTTP + WebSocket.
  * Nothing below this function constructs its own dependencies.
  */
-export async function createApp(config: Config, logger: Logger): Promise<App> {
+export interface AppOverrides {
+  /** Tests only: the crawler's DNS and limits, the scorer, job leases, the REST wait. */
+  readonly scoring?: ScoringOverrides & { readonly waitMs?: number };
+}
+
+export async function createApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   const database = await openDatabase(config, logger);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
+  let scoring: ReturnType<typeof createScoringRuntime> | undefined;
   try {
     const accounts = new AccountsService(database.dataSource);
     const local = usesLocalIdentityProvider(config) ? await LocalIdentityProvider.create(config) : undefined;
@@ -58,12 +68,15 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     const events = new DomainEvents(logger);
     const billingSetup = billingFor(config, logger);
     const billing = new BillingService(database.dataSource, ledger, events, billingSetup.provider, logger, billingSetup.stripe);
+    scoring = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, ...(overrides.scoring ? { overrides: overrides.scoring } : {}) });
     const container = new ResolverContainer()
       .register(HealthResolver, new HealthResolver(new HealthService(config, database, redis)))
       .register(UsageResolver, new UsageResolver(ledger))
       .register(ApiKeysResolver, new ApiKeysResolver(apiKeys))
       .register(MembersResolver, new MembersResolver(new MembersService(database.dataSource)))
-      .register(BillingResolver, new BillingResolver(billing));
+      .register(BillingResolver, new BillingResolver(billing))
+      .register(ScoreResolver, new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs))
+      .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results));
     const schema = buildAppSchema(container);
 
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH });
@@ -74,7 +87,9 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       schema,
       apollo,
       authenticator,
+      streams: scoring.streams,
       extraRoutes: [
+        shareRoute(scoring.results, config.publicBaseUrl),
         ...(local ? [devRoutes(local, sessions, accounts, billing)] : []),
         ...(billingSetup.webhooks ? [stripeWebhookRoute(billingSetup.webhooks, billing)] : []),
       ],
@@ -86,6 +101,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       logger,
       clientIp: (request) => clientIp(request, trust),
       authenticator,
+      streams: scoring.streams,
     });
     server.addHook("onClose", async () => {
       await webSocket.close();
@@ -104,11 +120,13 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       },
       async close() {
         await server.close();
+        await scoring?.close();
         await redis?.close();
         await database.close();
       },
     };
   } catch (error) {
+    await scoring?.close().catch(() => undefined);
     await redis?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;

@@ -87,6 +87,7 @@ const envSchema = z
     TRUST_PROXY: trustProxy,
     SSRF_ALLOWLIST: csv,
     CRAWL_MAX_PAGES: integer(25, 1, 500),
+    SCORE_WORKERS: integer(2, 0, 64),
   })
   .superRefine((env, ctx) => {
     // The guard's own parser decides what an entry may be, so boot and crawl agree.
@@ -152,6 +153,8 @@ export interface Config {
     readonly stripeWebhookSecret: string | undefined;
   };
   readonly crawl: { readonly maxPages: number; readonly ssrfAllowlist: readonly string[] };
+  /** Scoring jobs this process runs at once; 0 = none (an API-only process beside `npm run worker`). */
+  readonly scoringWorkers: number;
 }
 
 export class ConfigError extends Error {
@@ -210,6 +213,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     billing: { stripeApiUrl: env.STRIPE_API_URL, stripeSecretKey: env.STRIPE_SECRET_KEY, stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET },
     crawl: { maxPages: env.CRAWL_MAX_PAGES, ssrfAllowlist: env.SSRF_ALLOWLIST },
+    scoringWorkers: env.SCORE_WORKERS,
   };
   return deepFreeze(config);
 }

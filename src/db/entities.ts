@@ -6,6 +6,10 @@ import { Invitation } from "../modules/accounts/invitation.entity.js";
 import { CheckoutSession } from "../modules/billing/checkout/checkout-session.entity.js";
 import { ProviderEvent } from "../modules/billing/checkout/provider-event.entity.js";
 import { DomainEventRecord } from "../events/domain-event.entity.js";
+import { Product } from "../modules/products/product.entity.js";
+import { IdempotencyKey } from "../modules/score/idempotency-key.entity.js";
+import { ScoreJob } from "../modules/score/score-job.entity.js";
+import { ScoreDimensionRecord, ScoreResultRecord } from "../modules/score/score-result.entity.js";
 
 /** Every entity of the service, listed explicitly: no filesystem globs at runtime. */
-export const entities = [Account, User, CreditEntry, ApiKey, Invitation, CheckoutSession, ProviderEvent, DomainEventRecord];
+export const entities = [Account, User, CreditEntry, ApiKey, Invitation, CheckoutSession, ProviderEvent, DomainEventRecord, Product, ScoreJob, ScoreResultRecord, ScoreDimensionRecord, IdempotencyKey];

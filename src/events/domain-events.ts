@@ -13,6 +13,16 @@ export interface DomainEventPayloads {
     readonly reason: "checkout" | "subscription_updated" | "subscription_cancelled";
     readonly checkoutSessionId: string | null;
   };
+  "score.completed": {
+    readonly accountId: string;
+    readonly resultId: string;
+    readonly jobId: string;
+    readonly url: string;
+    readonly totalScore: number;
+    readonly stageName: string;
+    readonly framework: string;
+    readonly productId: string | null;
+  };
 }
 
 export type DomainEventType = keyof DomainEventPayloads;

@@ -40,6 +40,17 @@ const errorLogging: ApolloServerPlugin<GraphQLContext> = {
   },
 };
 
+/** Headers an operation asked for (rate-limit state) go out on the HTTP answer, as on REST. */
+const responseHeaders: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, contextValue }) {
+        for (const [name, value] of Object.entries(contextValue.responseHeaders)) response.http.headers.set(name, value);
+      },
+    };
+  },
+};
+
 /**
  * Apollo's default landing page loads Apollo Sandbox from a CDN, which these
  * machines cannot reach: a browser opening /graphql is sent to our own GraphiQL.
@@ -58,7 +69,7 @@ export async function startApollo(schema: GraphQLSchema, logger: Logger, options
     formatError: formatGraphQLError,
     // Cookie-authenticated mutations must not be triggerable by a cross-site form post.
     csrfPrevention: true,
-    plugins: [errorLogging, landingPageRedirect(options.graphiqlPath)],
+    plugins: [errorLogging, responseHeaders, landingPageRedirect(options.graphiqlPath)],
   });
   await apollo.start();
   return apollo;

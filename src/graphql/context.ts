@@ -1,5 +1,12 @@
 import type { FastifyBaseLogger } from "fastify";
 import { ANONYMOUS, type Viewer } from "../modules/accounts/viewer.js";
+import type { ScoreProgress } from "../modules/score/score-progress.js";
+import type { EntityManager } from "typeorm";
+
+/** Live streams subscriptions read from (graphql-ws). */
+export interface ContextStreams {
+  scoreProgress(viewer: Viewer, clientIp: string, jobId: string): Promise<AsyncIterable<ScoreProgress>>;
+}
 
 /** A request-scoped pino logger (it carries the request id). */
 export type RequestLogger = FastifyBaseLogger;
@@ -13,24 +20,77 @@ export interface GraphQLContext {
   readonly log: RequestLogger;
   /** The caller's address, honouring TRUST_PROXY. */
   readonly clientIp: string;
-  /** Who is calling, resolved on first use (public operations never verify credentials). */
+  /** The request's `Idempotency-Key` header, when it sent one. */
+  readonly idempotencyKey: string | undefined;
+  /** Headers the operation adds to the HTTP answer (rate-limit state); both HTTP doors send them. */
+  readonly responseHeaders: Record<string, string>;
+  /**
+   * Who is calling, resolved on first use (public operations never verify
+   * credentials). A request authenticated by an API key is charged its API call here.
+   */
   viewer(): Promise<Viewer>;
+  /**
+   * Who is calling, without charging the API call yet: for operations whose
+   * earlier layers (rate limit, plan quota) may refuse the request, which must then
+   * cost nothing. They charge it themselves, inside their own transaction, and
+   * call `apiCallCharged()`.
+   */
+  identify(): Promise<Viewer>;
+  apiCallCharged(): void;
+  /** Charges the API call of a key-authenticated viewer inside the caller's transaction. */
+  chargeApiCallIn(viewer: Viewer, manager: EntityManager): Promise<void>;
+  /** Per-request DataLoaders, created on first use (see `loaderOf`). */
+  readonly loaders: Map<string, unknown>;
+  /** Sources of subscriptions; absent where none are served. */
+  readonly streams: ContextStreams | undefined;
+}
+
+/** The request's loader named `name`, created once per request. */
+export function loaderOf<T>(context: GraphQLContext, name: string, create: () => T): T {
+  let loader = context.loaders.get(name) as T | undefined;
+  if (loader === undefined) {
+    loader = create();
+    context.loaders.set(name, loader);
+  }
+  return loader;
 }
 
 export interface ContextSource {
   requestId: string;
   log: RequestLogger;
   clientIp: string;
+  idempotencyKey?: string | undefined;
   /** Resolves the caller's credentials; absent: anonymous. */
-  authenticate?: () => Promise<Viewer>;
+  identify?: () => Promise<Viewer>;
+  /** Charges one API call for a key-authenticated viewer. */
+  chargeApiCall?: (viewer: Viewer, manager?: EntityManager) => Promise<void>;
+  streams?: ContextStreams | undefined;
 }
 
 export function createContext(source: ContextSource): GraphQLContext {
-  let viewer: Promise<Viewer> | undefined;
+  let identified: Promise<Viewer> | undefined;
+  let charged: Promise<Viewer> | undefined;
+  let chargedElsewhere = false;
+  const identify = () => (identified ??= source.identify ? source.identify() : Promise.resolve(ANONYMOUS));
   return {
     requestId: source.requestId,
     log: source.log,
     clientIp: source.clientIp,
-    viewer: () => (viewer ??= source.authenticate ? source.authenticate() : Promise.resolve(ANONYMOUS)),
+    idempotencyKey: source.idempotencyKey,
+    responseHeaders: {},
+    loaders: new Map(),
+    streams: source.streams,
+    identify,
+    viewer: () =>
+      (charged ??= identify().then(async (viewer) => {
+        if (!chargedElsewhere && source.chargeApiCall) await source.chargeApiCall(viewer);
+        return viewer;
+      })),
+    apiCallCharged: () => {
+      chargedElsewhere = true;
+    },
+    chargeApiCallIn: async (viewer, manager) => {
+      if (source.chargeApiCall) await source.chargeApiCall(viewer, manager);
+    },
   };
 }

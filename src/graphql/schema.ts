@@ -6,11 +6,13 @@ import { requireMember } from "../modules/accounts/viewer.js";
 import { MembersResolver } from "../modules/accounts/members.resolver.js";
 import { BillingResolver } from "../modules/billing/checkout/billing.resolver.js";
 import { UsageResolver } from "../modules/billing/usage.resolver.js";
+import { ProductsResolver } from "../modules/products/products.resolver.js";
+import { ScoreResolver } from "../modules/score/score.resolver.js";
 import { HealthResolver } from "../modules/health/health.resolver.js";
 import type { GraphQLContext } from "./context.js";
 
 /** Every resolver of the API; a feature joins the schema by adding its resolver here. */
-export const resolvers = [HealthResolver, UsageResolver, ApiKeysResolver, MembersResolver, BillingResolver] as const;
+export const resolvers = [HealthResolver, UsageResolver, ApiKeysResolver, MembersResolver, BillingResolver, ScoreResolver, ProductsResolver] as const;
 
 /**
  * `@Authorized()` fields need a member of an account. The error is the catalogue's
@@ -32,6 +34,8 @@ export function buildAppSchema(container: ContainerType): GraphQLSchema {
     resolvers,
     container,
     authChecker,
+    // Subscriptions bring their own `subscribe` (a job's progress stream); no topic pub/sub is used.
+    pubSub: noTopics,
     validate: { forbidUnknownValues: false },
   });
   // type-graphql has no option for root type descriptions; they are part of the reviewed contract.
@@ -40,6 +44,15 @@ export function buildAppSchema(container: ContainerType): GraphQLSchema {
   }
   return schema;
 }
+
+const noTopics = {
+  publish() {
+    throw new Error("topic pub/sub is not used: subscriptions define their own subscribe");
+  },
+  subscribe(): AsyncIterable<never> {
+    throw new Error("topic pub/sub is not used: subscriptions define their own subscribe");
+  },
+};
 
 /** The committed contract: sorted so that a diff shows real changes, not reordering. */
 export function printAppSchema(schema: GraphQLSchema): string {

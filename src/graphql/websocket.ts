@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
 import { toAppError } from "../errors.js";
 import type { Authenticator } from "../modules/accounts/viewer.js";
-import { createContext, type GraphQLContext } from "./context.js";
+import { createContext, type ContextStreams, type GraphQLContext } from "./context.js";
 
 export interface GraphQLWebSocket {
   close(): Promise<void>;
@@ -63,6 +63,7 @@ export function attachGraphQLWebSocket(
     clientIp: (request: IncomingMessage) => string;
     /** Resolves credentials; absent: every operation is anonymous. */
     authenticator?: Authenticator;
+    streams?: ContextStreams;
   },
 ): GraphQLWebSocket {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
@@ -87,8 +88,12 @@ export function attachGraphQLWebSocket(
           requestId,
           log: options.logger.child({ requestId }),
           clientIp: options.clientIp(ctx.extra.request),
+          streams: options.streams,
           ...(authenticator
-            ? { authenticate: () => authenticator.fromRequest({ id: requestId, headers: socketCredentials(ctx.extra.request, ctx.connectionParams) }) }
+            ? {
+                identify: () => authenticator.identify({ id: requestId, headers: socketCredentials(ctx.extra.request, ctx.connectionParams) }),
+                chargeApiCall: (viewer, manager) => authenticator.chargeApiCall(viewer, requestId, manager ? { manager } : {}),
+              }
             : {}),
         });
       },

@@ -10,7 +10,7 @@ import { restRoutes } from "../../rest-compat/routes.js";
 import type { Config } from "../config.js";
 import { AppError, toAppError } from "../errors.js";
 import type { Authenticator } from "../modules/accounts/viewer.js";
-import { createContext, type GraphQLContext } from "../graphql/context.js";
+import { createContext, type ContextStreams, type GraphQLContext } from "../graphql/context.js";
 import { trustProxyFunction } from "./client-ip.js";
 import { registerGraphiql } from "./graphiql.js";
 
@@ -33,11 +33,13 @@ export async function buildHttpServer(options: {
   routes?: readonly AnyRestRoute[];
   /** Resolves credentials into a viewer; absent (tests of the HTTP layer alone): everyone is anonymous. */
   authenticator?: Authenticator;
+  /** Sources of subscriptions, for contexts. */
+  streams?: ContextStreams;
   /** Routes outside the API: development stand-ins (never in production) and provider callbacks. */
   extraRoutes?: ReadonlyArray<(app: FastifyInstance) => Promise<void>>;
 }): Promise<FastifyInstance> {
   const { config, logger, schema, apollo, routes = restRoutes, authenticator } = options;
-  const contextFor = (request: FastifyRequest) => requestContext(request, authenticator);
+  const contextFor = (request: FastifyRequest) => requestContext(request, authenticator, options.streams);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -86,13 +88,21 @@ export async function buildHttpServer(options: {
 }
 
 /** The same context for /graphql and the REST table: one way to learn who is calling. */
-export function requestContext(request: FastifyRequest, authenticator?: Authenticator): GraphQLContext {
+export function requestContext(request: FastifyRequest, authenticator?: Authenticator, streams?: ContextStreams): GraphQLContext {
   return createContext({
     requestId: request.id,
     log: request.log,
     clientIp: request.ip,
-    ...(authenticator ? { authenticate: () => authenticator.fromRequest(request) } : {}),
+    idempotencyKey: headerValue(request.headers["idempotency-key"]),
+    streams,
+    ...(authenticator
+      ? { identify: () => authenticator.identify(request), chargeApiCall: (viewer, manager) => authenticator.chargeApiCall(viewer, request.id, manager ? { manager } : {}) }
+      : {}),
   });
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /** Errors raised by the HTTP layer before any route runs: body size, media type, JSON syntax. */

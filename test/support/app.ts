@@ -1,5 +1,5 @@
 import { pino } from "pino";
-import { createApp, type App } from "../../src/app.js";
+import { createApp, type App, type AppOverrides } from "../../src/app.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
 
@@ -15,10 +15,10 @@ export interface TestApp {
  * The real service (same composition root as `npm start`) on 127.0.0.1 with an
  * ephemeral port and a database of its own. `env` adds or overrides variables.
  */
-export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string | undefined> = {}, overrides: AppOverrides = {}): Promise<TestApp> {
   const database = "DATABASE_URL" in env ? undefined : await createTestDatabase();
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATABASE_URL: database?.url, ...env });
-  const app = await createApp(config, pino({ level: config.logLevel }));
+  const app = await createApp(config, pino({ level: config.logLevel }), overrides);
   const url = await app.listen(0, "127.0.0.1");
   return {
     url,

@@ -2,6 +2,7 @@ import { Accounts1763700000000 } from "./1763700000000-accounts.js";
 import { CreditLedger1763800000000 } from "./1763800000000-credit-ledger.js";
 import { ApiKeys1763900000000 } from "./1763900000000-api-keys.js";
 import { Billing1764000000000 } from "./1764000000000-billing.js";
+import { Scoring1764100000000 } from "./1764100000000-scoring.js";
 
 /** Applied in this order at start; never edit one that has shipped, add a new one. */
-export const migrations = [Accounts1763700000000, CreditLedger1763800000000, ApiKeys1763900000000, Billing1764000000000];
+export const migrations = [Accounts1763700000000, CreditLedger1763800000000, ApiKeys1763900000000, Billing1764000000000, Scoring1764100000000];

@@ -1,6 +1,6 @@
 import { AppError } from "../../errors.js";
 import { actionCostTenths } from "../billing/plans.js";
-import type { CreditLedger } from "../billing/ledger.service.js";
+import type { CreditLedger, LedgerOptions } from "../billing/ledger.service.js";
 import type { AccountsService } from "./accounts.service.js";
 import type { ApiKeysService } from "./api-keys/api-keys.service.js";
 import type { SessionVerifier } from "./session/session-verifier.js";
@@ -31,7 +31,14 @@ export class Authenticator {
    * authenticates is one API call: 0.1 credit and one unit of the monthly ceiling,
    * charged here, before the operation runs.
    */
-  async fromRequest(request: { readonly headers: { readonly cookie?: string | undefined; readonly authorization?: string | undefined }; readonly id: string }): Promise<Viewer> {
+  async fromRequest(request: CredentialSource): Promise<Viewer> {
+    const viewer = await this.identify(request);
+    await this.chargeApiCall(viewer, request.id);
+    return viewer;
+  }
+
+  /** Who the credentials name, charging nothing. */
+  async identify(request: CredentialSource): Promise<Viewer> {
     const { authorization, cookie } = request.headers;
     if (authorization !== undefined) {
       const [scheme, secret, ...rest] = authorization.trim().split(/\s+/);
@@ -39,7 +46,6 @@ export class Authenticator {
         throw new AppError("AUTH_REQUIRED", "Send the API key as 'Authorization: Bearer <key>'.");
       }
       const key = await this.apiKeys.authenticate(secret);
-      await this.ledger.spend(key.accountId, "api_call", actionCostTenths.api_call, `request:${request.id}`);
       return { kind: "member", accountId: key.accountId, apiKeyId: key.keyId, via: "api_key" };
     }
     const token = cookieValue(cookie, SESSION_COOKIE);
@@ -48,6 +54,17 @@ export class Authenticator {
     const member = await this.accounts.signIn(claims);
     return { kind: "member", ...member, via: "session" };
   }
+
+  /** One API call for a key-authenticated viewer (nothing for others), optionally inside the caller's transaction. */
+  async chargeApiCall(viewer: Viewer, requestId: string, options: LedgerOptions = {}): Promise<void> {
+    if (viewer.kind !== "member" || viewer.via !== "api_key") return;
+    await this.ledger.spend(viewer.accountId, "api_call", actionCostTenths.api_call, `request:${requestId}`, options);
+  }
+}
+
+export interface CredentialSource {
+  readonly headers: { readonly cookie?: string | undefined; readonly authorization?: string | undefined };
+  readonly id: string;
 }
 
 /** The member, or AUTH_REQUIRED: what operations that need an account call first. */

@@ -7,7 +7,7 @@ import { apiClient, graphqlClient, signIn } from "../../support/http.js";
 let service: TestApp;
 let api: ReturnType<typeof apiClient>;
 let graphql: ReturnType<typeof graphqlClient>;
-const heard: DomainEvent[] = [];
+const heard: DomainEvent<"subscription.changed">[] = [];
 
 beforeAll(async () => {
   service = await startTestApp();

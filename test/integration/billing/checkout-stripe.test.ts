@@ -15,7 +15,7 @@ const WEBHOOK_SECRET = "whsec_test_fake_signing_secret";
 let stripe: FakeStripe;
 let service: TestApp;
 let api: ReturnType<typeof apiClient>;
-const heard: DomainEvent[] = [];
+const heard: DomainEvent<"subscription.changed">[] = [];
 
 beforeAll(async () => {
   stripe = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from "fastify";
+import { AppError } from "../errors.js";
+import type { ScoreResultsService } from "../modules/score/score-results.service.js";
+import { renderSharePage, sharePageCsp } from "./share-page.js";
+
+export const SHARE_PATH = "/r/:id";
+
+const notFoundPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Result not found</title></head><body><h1>Result not found</h1><p>This score result does not exist, or it was an anonymous result that expired.</p></body></html>`;
+
+/**
+ * `/r/{id}`: the share page of a result, for people. A completed result never
+ * changes, so the page is cacheable and revalidates by ETag without a database read.
+ */
+export function shareRoute(results: ScoreResultsService, publicBaseUrl: string) {
+  return async (app: FastifyInstance): Promise<void> => {
+    app.get<{ Params: { id: string } }>(SHARE_PATH, async (request, reply) => {
+      const etag = `"r-${request.params.id}-1"`;
+      if (request.headers["if-none-match"] === etag) return reply.code(304).header("etag", etag).send();
+      let html: string;
+      try {
+        html = renderSharePage(await results.getPublic(request.params.id), { publicBaseUrl });
+      } catch (error) {
+        if (error instanceof AppError && error.code === "NOT_FOUND") {
+          return reply.code(404).header("content-type", "text/html; charset=utf-8").header("content-security-policy", "default-src 'none'").send(notFoundPage);
+        }
+        throw error;
+      }
+      return reply
+        .header("content-type", "text/html; charset=utf-8")
+        .header("content-security-policy", sharePageCsp(html))
+        .header("cache-control", "public, max-age=300")
+        .header("etag", etag)
+        .header("referrer-policy", "no-referrer")
+        .send(html);
+    });
+  };
+}

@@ -1,0 +1,38 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from "type-graphql";
+import { loaderOf, type GraphQLContext } from "../../graphql/context.js";
+import { requireMember } from "../accounts/viewer.js";
+import { pageLimit } from "../score/cursor.js";
+import type { ScoreResultsService } from "../score/score-results.service.js";
+import { toGraphQLResult } from "../score/score.mapping.js";
+import { ProductList, ProductType, ScoreResultType } from "../score/score.types.js";
+import type { ProductsService } from "./products.service.js";
+
+@Resolver(() => ProductType)
+export class ProductsResolver {
+  constructor(
+    private readonly service: ProductsService,
+    private readonly scoreResults: ScoreResultsService,
+  ) {}
+
+  @Query(() => ProductType, { description: "A product of the caller's account with its results; another account's is NOT_FOUND. REST: GET /api/products/{id}." })
+  async product(@Arg("id", () => ID, { description: "The product id." }) id: string, @Ctx() context: GraphQLContext): Promise<ProductType> {
+    const member = requireMember(await context.viewer());
+    return this.service.get(member.accountId, id);
+  }
+
+  @Query(() => ProductList, { description: "The caller's products, newest first." })
+  async products(
+    @Ctx() context: GraphQLContext,
+    @Arg("limit", () => Int, { nullable: true, description: "1–100, default 20." }) limit?: number | null,
+    @Arg("cursor", () => String, { nullable: true, description: "The nextCursor of the previous page." }) cursor?: string | null,
+  ): Promise<ProductList> {
+    const member = requireMember(await context.viewer());
+    return this.service.list(member.accountId, pageLimit(limit), cursor ?? undefined);
+  }
+
+  @FieldResolver(() => [ScoreResultType], { description: "The product's results, newest first (product view). Batched: any number of products costs two SQL statements." })
+  async results(@Root() product: ProductType, @Ctx() context: GraphQLContext): Promise<ScoreResultType[]> {
+    const loader = loaderOf(context, "productResults", () => this.scoreResults.productResultsLoader());
+    return (await loader.load(product.id)).map(toGraphQLResult);
+  }
+}

@@ -1,0 +1,61 @@
+import type { Logger } from "pino";
+import type { DataSource } from "typeorm";
+import type { ScoreJobRunner } from "./score-job.runner.js";
+import type { JobQueue } from "./score-progress.js";
+import type { ScoreService } from "./score.service.js";
+
+export interface MaintenanceOptions {
+  /** How often to look for jobs whose worker died (and jobs left queued by a restart). */
+  readonly sweepEveryMs?: number;
+  /** How often to purge expired held results and idempotency keys. */
+  readonly purgeEveryMs?: number;
+  readonly clock?: () => Date;
+}
+
+/** Deletes held anonymous results whose 30 days passed without a link; returns how many. */
+export async function purgeExpiredHeldResults(dataSource: DataSource, now: Date): Promise<number> {
+  const rows: unknown[] = await dataSource.query(
+    `DELETE FROM "score_results" WHERE "account_id" IS NULL AND "claim_expires_at" < $1 RETURNING "id"`,
+    [now],
+  );
+  return rows.length;
+}
+
+/**
+ * The scheduled tasks of a process that runs jobs: re-queueing jobs left behind
+ * (at start and every sweep) and the daily-enough purges. Timers are unref'd, and
+ * `stop` waits for a task in flight.
+ */
+export function startMaintenance(
+  deps: { dataSource: DataSource; runner: ScoreJobRunner; queue: JobQueue; scores: ScoreService; logger: Pick<Logger, "info" | "warn"> },
+  options: MaintenanceOptions = {},
+): { stop(): Promise<void>; sweep(): Promise<void>; purge(): Promise<void> } {
+  const clock = options.clock ?? (() => new Date());
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const sweep = async () => {
+    for (const jobId of await deps.runner.runnableJobIds()) await deps.queue.enqueue(jobId);
+  };
+  const purge = async () => {
+    const held = await purgeExpiredHeldResults(deps.dataSource, clock());
+    const keys = await deps.scores.purgeIdempotencyKeys();
+    if (held + keys > 0) deps.logger.info({ heldResults: held, idempotencyKeys: keys }, "purged expired records");
+  };
+  const guarded = (task: () => Promise<void>, name: string) => () => {
+    inFlight = inFlight.then(task).catch((error: unknown) => deps.logger.warn({ err: error }, `${name} failed`));
+  };
+  const sweepTimer = setInterval(guarded(sweep, "job sweep"), options.sweepEveryMs ?? 30_000);
+  const purgeTimer = setInterval(guarded(purge, "purge"), options.purgeEveryMs ?? 60 * 60_000);
+  sweepTimer.unref();
+  purgeTimer.unref();
+  guarded(sweep, "job sweep")();
+  guarded(purge, "purge")();
+  return {
+    sweep,
+    purge,
+    async stop() {
+      clearInterval(sweepTimer);
+      clearInterval(purgeTimer);
+      await inFlight;
+    },
+  };
+}

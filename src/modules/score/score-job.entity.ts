@@ -1,0 +1,81 @@
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn, type Relation } from "typeorm";
+import { Account } from "../accounts/account.entity.js";
+import type { JobStatus, ScoreProgress } from "./score-progress.js";
+
+export const scoreKinds = ["score", "quick", "product"] as const;
+/** `POST /api/score` (full, maturity), `/quick` (quick, maturity), `/product` (full, product framework). */
+export type ScoreKind = (typeof scoreKinds)[number];
+
+/** A scoring job: the stored truth of its status; queues only carry its id. */
+@Entity({ name: "score_jobs" })
+@Check("CHK_score_jobs_kind", `"kind" IN ('score', 'quick', 'product')`)
+@Check("CHK_score_jobs_status", `"status" IN ('queued', 'crawling', 'scoring', 'completed', 'failed')`)
+@Index("IDX_score_jobs_runnable", ["createdAt"], { where: `"status" IN ('queued', 'crawling', 'scoring')` })
+export class ScoreJob {
+  @PrimaryGeneratedColumn("uuid", { primaryKeyConstraintName: "PK_score_jobs" })
+  id: string;
+
+  /** Null for anonymous jobs. */
+  @Column({ name: "account_id", type: "uuid", nullable: true })
+  accountId: string | null;
+
+  @ManyToOne(() => Account, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "account_id", foreignKeyConstraintName: "FK_score_jobs_account" })
+  account?: Relation<Account>;
+
+  @Column({ name: "user_id", type: "uuid", nullable: true })
+  userId: string | null;
+
+  @Column({ name: "api_key_id", type: "uuid", nullable: true })
+  apiKeyId: string | null;
+
+  /** Anonymous jobs: the requester's address (who may follow its progress). */
+  @Column({ name: "requester_ip", type: "text", nullable: true })
+  requesterIp: string | null;
+
+  /** Anonymous jobs: SHA-256 of the one-time claim token, copied onto the held result. */
+  @Column({ name: "claim_token_hash", type: "text", nullable: true })
+  claimTokenHash: string | null;
+
+  @Column({ type: "text" })
+  kind: ScoreKind;
+
+  @Column({ type: "text" })
+  url: string;
+
+  @Column({ type: "text", nullable: true })
+  context: string | null;
+
+  @Column({ name: "product_id", type: "uuid", nullable: true })
+  productId: string | null;
+
+  @Column({ type: "text", default: "queued" })
+  status: JobStatus;
+
+  /** The latest progress step, so a late subscriber starts from where the job is. */
+  @Column({ type: "jsonb", nullable: true })
+  progress: ScoreProgress | null;
+
+  /** Runs started; a job whose worker died is retried while attempts ≤ 3 (at most twice). */
+  @Column({ type: "integer", default: 0 })
+  attempts: number;
+
+  /** A worker's lease: past it, the worker is presumed dead and another may take the job. */
+  @Column({ name: "locked_until", type: "timestamptz", nullable: true })
+  lockedUntil: Date | null;
+
+  @Column({ name: "result_id", type: "uuid", nullable: true })
+  resultId: string | null;
+
+  @Column({ name: "error_code", type: "text", nullable: true })
+  errorCode: string | null;
+
+  @Column({ name: "error_message", type: "text", nullable: true })
+  errorMessage: string | null;
+
+  @CreateDateColumn({ name: "created_at", type: "timestamptz" })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: "updated_at", type: "timestamptz" })
+  updatedAt: Date;
+}

@@ -1,0 +1,78 @@
+import type { CrawlStats } from "../crawl/crawl.types.js";
+import type { Confidence, DimensionId, Evidence, FrameworkId, PillarId, ScoreMode, ScorerInfo } from "../scoring/scoring.types.js";
+import type { ScoreDimensionRecord, ScoreResultRecord } from "./score-result.entity.js";
+
+export interface DimensionView {
+  readonly dimensionId: DimensionId;
+  readonly dimensionName: string;
+  readonly pillar: PillarId;
+  readonly score: number;
+  readonly stageName: string;
+  readonly evidence: string;
+  readonly evidenceItems: readonly Evidence[];
+  readonly confidence: Confidence;
+  readonly reasoning: string;
+}
+
+/** A stored result as both front doors and the share page show it. */
+export interface ScoreResultView {
+  readonly id: string;
+  readonly url: string;
+  readonly companyName: string;
+  readonly totalScore: number;
+  readonly stageName: string;
+  readonly framework: FrameworkId;
+  readonly frameworkVersion: string;
+  readonly mode: ScoreMode;
+  /** In the framework's order: pillar by pillar. */
+  readonly dimensions: readonly DimensionView[];
+  readonly strengths: readonly DimensionId[];
+  readonly gaps: readonly DimensionId[];
+  readonly createdAt: Date;
+  readonly crawledPages: readonly string[];
+  readonly crossDimensionNotes: string;
+  readonly antiPatternsDetected: readonly string[];
+  readonly crawlStats: CrawlStats;
+  readonly productId: string | null;
+  readonly lifecycleStageId: string | null;
+  readonly scorer: ScorerInfo;
+  /** An anonymous result not yet linked to an account. */
+  readonly held: boolean;
+}
+
+export function resultView(record: ScoreResultRecord, dimensions: readonly ScoreDimensionRecord[]): ScoreResultView {
+  return {
+    id: record.id,
+    url: record.url,
+    companyName: record.companyName,
+    totalScore: record.totalScore,
+    stageName: record.stageName,
+    framework: record.framework as FrameworkId,
+    frameworkVersion: record.frameworkVersion,
+    mode: record.mode as ScoreMode,
+    dimensions: [...dimensions]
+      .sort((a, b) => a.position - b.position)
+      .map((dimension) => ({
+        dimensionId: dimension.dimensionId as DimensionId,
+        dimensionName: dimension.dimensionName,
+        pillar: dimension.pillar as PillarId,
+        score: dimension.score,
+        stageName: dimension.stageName,
+        evidence: dimension.evidence,
+        evidenceItems: dimension.evidenceItems,
+        confidence: dimension.confidence,
+        reasoning: dimension.reasoning,
+      })),
+    strengths: record.strengths as DimensionId[],
+    gaps: record.gaps as DimensionId[],
+    createdAt: record.createdAt,
+    crawledPages: record.crawledPages,
+    crossDimensionNotes: record.crossDimensionNotes,
+    antiPatternsDetected: record.antiPatterns,
+    crawlStats: record.crawlStats,
+    productId: record.productId,
+    lifecycleStageId: record.lifecycleStageId,
+    scorer: record.scorer,
+    held: record.accountId === null,
+  };
+}

@@ -1,0 +1,107 @@
+import { timingSafeEqual } from "node:crypto";
+import DataLoader from "dataloader";
+import { In, IsNull, type DataSource } from "typeorm";
+import { AppError } from "../../errors.js";
+import { decodeCursor, encodeCursor } from "./cursor.js";
+import { ScoreDimensionRecord, ScoreResultRecord } from "./score-result.entity.js";
+import { resultView, type ScoreResultView } from "./score-result.view.js";
+import { hashToken } from "./score.service.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Completed results never change, so the public reads of popular share links are served from memory. */
+const PUBLIC_CACHE_SIZE = 1_000;
+
+/** Reads of stored results: public by id, the account's history, a product's results, and linking held ones. */
+export class ScoreResultsService {
+  private readonly publicCache = new Map<string, ScoreResultView>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** Anyone with the id (share links). Cached: a completed result is immutable. */
+  async getPublic(id: string): Promise<ScoreResultView> {
+    const cached = this.publicCache.get(id);
+    if (cached) return cached;
+    const record = UUID.test(id) ? await this.dataSource.getRepository(ScoreResultRecord).findOneBy({ id }) : null;
+    if (!record) throw new AppError("NOT_FOUND", "No such score result.");
+    const [view] = await this.withDimensions([record]);
+    this.publicCache.set(id, view!);
+    if (this.publicCache.size > PUBLIC_CACHE_SIZE) this.publicCache.delete(this.publicCache.keys().next().value!);
+    return view!;
+  }
+
+  /** The account's results, newest first, keyset-paginated. */
+  async history(accountId: string, limit: number, cursor: string | undefined): Promise<{ results: ScoreResultView[]; nextCursor: string | null }> {
+    const query = this.dataSource
+      .getRepository(ScoreResultRecord)
+      .createQueryBuilder("result")
+      .where("result.account_id = :accountId", { accountId })
+      .orderBy("result.created_at", "DESC")
+      .addOrderBy("result.id", "DESC")
+      .take(limit + 1);
+    if (cursor) {
+      const after = decodeCursor(cursor);
+      query.andWhere("(result.created_at, result.id) < (:at, :id)", { at: after.at, id: after.id });
+    }
+    const rows = await query.getMany();
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return { results: await this.withDimensions(page), nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+  }
+
+  /** A result of the caller's account (the product view); another account's is NOT_FOUND. */
+  async ofAccount(accountId: string, id: string): Promise<ScoreResultView> {
+    const record = UUID.test(id) ? await this.dataSource.getRepository(ScoreResultRecord).findOneBy({ id, accountId }) : null;
+    if (!record) throw new AppError("NOT_FOUND", "No such score result.");
+    return (await this.withDimensions([record]))[0]!;
+  }
+
+  /**
+   * Per-request loader of products' results (newest first): any number of products
+   * in one GraphQL request cost two SQL statements.
+   */
+  productResultsLoader(): DataLoader<string, ScoreResultView[]> {
+    return new DataLoader(async (productIds) => {
+      const records = await this.dataSource
+        .getRepository(ScoreResultRecord)
+        .find({ where: { productId: In([...productIds]) }, order: { createdAt: "DESC", id: "DESC" } });
+      const views = await this.withDimensions(records);
+      return productIds.map((productId) => views.filter((view) => view.productId === productId));
+    });
+  }
+
+  /**
+   * Moves a held anonymous result into the account's history. The claim token works
+   * once; an unknown id, a wrong or used token and an expired hold all answer the
+   * same NOT_FOUND, so a caller learns nothing about results it cannot claim.
+   */
+  async link(accountId: string, resultId: unknown, claimToken: unknown): Promise<ScoreResultView> {
+    if (typeof resultId !== "string" || resultId === "") throw new AppError("VALIDATION_FAILED", "resultId: is required");
+    if (typeof claimToken !== "string" || claimToken === "") throw new AppError("VALIDATION_FAILED", "claimToken: is required");
+    const notFound = new AppError("NOT_FOUND", "No held result matches this resultId and claimToken (tokens work once, for 30 days).");
+    if (!UUID.test(resultId)) throw notFound;
+    const linked = await this.dataSource.transaction(async (manager) => {
+      const record = await manager.findOne(ScoreResultRecord, { where: { id: resultId, accountId: IsNull() }, lock: { mode: "pessimistic_write" } });
+      if (!record?.claimTokenHash || !record.claimExpiresAt || record.claimExpiresAt <= this.clock()) throw notFound;
+      const given = Buffer.from(hashToken(claimToken), "hex");
+      const stored = Buffer.from(record.claimTokenHash, "hex");
+      if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw notFound;
+      record.accountId = accountId;
+      record.claimTokenHash = null;
+      record.claimExpiresAt = null;
+      return manager.save(record);
+    });
+    this.publicCache.delete(resultId);
+    return (await this.withDimensions([linked]))[0]!;
+  }
+
+  private async withDimensions(records: readonly ScoreResultRecord[]): Promise<ScoreResultView[]> {
+    if (records.length === 0) return [];
+    const dimensions = await this.dataSource.getRepository(ScoreDimensionRecord).find({ where: { resultId: In(records.map((record) => record.id)) } });
+    const byResult = new Map<string, ScoreDimensionRecord[]>();
+    for (const dimension of dimensions) byResult.set(dimension.resultId, [...(byResult.get(dimension.resultId) ?? []), dimension]);
+    return records.map((record) => resultView(record, byResult.get(record.id) ?? []));
+  }
+}

@@ -1,0 +1,68 @@
+import type { ScoreJob } from "./score-job.entity.js";
+import type { ScoreProgress } from "./score-progress.js";
+import type { ScoreResultView } from "./score-result.view.js";
+import {
+  ConfidenceLevel,
+  FrameworkKind,
+  JobStatusEnum,
+  ScoreKindEnum,
+  ScoreModeKind,
+  type ScoreJobType,
+  type ScoreProgressType,
+  type ScoreResultType,
+} from "./score.types.js";
+
+/** Stored views → GraphQL objects. The shapes differ (enums, nullables), so they are kept apart. */
+export function toGraphQLResult(view: ScoreResultView): ScoreResultType {
+  return {
+    id: view.id,
+    url: view.url,
+    companyName: view.companyName,
+    totalScore: view.totalScore,
+    stageName: view.stageName,
+    dimensions: view.dimensions.map((dimension) => ({
+      dimensionId: dimension.dimensionId,
+      dimensionName: dimension.dimensionName,
+      pillar: dimension.pillar,
+      score: dimension.score,
+      stageName: dimension.stageName,
+      evidence: dimension.evidence,
+      evidenceItems: dimension.evidenceItems.map((item) => ({ url: item.url ?? null, text: item.text, selfReported: item.selfReported === true })),
+      confidence: ConfidenceLevel[dimension.confidence],
+      reasoning: dimension.reasoning,
+    })),
+    strengths: [...view.strengths],
+    gaps: [...view.gaps],
+    createdAt: view.createdAt,
+    framework: FrameworkKind[view.framework],
+    frameworkVersion: view.frameworkVersion,
+    mode: ScoreModeKind[view.mode],
+    crawledPages: [...view.crawledPages],
+    crossDimensionNotes: view.crossDimensionNotes,
+    antiPatternsDetected: [...view.antiPatternsDetected],
+    crawlStats: {
+      pagesAnalyzed: view.crawlStats.pagesAnalyzed,
+      contentLength: view.crawlStats.contentLength,
+      pagesPlanned: view.crawlStats.pagesPlanned,
+      durationMs: view.crawlStats.durationMs,
+      partial: view.crawlStats.partial,
+    },
+    productId: view.productId,
+  };
+}
+
+export function toGraphQLProgress(progress: ScoreProgress): ScoreProgressType {
+  return { ...progress, status: JobStatusEnum[progress.status] } as ScoreProgressType;
+}
+
+export function toGraphQLJob(job: ScoreJob): ScoreJobType {
+  return {
+    id: job.id,
+    kind: ScoreKindEnum[job.kind],
+    status: JobStatusEnum[job.status],
+    progress: job.progress ? toGraphQLProgress(job.progress) : null,
+    resultId: job.resultId,
+    error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? "" } : null,
+    createdAt: job.createdAt,
+  };
+}

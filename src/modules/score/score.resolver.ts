@@ -1,0 +1,132 @@
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
+import { AppError, isErrorCode } from "../../errors.js";
+import type { GraphQLContext } from "../../graphql/context.js";
+import { requireMember } from "../accounts/viewer.js";
+import { pageLimit } from "./cursor.js";
+import type { ScoreResultsService } from "./score-results.service.js";
+import type { ScoreJob, ScoreKind } from "./score-job.entity.js";
+import type { ScoreProgress } from "./score-progress.js";
+import type { ScoreService } from "./score.service.js";
+import {
+  LinkScoreInput,
+  ScoreHistory,
+  ScoreInput,
+  ScoreJobType,
+  ScorePayload,
+  ScoreProgressType,
+  ScoreResultType,
+  StartedScore,
+  StartScoreInput,
+} from "./score.types.js";
+import { toGraphQLJob, toGraphQLProgress, toGraphQLResult } from "./score.mapping.js";
+
+/** How long a scoring mutation (and its REST route) waits for the result before answering the job instead. */
+export const SCORE_WAIT_MS = 120_000;
+
+@Resolver(() => ScoreResultType)
+export class ScoreResolver {
+  constructor(
+    private readonly service: ScoreService,
+    private readonly results: ScoreResultsService,
+    private readonly waitMs: number = SCORE_WAIT_MS,
+  ) {}
+
+  @Mutation(() => ScorePayload, {
+    description:
+      "Scores an address with the maturity framework (full crawl) and waits for the result (up to 120 s, else answers the job). Session, API key, or anonymous within the anonymous cap. Honours Idempotency-Key. REST: POST /api/score.",
+  })
+  async score(@Arg("input", () => ScoreInput, { description: "The address and optional context." }) input: ScoreInput, @Ctx() context: GraphQLContext): Promise<ScorePayload> {
+    return this.run("score", input, context);
+  }
+
+  @Mutation(() => ScorePayload, {
+    description: "Quick score: the home page and at most 4 linked pages, maturity framework; waits like score. REST: POST /api/score/quick.",
+  })
+  async quickScore(@Arg("input", () => ScoreInput, { description: "The address and optional context." }) input: ScoreInput, @Ctx() context: GraphQLContext): Promise<ScorePayload> {
+    return this.run("quick", input, context);
+  }
+
+  @Mutation(() => ScorePayload, {
+    description:
+      "Scores with the product framework and attaches the result to the caller's product for that address (created if absent; counts against the plan's products). Session or API key. REST: POST /api/score/product.",
+  })
+  async productScore(@Arg("input", () => ScoreInput, { description: "The address and optional context." }) input: ScoreInput, @Ctx() context: GraphQLContext): Promise<ScorePayload> {
+    return this.run("product", input, context);
+  }
+
+  @Mutation(() => StartedScore, { description: "Starts a scoring job and answers at once; follow it with scoreProgress or scoreJob. Charged like the waiting operations." })
+  async startScore(@Arg("input", () => StartScoreInput, { description: "What to score and how." }) input: StartScoreInput, @Ctx() context: GraphQLContext): Promise<StartedScore> {
+    const started = await this.service.start(await callerOf(context), { kind: input.kind, url: input.url, context: input.context });
+    return { job: toGraphQLJob(started.job), claimToken: started.claimToken };
+  }
+
+  @Query(() => ScoreResultType, { description: "A result by id, for anyone (share links). REST: GET /api/score/{id}." })
+  async scoreResult(@Arg("id", () => ID, { description: "The result id." }) id: string): Promise<ScoreResultType> {
+    return toGraphQLResult(await this.results.getPublic(id));
+  }
+
+  @Query(() => ScoreHistory, { description: "The caller's results, newest first. REST: GET /api/scores?limit&cursor." })
+  async scores(
+    @Ctx() context: GraphQLContext,
+    @Arg("limit", () => Int, { nullable: true, description: "1–100, default 20." }) limit?: number | null,
+    @Arg("cursor", () => String, { nullable: true, description: "The nextCursor of the previous page." }) cursor?: string | null,
+  ): Promise<ScoreHistory> {
+    const member = requireMember(await context.viewer());
+    const page = await this.results.history(member.accountId, pageLimit(limit), cursor ?? undefined);
+    return { results: page.results.map(toGraphQLResult), nextCursor: page.nextCursor };
+  }
+
+  @Query(() => ScoreJobType, { description: "A scoring job of the caller (or of the anonymous requester's address)." })
+  async scoreJob(@Arg("id", () => ID, { description: "The job id." }) id: string, @Ctx() context: GraphQLContext): Promise<ScoreJobType> {
+    return toGraphQLJob(await this.service.jobFor(await context.viewer(), context.clientIp, id));
+  }
+
+  @Mutation(() => ScoreResultType, {
+    description: "Moves a held anonymous result into the caller's history with its one-time claim token. REST: POST /api/score/link.",
+  })
+  async linkScore(@Arg("input", () => LinkScoreInput, { description: "The result and its claim token." }) input: LinkScoreInput, @Ctx() context: GraphQLContext): Promise<ScoreResultType> {
+    const member = requireMember(await context.viewer());
+    return toGraphQLResult(await this.results.link(member.accountId, input.resultId, input.claimToken));
+  }
+
+  @Subscription(() => ScoreProgressType, {
+    description:
+      "A job's progress over graphql-ws: its current step, then queued → crawling (page n of m) → scoring (dimension k of 27) → completed | failed, then the stream ends. Only the job's account (or its anonymous requester's address) may follow it.",
+    subscribe: async ({ args, context }) => {
+      const ctx = context as GraphQLContext;
+      if (!ctx.streams) throw new AppError("SERVICE_UNAVAILABLE", "Subscriptions are served over graphql-ws at /graphql.");
+      return ctx.streams.scoreProgress(await ctx.viewer(), ctx.clientIp, String((args as { jobId: string }).jobId));
+    },
+  })
+  scoreProgress(@Root() progress: ScoreProgress, @Arg("jobId", () => ID, { description: "The job to follow." }) _jobId: string): ScoreProgressType {
+    return toGraphQLProgress(progress);
+  }
+
+  private async run(kind: ScoreKind, input: ScoreInput, context: GraphQLContext): Promise<ScorePayload> {
+    const started = await this.service.start(await callerOf(context), { kind, url: input.url, context: input.context });
+    const job = await this.service.waitForEnd(started.job.id, this.waitMs);
+    return this.payload(job, started.claimToken);
+  }
+
+  private async payload(job: ScoreJob, claimToken: string | null): Promise<ScorePayload> {
+    if (job.status === "failed") {
+      // A failed job answers its error (the same on a replay); its credits were refunded.
+      throw new AppError(isErrorCode(job.errorCode) ? job.errorCode : "INTERNAL", job.errorMessage ?? "Scoring failed.");
+    }
+    const result = job.status === "completed" && job.resultId ? toGraphQLResult(await this.results.getPublic(job.resultId)) : null;
+    return { result, job: toGraphQLJob(job), claimToken };
+  }
+}
+
+async function callerOf(context: GraphQLContext) {
+  const viewer = await context.identify();
+  return {
+    viewer,
+    clientIp: context.clientIp,
+    requestId: context.requestId,
+    idempotencyKey: context.idempotencyKey,
+    setHeaders: (headers: Readonly<Record<string, string>>) => Object.assign(context.responseHeaders, headers),
+    apiCallCharged: () => context.apiCallCharged(),
+    chargeApiCall: (manager: import("typeorm").EntityManager) => context.chargeApiCallIn(viewer, manager),
+  };
+}

@@ -1,0 +1,241 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Logger } from "pino";
+import type { DataSource, EntityManager } from "typeorm";
+import { AppError } from "../../errors.js";
+import type { Viewer } from "../accounts/viewer.js";
+import type { CreditLedger } from "../billing/ledger.service.js";
+import { actionCostTenths } from "../billing/plans.js";
+import type { AnonymousCap } from "../billing/rate-limit/anonymous-cap.js";
+import type { RateLimiter } from "../billing/rate-limit/rate-limiter.js";
+import { normalizeInputUrl } from "../crawl/url.js";
+import type { ProductsService } from "../products/products.service.js";
+import { IdempotencyKey } from "./idempotency-key.entity.js";
+import type { ScoreKind } from "./score-job.entity.js";
+import { ScoreJob } from "./score-job.entity.js";
+import { isTerminal, type JobQueue, type ProgressBus, type ScoreProgress } from "./score-progress.js";
+
+export const MAX_URL_LENGTH = 2_048;
+export const MAX_CONTEXT_LENGTH = 5_000;
+/** Idempotency keys are remembered this long (DESIGN.md: a replay within 24 h). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const MAX_IDEMPOTENCY_KEY = 255;
+
+export interface ScoreRequest {
+  readonly kind: ScoreKind;
+  readonly url: unknown;
+  readonly context?: unknown;
+}
+
+/** Who asks, as the front door saw it. */
+export interface ScoreCaller {
+  readonly viewer: Viewer;
+  readonly clientIp: string;
+  readonly requestId: string;
+  readonly idempotencyKey: string | undefined;
+  /** Rate-limit headers to send with the answer. */
+  readonly setHeaders: (headers: Readonly<Record<string, string>>) => void;
+  /** Called once the API call was charged inside the job's transaction. */
+  readonly apiCallCharged: () => void;
+  /** Charges one API call for an API-key viewer inside the given transaction. */
+  readonly chargeApiCall: (manager: EntityManager) => Promise<void>;
+}
+
+export interface StartedJob {
+  readonly job: ScoreJob;
+  /** Anonymous jobs: the one-time token that links the held result to an account. */
+  readonly claimToken: string | null;
+  /** An Idempotency-Key replay: nothing new was started or charged. */
+  readonly replayed: boolean;
+}
+
+export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
+
+/**
+ * Starts scoring jobs (DESIGN.md §3, accounts issue): the layers run in the
+ * contract's order, and a request refused by any of them is charged nothing:
+ * short-window rate limit (per user; the anonymous cap per IP), then in one
+ * transaction the plan quota and credits, the API-call ceiling, the product limit,
+ * and the job row. A replayed Idempotency-Key skips all of it.
+ */
+export class ScoreService {
+  private readonly claimTokens = new Map<string, string>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly ledger: CreditLedger,
+    private readonly limiter: RateLimiter,
+    private readonly anonymousCap: AnonymousCap,
+    private readonly products: ProductsService,
+    private readonly queue: JobQueue,
+    private readonly bus: ProgressBus,
+    private readonly logger: Pick<Logger, "warn">,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async start(caller: ScoreCaller, request: ScoreRequest): Promise<StartedJob> {
+    const url = validUrl(request.url);
+    const context = validContext(request.context);
+    const { viewer } = caller;
+    if (request.kind === "product" && viewer.kind !== "member") {
+      throw new AppError("AUTH_REQUIRED", "Product scores are stored in an account: sign in or send an API key.");
+    }
+    const scope = viewer.kind === "member" ? viewer.accountId : `ip:${caller.clientIp}`;
+    const key = validIdempotencyKey(caller.idempotencyKey);
+    const requestHash = hashToken(JSON.stringify([request.kind, url.href, context]));
+    if (key) {
+      const replay = await this.replay(scope, key, request.kind, requestHash);
+      if (replay) return replay;
+    }
+
+    // Layer 1: the short-window limit. API keys have none (the monthly API-call ceiling bounds them).
+    if (viewer.kind === "anonymous") {
+      const cap = await this.anonymousCap.consume(caller.clientIp);
+      caller.setHeaders(cap.headers);
+    } else if (viewer.via === "session") {
+      const decision = await this.limiter.check("score", viewer.userId);
+      caller.setHeaders(decision.headers);
+      if (!decision.allowed) throw decision.toError();
+    }
+
+    const claimToken = viewer.kind === "anonymous" ? `clm_${randomBytes(24).toString("base64url")}` : null;
+    let job: ScoreJob;
+    try {
+      job = await this.dataSource.transaction(async (manager) => {
+        const created = manager.create(ScoreJob, {
+          accountId: viewer.kind === "member" ? viewer.accountId : null,
+          userId: viewer.kind === "member" && viewer.via === "session" ? viewer.userId : null,
+          apiKeyId: viewer.kind === "member" && viewer.via === "api_key" ? viewer.apiKeyId : null,
+          requesterIp: viewer.kind === "anonymous" ? caller.clientIp : null,
+          claimTokenHash: claimToken ? hashToken(claimToken) : null,
+          kind: request.kind,
+          url: url.href,
+          context,
+          status: "queued",
+          attempts: 0,
+          lockedUntil: null,
+          resultId: null,
+          errorCode: null,
+          errorMessage: null,
+          productId: null,
+        });
+        created.progress = null;
+        const saved = await manager.save(created);
+        // First, so a concurrent request with the same key waits here and then replays.
+        if (key) await manager.insert(IdempotencyKey, { scope, key, operation: request.kind, requestHash, jobId: saved.id });
+        if (viewer.kind === "member") {
+          // Layer 2: plan quota and credits; layer 3: the API-call ceiling. One transaction: all or nothing.
+          await this.ledger.spend(viewer.accountId, "score", actionCostTenths.score, `job:${saved.id}`, { manager });
+          await caller.chargeApiCall(manager);
+          if (request.kind === "product") {
+            const product = await this.products.productFor(manager, viewer.accountId, url);
+            saved.productId = product.id;
+          }
+        }
+        saved.progress = { jobId: saved.id, status: "queued" };
+        return manager.save(saved);
+      });
+    } catch (error) {
+      if (key && (error as { code?: string }).code === "23505") {
+        const replay = await this.replay(scope, key, request.kind, requestHash);
+        if (replay) return replay;
+      }
+      throw error;
+    }
+    if (viewer.kind === "member") caller.apiCallCharged();
+    if (claimToken && key) this.rememberClaimToken(job.id, claimToken);
+    // The job is committed and charged: a queue or bus hiccup must not fail the request.
+    // The maintenance sweep enqueues any job left waiting without a worker.
+    await this.bus.publish({ jobId: job.id, status: "queued" }).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not publish queued"));
+    await this.queue.enqueue(job.id).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not enqueue; the sweep will"));
+    return { job, claimToken, replayed: false };
+  }
+
+  /** Resolves when the job ends or `timeoutMs` passes; answers the job as stored then. */
+  async waitForEnd(jobId: string, timeoutMs: number): Promise<ScoreJob> {
+    let wake: () => void = () => undefined;
+    const ended = new Promise<void>((resolve) => (wake = resolve));
+    const unsubscribe = await this.bus.subscribe(jobId, (progress: ScoreProgress) => {
+      if (isTerminal(progress.status)) wake();
+    });
+    const timer = setTimeout(wake, timeoutMs);
+    try {
+      const now = await this.job(jobId);
+      if (!isTerminal(now.status)) await ended;
+      return await this.job(jobId);
+    } finally {
+      clearTimeout(timer);
+      await unsubscribe();
+    }
+  }
+
+  async job(jobId: string): Promise<ScoreJob> {
+    const job = await this.dataSource.getRepository(ScoreJob).findOneBy({ id: jobId });
+    if (!job) throw new AppError("NOT_FOUND", "No such scoring job.");
+    return job;
+  }
+
+  /** Who may see a job and its progress: a member of its account, or the anonymous requester's address. */
+  async jobFor(viewer: Viewer, clientIp: string, jobId: string): Promise<ScoreJob> {
+    const job = /^[0-9a-f-]{36}$/i.test(jobId) ? await this.dataSource.getRepository(ScoreJob).findOneBy({ id: jobId }) : null;
+    const allowed =
+      job !== null &&
+      (job.accountId !== null ? viewer.kind === "member" && viewer.accountId === job.accountId : viewer.kind === "anonymous" && job.requesterIp === clientIp);
+    if (!job || !allowed) throw new AppError("NOT_FOUND", "No such scoring job.");
+    return job;
+  }
+
+  /** Forgets idempotency keys older than the window; returns how many went. */
+  async purgeIdempotencyKeys(): Promise<number> {
+    const cutoff = new Date(this.clock().getTime() - IDEMPOTENCY_WINDOW_MS);
+    const result = await this.dataSource.getRepository(IdempotencyKey).createQueryBuilder().delete().where("created_at < :cutoff", { cutoff }).execute();
+    for (const [jobId, entry] of this.claimTokens) if (entry.split("|")[1]! < cutoff.toISOString()) this.claimTokens.delete(jobId);
+    return result.affected ?? 0;
+  }
+
+  private async replay(scope: string, key: string, kind: ScoreKind, requestHash: string): Promise<StartedJob | undefined> {
+    const cutoff = new Date(this.clock().getTime() - IDEMPOTENCY_WINDOW_MS);
+    const record = await this.dataSource.getRepository(IdempotencyKey).findOneBy({ scope, key });
+    if (!record || record.createdAt < cutoff) {
+      if (record) await this.dataSource.getRepository(IdempotencyKey).delete({ scope, key });
+      return undefined;
+    }
+    if (record.operation !== kind || record.requestHash !== requestHash) {
+      throw new AppError("IDEMPOTENCY_CONFLICT", "This Idempotency-Key was used with a different request in the last 24 hours.");
+    }
+    const job = await this.job(record.jobId);
+    return { job, claimToken: this.claimTokens.get(job.id)?.split("|")[0] ?? null, replayed: true };
+  }
+
+  /**
+   * The claim token of an anonymous job started with an Idempotency-Key, so its
+   * replay can answer the same token. Held in this process's memory only (never
+   * stored readable); a replay answered by another process omits it.
+   */
+  private rememberClaimToken(jobId: string, token: string): void {
+    this.claimTokens.set(jobId, `${token}|${this.clock().toISOString()}`);
+  }
+}
+
+function validUrl(input: unknown): URL {
+  if (typeof input === "string" && input.length > MAX_URL_LENGTH) {
+    throw new AppError("VALIDATION_FAILED", `url: must be at most ${MAX_URL_LENGTH} characters`);
+  }
+  if (input === undefined || input === null) throw new AppError("VALIDATION_FAILED", "url: is required");
+  return normalizeInputUrl(input);
+}
+
+function validContext(input: unknown): string | null {
+  if (input === undefined || input === null) return null;
+  if (typeof input !== "string") throw new AppError("VALIDATION_FAILED", "context: must be a string");
+  if (input.length > MAX_CONTEXT_LENGTH) throw new AppError("VALIDATION_FAILED", `context: must be at most ${MAX_CONTEXT_LENGTH} characters`);
+  const trimmed = input.trim();
+  return trimmed === "" ? null : trimmed;
+}
+
+function validIdempotencyKey(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new AppError("VALIDATION_FAILED", `Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY} visible ASCII characters`);
+  }
+  return key;
+}

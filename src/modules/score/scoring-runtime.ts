@@ -1,0 +1,115 @@
+import type { Logger } from "pino";
+import type { DataSource } from "typeorm";
+import type { Config } from "../../config.js";
+import type { DomainEvents } from "../../events/domain-events.js";
+import type { ContextStreams } from "../../graphql/context.js";
+import type { RedisConnection } from "../../redis.js";
+import type { Resolver } from "../crawl/address-guard.js";
+import { createCrawler } from "../crawl/crawler.factory.js";
+import type { CrawlerSettings } from "../crawl/crawler.js";
+import type { CreditLedger } from "../billing/ledger.service.js";
+import { AnonymousCap } from "../billing/rate-limit/anonymous-cap.js";
+import { RateLimiter } from "../billing/rate-limit/rate-limiter.js";
+import { MemorySlidingWindowStore, RedisSlidingWindowStore } from "../billing/rate-limit/sliding-window.js";
+import { ProductsService } from "../products/products.service.js";
+import { createScorer } from "../scoring/scorer.factory.js";
+import type { Scorer } from "../scoring/scoring.types.js";
+import { BullJobQueue, startBullWorker } from "./bullmq-queue.js";
+import { InProcessJobQueue, MemoryProgressBus } from "./in-process-queue.js";
+import { startMaintenance } from "./maintenance.js";
+import { progressStream } from "./progress-stream.js";
+import { RedisProgressBus } from "./redis-progress-bus.js";
+import { ScoreJobRunner } from "./score-job.runner.js";
+import type { JobQueue, ProgressBus } from "./score-progress.js";
+import { ScoreResultsService } from "./score-results.service.js";
+import { ScoreService } from "./score.service.js";
+
+/** What tests (and only tests) may swap: the crawler's DNS and limits, the scorer, the runner's lease. */
+export interface ScoringOverrides {
+  readonly crawl?: Partial<Omit<CrawlerSettings, "guard">> & { resolver?: Resolver };
+  readonly scorer?: Scorer;
+  readonly leaseMs?: number;
+  readonly sweepEveryMs?: number;
+}
+
+export interface ScoringRuntime {
+  readonly scores: ScoreService;
+  readonly results: ScoreResultsService;
+  readonly products: ProductsService;
+  readonly runner: ScoreJobRunner;
+  readonly bus: ProgressBus;
+  readonly streams: ContextStreams;
+  close(): Promise<void>;
+}
+
+/**
+ * Scoring for one process: without REDIS_URL, jobs run in an in-process pool and
+ * progress stays in memory; with it, jobs go through BullMQ and progress through
+ * Redis pub/sub, so API processes and `npm run worker` processes share them.
+ * `config.scoring.workers` jobs run here at once (0: this process runs none).
+ */
+export function createScoringRuntime(deps: {
+  config: Config;
+  dataSource: DataSource;
+  redis: RedisConnection | undefined;
+  ledger: CreditLedger;
+  events: DomainEvents;
+  logger: Logger;
+  overrides?: ScoringOverrides;
+}): ScoringRuntime {
+  const { config, dataSource, redis, ledger, events, logger, overrides = {} } = deps;
+  const crawler = createCrawler(config, overrides.crawl ?? {});
+  const scorer = overrides.scorer ?? createScorer(config);
+  const bus: ProgressBus = config.redisUrl ? new RedisProgressBus({ url: config.redisUrl, logger }) : new MemoryProgressBus();
+  const leaseMs = overrides.leaseMs ?? 60_000;
+  const runner = new ScoreJobRunner(dataSource, () => crawler, scorer, ledger, bus, events, logger, { leaseMs });
+  const workers = config.scoringWorkers;
+  let queue: JobQueue;
+  let worker: { close(): Promise<void> } | undefined;
+  if (config.redisUrl) {
+    queue = new BullJobQueue({ url: config.redisUrl, logger });
+    // BullMQ's lock matches the job lease, so a job BullMQ hands back after a worker died is claimable at once.
+    if (workers > 0) {
+      worker = startBullWorker((jobId) => runner.process(jobId), { url: config.redisUrl, concurrency: workers, logger, lockDurationMs: leaseMs });
+    }
+  } else {
+    queue = new InProcessJobQueue((jobId) => runner.process(jobId), logger, Math.max(1, workers));
+  }
+  const limiter = new RateLimiter(redis ? new RedisSlidingWindowStore(redis.client) : new MemorySlidingWindowStore());
+  const anonymousCap = new AnonymousCap(redis ? { redis: redis.client } : {});
+  const products = new ProductsService(dataSource);
+  const results = new ScoreResultsService(dataSource);
+  const scores = new ScoreService(dataSource, ledger, limiter, anonymousCap, products, queue, bus, logger);
+  const maintenance = startMaintenance({ dataSource, runner, queue, scores, logger }, overrides.sweepEveryMs ? { sweepEveryMs: overrides.sweepEveryMs } : {});
+  const streams: ContextStreams = {
+    async scoreProgress(viewer, clientIp, jobId) {
+      const job = await scores.jobFor(viewer, clientIp, jobId);
+      return progressStream(bus, job.id, async () => (await scores.job(job.id)).progress ?? { jobId: job.id, status: "queued" });
+    },
+  };
+  return {
+    scores,
+    results,
+    products,
+    runner,
+    bus,
+    streams,
+    async close() {
+      await maintenance.stop();
+      // Redis may be gone or silent at shutdown: each part gets a bounded time to close.
+      await bounded(worker?.close() ?? Promise.resolve(), "job worker", logger);
+      await bounded(queue.close(), "job queue", logger);
+      await bounded(bus.close(), "progress bus", logger);
+    },
+  };
+}
+
+const CLOSE_TIMEOUT_MS = 5_000;
+
+async function bounded(closing: Promise<void>, what: string, logger: Pick<Logger, "warn">): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), CLOSE_TIMEOUT_MS)));
+  const outcome = await Promise.race([closing.then(() => "closed" as const, () => "failed" as const), timeout]);
+  clearTimeout(timer);
+  if (outcome !== "closed") logger.warn(`${what} did not close cleanly (${outcome}); continuing shutdown`);
+}

@@ -1,0 +1,254 @@
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page, type Request } from "playwright-core";
+import { renderSharePage, sharePageCsp } from "../../src/http/share-page.js";
+import type { DimensionView, ScoreResultView } from "../../src/modules/score/score-result.view.js";
+import { dimensions } from "../../src/modules/scoring/framework/dimensions.js";
+import { stageFor } from "../../src/modules/scoring/framework/stages.js";
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
+/** REQUIRE_BROWSER=1 (CI): a missing Chromium fails the suite instead of skipping it (same rule as graphiql.test.ts). */
+const REQUIRE_BROWSER = !["", "0", "false"].includes((process.env.REQUIRE_BROWSER ?? "").trim().toLowerCase());
+const MISSING_CHROMIUM =
+  `REQUIRE_BROWSER is set but there is no Chromium binary at ${CHROMIUM_PATH}: ` +
+  "install chromium (Debian: apt-get install chromium) or point CHROMIUM_PATH at one.";
+const ARTIFACTS = path.resolve("test-artifacts");
+
+const PILLAR_NAMES = ["Market & Strategy", "Product & Experience", "Engineering & Delivery", "Data, AI & Economics", "Trust & Enterprise", "Growth & Organization"];
+const SCORES = [72, 81, 64, 58, 77, 69, 74, 45, 62, 83, 71, 55, 66, 79, 38, 42, 47, 33, 61, 52, 57, 49, 68, 36, 59, 64, 73];
+const LONG_URL = "https://acme.example/blog/2025/03/engineering/how-we-cut-p99-latency-in-half-with-regional-read-replicas";
+const HOSTILE_NAME = `Evil <script>alert(1)</script> "Corp" <style>body{display:none}</style>`;
+
+function fixture(overrides: Partial<ScoreResultView> = {}): ScoreResultView {
+  const dims: DimensionView[] = dimensions.map((definition, i) => {
+    const score = SCORES[i] ?? 50;
+    const slug = definition.id.replace(/_/g, "-");
+    return {
+      dimensionId: definition.id,
+      dimensionName: definition.name,
+      pillar: definition.pillar,
+      score,
+      stageName: stageFor(score),
+      evidence: definition.signals[0] ?? "",
+      evidenceItems: [
+        { url: i === 11 ? LONG_URL : `https://acme.example/${slug}`, text: `Found ${definition.signals[0] ?? "a signal"}.` },
+        { text: `No ${definition.signals[1] ?? "further signal"} found on the pages read.` },
+        ...(i === 3 ? [{ text: "We serve 40 enterprise customers, 12 of them in the Fortune 500.", selfReported: true }] : []),
+      ],
+      confidence: (["high", "medium", "low"] as const)[i % 3]!,
+      reasoning: `${definition.measures} The site shows ${score >= 60 ? "most" : "some"} of the expected signals; the missing ones cap it at ${stageFor(score)}.`,
+    };
+  });
+  return {
+    id: "res_01HXYZ",
+    url: "https://acme.example/",
+    companyName: "Acme Analytics",
+    totalScore: 61,
+    stageName: "Scaling",
+    framework: "maturity",
+    frameworkVersion: "1.0.0",
+    mode: "full",
+    dimensions: dims,
+    strengths: ["developer_platform", "value_proposition", "documentation_quality"],
+    gaps: ["ai_governance", "community_ecosystem", "data_strategy_flywheel"],
+    createdAt: new Date("2025-03-12T10:00:00Z"),
+    crawledPages: ["https://acme.example/", "https://acme.example/pricing"],
+    crossDimensionNotes: "Strong developer platform and documentation, but AI claims outrun the governance and data strategy behind them.",
+    antiPatternsDetected: ["AI features claimed without accuracy or evaluation figures"],
+    crawlStats: {
+      pagesAnalyzed: 24, contentLength: 180_000, failures: [], durationMs: 9000, partial: false,
+      pagesPlanned: 25, robotsTxt: "found", sitemapUrls: 120, securityTxt: true, skippedByRobots: 0,
+    },
+    productId: null,
+    lifecycleStageId: null,
+    scorer: { engine: "heuristic" },
+    held: false,
+    ...overrides,
+  };
+}
+
+const RESULTS = new Map<string, ScoreResultView>([
+  ["res_01HXYZ", fixture()],
+  ["res_hostile", fixture({ id: "res_hostile", companyName: HOSTILE_NAME })],
+]);
+
+/** Answers GET /r/<id> as the service will: the page and its hash-based CSP. */
+async function startShareServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const id = /^\/r\/([\w-]+)$/.exec(req.url ?? "")?.[1];
+    const result = req.method === "GET" && id ? RESULTS.get(id) : undefined;
+    if (!result) {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      return;
+    }
+    const html = renderSharePage(result, { publicBaseUrl: "https://score.example.com" });
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": sharePageCsp(html) }).end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
+
+/** Every request, console error, uncaught exception, dialog and CSP violation of a page. */
+async function watch(page: Page): Promise<{ requests: string[]; errors: string[]; violations: () => Promise<string[]> }> {
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (request: Request) => requests.push(request.url()));
+  page.on("console", (message: ConsoleMessage) => {
+    if (message.type() === "error" || message.type() === "warning") errors.push(`console.${message.type()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("dialog", (dialog) => {
+    errors.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  // Init scripts come from DevTools, not the page, so the page's CSP does not block them.
+  await page.addInitScript({
+    content:
+      "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => " +
+      "window.__violations.push(e.violatedDirective + ' ' + (e.blockedURI || 'inline')), true);",
+  });
+  return { requests, errors, violations: async () => (await page.evaluate("window.__violations")) as string[] };
+}
+
+const SUITE =
+  HAS_CHROMIUM || REQUIRE_BROWSER
+    ? "share page in a real browser"
+    : `share page in a real browser: SKIPPED, no Chromium binary at ${CHROMIUM_PATH} (set CHROMIUM_PATH; REQUIRE_BROWSER=1 makes this fail)`;
+
+describe.skipIf(!HAS_CHROMIUM && !REQUIRE_BROWSER)(SUITE, () => {
+  let browser: Browser;
+  let server: { url: string; close(): Promise<void> };
+
+  beforeAll(async () => {
+    if (!HAS_CHROMIUM) throw new Error(MISSING_CHROMIUM);
+    server = await startShareServer();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function open(width: number, id = "res_01HXYZ"): Promise<{ context: BrowserContext; page: Page } & Awaited<ReturnType<typeof watch>>> {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    const watched = await watch(page);
+    const response = await page.goto(`${server.url}/r/${id}`, { waitUntil: "load" });
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()["content-security-policy"]).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+';/);
+    return { context, page, ...watched };
+  }
+
+  function expectLocalOnly(requests: readonly string[]): void {
+    const host = new URL(server.url).host;
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.filter((url) => !url.startsWith("data:") && new URL(url).host !== host)).toEqual([]);
+  }
+
+  it("renders on desktop under the strict CSP with no external request", async () => {
+    const { context, page, requests, errors, violations } = await open(1280);
+
+    // The hashed <style> applied (a blocked one would leave the default white body).
+    expect(await page.evaluate("getComputedStyle(document.body).backgroundColor")).toBe("rgb(241, 245, 249)");
+    expect(await page.locator("h1").innerText()).toBe("Acme Analytics");
+    await expect.poll(() => page.locator(".total-num").innerText()).toMatch(/^61\s*out of 100$/);
+    expect(await page.locator(".stage-name").innerText()).toBe("Scaling");
+    expect(await page.locator(".total-num").isVisible()).toBe(true);
+
+    const chart = page.locator("svg.radar");
+    expect(await chart.isVisible()).toBe(true);
+    const box = await chart.boundingBox();
+    expect(box?.width ?? 0).toBeGreaterThan(300);
+    expect(box?.height ?? 0).toBeGreaterThan(200);
+    expect(await chart.getAttribute("role")).toBe("img");
+    expect(await page.locator("#radar-title").textContent()).toContain("27 dimensions");
+
+    expect(await page.locator(".pillar h2").allInnerTexts()).toEqual(PILLAR_NAMES);
+    const text = await page.locator("body").innerText();
+    for (const definition of dimensions) expect(text).toContain(definition.name);
+    expect(await page.locator("article.dim").count()).toBe(27);
+    expect(text).toContain("Self-reported");
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const shot = path.join(ARTIFACTS, "share-page.png");
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(statSync(shot).size).toBeGreaterThan(50_000);
+
+    expectLocalOnly(requests);
+    expect(await violations()).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("fits a 390px phone without horizontal overflow", async () => {
+    const { context, page, errors, violations } = await open(390);
+    expect(Number(await page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(390);
+    const box = await page.locator("svg.radar").boundingBox();
+    expect(box?.width ?? 0).toBeGreaterThan(250);
+    expect(box?.width ?? 0).toBeLessThanOrEqual(390);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, "share-page-mobile.png"), fullPage: true });
+    expect(await violations()).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("applies the print stylesheet and prints to PDF", async (ctx) => {
+    const { context, page, errors } = await open(1280);
+    expect(await page.evaluate("getComputedStyle(document.querySelector('.dim')).breakInside")).not.toBe("avoid");
+    await page.emulateMedia({ media: "print" });
+    expect(await page.evaluate("getComputedStyle(document.querySelector('.dim')).breakInside")).toBe("avoid");
+    expect(await page.evaluate("getComputedStyle(document.body).backgroundColor")).toBe("rgb(255, 255, 255)");
+    expect(await page.evaluate("getComputedStyle(document.querySelector('.hero')).backgroundColor")).toBe("rgba(0, 0, 0, 0)");
+    // A link whose text does not show its whole URL prints the URL after it.
+    const after = String(await page.evaluate(`getComputedStyle(document.querySelector('a[href="${LONG_URL}"]'), '::after').content`));
+    expect(after).toContain(LONG_URL);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, "share-page-print.png"), fullPage: true });
+
+    let pdf: Buffer | undefined;
+    try {
+      pdf = await page.pdf({ format: "A4", printBackground: false });
+    } catch (error) {
+      await context.close();
+      ctx.skip(`page.pdf() is not available in this Chromium: ${String(error)}`);
+    }
+    expect(pdf?.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(pdf?.length ?? 0).toBeGreaterThan(20_000);
+    writeFileSync(path.join(ARTIFACTS, "share-page.pdf"), pdf ?? Buffer.alloc(0));
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("keeps hostile content inert", async () => {
+    const { context, page, requests, errors, violations } = await open(1280, "res_hostile");
+    expect(await page.locator("h1").innerText()).toBe(HOSTILE_NAME);
+    expect(await page.locator("body").isVisible()).toBe(true);
+    expect(await page.locator("script").count()).toBe(0);
+    expect(await page.locator("style").count()).toBe(1);
+    expectLocalOnly(requests);
+    expect(await violations()).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+});

@@ -1,0 +1,177 @@
+import { createHash } from "node:crypto";
+import { describe, it, expect } from "vitest";
+import type { DimensionView, ScoreResultView } from "../../src/modules/score/score-result.view.js";
+import { dimensions } from "../../src/modules/scoring/framework/dimensions.js";
+import { stageFor } from "../../src/modules/scoring/framework/stages.js";
+import { pillarIds, type DimensionId } from "../../src/modules/scoring/scoring.types.js";
+import { renderSharePage, sharePageCsp } from "../../src/http/share-page.js";
+
+const BASE = "https://score.example.com";
+const SCORES = [72, 81, 64, 58, 77, 69, 74, 45, 62, 83, 71, 55, 66, 79, 38, 42, 47, 33, 61, 52, 57, 49, 68, 36, 59, 64, 73];
+const PILLAR_NAMES = ["Market & Strategy", "Product & Experience", "Engineering & Delivery", "Data, AI & Economics", "Trust & Enterprise", "Growth & Organization"];
+
+function fixture(overrides: Partial<ScoreResultView> = {}): ScoreResultView {
+  const dims: DimensionView[] = dimensions.map((definition, i) => {
+    const score = SCORES[i] ?? 50;
+    return {
+      dimensionId: definition.id,
+      dimensionName: definition.name,
+      pillar: definition.pillar,
+      score,
+      stageName: stageFor(score),
+      evidence: definition.signals[0] ?? "",
+      evidenceItems: [
+        { url: `https://acme.example/${definition.id}`, text: `Observed: ${definition.signals[0] ?? "signal"}` },
+        { text: `Not found: ${definition.signals[1] ?? "signal"}` },
+      ],
+      confidence: (["high", "medium", "low"] as const)[i % 3]!,
+      reasoning: `${definition.measures} The site shows some of the expected signals.`,
+    };
+  });
+  return {
+    id: "res_01HXYZ",
+    url: "https://acme.example/",
+    companyName: "Acme",
+    totalScore: 61,
+    stageName: "Scaling",
+    framework: "maturity",
+    frameworkVersion: "1.0.0",
+    mode: "full",
+    dimensions: dims,
+    strengths: ["developer_platform", "value_proposition", "documentation_quality"],
+    gaps: ["ai_governance", "community_ecosystem", "data_strategy_flywheel"],
+    createdAt: new Date("2025-03-12T10:00:00Z"),
+    crawledPages: ["https://acme.example/", "https://acme.example/pricing"],
+    crossDimensionNotes: "",
+    antiPatternsDetected: [],
+    crawlStats: {
+      pagesAnalyzed: 2, contentLength: 1000, failures: [], durationMs: 900, partial: false,
+      pagesPlanned: 2, robotsTxt: "found", sitemapUrls: 3, securityTxt: false, skippedByRobots: 0,
+    },
+    productId: null,
+    lifecycleStageId: null,
+    scorer: { engine: "heuristic" },
+    held: false,
+    ...overrides,
+  };
+}
+
+function withEvidence(result: ScoreResultView, id: DimensionId, evidenceItems: DimensionView["evidenceItems"]): ScoreResultView {
+  return { ...result, dimensions: result.dimensions.map((dim) => (dim.dimensionId === id ? { ...dim, evidenceItems } : dim)) };
+}
+
+const meta = (html: string, property: string) =>
+  html.match(new RegExp(`<meta (?:property|name)="${property}" content="([^"]*)">`))?.[1];
+
+describe("share page", () => {
+  it("escapes a hostile company name, evidence and URLs", () => {
+    const hostile = withEvidence(
+      fixture({
+        companyName: `Evil <script>alert(1)</script> "Corp" & 'Co'`,
+        crossDimensionNotes: `</style><script>alert(2)</script>`,
+        antiPatternsDetected: [`<img src=x onerror=alert(3)>`],
+      }),
+      "pricing_packaging",
+      [
+        { url: "javascript:alert(4)", text: `Click "here" <b>now</b>` },
+        { url: `https://acme.example/a"onmouseover="alert(5)`, text: "quoted attr" },
+        { url: "data:text/html,<script>alert(6)</script>", text: "data url" },
+        { text: "We have 40 enterprise customers", selfReported: true },
+      ],
+    );
+    const html = renderSharePage(hostile, { publicBaseUrl: BASE });
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<img/i);
+    expect(html).not.toContain("<b>now</b>");
+    expect(html).not.toMatch(/<[a-z][^>]*\son[a-z]+=/i); // no event-handler attribute on any tag
+    expect(html).toContain("&lt;img src=x onerror=alert(3)&gt;");
+    expect(html).toContain("Evil &lt;script&gt;alert(1)&lt;/script&gt; &quot;Corp&quot; &amp; &#39;Co&#39;");
+    expect(html).toContain("Click &quot;here&quot; &lt;b&gt;now&lt;/b&gt;");
+    expect(html).not.toMatch(/href="\s*javascript:/i);
+    expect(html).not.toMatch(/href="\s*data:text/i);
+    expect(html).toContain("javascript:alert(4)"); // shown as text, not linked
+    expect(html).toContain('href="https://acme.example/a%22onmouseover=%22alert(5)"');
+    expect(html.match(/<style>/g)).toHaveLength(1);
+    expect(html).toMatch(/We have 40 enterprise customers <span class="tag self">Self-reported<\/span>/);
+    // Every link is http(s) or in-page, and every external one has the rel.
+    for (const [, tag, href] of html.matchAll(/(<a [^>]*href="([^"]*)"[^>]*>)/g)) {
+      expect(href).toMatch(/^(https?:\/\/|#)/);
+      if (href?.startsWith("http")) expect(tag).toContain('rel="nofollow noopener noreferrer"');
+    }
+  });
+
+  it("has Open Graph, Twitter card and canonical tags", () => {
+    const html = renderSharePage(fixture(), { publicBaseUrl: `${BASE}/` });
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(html).toContain('<meta charset="utf-8">');
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(html).not.toMatch(/name="robots"/);
+    expect(meta(html, "og:title")).toBe("Acme scores 61/100 — Scaling");
+    expect(meta(html, "og:type")).toBe("website");
+    expect(meta(html, "og:url")).toBe(`${BASE}/r/res_01HXYZ`);
+    expect(meta(html, "og:description")).toContain("Developer Platform, Value Proposition, Documentation Quality");
+    expect(meta(html, "twitter:card")).toBe("summary");
+    expect(meta(html, "twitter:title")).toBe("Acme scores 61/100 — Scaling");
+    expect(html).toContain(`<link rel="canonical" href="${BASE}/r/res_01HXYZ">`);
+    expect(html).toContain("<title>Acme scores 61/100 — Scaling</title>");
+  });
+
+  it("allows exactly the <style> element's hash in the CSP", () => {
+    const html = renderSharePage(fixture(), { publicBaseUrl: BASE });
+    const style = html.match(/<style>([\s\S]*?)<\/style>/)?.[1] ?? "";
+    expect(style.length).toBeGreaterThan(500);
+    expect(style).toContain("@media print");
+    const hash = createHash("sha256").update(style, "utf8").digest("base64");
+    const csp = sharePageCsp(html);
+    expect(csp).toBe(
+      `default-src 'none'; style-src 'sha256-${hash}'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    );
+    expect(csp).not.toContain("unsafe");
+    expect(html).not.toMatch(/\sstyle="/);
+  });
+
+  it("loads no external asset and links only the result's own URLs", () => {
+    const result = fixture({ crossDimensionNotes: "Strong docs, weak AI governance.", antiPatternsDetected: ["AI claims without evidence"] });
+    const html = renderSharePage(result, { publicBaseUrl: BASE });
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/i);
+    expect(html).not.toMatch(/@import/i);
+    expect(html).not.toMatch(/url\(/i);
+    expect(html).not.toMatch(/<(img|iframe|object|embed|video|audio|source)\b/i);
+    expect(html).not.toMatch(/<[a-z][^>]*\son[a-z]+=/i);
+    const allowed = new Set([
+      result.url,
+      `${BASE}/r/${result.id}`,
+      ...result.dimensions.flatMap((dim) => dim.evidenceItems.flatMap((item) => (item.url ? [item.url] : []))),
+    ]);
+    const found = [...html.matchAll(/https?:\/\/[^\s"'<>)]+/g)].map((m) => m[0]);
+    expect(found.length).toBeGreaterThan(27);
+    for (const url of found) expect(allowed, url).toContain(url);
+    expect(html).toContain("Strong docs, weak AI governance.");
+    expect(html).toContain("AI claims without evidence");
+    expect(html).toMatch(/Framework: <strong>maturity<\/strong> v1\.0\.0 · Mode: full/);
+  });
+
+  it("shows all 27 dimensions grouped under the 6 pillar headings, with a labelled chart", () => {
+    const result = fixture();
+    const html = renderSharePage(result, { publicBaseUrl: BASE });
+    const sections = html.split('<section class="pillar"').slice(1);
+    expect(sections).toHaveLength(6);
+    pillarIds.forEach((pillar, i) => {
+      const section = sections[i] ?? "";
+      const heading = section.match(/<h2[^>]*>([^<]*)<\/h2>/)?.[1];
+      expect(heading).toBe((PILLAR_NAMES[i] ?? "").replace("&", "&amp;"));
+      const names = [...section.matchAll(/<h3>([^<]*)<\/h3>/g)].map((m) => m[1]);
+      const expected = dimensions.filter((d) => d.pillar === pillar).map((d) => d.name.replace("&", "&amp;"));
+      expect(names).toEqual(expected);
+    });
+    expect(sections.join("").match(/<article class="dim"/g)).toHaveLength(27);
+    expect(html).toMatch(/<svg class="radar"[^>]*role="img"[^>]*aria-labelledby="radar-title radar-desc"/);
+    expect(html).toMatch(/<title id="radar-title">Acme: scores for 27 dimensions in 6 pillars<\/title>/);
+    expect(html.match(/<circle [^>]*r="4.5"/g)).toHaveLength(27);
+    expect(html).toContain('<time datetime="2025-03-12">March 12, 2025</time>');
+    // Strengths and gaps by display name; confidences shown.
+    expect(html).toMatch(/class="card strengths"[\s\S]*Developer Platform[\s\S]*class="card gaps"[\s\S]*AI Governance/);
+    for (const conf of ["high", "medium", "low"]) expect(html).toContain(`${conf} confidence`);
+  });
+});
