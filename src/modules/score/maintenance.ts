@@ -14,7 +14,7 @@ export interface MaintenanceOptions {
 
 /** Deletes held anonymous results whose 30 days passed without a link; returns how many. */
 export async function purgeExpiredHeldResults(dataSource: DataSource, now: Date): Promise<number> {
-  const rows: unknown[] = await dataSource.query(
+  const [rows]: [unknown[], number] = await dataSource.query(
     `DELETE FROM "score_results" WHERE "account_id" IS NULL AND "claim_expires_at" < $1 RETURNING "id"`,
     [now],
   );

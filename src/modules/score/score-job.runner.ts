@@ -93,7 +93,7 @@ export class ScoreJobRunner {
 
   private async claim(jobId: string): Promise<ScoreJob | undefined> {
     const now = this.clock();
-    const rows: Array<{ id: string }> = await this.dataSource.query(
+    const [rows]: [Array<{ id: string }>, number] = await this.dataSource.query(
       `UPDATE "score_jobs" SET "attempts" = "attempts" + 1, "locked_until" = $2, "updated_at" = now()
         WHERE "id" = $1 AND "status" IN ('queued', 'crawling', 'scoring') AND ("locked_until" IS NULL OR "locked_until" < $3)
         RETURNING "id"`,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { DataSource, EntityManager } from "typeorm";
 import { AppError } from "../../errors.js";
@@ -101,38 +101,38 @@ export class ScoreService {
     let job: ScoreJob;
     try {
       job = await this.dataSource.transaction(async (manager) => {
-        const created = manager.create(ScoreJob, {
-          accountId: viewer.kind === "member" ? viewer.accountId : null,
-          userId: viewer.kind === "member" && viewer.via === "session" ? viewer.userId : null,
-          apiKeyId: viewer.kind === "member" && viewer.via === "api_key" ? viewer.apiKeyId : null,
-          requesterIp: viewer.kind === "anonymous" ? caller.clientIp : null,
-          claimTokenHash: claimToken ? hashToken(claimToken) : null,
-          kind: request.kind,
-          url: url.href,
-          context,
-          status: "queued",
-          attempts: 0,
-          lockedUntil: null,
-          resultId: null,
-          errorCode: null,
-          errorMessage: null,
-          productId: null,
-        });
-        created.progress = null;
-        const saved = await manager.save(created);
-        // First, so a concurrent request with the same key waits here and then replays.
-        if (key) await manager.insert(IdempotencyKey, { scope, key, operation: request.kind, requestHash, jobId: saved.id });
+        const jobId = randomUUID();
+        // First, so a concurrent request with the same key waits here (holding nothing else) and then replays.
+        if (key) await manager.insert(IdempotencyKey, { scope, key, operation: request.kind, requestHash, jobId });
+        let productId: string | null = null;
         if (viewer.kind === "member") {
-          // Layer 2: plan quota and credits; layer 3: the API-call ceiling. One transaction: all or nothing.
-          await this.ledger.spend(viewer.accountId, "score", actionCostTenths.score, `job:${saved.id}`, { manager });
+          // Layer 2: plan quota and credits; layer 3: the API-call ceiling; then the product limit.
+          // One transaction, all or nothing. The spend locks the account row before the job row
+          // references it, so concurrent requests of one account queue up instead of deadlocking.
+          await this.ledger.spend(viewer.accountId, "score", actionCostTenths.score, `job:${jobId}`, { manager });
           await caller.chargeApiCall(manager);
-          if (request.kind === "product") {
-            const product = await this.products.productFor(manager, viewer.accountId, url);
-            saved.productId = product.id;
-          }
+          if (request.kind === "product") productId = (await this.products.productFor(manager, viewer.accountId, url)).id;
         }
-        saved.progress = { jobId: saved.id, status: "queued" };
-        return manager.save(saved);
+        await manager.insert(ScoreJob, {
+            id: jobId,
+            accountId: viewer.kind === "member" ? viewer.accountId : null,
+            userId: viewer.kind === "member" && viewer.via === "session" ? viewer.userId : null,
+            apiKeyId: viewer.kind === "member" && viewer.via === "api_key" ? viewer.apiKeyId : null,
+            requesterIp: viewer.kind === "anonymous" ? caller.clientIp : null,
+            claimTokenHash: claimToken ? hashToken(claimToken) : null,
+            kind: request.kind,
+            url: url.href,
+            context,
+            productId,
+            status: "queued",
+            progress: { jobId, status: "queued" },
+            attempts: 0,
+            lockedUntil: null,
+            resultId: null,
+            errorCode: null,
+            errorMessage: null,
+          });
+        return manager.findOneByOrFail(ScoreJob, { id: jobId });
       });
     } catch (error) {
       if (key && (error as { code?: string }).code === "23505") {

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { purgeExpiredHeldResults } from "../../../src/modules/score/maintenance.js";
+import { apiClient, signIn } from "../../support/http.js";
+import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
+
+/**
+ * Anonymous results are held: no account, a one-time claim token (answered once,
+ * stored only as a hash), 30 days to link them into an account's history
+ * (POST /api/score/link), after which maintenance purges them.
+ *
+ * One anonymous score per address per hour: each anonymous caller here comes
+ * through the local proxy (TRUST_PROXY) with an address of its own.
+ */
+
+let service: ScoringTestApp;
+beforeAll(async () => {
+  service = await startScoringApp({ env: { TRUST_PROXY: "127.0.0.1" } });
+});
+afterAll(() => service?.close());
+
+const api = () => apiClient(service);
+const dataSource = () => service.app.database.dataSource;
+const DAY_MS = 24 * 60 * 60 * 1000;
+let nextAddress = 10;
+
+interface Held {
+  readonly id: string;
+  readonly claimToken: string;
+}
+
+/** An anonymous `POST /api/score` from an address of its own. */
+async function anonymousScore(host = "maker.test"): Promise<Held> {
+  const response = await api()("/api/score", {
+    method: "POST",
+    body: { url: service.siteUrl(host) },
+    headers: { "x-forwarded-for": `203.0.113.${nextAddress++}` },
+  });
+  const body = await response.json();
+  expect(response.status, JSON.stringify(body)).toBe(200);
+  expect(body).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), claimToken: expect.stringMatching(/^clm_[\w-]{20,}$/) });
+  return { id: body.id, claimToken: body.claimToken };
+}
+
+const link = (cookie: string | undefined, body: Record<string, unknown>) => api()("/api/score/link", { method: "POST", body, ...(cookie ? { cookie } : {}) });
+
+async function historyIds(cookie: string): Promise<string[]> {
+  const response = await api()("/api/scores", { cookie });
+  expect(response.status).toBe(200);
+  return ((await response.json()).results as Array<{ id: string }>).map((result) => result.id);
+}
+
+async function expectNotFound(response: Response) {
+  expect(response.status).toBe(404);
+  expect((await response.json()).error).toMatchObject({ code: "NOT_FOUND" });
+}
+
+interface StoredResult {
+  account_id: string | null;
+  claim_token_hash: string | null;
+  claim_expires_at: Date | null;
+}
+const stored = async (id: string): Promise<StoredResult | undefined> =>
+  ((await dataSource().query(`SELECT "account_id", "claim_token_hash", "claim_expires_at" FROM "score_results" WHERE "id" = $1`, [id])) as StoredResult[])[0];
+
+describe("held anonymous results", () => {
+  let linked: Held;
+  let held: Held;
+  let member: Awaited<ReturnType<typeof signIn>>;
+
+  it("are held for 30 days with a token stored only as a hash, outside every history", async () => {
+    const started = Date.now();
+    linked = await anonymousScore();
+    const row = (await stored(linked.id))!;
+    expect(row.account_id).toBeNull();
+    expect(row.claim_token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.claim_token_hash).not.toContain(linked.claimToken);
+    expect(row.claim_expires_at!.getTime()).toBeGreaterThanOrEqual(started + 30 * DAY_MS - 1_000);
+    expect(row.claim_expires_at!.getTime()).toBeLessThanOrEqual(Date.now() + 30 * DAY_MS + 1_000);
+
+    member = await signIn(service, "held-linker@example.com");
+    expect(await historyIds(member.cookie)).toEqual([]);
+    // Anyone with the id can read it (share links).
+    expect((await api()(`/api/score/${linked.id}`)).status).toBe(200);
+  });
+
+  it("link into the caller's history with the session cookie, once", async () => {
+    // Without credentials: refused, and the token is not used up.
+    const anonymous = await link(undefined, { resultId: linked.id, claimToken: linked.claimToken });
+    expect(anonymous.status).toBe(401);
+    expect((await anonymous.json()).error).toMatchObject({ code: "AUTH_REQUIRED" });
+
+    const response = await link(member.cookie, { resultId: linked.id, claimToken: linked.claimToken });
+    expect(response.status).toBe(200);
+    expect((await response.json()).result).toMatchObject({ id: linked.id });
+    expect(await historyIds(member.cookie)).toEqual([linked.id]);
+    expect(await stored(linked.id)).toEqual({ account_id: member.accountId, claim_token_hash: null, claim_expires_at: null });
+
+    // The token worked once: neither the same caller nor anyone else can use it again.
+    await expectNotFound(await link(member.cookie, { resultId: linked.id, claimToken: linked.claimToken }));
+    const other = await signIn(service, "held-other@example.com");
+    await expectNotFound(await link(other.cookie, { resultId: linked.id, claimToken: linked.claimToken }));
+    expect(await historyIds(other.cookie)).toEqual([]);
+    expect(await historyIds(member.cookie)).toEqual([linked.id]);
+  });
+
+  it("answer NOT_FOUND to a wrong token, and stay held", async () => {
+    held = await anonymousScore();
+    await expectNotFound(await link(member.cookie, { resultId: held.id, claimToken: `clm_${"x".repeat(32)}` }));
+    // Another result's (already used) token does not open this one either.
+    await expectNotFound(await link(member.cookie, { resultId: held.id, claimToken: linked.claimToken }));
+    expect((await stored(held.id))!.account_id).toBeNull();
+    expect(await historyIds(member.cookie)).toEqual([linked.id]);
+  });
+
+  let purged: Held;
+
+  it("are purged after 30 days unless linked; linked and unexpired ones are kept", async () => {
+    purged = await anonymousScore("early.test");
+    // 31 days pass for this one; the linked one is as old, linked long ago.
+    await dataSource().query(`UPDATE "score_results" SET "created_at" = now() - interval '31 days', "claim_expires_at" = now() - interval '1 day' WHERE "id" = $1`, [purged.id]);
+    await dataSource().query(`UPDATE "score_results" SET "created_at" = now() - interval '40 days' WHERE "id" = $1`, [linked.id]);
+
+    // Past its 30 days, the token no longer links it.
+    await expectNotFound(await link(member.cookie, { resultId: purged.id, claimToken: purged.claimToken }));
+
+    expect(await purgeExpiredHeldResults(dataSource(), new Date())).toBe(1);
+    expect(await stored(purged.id)).toBeUndefined();
+    expect(await dataSource().query(`SELECT 1 FROM "score_dimensions" WHERE "result_id" = $1`, [purged.id])).toEqual([]);
+    await expectNotFound(await link(member.cookie, { resultId: purged.id, claimToken: purged.claimToken }));
+
+    // The linked one and the unexpired held one are kept, and the held one can still be linked.
+    expect(await stored(linked.id)).toMatchObject({ account_id: member.accountId });
+    expect(await stored(held.id)).toMatchObject({ account_id: null });
+    expect((await api()(`/api/score/${linked.id}`)).status).toBe(200);
+    expect((await api()(`/api/score/${held.id}`)).status).toBe(200);
+    expect(await purgeExpiredHeldResults(dataSource(), new Date())).toBe(0);
+    const late = await link(member.cookie, { resultId: held.id, claimToken: held.claimToken });
+    expect(late.status).toBe(200);
+    expect((await historyIds(member.cookie)).sort()).toEqual([linked.id, held.id].sort());
+  });
+
+  it("are no longer served once purged (REST 404, GraphQL NOT_FOUND), even if their share link was read before", async () => {
+    const shared = await anonymousScore("seed.test");
+    expect((await api()(`/api/score/${shared.id}`)).status).toBe(200);
+    await dataSource().query(`UPDATE "score_results" SET "claim_expires_at" = now() - interval '1 day' WHERE "id" = $1`, [shared.id]);
+    expect(await purgeExpiredHeldResults(dataSource(), new Date())).toBe(1);
+    expect(await stored(shared.id)).toBeUndefined();
+
+    for (const gone of [purged, shared]) {
+      const rest = await api()(`/api/score/${gone.id}`);
+      expect(rest.status, `GET /api/score/${gone.id} of a purged result`).toBe(404);
+      const graphql = await (await api()("/graphql", { method: "POST", body: { query: `query R($id: ID!) { scoreResult(id: $id) { id } }`, variables: { id: gone.id } } })).json();
+      expect(graphql.errors?.[0]?.extensions, `scoreResult(${gone.id}) of a purged result`).toMatchObject({ code: "NOT_FOUND" });
+    }
+  });
+});

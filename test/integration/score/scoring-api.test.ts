@@ -1,0 +1,286 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
+import { apiClient, graphqlClient, signIn, type Caller } from "../../support/http.js";
+
+/**
+ * The scoring routes over both doors, against real crawls of local fixture sites:
+ * answers, charging in the contract's order, limits, idempotency and products.
+ */
+let service: ScoringTestApp;
+let api: ReturnType<typeof apiClient>;
+let graphql: ReturnType<typeof graphqlClient>;
+
+beforeAll(async () => {
+  service = await startScoringApp({ env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent" } });
+  api = apiClient(service);
+  graphql = graphqlClient(service);
+});
+afterAll(() => service?.close());
+
+const sql = (text: string, values: unknown[] = []) => service.app.database.dataSource.query(text, values);
+const setPlan = (caller: Caller, plan: string) => sql("UPDATE accounts SET plan = $1 WHERE id = $2", [plan, caller.accountId]);
+const usageOf = async (caller: Caller) => (await api("/api/usage", { cookie: caller.cookie })).json();
+const score = (path: string, body: unknown, init: { cookie?: string; bearer?: string; headers?: Record<string, string> } = {}) =>
+  api(path, { method: "POST", body, ...init });
+const errorOf = async (response: Response) => ({ status: response.status, ...((await response.json()) as { error: { code: string; message: string; retryable: boolean } }).error });
+
+const SCORE_FIELDS = `id url companyName totalScore stageName framework frameworkVersion mode
+  dimensions { dimensionId dimensionName pillar score stageName evidence evidenceItems { url text selfReported } confidence reasoning }
+  strengths gaps createdAt`;
+
+describe("POST /api/score and mutation score", () => {
+  it("scores a site for a signed-in member, stores it in history, and charges one score (10 credits)", async () => {
+    const ada = await signIn(service, "ada@score.test");
+    const response = await score("/api/score", { url: service.siteUrl("leader.test"), context: "We sell to banks." }, { cookie: ada.cookie });
+    expect(response.status).toBe(200);
+    const result = await response.json();
+    expect(result).toMatchObject({ url: service.siteUrl("leader.test"), companyName: "Stackform Inc.", framework: "maturity", mode: "full" });
+    expect(result.claimToken).toBeUndefined();
+    expect(result.totalScore).toBeGreaterThanOrEqual(0);
+    expect(result.totalScore).toBeLessThanOrEqual(100);
+    expect(result.dimensions).toHaveLength(27);
+    expect(new Set(result.dimensions.map((dimension: { dimensionId: string }) => dimension.dimensionId)).size).toBe(27);
+    expect(result.strengths).toHaveLength(3);
+    expect(result.gaps).toHaveLength(3);
+    // Product-view fields are not in this answer.
+    expect(result.crawledPages).toBeUndefined();
+    // The rate-limit state comes with the answer.
+    expect(response.headers.get("ratelimit-policy")).toMatch(/^"score";q=5;w=60/);
+
+    const usage = await usageOf(ada);
+    expect(usage.scores).toEqual({ limit: 3, used: 1 });
+    expect(usage.credits.used).toBe(10);
+    const history = await (await api("/api/scores", { cookie: ada.cookie })).json();
+    expect(history).toEqual({ results: [result].map(({ claimToken: _omit, ...rest }) => rest), nextCursor: null });
+  });
+
+  it("answers the same result over GraphQL as over REST, and the same errors", async () => {
+    const bea = await signIn(service, "bea@score.test");
+    await setPlan(bea, "pro");
+    const rest = await (await score("/api/score", { url: service.siteUrl("seed.test") }, { cookie: bea.cookie })).json();
+    const viaGraphQL = await graphql(`mutation($input: ScoreInput!) { score(input: $input) { result { ${SCORE_FIELDS} } claimToken } }`, { input: { url: service.siteUrl("seed.test") } }, { cookie: bea.cookie });
+    const { id: _a, createdAt: _b, ...restRest } = rest;
+    const { id: _c, createdAt: _d, ...graphRest } = viaGraphQL.data!.score.result;
+    // A second crawl of the same site and the same framework version scores the same, to the point.
+    expect(graphRest).toEqual(restRest);
+    // The stored result reads back identically through both doors.
+    const byId = await (await api(`/api/score/${rest.id}`)).json();
+    const byIdGraphQL = await graphql(`query($id: ID!) { scoreResult(id: $id) { ${SCORE_FIELDS} } }`, { id: rest.id });
+    expect(byId).toEqual(rest);
+    expect(byIdGraphQL.data!.scoreResult).toEqual(rest);
+
+    const cases: Array<[unknown, string]> = [
+      [{ url: "ftp://example.com" }, "INVALID_URL"],
+      [{}, "VALIDATION_FAILED"],
+      [{ url: "https://example.com", context: "x".repeat(5_001) }, "VALIDATION_FAILED"],
+      [{ url: `https://example.com/${"a".repeat(2_050)}` }, "VALIDATION_FAILED"],
+    ];
+    for (const [body, code] of cases) {
+      const restError = await errorOf(await score("/api/score", body, { cookie: bea.cookie }));
+      const graphError = await graphql(`mutation($input: ScoreInput!) { score(input: $input) { job { id } } }`, { input: body }, { cookie: bea.cookie });
+      expect(restError.code, JSON.stringify(body).slice(0, 60)).toBe(code);
+      expect(graphError.errors?.[0]?.extensions?.code, JSON.stringify(body).slice(0, 60)).toBe(code);
+    }
+    // Refused requests were charged nothing: two scores only.
+    expect((await usageOf(bea)).scores.used).toBe(2);
+  });
+
+  it("refunds a score whose crawl failed, and answers the crawl's error", async () => {
+    const cy = await signIn(service, "cy@score.test");
+    const failed = await errorOf(await score("/api/score", { url: service.siteUrl("down.test") }, { cookie: cy.cookie }));
+    expect(failed).toMatchObject({ status: 400, code: "CRAWL_FAILED", retryable: false });
+    const usage = await usageOf(cy);
+    expect(usage.scores.used).toBe(0);
+    expect(usage.credits.used).toBe(0);
+  });
+
+  it("holds an anonymous result with a one-time claim token, readable by anyone by id, with an ETag", async () => {
+    const response = await score("/api/score", { url: service.siteUrl("growing.test") }, { headers: { "x-test": "anon" } });
+    expect(response.status).toBe(200);
+    const held = await response.json();
+    expect(held.claimToken).toMatch(/^clm_[A-Za-z0-9_-]{32}$/);
+
+    const shared = await api(`/api/score/${held.id}`);
+    expect(shared.status).toBe(200);
+    const etag = shared.headers.get("etag");
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(shared.headers.get("cache-control")).toBe("public, max-age=300");
+    const { claimToken: _token, ...publicView } = held;
+    expect(await shared.json()).toEqual(publicView);
+    const again = await api(`/api/score/${held.id}`, { headers: { "if-none-match": etag! } });
+    expect(again.status).toBe(304);
+
+    // The anonymous cap: one per IP per hour.
+    const capped = await score("/api/score/quick", { url: service.siteUrl("growing.test") });
+    expect(capped.status).toBe(429);
+    expect(capped.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(Number(capped.headers.get("retry-after"))).toBeGreaterThan(3_000);
+    expect((await capped.json()).error).toMatchObject({ code: "ANON_RATE_LIMIT", retryable: true });
+
+    // Unknown ids are 404 in the envelope, and not cached.
+    const missing = await api("/api/score/00000000-0000-4000-8000-000000000000");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("etag")).toBeNull();
+    expect((await api("/api/score/not-a-uuid")).status).toBe(404);
+  });
+});
+
+describe("limits, in the contract's order", () => {
+  it("lets 5 score requests a minute through and refuses the 6th with 429 and Retry-After: 60, charging it nothing", async () => {
+    const dee = await signIn(service, "dee@score.test");
+    await setPlan(dee, "pro");
+    for (let i = 0; i < 5; i += 1) {
+      const started = await graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, { input: { url: service.siteUrl("bare.test"), kind: "quick" } }, { cookie: dee.cookie });
+      expect(started.errors, `request ${i + 1}`).toBeUndefined();
+    }
+    const sixth = await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { cookie: dee.cookie });
+    expect(sixth.status).toBe(429);
+    expect(sixth.headers.get("retry-after")).toBe("60");
+    expect(sixth.headers.get("ratelimit-policy")).toMatch(/"score";q=5;w=60/);
+    expect(sixth.headers.get("ratelimit")).toMatch(/"score";r=0;t=\d+/);
+    expect((await sixth.json()).error).toMatchObject({ code: "SCORING_RATE_LIMITED", retryable: true });
+    expect((await usageOf(dee)).scores.used).toBe(5);
+  });
+
+  it("refuses Free's 4th score with QUOTA_EXCEEDED (429, not retryable) and charges nothing", async () => {
+    const eve = await signIn(service, "eve@score.test");
+    for (let i = 0; i < 3; i += 1) expect((await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { cookie: eve.cookie })).status).toBe(200);
+    const fourth = await errorOf(await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { cookie: eve.cookie }));
+    expect(fourth).toMatchObject({ status: 429, code: "QUOTA_EXCEEDED", retryable: false });
+    const usage = await usageOf(eve);
+    expect(usage.scores.used).toBe(3);
+    expect(usage.credits.used).toBe(30);
+  });
+
+  it("charges an API key's score its API call in the same transaction, and has no short-window limit for keys", async () => {
+    const owner = await signIn(service, "keys@score.test");
+    await setPlan(owner, "business");
+    const { secret } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "ci" } })).json();
+    for (let i = 0; i < 6; i += 1) {
+      const started = await graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, { input: { url: service.siteUrl("bare.test"), kind: "quick" } }, { bearer: secret });
+      expect(started.errors, `request ${i + 1}`).toBeUndefined();
+    }
+    const usage = await usageOf(owner);
+    expect(usage.scores.used).toBe(6);
+    expect(usage.apiCalls.used).toBe(6);
+    // 6 × 10 + 6 × 0.1 credits, exact.
+    expect(usage.credits.used).toBe(60.6);
+
+    // The API-call ceiling refuses after the quota layer passed: nothing of it is kept.
+    await sql(`UPDATE accounts SET plan = 'enterprise' WHERE id = $1`, [owner.accountId]);
+    await sql(
+      `INSERT INTO credit_entries (account_id, kind, bucket, amount_tenths, action, reference, cycle_start)
+       SELECT $1, 'spend', 'plan', 0, 'api_call', 'filler-' || g, cycle_start FROM generate_series(1, 100000) g,
+       (SELECT cycle_start FROM credit_entries WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1) c`,
+      [owner.accountId],
+    );
+    const refused = await errorOf(await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { bearer: secret }));
+    expect(refused).toMatchObject({ status: 429, code: "QUOTA_EXCEEDED" });
+    expect((await usageOf(owner)).scores.used).toBe(6);
+  });
+});
+
+describe("concurrency", () => {
+  it("charges exactly 3 of 50 concurrent score requests when credits cover 3, and refuses the rest with CREDIT_EXHAUSTED", async () => {
+    const owner = await signIn(service, "fifty@score.test");
+    await setPlan(owner, "business");
+    const { secret } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "load" } })).json();
+    await api("/api/usage", { cookie: owner.cookie });
+    // Leave 30.3 credits: three scores with their API calls (3 × 10.1), not a fourth.
+    await sql(
+      `INSERT INTO credit_entries (account_id, kind, bucket, amount_tenths, action, reference, cycle_start)
+       SELECT $1, 'spend', 'plan', -19697, 'chat', 'filler', cycle_start FROM credit_entries WHERE account_id = $1 AND kind = 'grant' LIMIT 1`,
+      [owner.accountId],
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, { input: { url: service.siteUrl("bare.test"), kind: "quick" } }, { bearer: secret }),
+      ),
+    );
+    const started = answers.filter((answer) => answer.data?.startScore);
+    const codes = answers.flatMap((answer) => answer.errors?.map((error) => error.extensions?.code) ?? []);
+    expect(started).toHaveLength(3);
+    expect(codes).toEqual(Array(47).fill("CREDIT_EXHAUSTED"));
+    const [charged] = await sql(
+      `SELECT count(*) FILTER (WHERE action = 'score')::int AS scores, count(*) FILTER (WHERE action = 'api_call')::int AS calls
+         FROM credit_entries WHERE account_id = $1 AND kind = 'spend' AND bucket = 'plan'`,
+      [owner.accountId],
+    );
+    expect(charged).toEqual({ scores: 3, calls: 3 });
+    expect((await usageOf(owner)).credits.remaining).toBe(0);
+  });
+});
+
+describe("Idempotency-Key", () => {
+  it("replays the first answer within 24 h and charges nothing more; another body is a 409", async () => {
+    const fay = await signIn(service, "fay@score.test");
+    await setPlan(fay, "pro");
+    const headers = { "idempotency-key": "order-4711" };
+    const first = await score("/api/score", { url: service.siteUrl("early.test") }, { cookie: fay.cookie, headers });
+    const second = await score("/api/score", { url: service.siteUrl("early.test") }, { cookie: fay.cookie, headers });
+    expect(second.status).toBe(first.status);
+    const [a, b] = [await first.json(), await second.json()];
+    expect(b).toEqual(a);
+    expect((await usageOf(fay)).scores.used).toBe(1);
+
+    const conflict = await errorOf(await score("/api/score", { url: service.siteUrl("seed.test") }, { cookie: fay.cookie, headers }));
+    expect(conflict).toMatchObject({ status: 409, code: "IDEMPOTENCY_CONFLICT" });
+    // Over GraphQL the same header works the same.
+    const replayed = await graphql(`mutation($input: ScoreInput!) { score(input: $input) { result { id } } }`, { input: { url: service.siteUrl("early.test") } }, { cookie: fay.cookie, headers });
+    expect(replayed.data!.score.result.id).toBe(a.id);
+    // Concurrent first requests with one key start one job.
+    const racing = { "idempotency-key": "race-1" };
+    const answers = await Promise.all([1, 2, 3].map(() => score("/api/score/quick", { url: service.siteUrl("maker.test") }, { cookie: fay.cookie, headers: racing })));
+    const bodies = await Promise.all(answers.map(async (answer) => answer.json()));
+    const ids = new Set(bodies.map((body) => body.id ?? body.error?.code));
+    expect(ids.size).toBe(1);
+    expect((await usageOf(fay)).scores.used).toBe(2);
+  });
+});
+
+describe("products", () => {
+  it("attaches product scores to the caller's product, answers the product view, and hides it from other accounts", async () => {
+    const gus = await signIn(service, "gus@score.test");
+    const response = await score("/api/score/product", { url: service.siteUrl("scaleup.test") }, { cookie: gus.cookie });
+    expect(response.status).toBe(200);
+    const result = await response.json();
+    expect(result).toMatchObject({ framework: "product", crawledPages: expect.any(Array), crossDimensionNotes: expect.any(String), antiPatternsDetected: expect.any(Array) });
+    expect(result.crawlStats).toMatchObject({ pagesAnalyzed: expect.any(Number), contentLength: expect.any(Number) });
+    expect(result.productId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const again = await (await score("/api/score/product", { url: `${service.siteUrl("scaleup.test")}#pricing` }, { cookie: gus.cookie })).json();
+    expect(again.productId).toBe(result.productId);
+    const product = await (await api(`/api/products/${result.productId}`, { cookie: gus.cookie })).json();
+    expect(product).toMatchObject({ id: result.productId, accountId: gus.accountId, name: result.companyName });
+    expect(product.results.map((item: { id: string }) => item.id)).toEqual([again.id, result.id]);
+
+    // Free includes one product: a second address is refused before anything is charged.
+    const refused = await errorOf(await score("/api/score/product", { url: service.siteUrl("seed.test") }, { cookie: gus.cookie }));
+    expect(refused).toMatchObject({ status: 402, code: "PLAN_LIMIT_REACHED" });
+    expect((await usageOf(gus)).scores.used).toBe(2);
+
+    const stranger = await signIn(service, "stranger@score.test");
+    expect((await api(`/api/products/${result.productId}`, { cookie: stranger.cookie })).status).toBe(404);
+    expect((await score("/api/score/product", { url: service.siteUrl("seed.test") })).status).toBe(401);
+  });
+});
+
+describe("GET /api/scores", () => {
+  it("pages the history newest first with a cursor, and refuses a forged cursor", async () => {
+    const hal = await signIn(service, "hal@score.test");
+    await setPlan(hal, "pro");
+    const ids: string[] = [];
+    for (const host of ["bare.test", "maker.test", "early.test"]) {
+      ids.push((await (await score("/api/score/quick", { url: service.siteUrl(host) }, { cookie: hal.cookie })).json()).id);
+    }
+    const first = await (await api("/api/scores?limit=2", { cookie: hal.cookie })).json();
+    expect(first.results.map((item: { id: string }) => item.id)).toEqual([ids[2], ids[1]]);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await (await api(`/api/scores?limit=2&cursor=${first.nextCursor}`, { cookie: hal.cookie })).json();
+    expect(second).toMatchObject({ results: [{ id: ids[0] }], nextCursor: null });
+    for (const query of ["limit=0", "limit=101", "limit=abc", "cursor=forged"]) {
+      expect((await errorOf(await api(`/api/scores?${query}`, { cookie: hal.cookie }))).code, query).toBe("VALIDATION_FAILED");
+    }
+    expect((await api("/api/scores")).status).toBe(401);
+  });
+});
