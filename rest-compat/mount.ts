@@ -74,15 +74,19 @@ async function serve(
   };
   let remember: ((body: string) => void) | undefined;
   if (row.immutable) {
+    const { cacheControl } = row.immutable;
     const key = row.immutable.key(input);
     const etag = `"${createHash("sha256").update(`${row.path}\n${key}`).digest("base64url").slice(0, 27)}"`;
-    reply.header("etag", etag).header("cache-control", row.immutable.cacheControl);
-    if (request.headers["if-none-match"] === etag) return reply.code(304).send();
+    // Only final answers ever carry this ETag, so a client holding it holds the final answer.
+    if (request.headers["if-none-match"] === etag) return reply.code(304).header("etag", etag).header("cache-control", cacheControl).send();
     const answers = immutableAnswers.get(row) ?? new Map<string, string>();
     immutableAnswers.set(row, answers);
     const cached = answers.get(key);
-    if (cached !== undefined) return reply.code(200).header("content-type", "application/json; charset=utf-8").send(cached);
+    if (cached !== undefined) {
+      return reply.code(200).header("etag", etag).header("cache-control", cacheControl).header("content-type", "application/json; charset=utf-8").send(cached);
+    }
     remember = (body) => {
+      reply.header("etag", etag).header("cache-control", cacheControl);
       answers.set(key, body);
       if (answers.size > IMMUTABLE_CACHE_SIZE) answers.delete(answers.keys().next().value!);
     };
@@ -96,7 +100,6 @@ async function serve(
   reply.headers(contextValue.responseHeaders);
   const firstError = result.errors?.[0];
   if (firstError || !result.data) {
-    if (row.immutable) reply.removeHeader("etag").removeHeader("cache-control");
     const error = toAppError(firstError ?? new Error("operation returned no data"));
     if (error.code === "INTERNAL") request.log.error({ err: firstError?.originalError ?? firstError }, "unexpected error in REST route");
     return sendError(reply, error);
@@ -104,7 +107,7 @@ async function serve(
   const data = result.data;
   const status = row.status?.(data) ?? 200;
   if (status === 204) return reply.code(204).send();
-  if (remember) {
+  if (remember && (row.immutable?.cacheable?.(data) ?? true)) {
     const body = JSON.stringify(row.body(data));
     remember(body);
     return reply.code(status).header("content-type", "application/json; charset=utf-8").send(body);

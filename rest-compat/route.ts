@@ -31,7 +31,12 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
    * names the answer. Repeats are served from memory without running the operation,
    * with an ETag (If-None-Match answers 304) and this Cache-Control.
    */
-  readonly immutable?: { readonly key: (input: RestInput) => string; readonly cacheControl: string };
+  readonly immutable?: {
+    readonly key: (input: RestInput) => string;
+    readonly cacheControl: string;
+    /** Whether this answer is final (e.g. not a held result that may still be purged); default yes. */
+    readonly cacheable?: (data: TData) => boolean;
+  };
 }
 
 /** A row of any operation: the table is heterogeneous, each row is checked by `route()`. */

@@ -139,7 +139,8 @@ export const restRoutes: readonly AnyRestRoute[] = [
     variables: ({ params }) => ({ id: params.id ?? "" }),
     body: (data) => data.scoreResult,
     // A stored result never changes: repeats are answered from memory, with an ETag.
-    immutable: { key: ({ params }) => params.id ?? "", cacheControl: "public, max-age=300" },
+    // Held anonymous results are not final (they are purged if never linked): never cached.
+    immutable: { key: ({ params }) => params.id ?? "", cacheControl: "public, max-age=300", cacheable: (data) => !data.scoreResult.held },
   }),
   route({
     method: "GET",

@@ -8,8 +8,8 @@ export const SHARE_PATH = "/r/:id";
 const notFoundPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Result not found</title></head><body><h1>Result not found</h1><p>This score result does not exist, or it was an anonymous result that expired.</p></body></html>`;
 
 /**
- * `/r/{id}`: the share page of a result, for people. A completed result never
- * changes, so the page is cacheable and revalidates by ETag without a database read.
+ * `/r/{id}`: the share page of a result, for people. A result of an account never
+ * changes, so its page is cacheable and revalidates by ETag without a database read.
  */
 export function shareRoute(results: ScoreResultsService, publicBaseUrl: string) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -17,19 +17,23 @@ export function shareRoute(results: ScoreResultsService, publicBaseUrl: string) 
       const etag = `"r-${request.params.id}-1"`;
       if (request.headers["if-none-match"] === etag) return reply.code(304).header("etag", etag).send();
       let html: string;
+      let final = false;
       try {
-        html = renderSharePage(await results.getPublic(request.params.id), { publicBaseUrl });
+        const result = await results.getPublic(request.params.id);
+        final = !result.held;
+        html = renderSharePage(result, { publicBaseUrl });
       } catch (error) {
         if (error instanceof AppError && error.code === "NOT_FOUND") {
           return reply.code(404).header("content-type", "text/html; charset=utf-8").header("content-security-policy", "default-src 'none'").send(notFoundPage);
         }
         throw error;
       }
+      // A held anonymous result may still be purged: it is not cached, and carries no ETag.
+      if (final) reply.header("cache-control", "public, max-age=300").header("etag", etag);
+      else reply.header("cache-control", "no-store");
       return reply
         .header("content-type", "text/html; charset=utf-8")
         .header("content-security-policy", sharePageCsp(html))
-        .header("cache-control", "public, max-age=300")
-        .header("etag", etag)
         .header("referrer-policy", "no-referrer")
         .send(html);
     });

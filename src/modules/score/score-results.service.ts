@@ -20,13 +20,15 @@ export class ScoreResultsService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** Anyone with the id (share links). Cached: a completed result is immutable. */
+  /** Anyone with the id (share links). Cached once it belongs to an account: it can then never change. */
   async getPublic(id: string): Promise<ScoreResultView> {
     const cached = this.publicCache.get(id);
     if (cached) return cached;
     const record = UUID.test(id) ? await this.dataSource.getRepository(ScoreResultRecord).findOneBy({ id }) : null;
     if (!record) throw new AppError("NOT_FOUND", "No such score result.");
     const [view] = await this.withDimensions([record]);
+    // A held result may still be linked or purged: only final results are cached.
+    if (view!.held) return view!;
     this.publicCache.set(id, view!);
     if (this.publicCache.size > PUBLIC_CACHE_SIZE) this.publicCache.delete(this.publicCache.keys().next().value!);
     return view!;

@@ -48,6 +48,7 @@ export function toGraphQLResult(view: ScoreResultView): ScoreResultType {
       partial: view.crawlStats.partial,
     },
     productId: view.productId,
+    held: view.held,
   };
 }
 

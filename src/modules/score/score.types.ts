@@ -195,6 +195,9 @@ export class ScoreResultType {
 
   @Field(() => ID, { nullable: true, description: "The product the result belongs to (product view); null for plain scores." })
   productId: string | null;
+
+  @Field(() => Boolean, { description: "True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring." })
+  held: boolean;
 }
 
 @ObjectType({ description: "Why a job failed." })

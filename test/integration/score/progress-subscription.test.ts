@@ -129,8 +129,14 @@ function follow(client: Client, jobId: string): { first: Promise<void>; ended: P
 }
 
 /** Rejects when the subscription does not end by itself in time (a stream that never completes). */
-function within<T>(promise: Promise<T>, ms = 20_000): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`subscription did not end within ${ms} ms`)), ms))]);
+async function within<T>(promise: Promise<T>, ms = 20_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const gql = () => graphqlClient(service);

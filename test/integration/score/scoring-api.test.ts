@@ -26,7 +26,7 @@ const errorOf = async (response: Response) => ({ status: response.status, ...((a
 
 const SCORE_FIELDS = `id url companyName totalScore stageName framework frameworkVersion mode
   dimensions { dimensionId dimensionName pillar score stageName evidence evidenceItems { url text selfReported } confidence reasoning }
-  strengths gaps createdAt`;
+  strengths gaps createdAt held`;
 
 describe("POST /api/score and mutation score", () => {
   it("scores a site for a signed-in member, stores it in history, and charges one score (10 credits)", async () => {
@@ -94,19 +94,30 @@ describe("POST /api/score and mutation score", () => {
     expect(usage.credits.used).toBe(0);
   });
 
-  it("holds an anonymous result with a one-time claim token, readable by anyone by id, with an ETag", async () => {
+  it("holds an anonymous result with a one-time claim token, readable by anyone by id, cacheable once linked", async () => {
     const response = await score("/api/score", { url: service.siteUrl("growing.test") }, { headers: { "x-test": "anon" } });
     expect(response.status).toBe(200);
     const held = await response.json();
     expect(held.claimToken).toMatch(/^clm_[A-Za-z0-9_-]{32}$/);
 
+    // Held (not final: purged unless linked), so not cacheable.
     const shared = await api(`/api/score/${held.id}`);
     expect(shared.status).toBe(200);
-    const etag = shared.headers.get("etag");
-    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
-    expect(shared.headers.get("cache-control")).toBe("public, max-age=300");
-    const { claimToken: _token, ...publicView } = held;
+    expect(shared.headers.get("etag")).toBeNull();
+    expect(shared.headers.get("cache-control")).toBe("no-store");
+    const { claimToken, ...publicView } = held;
+    expect(publicView.held).toBe(true);
     expect(await shared.json()).toEqual(publicView);
+
+    // Linked to an account, it is final: ETag, public caching, 304 on revalidation.
+    const ivy = await signIn(service, "ivy@score.test");
+    const linked = await api("/api/score/link", { method: "POST", cookie: ivy.cookie, body: { resultId: held.id, claimToken } });
+    expect(linked.status).toBe(200);
+    const final = await api(`/api/score/${held.id}`);
+    const etag = final.headers.get("etag");
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(final.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(await final.json()).toEqual({ ...publicView, held: false });
     const again = await api(`/api/score/${held.id}`, { headers: { "if-none-match": etag! } });
     expect(again.status).toBe(304);
 
