@@ -52,6 +52,19 @@ describe("POST /api/score and mutation score", () => {
     expect(usage.credits.used).toBe(10);
     const history = await (await api("/api/scores", { cookie: ada.cookie })).json();
     expect(history).toEqual({ results: [result].map(({ claimToken: _omit, ...rest }) => rest), nextCursor: null });
+    // score.completed is in the outbox, for webhooks.
+    const events = await sql(`SELECT type, data FROM domain_events WHERE account_id = $1`, [ada.accountId]);
+    expect(events).toEqual([{ type: "score.completed", data: expect.objectContaining({ resultId: result.id, totalScore: result.totalScore, stageName: result.stageName }) }]);
+
+    // The share page for people.
+    const page = await api(`/r/${result.id}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("content-security-policy")).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+'/);
+    const html = await page.text();
+    expect(html).toContain("Stackform Inc.");
+    expect(html).toContain(`<meta property="og:url" content="${service.config.publicBaseUrl}/r/${result.id}"`);
+    expect((await api("/r/00000000-0000-4000-8000-000000000000")).status).toBe(404);
   });
 
   it("answers the same result over GraphQL as over REST, and the same errors", async () => {
