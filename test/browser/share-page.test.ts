@@ -8,6 +8,7 @@ import { renderSharePage, sharePageCsp } from "../../src/http/share-page.js";
 import type { DimensionView, ScoreResultView } from "../../src/modules/score/score-result.view.js";
 import { dimensions } from "../../src/modules/scoring/framework/dimensions.js";
 import { stageFor } from "../../src/modules/scoring/framework/stages.js";
+import { startScoringApp } from "../support/scoring-app.js";
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
@@ -250,5 +251,35 @@ describe.skipIf(!HAS_CHROMIUM && !REQUIRE_BROWSER)(SUITE, () => {
     expect(await violations()).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
+  }, 60_000);
+
+  it("serves a really scored result at the service's own /r/{id}", async () => {
+    const service = await startScoringApp();
+    try {
+      const scored = await fetch(`${service.url}/api/score`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ url: service.siteUrl("leader.test") }),
+      });
+      expect(scored.status).toBe(200);
+      const result = (await scored.json()) as { id: string; companyName: string; totalScore: number };
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      const { requests, errors, violations } = await watch(page);
+      const response = await page.goto(`${service.url}/r/${result.id}`, { waitUntil: "load" });
+      expect(response?.status()).toBe(200);
+      expect(await page.locator("h1").innerText()).toBe(result.companyName);
+      expect(await page.locator("article.dim").count()).toBe(27);
+      expect(await page.locator("svg.radar").isVisible()).toBe(true);
+      const host = new URL(service.url).host;
+      expect(requests.filter((url) => !url.startsWith("data:") && new URL(url).host !== host)).toEqual([]);
+      expect(await violations()).toEqual([]);
+      expect(errors).toEqual([]);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, "share-page-service.png"), fullPage: true });
+      await context.close();
+    } finally {
+      await service.close();
+    }
   }, 60_000);
 });
