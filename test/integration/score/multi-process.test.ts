@@ -19,7 +19,10 @@ import { FixtureSites, type Route, type Site } from "../../support/fixture-sites
  * The built entry points run, so `dist/` must be built (`npm test` does it: its
  * `tsc -p tsconfig.json` emits). The processes share this file's database and the
  * default BullMQ/pub-sub namespace of REDIS_URL (the service has no setting for
- * another one); job ids are fresh UUIDs, so nothing of another run is touched.
+ * another one). Job ids are fresh UUIDs, so nothing of another run is touched, but
+ * a worker of another service on the same Redis (another test file, another run)
+ * can take the job, find no such id in its own database and drop it; API A's
+ * maintenance sweep then queues it again after up to 30 s.
  *
  * Anonymous callers may score once per address per hour, counted in Redis; every
  * run therefore calls from its own made-up address (198.18.0.0/15, for tests),
