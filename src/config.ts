@@ -67,6 +67,9 @@ const envSchema = z
     DATABASE_POOL_SIZE: integer(10, 1, 200),
     DATA_DIR: optionalString.transform((value) => path.resolve(value ?? "./.data")),
     REDIS_URL: optionalUrl(["redis:", "rediss:"]),
+    REDIS_PREFIX: optionalString
+      .transform((value) => value ?? "pms")
+      .refine((value) => /^[A-Za-z0-9_.-]{1,40}$/.test(value), { message: "must be 1 to 40 letters, digits, '.', '_' or '-'" }),
     OPENAI_API_KEY: optionalString,
     OPENAI_BASE_URL: optionalUrl(["http:", "https:"]),
     SCORING_MODEL: optionalString.transform((value) => value ?? "gpt-4o-mini"),
@@ -136,6 +139,8 @@ export interface Config {
     | { readonly kind: "embedded"; readonly dataDir: string; readonly poolSize: number };
   readonly dataDir: string;
   readonly redisUrl: string | undefined;
+  /** Namespace of every Redis key and channel: deployments (or test runs) sharing one Redis stay apart. */
+  readonly redisPrefix: string;
   readonly scoring:
     | { readonly engine: "heuristic" }
     | { readonly engine: "llm"; readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string };
@@ -201,6 +206,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       : { kind: "embedded", dataDir: path.join(env.DATA_DIR, "postgres"), poolSize: env.DATABASE_POOL_SIZE },
     dataDir: env.DATA_DIR,
     redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
     scoring: env.OPENAI_API_KEY
       ? { engine: "llm", apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.SCORING_MODEL }
       : { engine: "heuristic" },

@@ -60,23 +60,23 @@ export function createScoringRuntime(deps: {
   const { config, dataSource, redis, ledger, events, logger, overrides = {} } = deps;
   const crawler = createCrawler(config, overrides.crawl ?? {});
   const scorer = overrides.scorer ?? createScorer(config);
-  const bus: ProgressBus = config.redisUrl ? new RedisProgressBus({ url: config.redisUrl, logger }) : new MemoryProgressBus();
+  const bus: ProgressBus = config.redisUrl ? new RedisProgressBus({ url: config.redisUrl, keyPrefix: `${config.redisPrefix}:`, logger }) : new MemoryProgressBus();
   const leaseMs = overrides.leaseMs ?? 60_000;
   const runner = new ScoreJobRunner(dataSource, () => crawler, scorer, ledger, bus, events, logger, { leaseMs });
   const workers = config.scoringWorkers;
   let queue: JobQueue;
   let worker: { close(): Promise<void> } | undefined;
   if (config.redisUrl) {
-    queue = new BullJobQueue({ url: config.redisUrl, logger });
+    queue = new BullJobQueue({ url: config.redisUrl, prefix: config.redisPrefix, logger });
     // BullMQ's lock matches the job lease, so a job BullMQ hands back after a worker died is claimable at once.
     if (workers > 0) {
-      worker = startBullWorker((jobId) => runner.process(jobId), { url: config.redisUrl, concurrency: workers, logger, lockDurationMs: leaseMs });
+      worker = startBullWorker((jobId) => runner.process(jobId), { url: config.redisUrl, prefix: config.redisPrefix, concurrency: workers, logger, lockDurationMs: leaseMs });
     }
   } else {
     queue = new InProcessJobQueue((jobId) => runner.process(jobId), logger, Math.max(1, workers));
   }
-  const limiter = new RateLimiter(redis ? new RedisSlidingWindowStore(redis.client) : new MemorySlidingWindowStore());
-  const anonymousCap = new AnonymousCap(redis ? { redis: redis.client } : {});
+  const limiter = new RateLimiter(redis ? new RedisSlidingWindowStore(redis.client, { keyPrefix: `${config.redisPrefix}:rl:` }) : new MemorySlidingWindowStore());
+  const anonymousCap = new AnonymousCap(redis ? { redis: redis.client, keyPrefix: `${config.redisPrefix}:rl:anon` } : {});
   const products = new ProductsService(dataSource);
   const results = new ScoreResultsService(dataSource);
   const scores = new ScoreService(dataSource, ledger, limiter, anonymousCap, products, queue, bus, logger);

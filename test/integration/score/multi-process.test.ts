@@ -17,21 +17,19 @@ import { FixtureSites, type Route, type Site } from "../../support/fixture-sites
  * started through API A streams its progress to a subscriber on API B.
  *
  * The built entry points run, so `dist/` must be built (`npm test` does it: its
- * `tsc -p tsconfig.json` emits). The processes share this file's database and the
- * default BullMQ/pub-sub namespace of REDIS_URL (the service has no setting for
- * another one). Job ids are fresh UUIDs, so nothing of another run is touched, but
- * a worker of another service on the same Redis (another test file, another run)
- * can take the job, find no such id in its own database and drop it; API A's
- * maintenance sweep then queues it again after up to 30 s.
+ * `tsc -p tsconfig.json` emits). The processes share this file's database and a
+ * Redis namespace of their own (REDIS_PREFIX), so no other service or test run on
+ * the same Redis can take their jobs; the namespace's keys are deleted afterwards.
  *
- * Anonymous callers may score once per address per hour, counted in Redis; every
- * run therefore calls from its own made-up address (198.18.0.0/15, for tests),
- * sent as X-Forwarded-For to processes told to trust the loopback proxy.
+ * Anonymous callers may score once per address per hour; every run calls from its
+ * own made-up address (198.18.0.0/15, for tests), sent as X-Forwarded-For to
+ * processes told to trust the loopback proxy.
  */
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const apiEntry = path.join(root, "dist/src/main.js");
 const workerEntry = path.join(root, "dist/src/worker.js");
 const liveRedis = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const redisPrefix = `pmstest-${randomInt(1, 1_000_000_000)}`;
 const clientIp = `198.${randomInt(18, 20)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 const leader = calibrationSites.find((site) => site.host === "leader.test")!;
 
@@ -85,6 +83,7 @@ async function start(name: string, entry: string, env: Record<string, string>, r
       PORT: "0",
       LOG_LEVEL: "info",
       REDIS_URL: liveRedis,
+      REDIS_PREFIX: redisPrefix,
       SSRF_ALLOWLIST: "127.0.0.1/32",
       TRUST_PROXY: "loopback",
       ...env,
@@ -196,7 +195,8 @@ afterAll(async () => {
   await sites?.stop();
   await database?.drop();
   const redis = new Redis(liveRedis, { maxRetriesPerRequest: 1 });
-  await redis.del(`pms:rl:anon:${clientIp}`).catch(() => undefined);
+  const keys = await redis.keys(`${redisPrefix}:*`).catch(() => [] as string[]);
+  if (keys.length > 0) await redis.del(...keys).catch(() => undefined);
   await redis.quit();
 }, 30_000);
 
