@@ -197,7 +197,7 @@ function spawnServer(kind: ServerKind, databaseUrl: string): Promise<{ child: Ch
   // --expose-gc lets the memory report below count what is retained, not garbage.
   const child = fork(fileURLToPath(import.meta.url), ['--serve', kind, databaseUrl], {
     env,
-    execArgv: [...process.execArgv, '--max-semi-space-size=32', '--expose-gc'],
+    execArgv: [...process.execArgv, '--max-semi-space-size=32', '--expose-gc', ...(process.env.BENCH_CPU_PROF_DIR && kind === 'service' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [])],
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${kind} server did not start in 30 s`)), 30_000);

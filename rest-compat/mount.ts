@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { execute, validate, type GraphQLSchema } from "graphql";
+import { execute, validate, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { AppError, toAppError } from "../src/errors.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
 import type { AnyRestRoute, HttpMethod, RestInput } from "./route.js";
@@ -26,7 +27,8 @@ export function mountRestCompat(
       throw new Error(`REST route ${row.method} ${row.path}: its operation does not match the schema: ${problems[0]?.message}`);
     }
     methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method]);
-    app.route({ method: row.method, url: row.path, handler: (request, reply) => serve(schema, row, contextFor(request), request, reply, immutableAnswers) });
+    const run = executorFor(schema, row);
+    app.route({ method: row.method, url: row.path, handler: (request, reply) => serve(run, row, contextFor(request), request, reply, immutableAnswers) });
   }
 
   // Refusals (405, and 404 for unknown /api paths) are decided by method and path
@@ -55,12 +57,29 @@ export function mountRestCompat(
   });
 }
 
-/** Serialized immutable answers by key; bounded, oldest out first. */
-const IMMUTABLE_CACHE_SIZE = 2_000;
-type AnswerCache = Map<AnyRestRoute, Map<string, string>>;
+/** Serialized immutable answers, bounded by their total size (UTF-16 code units ≈ bytes for JSON), oldest out first. */
+const IMMUTABLE_CACHE_CHARS = 16 * 1024 * 1024;
+/** Per route: answers by key, and the characters they hold. */
+type AnswerCache = Map<AnyRestRoute, { readonly answers: Map<string, string>; chars: number }>;
+
+type Executor = (variables: Record<string, unknown>, context: GraphQLContext) => Promise<ExecutionResult>;
+
+/**
+ * The table runs a fixed set of known documents, so each is compiled once at boot
+ * (graphql-jit: the same resolvers, variable coercion and errors, without
+ * graphql-js's per-request walk of the document). A document graphql-jit cannot
+ * compile runs on graphql-js `execute`.
+ */
+function executorFor(schema: GraphQLSchema, row: AnyRestRoute): Executor {
+  const compiled = compileQuery(schema, row.operation);
+  if (isCompiledQuery(compiled)) {
+    return async (variables, context) => compiled.query(undefined, context, variables) as ExecutionResult | Promise<ExecutionResult>;
+  }
+  return async (variables, context) => execute({ schema, document: row.operation, variableValues: variables, contextValue: context });
+}
 
 async function serve(
-  schema: GraphQLSchema,
+  run: Executor,
   row: AnyRestRoute,
   contextValue: GraphQLContext,
   request: FastifyRequest,
@@ -79,24 +98,25 @@ async function serve(
     const etag = `"${createHash("sha256").update(`${row.path}\n${key}`).digest("base64url").slice(0, 27)}"`;
     // Only final answers ever carry this ETag, so a client holding it holds the final answer.
     if (request.headers["if-none-match"] === etag) return reply.code(304).header("etag", etag).header("cache-control", cacheControl).send();
-    const answers = immutableAnswers.get(row) ?? new Map<string, string>();
-    immutableAnswers.set(row, answers);
-    const cached = answers.get(key);
+    const cache = immutableAnswers.get(row) ?? { answers: new Map<string, string>(), chars: 0 };
+    immutableAnswers.set(row, cache);
+    const cached = cache.answers.get(key);
     if (cached !== undefined) {
       return reply.code(200).header("etag", etag).header("cache-control", cacheControl).header("content-type", "application/json; charset=utf-8").send(cached);
     }
     remember = (body) => {
       reply.header("etag", etag).header("cache-control", cacheControl);
-      answers.set(key, body);
-      if (answers.size > IMMUTABLE_CACHE_SIZE) answers.delete(answers.keys().next().value!);
+      if (body.length > IMMUTABLE_CACHE_CHARS / 64) return;
+      cache.answers.set(key, body);
+      cache.chars += body.length;
+      while (cache.chars > IMMUTABLE_CACHE_CHARS) {
+        const [oldest, value] = cache.answers.entries().next().value!;
+        cache.answers.delete(oldest);
+        cache.chars -= value.length;
+      }
     };
   }
-  const result = await execute({
-    schema,
-    document: row.operation,
-    variableValues: row.variables(input),
-    contextValue,
-  });
+  const result = await run(row.variables(input), contextValue);
   reply.headers(contextValue.responseHeaders);
   const firstError = result.errors?.[0];
   if (firstError || !result.data) {

@@ -9,7 +9,7 @@ import { hashToken } from "./score.service.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Completed results never change, so the public reads of popular share links are served from memory. */
-const PUBLIC_CACHE_SIZE = 1_000;
+const PUBLIC_CACHE_SIZE = 256;
 
 /** Reads of stored results: public by id, the account's history, a product's results, and linking held ones. */
 export class ScoreResultsService {
@@ -24,14 +24,13 @@ export class ScoreResultsService {
   async getPublic(id: string): Promise<ScoreResultView> {
     const cached = this.publicCache.get(id);
     if (cached) return cached;
-    const record = UUID.test(id) ? await this.dataSource.getRepository(ScoreResultRecord).findOneBy({ id }) : null;
-    if (!record) throw new AppError("NOT_FOUND", "No such score result.");
-    const [view] = await this.withDimensions([record]);
+    const view = UUID.test(id) ? await this.readOne(id) : undefined;
+    if (!view) throw new AppError("NOT_FOUND", "No such score result.");
     // A held result may still be linked or purged: only final results are cached.
-    if (view!.held) return view!;
-    this.publicCache.set(id, view!);
+    if (view.held) return view;
+    this.publicCache.set(id, view);
     if (this.publicCache.size > PUBLIC_CACHE_SIZE) this.publicCache.delete(this.publicCache.keys().next().value!);
-    return view!;
+    return view;
   }
 
   /** The account's results, newest first, keyset-paginated. */
@@ -97,6 +96,52 @@ export class ScoreResultsService {
     });
     this.publicCache.delete(resultId);
     return (await this.withDimensions([linked]))[0]!;
+  }
+
+  /**
+   * The hot read of share links: the result and its dimensions as plain rows (no
+   * entity hydration), both queries at once on two pooled connections.
+   */
+  private async readOne(id: string): Promise<ScoreResultView | undefined> {
+    const [[row], dimensions]: [Array<Record<string, unknown>>, Array<Record<string, unknown>>] = await Promise.all([
+      this.dataSource.query(
+        `SELECT "id", "account_id", "product_id", "job_id", "url", "company_name", "total_score", "stage_name", "framework",
+                "framework_version", "mode", "strengths", "gaps", "cross_dimension_notes", "anti_patterns", "crawled_pages",
+                "crawl_stats", "scorer", "lifecycle_stage_id", "created_at"
+           FROM "score_results" WHERE "id" = $1`,
+        [id],
+      ),
+      this.dataSource.query(
+        `SELECT "result_id" AS "resultId", "dimension_id" AS "dimensionId", "position", "dimension_name" AS "dimensionName", "pillar",
+                "score", "stage_name" AS "stageName", "evidence", "evidence_items" AS "evidenceItems", "confidence", "reasoning"
+           FROM "score_dimensions" WHERE "result_id" = $1 ORDER BY "position"`,
+        [id],
+      ),
+    ]);
+    if (!row) return undefined;
+    const record = Object.assign(new ScoreResultRecord(), {
+      id: row.id,
+      accountId: row.account_id,
+      productId: row.product_id,
+      jobId: row.job_id,
+      url: row.url,
+      companyName: row.company_name,
+      totalScore: row.total_score,
+      stageName: row.stage_name,
+      framework: row.framework,
+      frameworkVersion: row.framework_version,
+      mode: row.mode,
+      strengths: row.strengths,
+      gaps: row.gaps,
+      crossDimensionNotes: row.cross_dimension_notes,
+      antiPatterns: row.anti_patterns,
+      crawledPages: row.crawled_pages,
+      crawlStats: row.crawl_stats,
+      scorer: row.scorer,
+      lifecycleStageId: row.lifecycle_stage_id,
+      createdAt: row.created_at,
+    });
+    return resultView(record, dimensions as unknown as ScoreDimensionRecord[]);
   }
 
   private async withDimensions(records: readonly ScoreResultRecord[]): Promise<ScoreResultView[]> {
