@@ -1,28 +1,17 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { ARTIFACTS, browserSuite, launchChromium, RUN_BROWSER_SUITES } from "../support/browser.js";
 import { ApolloServer } from "@apollo/server";
 import fastifyApollo, { fastifyApolloDrainPlugin } from "@as-integrations/fastify";
 import Fastify from "fastify";
 import { GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { chromium, type Browser, type ConsoleMessage, type Page, type Request } from "playwright-core";
+import { type Browser, type ConsoleMessage, type Page, type Request } from "playwright-core";
 import { WebSocketServer } from "ws";
 import { registerGraphiql } from "../../src/http/graphiql.js";
 import { startTestApp } from "../support/app.js";
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
-/**
- * REQUIRE_BROWSER=1 (CI): a missing Chromium fails the browser suite instead of
- * skipping it. Any value other than empty, "0" or "false" counts as set, so a
- * CI that writes `true` is not silently skipped either.
- */
-const REQUIRE_BROWSER = !["", "0", "false"].includes((process.env.REQUIRE_BROWSER ?? "").trim().toLowerCase());
-const MISSING_CHROMIUM =
-  `REQUIRE_BROWSER is set but there is no Chromium binary at ${CHROMIUM_PATH}: ` +
-  "install chromium (Debian: apt-get install chromium) or point CHROMIUM_PATH at one.";
-const ARTIFACTS = path.resolve("test-artifacts");
 
 /** A running server the tests talk to; the service's TestApp has this shape too. */
 interface Served {
@@ -121,28 +110,11 @@ async function setQuery(page: Page, query: string): Promise<void> {
   }, query);
 }
 
-const SUITE =
-  HAS_CHROMIUM || REQUIRE_BROWSER
-    ? "GraphiQL page in a real browser"
-    : `GraphiQL page in a real browser: SKIPPED, no Chromium binary at ${CHROMIUM_PATH} (set CHROMIUM_PATH; REQUIRE_BROWSER=1 makes this fail)`;
-
-describe.skipIf(!HAS_CHROMIUM && !REQUIRE_BROWSER)(SUITE, () => {
+describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("GraphiQL page in a real browser"), () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!HAS_CHROMIUM) throw new Error(MISSING_CHROMIUM);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

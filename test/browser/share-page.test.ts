@@ -1,76 +1,39 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page, type Request } from "playwright-core";
+import { ARTIFACTS, browserSuite, launchChromium, RUN_BROWSER_SUITES } from "../support/browser.js";
+import { type Browser, type BrowserContext, type ConsoleMessage, type Page, type Request } from "playwright-core";
 import { renderSharePage, sharePageCsp } from "../../src/http/share-page.js";
-import type { DimensionView, ScoreResultView } from "../../src/modules/score/score-result.view.js";
+import type { ScoreResultView } from "../../src/modules/score/score-result.view.js";
 import { dimensions } from "../../src/modules/scoring/framework/dimensions.js";
-import { stageFor } from "../../src/modules/scoring/framework/stages.js";
+import { PILLAR_NAMES, scoreResultFixture } from "../fixtures/score-result.js";
 import { startScoringApp } from "../support/scoring-app.js";
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
-/** REQUIRE_BROWSER=1 (CI): a missing Chromium fails the suite instead of skipping it (same rule as graphiql.test.ts). */
-const REQUIRE_BROWSER = !["", "0", "false"].includes((process.env.REQUIRE_BROWSER ?? "").trim().toLowerCase());
-const MISSING_CHROMIUM =
-  `REQUIRE_BROWSER is set but there is no Chromium binary at ${CHROMIUM_PATH}: ` +
-  "install chromium (Debian: apt-get install chromium) or point CHROMIUM_PATH at one.";
-const ARTIFACTS = path.resolve("test-artifacts");
 
-const PILLAR_NAMES = ["Market & Strategy", "Product & Experience", "Engineering & Delivery", "Data, AI & Economics", "Trust & Enterprise", "Growth & Organization"];
-const SCORES = [72, 81, 64, 58, 77, 69, 74, 45, 62, 83, 71, 55, 66, 79, 38, 42, 47, 33, 61, 52, 57, 49, 68, 36, 59, 64, 73];
 const LONG_URL = "https://acme.example/blog/2025/03/engineering/how-we-cut-p99-latency-in-half-with-regional-read-replicas";
 const HOSTILE_NAME = `Evil <script>alert(1)</script> "Corp" <style>body{display:none}</style>`;
 
-function fixture(overrides: Partial<ScoreResultView> = {}): ScoreResultView {
-  const dims: DimensionView[] = dimensions.map((definition, i) => {
-    const score = SCORES[i] ?? 50;
-    const slug = definition.id.replace(/_/g, "-");
-    return {
-      dimensionId: definition.id,
-      dimensionName: definition.name,
-      pillar: definition.pillar,
-      score,
-      stageName: stageFor(score),
-      evidence: definition.signals[0] ?? "",
-      evidenceItems: [
-        { url: i === 11 ? LONG_URL : `https://acme.example/${slug}`, text: `Found ${definition.signals[0] ?? "a signal"}.` },
-        { text: `No ${definition.signals[1] ?? "further signal"} found on the pages read.` },
-        ...(i === 3 ? [{ text: "We serve 40 enterprise customers, 12 of them in the Fortune 500.", selfReported: true }] : []),
-      ],
-      confidence: (["high", "medium", "low"] as const)[i % 3]!,
-      reasoning: `${definition.measures} The site shows ${score >= 60 ? "most" : "some"} of the expected signals; the missing ones cap it at ${stageFor(score)}.`,
-    };
-  });
-  return {
-    id: "res_01HXYZ",
-    url: "https://acme.example/",
-    companyName: "Acme Analytics",
-    totalScore: 61,
-    stageName: "Scaling",
-    framework: "maturity",
-    frameworkVersion: "1.0.0",
-    mode: "full",
-    dimensions: dims,
-    strengths: ["developer_platform", "value_proposition", "documentation_quality"],
-    gaps: ["ai_governance", "community_ecosystem", "data_strategy_flywheel"],
-    createdAt: new Date("2025-03-12T10:00:00Z"),
-    crawledPages: ["https://acme.example/", "https://acme.example/pricing"],
-    crossDimensionNotes: "Strong developer platform and documentation, but AI claims outrun the governance and data strategy behind them.",
-    antiPatternsDetected: ["AI features claimed without accuracy or evaluation figures"],
-    crawlStats: {
-      pagesAnalyzed: 24, contentLength: 180_000, failures: [], durationMs: 9000, partial: false,
-      pagesPlanned: 25, robotsTxt: "found", sitemapUrls: 120, securityTxt: true, skippedByRobots: 0,
+/** Richer than the unit fixture: a long evidence URL, self-reported context, notes and anti-patterns. */
+const fixture = (overrides: Partial<ScoreResultView> = {}): ScoreResultView =>
+  scoreResultFixture(
+    {
+      companyName: "Acme Analytics",
+      crossDimensionNotes: "Strong developer platform and documentation, but AI claims outrun the governance and data strategy behind them.",
+      antiPatternsDetected: ["AI features claimed without accuracy or evaluation figures"],
+      crawlStats: {
+        pagesAnalyzed: 24, contentLength: 180_000, failures: [], durationMs: 9000, partial: false,
+        pagesPlanned: 25, robotsTxt: "found", sitemapUrls: 120, securityTxt: true, skippedByRobots: 0,
+      },
+      ...overrides,
     },
-    productId: null,
-    lifecycleStageId: null,
-    scorer: { engine: "heuristic" },
-    held: false,
-    ...overrides,
-  };
-}
+    (definition, i) => [
+      { url: i === 11 ? LONG_URL : `https://acme.example/${definition.id.replace(/_/g, "-")}`, text: `Found ${definition.signals[0] ?? "a signal"}.` },
+      { text: `No ${definition.signals[1] ?? "further signal"} found on the pages read.` },
+      ...(i === 3 ? [{ text: "We serve 40 enterprise customers, 12 of them in the Fortune 500.", selfReported: true }] : []),
+    ],
+  );
 
 const RESULTS = new Map<string, ScoreResultView>([
   ["res_01HXYZ", fixture()],
@@ -119,30 +82,13 @@ async function watch(page: Page): Promise<{ requests: string[]; errors: string[]
   return { requests, errors, violations: async () => (await page.evaluate("window.__violations")) as string[] };
 }
 
-const SUITE =
-  HAS_CHROMIUM || REQUIRE_BROWSER
-    ? "share page in a real browser"
-    : `share page in a real browser: SKIPPED, no Chromium binary at ${CHROMIUM_PATH} (set CHROMIUM_PATH; REQUIRE_BROWSER=1 makes this fail)`;
-
-describe.skipIf(!HAS_CHROMIUM && !REQUIRE_BROWSER)(SUITE, () => {
+describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("share page in a real browser"), () => {
   let browser: Browser;
   let server: { url: string; close(): Promise<void> };
 
   beforeAll(async () => {
-    if (!HAS_CHROMIUM) throw new Error(MISSING_CHROMIUM);
     server = await startShareServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -2,59 +2,12 @@ import { createHash } from "node:crypto";
 import { describe, it, expect } from "vitest";
 import type { DimensionView, ScoreResultView } from "../../src/modules/score/score-result.view.js";
 import { dimensions } from "../../src/modules/scoring/framework/dimensions.js";
-import { stageFor } from "../../src/modules/scoring/framework/stages.js";
+import { PILLAR_NAMES, scoreResultFixture } from "../fixtures/score-result.js";
 import { pillarIds, type DimensionId } from "../../src/modules/scoring/scoring.types.js";
 import { renderSharePage, sharePageCsp } from "../../src/http/share-page.js";
 
 const BASE = "https://score.example.com";
-const SCORES = [72, 81, 64, 58, 77, 69, 74, 45, 62, 83, 71, 55, 66, 79, 38, 42, 47, 33, 61, 52, 57, 49, 68, 36, 59, 64, 73];
-const PILLAR_NAMES = ["Market & Strategy", "Product & Experience", "Engineering & Delivery", "Data, AI & Economics", "Trust & Enterprise", "Growth & Organization"];
-
-function fixture(overrides: Partial<ScoreResultView> = {}): ScoreResultView {
-  const dims: DimensionView[] = dimensions.map((definition, i) => {
-    const score = SCORES[i] ?? 50;
-    return {
-      dimensionId: definition.id,
-      dimensionName: definition.name,
-      pillar: definition.pillar,
-      score,
-      stageName: stageFor(score),
-      evidence: definition.signals[0] ?? "",
-      evidenceItems: [
-        { url: `https://acme.example/${definition.id}`, text: `Observed: ${definition.signals[0] ?? "signal"}` },
-        { text: `Not found: ${definition.signals[1] ?? "signal"}` },
-      ],
-      confidence: (["high", "medium", "low"] as const)[i % 3]!,
-      reasoning: `${definition.measures} The site shows some of the expected signals.`,
-    };
-  });
-  return {
-    id: "res_01HXYZ",
-    url: "https://acme.example/",
-    companyName: "Acme",
-    totalScore: 61,
-    stageName: "Scaling",
-    framework: "maturity",
-    frameworkVersion: "1.0.0",
-    mode: "full",
-    dimensions: dims,
-    strengths: ["developer_platform", "value_proposition", "documentation_quality"],
-    gaps: ["ai_governance", "community_ecosystem", "data_strategy_flywheel"],
-    createdAt: new Date("2025-03-12T10:00:00Z"),
-    crawledPages: ["https://acme.example/", "https://acme.example/pricing"],
-    crossDimensionNotes: "",
-    antiPatternsDetected: [],
-    crawlStats: {
-      pagesAnalyzed: 2, contentLength: 1000, failures: [], durationMs: 900, partial: false,
-      pagesPlanned: 2, robotsTxt: "found", sitemapUrls: 3, securityTxt: false, skippedByRobots: 0,
-    },
-    productId: null,
-    lifecycleStageId: null,
-    scorer: { engine: "heuristic" },
-    held: false,
-    ...overrides,
-  };
-}
+const fixture = scoreResultFixture;
 
 function withEvidence(result: ScoreResultView, id: DimensionId, evidenceItems: DimensionView["evidenceItems"]): ScoreResultView {
   return { ...result, dimensions: result.dimensions.map((dim) => (dim.dimensionId === id ? { ...dim, evidenceItems } : dim)) };
