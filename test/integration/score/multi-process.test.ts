@@ -3,10 +3,10 @@ import { randomInt } from "node:crypto";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createClient, type Client } from "graphql-ws";
+import type { Client } from "graphql-ws";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
+import { follow, START_SCORE, wsClient } from "../../support/progress.js";
 import { calibrationSites } from "../../fixtures/calibration-sites.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
 import { FixtureSites, type Route, type Site } from "../../support/fixture-sites.js";
@@ -143,19 +143,6 @@ function gated(route: Route, gate: Promise<void>): Route {
   };
 }
 
-type Progress = {
-  jobId: string;
-  status: "queued" | "crawling" | "scoring" | "completed" | "failed";
-  page: number | null;
-  pages: number | null;
-  url: string | null;
-  dimension: number | null;
-  dimensions: number | null;
-  dimensionId: string | null;
-  resultId: string | null;
-  error: { code: string; message: string } | null;
-};
-
 let database: TestDatabase;
 let sites: FixtureSites;
 let release: () => void = () => undefined;
@@ -209,7 +196,7 @@ describe("scoring across processes", () => {
       method: "POST",
       headers: { "content-type": "application/json", "x-forwarded-for": clientIp },
       body: JSON.stringify({
-        query: "mutation Start($input: StartScoreInput!) { startScore(input: $input) { job { id status } claimToken } }",
+        query: START_SCORE,
         variables: { input: { url: `${origin}/`, kind: "score" } },
       }),
     });
@@ -220,37 +207,13 @@ describe("scoring across processes", () => {
     expect(claimToken).toMatch(/^clm_/);
 
     // 2. Follow it on B, over graphql-ws, from the same client address.
-    subscriber = createClient({
-      url: `${apiB.url!.replace("http", "ws")}/graphql`,
-      retryAttempts: 0,
-      webSocketImpl: class extends WebSocket {
-        constructor(address: string, protocols?: string | string[]) {
-          super(address, protocols, { headers: { "x-forwarded-for": clientIp } });
-        }
-      },
-    });
-    const events: Progress[] = [];
-    const streamed = new Promise<void>((resolve, reject) => {
-      subscriber!.subscribe<{ scoreProgress: Progress }>(
-        {
-          query: `subscription Follow($jobId: ID!) {
-            scoreProgress(jobId: $jobId) { jobId status page pages url dimension dimensions dimensionId resultId error { code message } }
-          }`,
-          variables: { jobId: job.id },
-        },
-        {
-          next: (message) => {
-            if (message.errors) return reject(new Error(JSON.stringify(message.errors)));
-            events.push(message.data!.scoreProgress);
-            // The subscriber is in place: let the crawl read the site.
-            release();
-          },
-          error: (error) => reject(error instanceof Error ? error : new Error(JSON.stringify(error))),
-          complete: resolve,
-        },
-      );
-    });
-    await streamed;
+    subscriber = wsClient(apiB.url!, { "x-forwarded-for": clientIp });
+    const followed = follow(subscriber, job.id);
+    // The subscriber is in place: let the crawl read the site.
+    void followed.first.then(release);
+    const { steps: events, errors, ending } = await followed.ended;
+    expect(errors).toEqual([]);
+    expect(ending).toBe("complete");
 
     // 3. The stream: queued → crawling (page n of m) → scoring (1 … 27) → completed, then it ended.
     const statuses = events.map((event) => event.status);

@@ -1,11 +1,11 @@
 import type { ServerResponse } from "node:http";
-import { createClient, type Client } from "graphql-ws";
+import type { Client } from "graphql-ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { dimensions as frameworkDimensions } from "../../../src/modules/scoring/framework/dimensions.js";
 import { calibrationSites } from "../../fixtures/calibration-sites.js";
 import type { Route, Site } from "../../support/fixture-sites.js";
 import { apiClient, graphqlClient, signIn } from "../../support/http.js";
+import { follow, START_SCORE, wsClient as serviceWsClient, type ProgressStep } from "../../support/progress.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 
 /**
@@ -56,76 +56,13 @@ afterAll(async () => {
   await service?.close();
 });
 
-const START = `mutation Start($input: StartScoreInput!) { startScore(input: $input) { claimToken job { id status } } }`;
-const PROGRESS = `subscription Follow($jobId: ID!) {
-  scoreProgress(jobId: $jobId) { jobId status page pages url dimension dimensions dimensionId resultId error { code message } }
-}`;
+const START = START_SCORE;
 
-interface Step {
-  jobId: string;
-  status: string;
-  page: number | null;
-  pages: number | null;
-  url: string | null;
-  dimension: number | null;
-  dimensions: number | null;
-  dimensionId: string | null;
-  resultId: string | null;
-  error: { code: string; message: string } | null;
-}
-
-interface Followed {
-  readonly steps: Step[];
-  /** GraphQL errors delivered as a result (graphql-ws `next` with `errors`). */
-  readonly errors: Array<{ message: string; extensions?: Record<string, unknown> }>;
-  /** How the subscription ended: completed by the server, or a protocol/socket error. */
-  readonly ending: "complete" | "error";
-}
-
-/** A graphql-ws client for 127.0.0.1, sending these headers with the WebSocket upgrade. */
+/** A graphql-ws client for the service, sending these headers with the WebSocket upgrade; disposed after the file. */
 function wsClient(headers: Record<string, string> = {}): Client {
-  const client = createClient({
-    url: `${service.url.replace(/^http/, "ws")}/graphql`,
-    retryAttempts: 0,
-    lazy: true,
-    webSocketImpl: class extends WebSocket {
-      constructor(address: string, protocols?: string | string[]) {
-        super(address, protocols, { headers });
-      }
-    },
-  });
+  const client = serviceWsClient(service.url, headers);
   clients.push(client);
   return client;
-}
-
-/** Subscribes; `first` resolves on the first message, `ended` when the server ends the subscription. */
-function follow(client: Client, jobId: string): { first: Promise<void>; ended: Promise<Followed> } {
-  const steps: Step[] = [];
-  const errors: Followed["errors"] = [];
-  let gotFirst: () => void = () => undefined;
-  const first = new Promise<void>((resolve) => (gotFirst = resolve));
-  const ended = new Promise<Followed>((resolve) => {
-    client.subscribe<{ scoreProgress: Step }>(
-      { query: PROGRESS, variables: { jobId } },
-      {
-        next: (result) => {
-          if (result.errors) errors.push(...(result.errors as Followed["errors"]));
-          if (result.data) steps.push(result.data.scoreProgress);
-          gotFirst();
-        },
-        error: (error) => {
-          if (Array.isArray(error)) errors.push(...(error as Followed["errors"]));
-          gotFirst();
-          resolve({ steps, errors, ending: "error" });
-        },
-        complete: () => {
-          gotFirst();
-          resolve({ steps, errors, ending: "complete" });
-        },
-      },
-    );
-  });
-  return { first, ended };
 }
 
 /** Rejects when the subscription does not end by itself in time (a stream that never completes). */
@@ -164,7 +101,7 @@ async function waitForJobEnd(jobId: string, cookie?: string) {
 }
 
 /** The whole life of a job as the subscriber must see it. */
-function expectWholeSequence(steps: readonly Step[], jobId: string, siteOrigin: string): string {
+function expectWholeSequence(steps: readonly ProgressStep[], jobId: string, siteOrigin: string): string {
   expect(steps.every((step) => step.jobId === jobId)).toBe(true);
   const statuses = steps.map((step) => step.status);
   // Grouped and in order: queued? → crawling+ → scoring×27 → completed, and nothing after it.
