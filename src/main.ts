@@ -2,6 +2,7 @@ import "reflect-metadata";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfigFromProcess, type Config } from "./config.js";
 import { createLogger } from "./logger.js";
+import { stopOnSignals } from "./shutdown.js";
 
 /** Process entry: a bad configuration stops here, naming the variable. */
 async function main(): Promise<void> {
@@ -24,21 +25,7 @@ async function main(): Promise<void> {
   const url = await app.listen();
   logger.info({ url, bootMs: Math.round(performance.now() - bootStarted), database: config.database.kind }, "service listening");
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "shutting down");
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, "shutdown failed");
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  stopOnSignals(logger, "service", () => app.close());
 }
 
 await main();

@@ -6,6 +6,7 @@ import { createLogger } from "./logger.js";
 import { CreditLedger } from "./modules/billing/ledger.service.js";
 import { createScoringRuntime } from "./modules/score/scoring-runtime.js";
 import { connectRedis } from "./redis.js";
+import { stopOnSignals } from "./shutdown.js";
 
 /**
  * `npm run worker`: a process that only runs scoring jobs, from the BullMQ queue in
@@ -33,25 +34,11 @@ async function main(): Promise<void> {
   const runtime = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger: new CreditLedger(database.dataSource), events, logger });
   logger.info({ concurrency: config.scoringWorkers }, "scoring worker ready");
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "worker shutting down");
-    (async () => {
-      await runtime.close();
-      await redis.close();
-      await database.close();
-    })().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, "worker shutdown failed");
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  stopOnSignals(logger, "worker", async () => {
+    await runtime.close();
+    await redis.close();
+    await database.close();
+  });
 }
 
 await main();

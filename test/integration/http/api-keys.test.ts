@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../support/app.js";
+import { apiClient, signIn, type CallInit } from "../../support/http.js";
 
 /** API keys over REST (and the same operations behind them over GraphQL): lifecycle, plans, metering. */
 let service: TestApp;
@@ -9,24 +10,14 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 async function member(email: string, plan?: "free" | "pro" | "business" | "enterprise") {
-  const response = await fetch(`${service.url}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
-  const body = (await response.json()) as { accountId: string };
-  if (plan) await setPlan(body.accountId, plan);
-  return { cookie: (response.headers.get("set-cookie") ?? "").split(";")[0]!, accountId: body.accountId };
+  const caller = await signIn(service, email);
+  if (plan) await setPlan(caller.accountId, plan);
+  return caller;
 }
 
 const setPlan = (accountId: string, plan: string) => service.app.database.dataSource.query("UPDATE accounts SET plan = $1 WHERE id = $2", [plan, accountId]);
 
-const api = (path: string, init: { method?: string; cookie?: string; bearer?: string; body?: unknown } = {}) =>
-  fetch(`${service.url}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
-      ...(init.cookie ? { cookie: init.cookie } : {}),
-      ...(init.bearer ? { authorization: `Bearer ${init.bearer}` } : {}),
-    },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
+const api = (path: string, init: CallInit = {}) => apiClient(service)(path, init);
 
 describe("API keys", () => {
   it("are refused on Free and Pro with 402 PLAN_LIMIT_REACHED", async () => {
