@@ -1,22 +1,12 @@
 import "reflect-metadata";
 import { createApp } from "./app.js";
-import { ConfigError, loadConfigFromProcess, type Config } from "./config.js";
 import { createLogger } from "./logger.js";
-import { stopOnSignals } from "./shutdown.js";
+import { configOrExit, stopOnSignals } from "./process-lifecycle.js";
 
 /** Process entry: a bad configuration stops here, naming the variable. */
 async function main(): Promise<void> {
   const bootStarted = performance.now();
-  let config: Config;
-  try {
-    config = loadConfigFromProcess();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = configOrExit();
   const logger = createLogger(config);
   const app = await createApp(config, logger).catch((error: unknown) => {
     logger.fatal({ err: error }, "service failed to start");

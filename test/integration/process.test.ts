@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collectLines, exitOf } from "../support/child-process.js";
 
 /**
  * The built entry point as `npm start` runs it: a real process, its exit codes,
@@ -28,27 +29,10 @@ function run(env: Record<string, string>): ChildProcess {
   });
 }
 
-function collect(child: ChildProcess): string[] {
-  const lines: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    let rest = "";
-    stream?.on("data", (chunk: Buffer) => {
-      const parts = (rest + chunk.toString("utf8")).split("\n");
-      rest = parts.pop() ?? "";
-      lines.push(...parts);
-    });
-  }
-  return lines;
-}
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))));
-}
-
 async function startService(env: Record<string, string>): Promise<Started> {
   const spawnedAt = performance.now();
   const child = run(env);
-  const logs = collect(child);
+  const logs = collectLines(child);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     for (const line of logs) {
@@ -88,7 +72,7 @@ afterAll(async () => {
 describe("the service process", () => {
   it("refuses to start on a bad setting, naming the variable, without a stack trace", async () => {
     const child = run({ PORT: "eighty", DATABASE_URL: "mysql://nope", DATA_DIR: dataDir });
-    const logs = collect(child);
+    const logs = collectLines(child);
     expect(await exitOf(child)).toBe(1);
     const output = logs.join("\n");
     expect(output).toContain("PORT must be a whole number");
@@ -97,9 +81,20 @@ describe("the service process", () => {
     expect(output).not.toMatch(/\n\s+at /);
   });
 
+  it("refuses to start a worker process without the Redis and the database it shares", async () => {
+    const worker = new URL("../../dist/src/worker.js", import.meta.url).pathname;
+    const child = spawn(process.execPath, [worker], { env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "pipe"] });
+    const logs = collectLines(child);
+    expect(await exitOf(child)).toBe(1);
+    const output = logs.join("\n");
+    expect(output).toContain("REDIS_URL is required for a worker process");
+    expect(output).toContain("DATABASE_URL is required for a worker process");
+    expect(output).not.toMatch(/\n\s+at /);
+  });
+
   it("refuses production without an identity provider", async () => {
     const child = run({ NODE_ENV: "production", DATA_DIR: dataDir });
-    const logs = collect(child);
+    const logs = collectLines(child);
     expect(await exitOf(child)).toBe(1);
     expect(logs.join("\n")).toContain("SESSION_JWKS_URL is required in production");
   });
@@ -142,7 +137,7 @@ describe("the service process", () => {
     const first = await startService({ DATA_DIR: dataDir });
     try {
       const second = run({ DATA_DIR: dataDir });
-      const logs = collect(second);
+      const logs = collectLines(second);
       expect(await exitOf(second)).toBe(1);
       expect(logs.join("\n")).toContain("is in use by another running service");
       const health = await fetch(`${first.url}/api/health`);

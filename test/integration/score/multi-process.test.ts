@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { Client } from "graphql-ws";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collectLines, exitOf } from "../../support/child-process.js";
 import { follow, START_SCORE, wsClient } from "../../support/progress.js";
 import { calibrationSites } from "../../fixtures/calibration-sites.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
@@ -57,23 +58,6 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-function collect(child: ChildProcess): string[] {
-  const lines: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    let rest = "";
-    stream?.on("data", (chunk: Buffer) => {
-      const parts = (rest + chunk.toString("utf8")).split("\n");
-      rest = parts.pop() ?? "";
-      lines.push(...parts);
-    });
-  }
-  return lines;
-}
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))));
-}
-
 /** Spawns an entry point and waits for the log line saying it is ready. */
 async function start(name: string, entry: string, env: Record<string, string>, readyMessage: string): Promise<Started> {
   const child = spawn(process.execPath, [entry], {
@@ -90,7 +74,7 @@ async function start(name: string, entry: string, env: Record<string, string>, r
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const logs = collect(child);
+  const logs = collectLines(child);
   // Registered at once, so afterAll stops it even if it never becomes ready.
   const started: { -readonly [K in keyof Started]: Started[K] } = { name, child, logs, url: undefined };
   children.push(started);

@@ -1,4 +1,22 @@
 import type { Logger } from "pino";
+import { ConfigError, loadConfigFromProcess, type Config } from "./config.js";
+
+/**
+ * The configuration of this process, or exit 1 with one line per problem (never a
+ * stack trace). `problems` adds what this kind of process needs on top.
+ */
+export function configOrExit(problems: (config: Config) => string[] = () => []): Config {
+  try {
+    const config = loadConfigFromProcess();
+    const extra = problems(config);
+    if (extra.length > 0) throw new ConfigError(extra);
+    return config;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
 
 /**
  * SIGTERM/SIGINT: stop once (a second signal while draining is ignored), then exit
