@@ -19,7 +19,7 @@ export function shareRoute(results: ScoreResultsService, publicBaseUrl: string) 
       let html: string;
       let final = false;
       try {
-        const result = await results.getPublic(request.params.id);
+        const result = await results.getPublicWithDetails(request.params.id);
         final = !result.held;
         html = renderSharePage(result, { publicBaseUrl });
       } catch (error) {

@@ -14,6 +14,12 @@ export interface DimensionView {
   readonly reasoning: string;
 }
 
+/** What only the product view (and the share page) shows: read separately, when asked for. */
+export const detailFields = ["crawledPages", "crossDimensionNotes", "antiPatternsDetected", "crawlStats", "scorer"] as const;
+export type ResultDetails = Pick<ScoreResultView, (typeof detailFields)[number]>;
+/** A result without its details: what a share link's JSON needs, read in two narrow queries. */
+export type ResultCore = Omit<ScoreResultView, (typeof detailFields)[number]>;
+
 /** A stored result as both front doors and the share page show it. */
 export interface ScoreResultView {
   readonly id: string;
@@ -40,7 +46,12 @@ export interface ScoreResultView {
   readonly held: boolean;
 }
 
-export function resultView(record: ScoreResultRecord, dimensions: readonly ScoreDimensionRecord[]): ScoreResultView {
+type CoreRecord = Pick<
+  ScoreResultRecord,
+  "id" | "accountId" | "productId" | "url" | "companyName" | "totalScore" | "stageName" | "framework" | "frameworkVersion" | "mode" | "strengths" | "gaps" | "lifecycleStageId" | "createdAt"
+>;
+
+export function coreView(record: CoreRecord, dimensions: readonly ScoreDimensionRecord[]): ResultCore {
   return {
     id: record.id,
     url: record.url,
@@ -66,13 +77,22 @@ export function resultView(record: ScoreResultRecord, dimensions: readonly Score
     strengths: record.strengths as DimensionId[],
     gaps: record.gaps as DimensionId[],
     createdAt: record.createdAt,
+    productId: record.productId,
+    lifecycleStageId: record.lifecycleStageId,
+    held: record.accountId === null,
+  };
+}
+
+export function resultView(record: ScoreResultRecord, dimensions: readonly ScoreDimensionRecord[]): ScoreResultView {
+  return { ...coreView(record, dimensions), ...detailsOf(record) };
+}
+
+export function detailsOf(record: Pick<ScoreResultRecord, "crawledPages" | "crossDimensionNotes" | "antiPatterns" | "crawlStats" | "scorer">): ResultDetails {
+  return {
     crawledPages: record.crawledPages,
     crossDimensionNotes: record.crossDimensionNotes,
     antiPatternsDetected: record.antiPatterns,
     crawlStats: record.crawlStats,
-    productId: record.productId,
-    lifecycleStageId: record.lifecycleStageId,
     scorer: record.scorer,
-    held: record.accountId === null,
   };
 }

@@ -4,7 +4,7 @@ import { In, IsNull, type DataSource } from "typeorm";
 import { AppError } from "../../errors.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { ScoreDimensionRecord, ScoreResultRecord } from "./score-result.entity.js";
-import { resultView, type ScoreResultView } from "./score-result.view.js";
+import { coreView, detailsOf, resultView, type ResultCore, type ResultDetails, type ScoreResultView } from "./score-result.view.js";
 import { hashToken } from "./score.service.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -13,7 +13,7 @@ const PUBLIC_CACHE_SIZE = 256;
 
 /** Reads of stored results: public by id, the account's history, a product's results, and linking held ones. */
 export class ScoreResultsService {
-  private readonly publicCache = new Map<string, ScoreResultView>();
+  private readonly publicCache = new Map<string, ResultCore>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -21,7 +21,7 @@ export class ScoreResultsService {
   ) {}
 
   /** Anyone with the id (share links). Cached once it belongs to an account: it can then never change. */
-  async getPublic(id: string): Promise<ScoreResultView> {
+  async getPublic(id: string): Promise<ResultCore> {
     const cached = this.publicCache.get(id);
     if (cached) return cached;
     const view = UUID.test(id) ? await this.readOne(id) : undefined;
@@ -98,16 +98,37 @@ export class ScoreResultsService {
     return (await this.withDimensions([linked]))[0]!;
   }
 
+  /** A result with its details (the share page). */
+  async getPublicWithDetails(id: string): Promise<ScoreResultView> {
+    const core = await this.getPublic(id);
+    const details = await this.detailsLoader().load(core.id);
+    if (!details) throw new AppError("NOT_FOUND", "No such score result.");
+    return { ...core, ...details };
+  }
+
+  /** Per-request loader of results' details: the product-view fields, only when a query asks for them. */
+  detailsLoader(): DataLoader<string, ResultDetails | undefined> {
+    return new DataLoader(async (ids) => {
+      const rows: Array<Pick<ScoreResultRecord, "id" | "crawledPages" | "crossDimensionNotes" | "antiPatterns" | "crawlStats" | "scorer">> = await this.dataSource.query(
+        `SELECT "id", "crawled_pages" AS "crawledPages", "cross_dimension_notes" AS "crossDimensionNotes", "anti_patterns" AS "antiPatterns",
+                "crawl_stats" AS "crawlStats", "scorer" FROM "score_results" WHERE "id" = ANY($1::uuid[])`,
+        [ids],
+      );
+      const byId = new Map(rows.map((row) => [row.id, detailsOf(row)]));
+      return ids.map((id) => byId.get(id));
+    });
+  }
+
   /**
-   * The hot read of share links: the result and its dimensions as plain rows (no
-   * entity hydration), both queries at once on two pooled connections.
+   * The hot read of share links: the result's core columns and its dimensions as
+   * plain rows (no entity hydration, none of the wide product-view columns), both
+   * queries at once on two pooled connections.
    */
-  private async readOne(id: string): Promise<ScoreResultView | undefined> {
+  private async readOne(id: string): Promise<ResultCore | undefined> {
     const [[row], dimensions]: [Array<Record<string, unknown>>, Array<Record<string, unknown>>] = await Promise.all([
       this.dataSource.query(
-        `SELECT "id", "account_id", "product_id", "job_id", "url", "company_name", "total_score", "stage_name", "framework",
-                "framework_version", "mode", "strengths", "gaps", "cross_dimension_notes", "anti_patterns", "crawled_pages",
-                "crawl_stats", "scorer", "lifecycle_stage_id", "created_at"
+        `SELECT "id", "account_id", "product_id", "url", "company_name", "total_score", "stage_name", "framework",
+                "framework_version", "mode", "strengths", "gaps", "lifecycle_stage_id", "created_at"
            FROM "score_results" WHERE "id" = $1`,
         [id],
       ),
@@ -119,29 +140,25 @@ export class ScoreResultsService {
       ),
     ]);
     if (!row) return undefined;
-    const record = Object.assign(new ScoreResultRecord(), {
-      id: row.id,
-      accountId: row.account_id,
-      productId: row.product_id,
-      jobId: row.job_id,
-      url: row.url,
-      companyName: row.company_name,
-      totalScore: row.total_score,
-      stageName: row.stage_name,
-      framework: row.framework,
-      frameworkVersion: row.framework_version,
-      mode: row.mode,
-      strengths: row.strengths,
-      gaps: row.gaps,
-      crossDimensionNotes: row.cross_dimension_notes,
-      antiPatterns: row.anti_patterns,
-      crawledPages: row.crawled_pages,
-      crawlStats: row.crawl_stats,
-      scorer: row.scorer,
-      lifecycleStageId: row.lifecycle_stage_id,
-      createdAt: row.created_at,
-    });
-    return resultView(record, dimensions as unknown as ScoreDimensionRecord[]);
+    return coreView(
+      {
+        id: row.id as string,
+        accountId: row.account_id as string | null,
+        productId: row.product_id as string | null,
+        url: row.url as string,
+        companyName: row.company_name as string,
+        totalScore: row.total_score as number,
+        stageName: row.stage_name as string,
+        framework: row.framework as string,
+        frameworkVersion: row.framework_version as string,
+        mode: row.mode as string,
+        strengths: row.strengths as string[],
+        gaps: row.gaps as string[],
+        lifecycleStageId: row.lifecycle_stage_id as string | null,
+        createdAt: row.created_at as Date,
+      },
+      dimensions as unknown as ScoreDimensionRecord[],
+    );
   }
 
   private async withDimensions(records: readonly ScoreResultRecord[]): Promise<ScoreResultView[]> {

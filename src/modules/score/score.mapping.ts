@@ -1,6 +1,6 @@
 import type { ScoreJob } from "./score-job.entity.js";
 import type { ScoreProgress } from "./score-progress.js";
-import type { ScoreResultView } from "./score-result.view.js";
+import type { ResultCore, ResultDetails, ScoreResultView } from "./score-result.view.js";
 import {
   ConfidenceLevel,
   FrameworkKind,
@@ -13,7 +13,7 @@ import {
 } from "./score.types.js";
 
 /** Stored views → GraphQL objects. The shapes differ (enums, nullables), so they are kept apart. */
-export function toGraphQLResult(view: ScoreResultView): ScoreResultType {
+export function toGraphQLResult(view: ResultCore | ScoreResultView): ScoreResultType {
   return {
     id: view.id,
     url: view.url,
@@ -37,16 +37,7 @@ export function toGraphQLResult(view: ScoreResultView): ScoreResultType {
     framework: FrameworkKind[view.framework],
     frameworkVersion: view.frameworkVersion,
     mode: ScoreModeKind[view.mode],
-    crawledPages: [...view.crawledPages],
-    crossDimensionNotes: view.crossDimensionNotes,
-    antiPatternsDetected: [...view.antiPatternsDetected],
-    crawlStats: {
-      pagesAnalyzed: view.crawlStats.pagesAnalyzed,
-      contentLength: view.crawlStats.contentLength,
-      pagesPlanned: view.crawlStats.pagesPlanned,
-      durationMs: view.crawlStats.durationMs,
-      partial: view.crawlStats.partial,
-    },
+    ...("crawledPages" in view ? { details: toGraphQLDetails(view) } : {}),
     productId: view.productId,
     held: view.held,
   };
@@ -65,5 +56,20 @@ export function toGraphQLJob(job: ScoreJob): ScoreJobType {
     resultId: job.resultId,
     error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? "" } : null,
     createdAt: job.createdAt,
+  };
+}
+
+export function toGraphQLDetails(details: ResultDetails): NonNullable<ScoreResultType["details"]> {
+  return {
+    crawledPages: [...details.crawledPages],
+    crossDimensionNotes: details.crossDimensionNotes,
+    antiPatternsDetected: [...details.antiPatternsDetected],
+    crawlStats: {
+      pagesAnalyzed: details.crawlStats.pagesAnalyzed,
+      contentLength: details.crawlStats.contentLength,
+      pagesPlanned: details.crawlStats.pagesPlanned,
+      durationMs: details.crawlStats.durationMs,
+      partial: details.crawlStats.partial,
+    },
   };
 }

@@ -1,6 +1,6 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
 import { AppError, isErrorCode } from "../../errors.js";
-import type { GraphQLContext } from "../../graphql/context.js";
+import { loaderOf, type GraphQLContext } from "../../graphql/context.js";
 import { requireMember } from "../accounts/viewer.js";
 import { pageLimit } from "./cursor.js";
 import type { ScoreResultsService } from "./score-results.service.js";
@@ -8,6 +8,7 @@ import type { ScoreJob, ScoreKind } from "./score-job.entity.js";
 import type { ScoreProgress } from "./score-progress.js";
 import type { ScoreService } from "./score.service.js";
 import {
+  CrawlStatsType,
   LinkScoreInput,
   ScoreHistory,
   ScoreInput,
@@ -18,7 +19,7 @@ import {
   StartedScore,
   StartScoreInput,
 } from "./score.types.js";
-import { toGraphQLJob, toGraphQLProgress, toGraphQLResult } from "./score.mapping.js";
+import { toGraphQLDetails, toGraphQLJob, toGraphQLProgress, toGraphQLResult } from "./score.mapping.js";
 
 /** How long a scoring mutation (and its REST route) waits for the result before answering the job instead. */
 export const SCORE_WAIT_MS = 120_000;
@@ -100,6 +101,34 @@ export class ScoreResolver {
   })
   scoreProgress(@Root() progress: ScoreProgress, @Arg("jobId", () => ID, { description: "The job to follow." }) _jobId: string): ScoreProgressType {
     return toGraphQLProgress(progress);
+  }
+
+  @FieldResolver(() => [String], { description: "Pages that were crawled (product view)." })
+  async crawledPages(@Root() result: ScoreResultType, @Ctx() context: GraphQLContext): Promise<string[]> {
+    return (await this.details(result, context)).crawledPages;
+  }
+
+  @FieldResolver(() => String, { description: "Notes across dimensions, gates that applied (product view)." })
+  async crossDimensionNotes(@Root() result: ScoreResultType, @Ctx() context: GraphQLContext): Promise<string> {
+    return (await this.details(result, context)).crossDimensionNotes;
+  }
+
+  @FieldResolver(() => [String], { description: "Anti-patterns found (product view)." })
+  async antiPatternsDetected(@Root() result: ScoreResultType, @Ctx() context: GraphQLContext): Promise<string[]> {
+    return (await this.details(result, context)).antiPatternsDetected;
+  }
+
+  @FieldResolver(() => CrawlStatsType, { description: "What the crawl read (product view)." })
+  async crawlStats(@Root() result: ScoreResultType, @Ctx() context: GraphQLContext): Promise<CrawlStatsType> {
+    return (await this.details(result, context)).crawlStats;
+  }
+
+  /** The product-view fields: carried by results read whole, else batched per request. */
+  private async details(result: ScoreResultType, context: GraphQLContext): Promise<NonNullable<ScoreResultType["details"]>> {
+    if (result.details) return result.details;
+    const details = await loaderOf(context, "resultDetails", () => this.results.detailsLoader()).load(result.id);
+    if (!details) throw new AppError("NOT_FOUND", "No such score result.");
+    return toGraphQLDetails(details);
   }
 
   private async run(kind: ScoreKind, input: ScoreInput, context: GraphQLContext): Promise<ScorePayload> {

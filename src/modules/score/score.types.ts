@@ -181,17 +181,10 @@ export class ScoreResultType {
   @Field(() => ScoreModeKind, { description: "full or quick." })
   mode: ScoreModeKind;
 
-  @Field(() => [String], { description: "Pages that were crawled (product view)." })
-  crawledPages: string[];
-
-  @Field(() => String, { description: "Notes across dimensions, gates that applied (product view)." })
-  crossDimensionNotes: string;
-
-  @Field(() => [String], { description: "Anti-patterns found (product view)." })
-  antiPatternsDetected: string[];
-
-  @Field(() => CrawlStatsType, { description: "What the crawl read (product view)." })
-  crawlStats: CrawlStatsType;
+  // crawledPages, crossDimensionNotes, antiPatternsDetected and crawlStats are field
+  // resolvers (ScoreResolver): read only when a query selects them.
+  /** The product-view fields, when the result was read with them. */
+  details?: { crawledPages: string[]; crossDimensionNotes: string; antiPatternsDetected: string[]; crawlStats: CrawlStatsType };
 
   @Field(() => ID, { nullable: true, description: "The product the result belongs to (product view); null for plain scores." })
   productId: string | null;
