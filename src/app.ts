@@ -75,7 +75,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(ApiKeysResolver, new ApiKeysResolver(apiKeys))
       .register(MembersResolver, new MembersResolver(new MembersService(database.dataSource)))
       .register(BillingResolver, new BillingResolver(billing))
-      .register(ScoreResolver, new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs))
+      .register(ScoreResolver, new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs))
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results));
     const schema = buildAppSchema(container);
 

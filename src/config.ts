@@ -91,6 +91,7 @@ const envSchema = z
     SSRF_ALLOWLIST: csv,
     CRAWL_MAX_PAGES: integer(25, 1, 500),
     SCORE_WORKERS: integer(2, 0, 64),
+    SCORE_WAIT_SECONDS: integer(120, 1, 600),
   })
   .superRefine((env, ctx) => {
     // The guard's own parser decides what an entry may be, so boot and crawl agree.
@@ -160,6 +161,8 @@ export interface Config {
   readonly crawl: { readonly maxPages: number; readonly ssrfAllowlist: readonly string[] };
   /** Scoring jobs this process runs at once; 0 = none (an API-only process beside `npm run worker`). */
   readonly scoringWorkers: number;
+  /** How long the scoring POSTs (and mutations) wait for the result before answering 202 with the job. */
+  readonly scoreWaitMs: number;
 }
 
 export class ConfigError extends Error {
@@ -220,6 +223,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     billing: { stripeApiUrl: env.STRIPE_API_URL, stripeSecretKey: env.STRIPE_SECRET_KEY, stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET },
     crawl: { maxPages: env.CRAWL_MAX_PAGES, ssrfAllowlist: env.SSRF_ALLOWLIST },
     scoringWorkers: env.SCORE_WORKERS,
+    scoreWaitMs: env.SCORE_WAIT_SECONDS * 1000,
   };
   return deepFreeze(config);
 }

@@ -21,20 +21,18 @@ import {
 } from "./score.types.js";
 import { toGraphQLDetails, toGraphQLJob, toGraphQLProgress, toGraphQLResult } from "./score.mapping.js";
 
-/** How long a scoring mutation (and its REST route) waits for the result before answering the job instead. */
-export const SCORE_WAIT_MS = 120_000;
-
 @Resolver(() => ScoreResultType)
 export class ScoreResolver {
   constructor(
     private readonly service: ScoreService,
     private readonly results: ScoreResultsService,
-    private readonly waitMs: number = SCORE_WAIT_MS,
+    /** How long a scoring mutation (and its REST route) waits for the result before answering the job instead (SCORE_WAIT_SECONDS). */
+    private readonly waitMs: number,
   ) {}
 
   @Mutation(() => ScorePayload, {
     description:
-      "Scores an address with the maturity framework (full crawl) and waits for the result (up to 120 s, else answers the job). Session, API key, or anonymous within the anonymous cap. Honours Idempotency-Key. REST: POST /api/score.",
+      "Scores an address with the maturity framework (full crawl) and waits for the result (SCORE_WAIT_SECONDS, 120 by default; else answers the job). Session, API key, or anonymous within the anonymous cap. Honours Idempotency-Key. REST: POST /api/score.",
   })
   async score(@Arg("input", () => ScoreInput, { description: "The address and optional context." }) input: ScoreInput, @Ctx() context: GraphQLContext): Promise<ScorePayload> {
     return this.run("score", input, context);
