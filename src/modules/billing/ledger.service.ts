@@ -2,6 +2,7 @@ import { In, type DataSource, type EntityManager } from "typeorm";
 import { AppError } from "../../errors.js";
 import type { Account, PlanId } from "../accounts/account.entity.js";
 import { User } from "../accounts/user.entity.js";
+import { Product } from "../products/product.entity.js";
 import { CreditEntry, type CreditBucket, type CreditEntryKind } from "./credit-entry.entity.js";
 import { plans, scorePacks, tenthsToCredits, type BillableAction, type PackId, type Plan } from "./plans.js";
 
@@ -185,6 +186,7 @@ export class CreditLedger {
       const account = await this.lockAccount(manager, accountId);
       const totals = await this.openCycle(manager, account);
       const members = await manager.count(User, { where: { accountId } });
+      const products = await manager.count(Product, { where: { accountId } });
       const { plan } = account;
       const monthly = plan.monthlyCreditsTenths;
       return {
@@ -199,7 +201,7 @@ export class CreditLedger {
         scores: { limit: plan.quotas.score.limit, used: totals.counts.score },
         chatMessages: { limit: plan.quotas.chat.limit, used: totals.counts.chat },
         apiCalls: { limit: plan.quotas.api_call.limit, used: totals.counts.api_call },
-        products: { limit: plan.products, used: 0 },
+        products: { limit: plan.products, used: products },
         seats: { limit: plan.seats, used: members },
       };
     });

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type { DataSource } from "typeorm";
 import { AppError, toAppError } from "../../errors.js";
@@ -208,6 +207,3 @@ export class ScoreJobRunner {
     await this.bus.publish({ jobId: job.id, status: "failed", error: failure });
   }
 }
-
-/** A fresh id for logs of a worker process. */
-export const workerId = (): string => `worker_${randomBytes(6).toString("hex")}`;

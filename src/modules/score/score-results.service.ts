@@ -52,13 +52,6 @@ export class ScoreResultsService {
     return { results: await this.withDimensions(page), nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
   }
 
-  /** A result of the caller's account (the product view); another account's is NOT_FOUND. */
-  async ofAccount(accountId: string, id: string): Promise<ScoreResultView> {
-    const record = UUID.test(id) ? await this.dataSource.getRepository(ScoreResultRecord).findOneBy({ id, accountId }) : null;
-    if (!record) throw new AppError("NOT_FOUND", "No such score result.");
-    return (await this.withDimensions([record]))[0]!;
-  }
-
   /**
    * Per-request loader of products' results (newest first): any number of products
    * in one GraphQL request cost two SQL statements.

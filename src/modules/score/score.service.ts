@@ -44,8 +44,6 @@ export interface StartedJob {
   readonly job: ScoreJob;
   /** Anonymous jobs: the one-time token that links the held result to an account. */
   readonly claimToken: string | null;
-  /** An Idempotency-Key replay: nothing new was started or charged. */
-  readonly replayed: boolean;
 }
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
@@ -147,7 +145,7 @@ export class ScoreService {
     // The maintenance sweep enqueues any job left waiting without a worker.
     await this.bus.publish({ jobId: job.id, status: "queued" }).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not publish queued"));
     await this.queue.enqueue(job.id).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not enqueue; the sweep will"));
-    return { job, claimToken, replayed: false };
+    return { job, claimToken };
   }
 
   /** Resolves when the job ends or `timeoutMs` passes; answers the job as stored then. */
@@ -203,7 +201,7 @@ export class ScoreService {
       throw new AppError("IDEMPOTENCY_CONFLICT", "This Idempotency-Key was used with a different request in the last 24 hours.");
     }
     const job = await this.job(record.jobId);
-    return { job, claimToken: this.claimTokens.get(job.id)?.split("|")[0] ?? null, replayed: true };
+    return { job, claimToken: this.claimTokens.get(job.id)?.split("|")[0] ?? null };
   }
 
   /**

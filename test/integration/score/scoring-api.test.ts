@@ -281,7 +281,9 @@ describe("products", () => {
     // Free includes one product: a second address is refused before anything is charged.
     const refused = await errorOf(await score("/api/score/product", { url: service.siteUrl("seed.test") }, { cookie: gus.cookie }));
     expect(refused).toMatchObject({ status: 402, code: "PLAN_LIMIT_REACHED" });
-    expect((await usageOf(gus)).scores.used).toBe(2);
+    const usage = await usageOf(gus);
+    expect(usage.scores.used).toBe(2);
+    expect(usage.products).toEqual({ limit: 1, used: 1 });
 
     const stranger = await signIn(service, "stranger@score.test");
     expect((await api(`/api/products/${result.productId}`, { cookie: stranger.cookie })).status).toBe(404);

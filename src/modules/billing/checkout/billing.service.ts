@@ -54,10 +54,6 @@ export class BillingService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  get providerName(): string | undefined {
-    return this.provider?.name;
-  }
-
   async startCheckout(member: { readonly accountId: string; readonly userId: string }, purchase: Purchase): Promise<CheckoutStarted> {
     if (!this.provider) {
       throw new AppError("SERVICE_UNAVAILABLE", "Checkout is not available: no payment provider is configured.");
