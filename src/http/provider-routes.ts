@@ -14,7 +14,8 @@ export function stripeWebhookRoute(webhooks: StripeWebhooks, billing: BillingSer
     await app.register(async (scope) => {
       scope.removeContentTypeParser("application/json");
       scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
-      scope.post(STRIPE_WEBHOOK_PATH, async (request) => {
+      // Stripe's events can outgrow the API's 64 KiB body limit (expanded objects); the signature bounds who may send them.
+      scope.post(STRIPE_WEBHOOK_PATH, { bodyLimit: 512 * 1024 }, async (request) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const signature = request.headers["stripe-signature"];
         const event = webhooks.parse(raw, Array.isArray(signature) ? signature[0] : signature);
