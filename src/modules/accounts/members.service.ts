@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from "typeorm";
+import { isUuid } from "../../db/uuid.js";
 import { IsNull } from "typeorm";
 import { AppError } from "../../errors.js";
 import { plans } from "../billing/plans.js";
@@ -8,7 +9,6 @@ import { User } from "./user.entity.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAIL = 254;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface MemberView {
   readonly id: string;
@@ -60,7 +60,7 @@ export class MembersService {
 
   async cancelInvitation(accountId: string, id: string): Promise<InvitationView> {
     const invitations = this.dataSource.getRepository(Invitation);
-    const invitation = UUID.test(id) ? await invitations.findOneBy({ id, accountId, acceptedAt: IsNull() }) : null;
+    const invitation = isUuid(id) ? await invitations.findOneBy({ id, accountId, acceptedAt: IsNull() }) : null;
     if (!invitation) throw new AppError("NOT_FOUND", "No such invitation.");
     await invitations.delete({ id: invitation.id });
     return invitationView(invitation);
@@ -70,7 +70,7 @@ export class MembersService {
   async remove(accountId: string, actingUserId: string, userId: string): Promise<MemberView> {
     if (userId === actingUserId) throw new AppError("VALIDATION_FAILED", "id: you cannot remove yourself; another member can");
     const users = this.dataSource.getRepository(User);
-    const user = UUID.test(userId) ? await users.findOneBy({ id: userId, accountId }) : null;
+    const user = isUuid(userId) ? await users.findOneBy({ id: userId, accountId }) : null;
     if (!user) throw new AppError("NOT_FOUND", "No such member.");
     await users.delete({ id: user.id });
     return memberView(user);

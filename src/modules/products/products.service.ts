@@ -1,11 +1,11 @@
 import type { DataSource, EntityManager } from "typeorm";
+import { isUuid } from "../../db/uuid.js";
 import { AppError } from "../../errors.js";
 import { Account } from "../accounts/account.entity.js";
 import { plans } from "../billing/plans.js";
-import { decodeCursor, encodeCursor } from "../score/cursor.js";
+import { keysetPage } from "../score/cursor.js";
 import { Product } from "./product.entity.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The key a product is found by: origin and path, without query, fragment or trailing slash. */
 export function productKey(url: URL): string {
@@ -40,31 +40,15 @@ export class ProductsService {
 
   /** The caller's product; another account's is NOT_FOUND (its existence is not revealed). */
   async get(accountId: string, id: string): Promise<Product> {
-    const product = UUID.test(id) ? await this.dataSource.getRepository(Product).findOneBy({ id, accountId }) : null;
+    const product = isUuid(id) ? await this.dataSource.getRepository(Product).findOneBy({ id, accountId }) : null;
     if (!product) throw new AppError("NOT_FOUND", "No such product.");
     return product;
   }
 
   /** Newest first, keyset-paginated. */
   async list(accountId: string, limit: number, cursor: string | undefined): Promise<{ products: Product[]; nextCursor: string | null }> {
-    const query = this.dataSource
-      .getRepository(Product)
-      .createQueryBuilder("product")
-      .where("product.account_id = :accountId", { accountId })
-      .orderBy("product.created_at", "DESC")
-      .addOrderBy("product.id", "DESC")
-      .take(limit + 1);
-    if (cursor) {
-      const after = decodeCursor(cursor);
-      query.andWhere("(product.created_at, product.id) < (:at, :id)", { at: after.at, id: after.id });
-    }
-    const rows = await query.getMany();
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return { products: page, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
-  }
-
-  async count(accountId: string): Promise<number> {
-    return this.dataSource.getRepository(Product).countBy({ accountId });
+    const query = this.dataSource.getRepository(Product).createQueryBuilder("product").where("product.account_id = :accountId", { accountId });
+    const page = await keysetPage(query, "product", limit, cursor);
+    return { products: page.rows, nextCursor: page.nextCursor };
   }
 }

@@ -1,4 +1,6 @@
+import type { ObjectLiteral, SelectQueryBuilder } from "typeorm";
 import { AppError } from "../../errors.js";
+import { isUuid } from "../../db/uuid.js";
 
 /**
  * Keyset cursors: the (createdAt, id) of the last item, opaque to callers. Timestamps
@@ -11,7 +13,7 @@ export function encodeCursor(at: Date, id: string): string {
 export function decodeCursor(cursor: string): { at: string; id: string } {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof at === "string" && typeof id === "string" && !Number.isNaN(Date.parse(at)) && /^[0-9a-f-]{36}$/i.test(id)) return { at, id };
+    if (typeof at === "string" && typeof id === "string" && !Number.isNaN(Date.parse(at)) && isUuid(id)) return { at, id };
   } catch {
     // fall through
   }
@@ -23,4 +25,25 @@ export function pageLimit(limit: number | null | undefined): number {
   if (limit == null) return 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new AppError("VALIDATION_FAILED", "limit: must be a whole number from 1 to 100");
   return limit;
+}
+
+/**
+ * One page of a query, newest first by (created_at, id) of `alias`, after the
+ * cursor; `nextCursor` is null on the last page. One statement: it reads limit + 1 rows.
+ */
+export async function keysetPage<T extends ObjectLiteral & { createdAt: Date; id: string }>(
+  query: SelectQueryBuilder<T>,
+  alias: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ rows: T[]; nextCursor: string | null }> {
+  query.orderBy(`${alias}.created_at`, "DESC").addOrderBy(`${alias}.id`, "DESC").take(limit + 1);
+  if (cursor) {
+    const after = decodeCursor(cursor);
+    query.andWhere(`(${alias}.created_at, ${alias}.id) < (:at, :id)`, { at: after.at, id: after.id });
+  }
+  const rows = await query.getMany();
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
 }

@@ -1,13 +1,13 @@
 import { timingSafeEqual } from "node:crypto";
+import { isUuid } from "../../db/uuid.js";
 import DataLoader from "dataloader";
 import { In, IsNull, type DataSource } from "typeorm";
 import { AppError } from "../../errors.js";
-import { decodeCursor, encodeCursor } from "./cursor.js";
+import { keysetPage } from "./cursor.js";
 import { ScoreDimensionRecord, ScoreResultRecord } from "./score-result.entity.js";
 import { coreView, detailsOf, resultView, type ResultCore, type ResultDetails, type ScoreResultView } from "./score-result.view.js";
 import { hashToken } from "./score.service.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Completed results never change, so the public reads of popular share links are served from memory. */
 const PUBLIC_CACHE_SIZE = 256;
 
@@ -24,7 +24,7 @@ export class ScoreResultsService {
   async getPublic(id: string): Promise<ResultCore> {
     const cached = this.publicCache.get(id);
     if (cached) return cached;
-    const view = UUID.test(id) ? await this.readOne(id) : undefined;
+    const view = isUuid(id) ? await this.readOne(id) : undefined;
     if (!view) throw new AppError("NOT_FOUND", "No such score result.");
     // A held result may still be linked or purged: only final results are cached.
     if (view.held) return view;
@@ -35,21 +35,9 @@ export class ScoreResultsService {
 
   /** The account's results, newest first, keyset-paginated. */
   async history(accountId: string, limit: number, cursor: string | undefined): Promise<{ results: ScoreResultView[]; nextCursor: string | null }> {
-    const query = this.dataSource
-      .getRepository(ScoreResultRecord)
-      .createQueryBuilder("result")
-      .where("result.account_id = :accountId", { accountId })
-      .orderBy("result.created_at", "DESC")
-      .addOrderBy("result.id", "DESC")
-      .take(limit + 1);
-    if (cursor) {
-      const after = decodeCursor(cursor);
-      query.andWhere("(result.created_at, result.id) < (:at, :id)", { at: after.at, id: after.id });
-    }
-    const rows = await query.getMany();
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return { results: await this.withDimensions(page), nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+    const query = this.dataSource.getRepository(ScoreResultRecord).createQueryBuilder("result").where("result.account_id = :accountId", { accountId });
+    const page = await keysetPage(query, "result", limit, cursor);
+    return { results: await this.withDimensions(page.rows), nextCursor: page.nextCursor };
   }
 
   /**
@@ -75,7 +63,7 @@ export class ScoreResultsService {
     if (typeof resultId !== "string" || resultId === "") throw new AppError("VALIDATION_FAILED", "resultId: is required");
     if (typeof claimToken !== "string" || claimToken === "") throw new AppError("VALIDATION_FAILED", "claimToken: is required");
     const notFound = new AppError("NOT_FOUND", "No held result matches this resultId and claimToken (tokens work once, for 30 days).");
-    if (!UUID.test(resultId)) throw notFound;
+    if (!isUuid(resultId)) throw notFound;
     const linked = await this.dataSource.transaction(async (manager) => {
       const record = await manager.findOne(ScoreResultRecord, { where: { id: resultId, accountId: IsNull() }, lock: { mode: "pessimistic_write" } });
       if (!record?.claimTokenHash || !record.claimExpiresAt || record.claimExpiresAt <= this.clock()) throw notFound;

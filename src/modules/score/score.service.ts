@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { isUuid } from "../../db/uuid.js";
 import type { Logger } from "pino";
 import type { DataSource, EntityManager } from "typeorm";
 import { AppError } from "../../errors.js";
@@ -174,7 +175,7 @@ export class ScoreService {
 
   /** Who may see a job and its progress: a member of its account, or the anonymous requester's address. */
   async jobFor(viewer: Viewer, clientIp: string, jobId: string): Promise<ScoreJob> {
-    const job = /^[0-9a-f-]{36}$/i.test(jobId) ? await this.dataSource.getRepository(ScoreJob).findOneBy({ id: jobId }) : null;
+    const job = isUuid(jobId) ? await this.dataSource.getRepository(ScoreJob).findOneBy({ id: jobId }) : null;
     const allowed =
       job !== null &&
       (job.accountId !== null ? viewer.kind === "member" && viewer.accountId === job.accountId : viewer.kind === "anonymous" && job.requesterIp === clientIp);

@@ -1,4 +1,5 @@
 import type { DataSource } from "typeorm";
+import { isUuid } from "../../../db/uuid.js";
 import { IsNull } from "typeorm";
 import { AppError } from "../../../errors.js";
 import { Account, type PlanId } from "../account.entity.js";
@@ -52,7 +53,7 @@ export class ApiKeysService {
   /** Revoked at once: the next request with it is refused. Another account's key is "not found". */
   async revoke(accountId: string, id: string): Promise<ApiKeyView> {
     const keys = this.dataSource.getRepository(ApiKey);
-    const key = UUID.test(id) ? await keys.findOneBy({ id, accountId, revokedAt: IsNull() }) : null;
+    const key = isUuid(id) ? await keys.findOneBy({ id, accountId, revokedAt: IsNull() }) : null;
     if (!key) throw new AppError("NOT_FOUND", "No such API key.");
     key.revokedAt = this.clock();
     await keys.save(key);
@@ -78,6 +79,5 @@ export class ApiKeysService {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const view = (key: ApiKey): ApiKeyView => ({ id: key.id, name: key.name, prefix: key.prefix, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt });
