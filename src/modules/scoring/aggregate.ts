@@ -5,6 +5,8 @@ import { pillarIds, type Confidence, type DimensionId, type DimensionResult, typ
 
 /** How much a dimension counts in the total, by confidence: one nobody could observe counts less (DESIGN.md §1). */
 export const confidenceWeight: Readonly<Record<Confidence, number>> = { high: 1, medium: 0.7, low: 0.25 };
+/** Framework 2.0: a dimension that does not apply to what the site sells barely counts (a fifth of an unobserved one). */
+export const notApplicableWeight = 0.05;
 
 export interface Aggregate {
   readonly totalScore: number;
@@ -17,7 +19,9 @@ export interface Aggregate {
   readonly lifecycleStageId?: string;
 }
 
-type Scored = Pick<DimensionResult, "dimensionId" | "score" | "confidence">;
+type Scored = Pick<DimensionResult, "dimensionId" | "score" | "confidence" | "applicable">;
+
+const weightOf = (result: Scored): number => (result.applicable === false ? notApplicableWeight : confidenceWeight[result.confidence]);
 
 /**
  * Total, stage, pillar scores, strengths and gaps from the 27 dimension results.
@@ -29,12 +33,12 @@ export function aggregate(results: readonly Scored[], framework: Framework): Agg
   const pillarSums = new Map<PillarId, { sum: number; weight: number }>();
   for (const result of results) {
     const pillar = dimensionById.get(result.dimensionId)!.pillar;
-    const weight = framework.pillarWeights[pillar] * confidenceWeight[result.confidence];
+    const weight = framework.pillarWeights[pillar] * weightOf(result);
     total += weight * result.score;
     weights += weight;
     const entry = pillarSums.get(pillar) ?? { sum: 0, weight: 0 };
-    entry.sum += confidenceWeight[result.confidence] * result.score;
-    entry.weight += confidenceWeight[result.confidence];
+    entry.sum += weightOf(result) * result.score;
+    entry.weight += weightOf(result);
     pillarSums.set(pillar, entry);
   }
   const totalScore = weights > 0 ? roundHalfUp(total / weights) : 0;
@@ -64,18 +68,20 @@ export function aggregate(results: readonly Scored[], framework: Framework): Agg
 
 /**
  * Strengths: the 3 highest dimensions with high or medium confidence; gaps: the
- * 3 lowest. Ties go to the higher pillar weight, then the dimension id.
+ * 3 lowest. A dimension that does not apply is neither. Ties go to the higher
+ * pillar weight, then the dimension id.
  */
 export function strengthsAndGaps(results: readonly Scored[], framework: Framework): { strengths: DimensionId[]; gaps: DimensionId[] } {
-  const weightOf = (id: DimensionId) => framework.pillarWeights[dimensionById.get(id)!.pillar];
+  const pillarWeight = (id: DimensionId) => framework.pillarWeights[dimensionById.get(id)!.pillar];
+  const applicable = results.filter((result) => result.applicable !== false);
   const byId = (a: Scored, b: Scored) => (a.dimensionId < b.dimensionId ? -1 : a.dimensionId > b.dimensionId ? 1 : 0);
-  const strengths = results
+  const strengths = applicable
     .filter((result) => result.confidence !== "low")
-    .sort((a, b) => b.score - a.score || weightOf(b.dimensionId) - weightOf(a.dimensionId) || byId(a, b))
+    .sort((a, b) => b.score - a.score || pillarWeight(b.dimensionId) - pillarWeight(a.dimensionId) || byId(a, b))
     .slice(0, 3)
     .map((result) => result.dimensionId);
-  const gaps = [...results]
-    .sort((a, b) => a.score - b.score || weightOf(b.dimensionId) - weightOf(a.dimensionId) || byId(a, b))
+  const gaps = [...applicable]
+    .sort((a, b) => a.score - b.score || pillarWeight(b.dimensionId) - pillarWeight(a.dimensionId) || byId(a, b))
     .slice(0, 3)
     .map((result) => result.dimensionId);
   return { strengths, gaps };

@@ -1,21 +1,35 @@
 import { detectAntiPatterns } from "./anti-patterns.js";
+import { moreIsBetter } from "./curves.js";
+import { whenSilent, type Silence } from "./framework/applicability.js";
 import { dimensions, type DimensionDefinition } from "./framework/dimensions.js";
 import { frameworks } from "./framework/frameworks.js";
+import { populationCurves } from "./framework/population.js";
 import { roundHalfUp, stageFor } from "./framework/stages.js";
 import { buildScoreResult } from "./result-builder.js";
 import { allRules } from "./rules/index.js";
 import type { RuleSet } from "./rules/rule.js";
-import type { Confidence, DimensionAssessment, DimensionResult, Evidence, ScoreInput, ScoreMode, ScoreResult, Scorer } from "./scoring.types.js";
+import type { Confidence, DimensionAssessment, DimensionId, DimensionResult, Evidence, ScoreInput, ScoreMode, ScoreResult, Scorer } from "./scoring.types.js";
 import { SiteFacts } from "./site-facts.js";
+import { siteProfile, type SiteProfile } from "./site-profile.js";
 
 const NOTHING: DimensionAssessment = { raw: 0, coverage: 0, evidence: [], raised: [], lowered: [], toRaise: "" };
 /** Self-reported context moves a score by at most this much, and only where the site is thin. */
 const MAX_CONTEXT_SHIFT = 10;
 
+/** One dimension as the rules read it, before it becomes a score. */
+export interface DimensionReading {
+  readonly definition: DimensionDefinition;
+  readonly site: DimensionAssessment;
+  /** Set when the site showed nothing for the dimension: whether that means "early" or "does not apply". */
+  readonly silence: Silence | undefined;
+}
+
 /**
- * The deterministic scorer: rules read the crawl, each reading is blended with
- * the dimension's prior by how much could be observed, and the caller's context
- * counts as self-reported evidence that can never outweigh the site.
+ * The deterministic scorer (framework 2.0): rules read the crawl; a dimension the
+ * site shows something for is scored on its population curve; one it shows nothing
+ * for sits at the prior, and either counts as an early-stage sign or, when it does
+ * not apply to what the site sells, weighs little and is never a strength or gap.
+ * The caller's context counts as self-reported evidence that never outweighs the site.
  * Same crawl + context + framework version ⇒ the same result, to the character.
  */
 export class HeuristicScorer implements Scorer {
@@ -25,19 +39,31 @@ export class HeuristicScorer implements Scorer {
     return this.scoreSync(input);
   }
 
+  /** The rules' readings of a crawl, for calibration (`npm run calibrate -- --fit`). */
+  read(facts: SiteFacts, profile: SiteProfile = siteProfile(facts)): DimensionReading[] {
+    return dimensions.map((definition) => {
+      const rule = this.rules[definition.id];
+      const site = rule ? rule(facts) : NOTHING;
+      return { definition, site, silence: site.coverage > 0 ? undefined : whenSilent(definition.id, profile) };
+    });
+  }
+
   scoreSync(input: ScoreInput): ScoreResult {
     const facts = new SiteFacts(input.crawl);
+    const profile = siteProfile(facts);
     const context = input.context?.trim() ? SiteFacts.fromContext(input.context.trim(), input.crawl.crawledAt) : undefined;
-    const results = dimensions.map((definition, index) => {
-      const result = this.scoreDimension(definition, facts, context, input.mode);
-      input.onDimension?.(index + 1, dimensions.length, definition.id);
+    const results = this.read(facts, profile).map((reading, index) => {
+      const result = this.scoreDimension(reading, context, input.mode, readThoroughly(input.crawl));
+      input.onDimension?.(index + 1, dimensions.length, reading.definition.id);
       return result;
     });
     const notes: string[] = [];
     const selfReported = results.filter((result) => result.evidenceItems.some((item) => item.selfReported)).length;
     if (selfReported > 0) notes.push(`The caller's context added self-reported evidence to ${selfReported} dimension${selfReported === 1 ? "" : "s"}; it never outweighs what the site shows.`);
-    const thin = results.filter((result) => result.confidence === "low").length;
-    if (thin >= 14) notes.push(`${thin} of 27 dimensions had little or nothing observable on the site and sit near the framework's priors.`);
+    const excused = results.filter((result) => result.applicable === false).length;
+    if (excused > 0) notes.push(`${excused} of 27 dimensions do not apply to what this site presents (${profile.openSource ? "an open-source project" : "a commercial product"}${profile.sellsAi ? " with AI" : " that sells no AI"}); they weigh little in the total and are never strengths or gaps.`);
+    const thin = results.filter((result) => result.confidence === "low" && result.applicable !== false).length;
+    if (thin >= 14) notes.push(`${thin} of the dimensions that apply had little or nothing observable on the site.`);
     return buildScoreResult({
       crawl: input.crawl,
       framework: frameworks[input.framework],
@@ -49,11 +75,10 @@ export class HeuristicScorer implements Scorer {
     });
   }
 
-  private scoreDimension(definition: DimensionDefinition, facts: SiteFacts, context: SiteFacts | undefined, mode: ScoreMode): DimensionResult {
+  private scoreDimension({ definition, site, silence }: DimensionReading, context: SiteFacts | undefined, mode: ScoreMode, thorough: boolean): DimensionResult {
     const rule = this.rules[definition.id];
-    const site = rule ? rule(facts) : NOTHING;
-    let score = blend(definition.prior, site);
-    let confidence = confidenceFor(site.coverage);
+    let score = silence ? definition.prior : onCurve(definition.id, site.raw);
+    let confidence = silence?.means === "early" && thorough ? "medium" : confidenceFor(site.coverage);
     const evidence: Evidence[] = [...site.evidence];
     let contextNote = "";
 
@@ -62,7 +87,7 @@ export class HeuristicScorer implements Scorer {
     if (context && rule && site.coverage < 0.6) {
       const claimed = rule(context);
       if (claimed.coverage > 0) {
-        const target = blend(definition.prior, claimed);
+        const target = onCurve(definition.id, claimed.raw);
         const shift = Math.max(-MAX_CONTEXT_SHIFT, Math.min(MAX_CONTEXT_SHIFT, (target - score) * 0.5)) * (1 - site.coverage);
         score += shift;
         if (confidence === "low" && claimed.coverage >= 0.25) confidence = "medium";
@@ -71,6 +96,7 @@ export class HeuristicScorer implements Scorer {
       }
     }
     if (mode === "quick" && confidence === "high") confidence = "medium";
+    const applicable = !(silence?.means === "not_applicable" && contextNote === "");
 
     const finalScore = Math.min(100, Math.max(0, roundHalfUp(score)));
     return {
@@ -82,16 +108,26 @@ export class HeuristicScorer implements Scorer {
       evidence: describeEvidence(evidence),
       evidenceItems: evidence,
       confidence,
-      reasoning: reasoning(definition, site) + contextNote,
+      reasoning: reasoning(definition, site, silence) + contextNote,
+      ...(applicable ? {} : { applicable: false }),
     };
   }
 }
 
-/** Near the prior when little is observable; the rule's reading when much is. */
-export function blend(prior: number, assessment: Pick<DimensionAssessment, "raw" | "coverage">): number {
-  if (assessment.coverage <= 0) return prior;
-  const trust = 0.3 + 0.7 * Math.min(1, assessment.coverage);
-  return prior + (assessment.raw - prior) * trust;
+/**
+ * Whether an absence on the site is itself evidence: the crawl read at least ten
+ * pages, or every page it found (a small site read whole). Then a dimension that
+ * shows nothing where it applies is rated with medium confidence, not low.
+ */
+export function readThoroughly(crawl: ScoreInput["crawl"]): boolean {
+  const stats = crawl.crawlStats;
+  return stats.pagesAnalyzed >= 10 || (!stats.partial && stats.pagesPlanned <= stats.pagesAnalyzed);
+}
+
+/** A dimension's evidence strength (0–100) on its population curve: the corpus median scores 50, its p90 scores 90. */
+export function onCurve(id: DimensionId, strength: number): number {
+  const [median, p90] = populationCurves[id];
+  return moreIsBetter(strength, median, p90);
 }
 
 export function confidenceFor(coverage: number): Confidence {
@@ -108,14 +144,19 @@ function describeEvidence(evidence: readonly Evidence[]): string {
     .join(" · ");
 }
 
-function reasoning(definition: DimensionDefinition, site: DimensionAssessment): string {
+function reasoning(definition: DimensionDefinition, site: DimensionAssessment, silence: Silence | undefined): string {
   const parts: string[] = [];
-  if (site.coverage === 0) {
-    parts.push(`Nothing on the crawled pages evidences ${definition.name.toLowerCase()}, so the score stays at the framework's prior of ${definition.prior}.`);
+  const name = definition.name.toLowerCase();
+  if (silence?.means === "not_applicable") {
+    parts.push(`Nothing on the crawled pages evidences ${name}, and ${silence.why}; so it stays at the prior of ${definition.prior}, weighs little in the total and is neither a strength nor a gap.`);
+    return parts.join(" ");
+  }
+  if (silence) {
+    parts.push(`Nothing on the crawled pages evidences ${name}; ${silence.why}, so the score stays at the prior of ${definition.prior}.`);
   } else {
     if (site.raised.length > 0) parts.push(`Raised by: ${site.raised.join("; ")}.`);
     if (site.lowered.length > 0) parts.push(`Lowered by: ${site.lowered.join("; ")}.`);
-    if (site.coverage < 0.25) parts.push(`Little was observable, so the score stays near the prior of ${definition.prior}.`);
+    if (site.coverage < 0.25) parts.push("Little was observable, so confidence is low.");
   }
   if (site.toRaise) parts.push(`To raise it: ${site.toRaise}`);
   return parts.join(" ");

@@ -58,6 +58,8 @@ export interface Evidence {
   readonly text: string;
   /** From the caller's `context`, not from the site. */
   readonly selfReported?: boolean;
+  /** A verbatim quote of the page at `url` (cut with "…"), not a fact observed about it. */
+  readonly quoted?: true;
 }
 
 /**
@@ -90,6 +92,13 @@ export interface DimensionResult {
   readonly evidenceItems: readonly Evidence[];
   readonly confidence: Confidence;
   readonly reasoning: string;
+  /**
+   * False when the site shows nothing for the dimension and it does not apply to
+   * what the site sells (framework 2.0): it then weighs little in the total and is
+   * never a strength or gap. Absent means it applies. Not stored: the total,
+   * strengths and gaps computed from it are.
+   */
+  readonly applicable?: false;
 }
 
 export interface ScoringUsage {

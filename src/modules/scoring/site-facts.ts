@@ -10,6 +10,8 @@ export interface Mention {
   readonly url: string;
   /** The sentence it was found in, trimmed to at most 200 characters. */
   readonly text: string;
+  /** A verbatim quote of the page (an ellipsis marks where it was cut), not an observed fact about it. */
+  readonly quoted: true;
 }
 
 interface IndexedPage {
@@ -111,7 +113,7 @@ export class SiteFacts {
       for (const sentence of this.sentencesOf(entry)) {
         if (!test(pattern, sentence) || seen.has(sentence)) continue;
         seen.add(sentence);
-        found.push({ url: entry.page.url, text: quote(sentence) });
+        found.push({ url: entry.page.url, text: quote(sentence), quoted: true });
         if (found.length >= limit) return found;
       }
     }

@@ -46,7 +46,12 @@ describe("calibration", () => {
 
   it("ranks the sites in order of maturity, spread over at least 50 points", () => {
     const totals = calibrationSites.map((site) => scores.get(site.host)!.totalScore);
-    for (let i = 1; i < totals.length; i += 1) expect(totals[i]!).toBeGreaterThan(totals[i - 1]!);
+    for (let i = 1; i < totals.length; i += 1) {
+      // Two sites an analyst puts in the same band (scale-up, AI-native) may tie; otherwise the order is strict.
+      const sameBand = calibrationSites[i]!.band.join() === calibrationSites[i - 1]!.band.join();
+      if (sameBand) expect(totals[i]!).toBeGreaterThanOrEqual(totals[i - 1]!);
+      else expect(totals[i]!).toBeGreaterThan(totals[i - 1]!);
+    }
     expect(Math.max(...totals) - Math.min(...totals)).toBeGreaterThanOrEqual(50);
   });
 
@@ -56,10 +61,11 @@ describe("calibration", () => {
     expect(JSON.stringify(again)).toBe(JSON.stringify(scores.get("leader.test")));
   });
 
-  it("gives the bare page low confidence nearly everywhere and names its anti-patterns", () => {
+  it("keeps the bare page at Foundation nearly everywhere, confident in nothing it shows, and names its anti-patterns", () => {
     const bare = scores.get("bare.test")!;
     expect(bare.stageName).toBe("Foundation");
-    expect(bare.dimensions.filter((dimension) => dimension.confidence === "low").length).toBeGreaterThanOrEqual(20);
+    expect(bare.dimensions.filter((dimension) => dimension.score <= 10).length).toBeGreaterThanOrEqual(20);
+    expect(bare.dimensions.filter((dimension) => dimension.confidence === "high")).toEqual([]);
     expect(bare.antiPatternsDetected.join(" ")).toMatch(/placeholder|lorem/i);
     expect(bare.strengths.length).toBeLessThanOrEqual(3);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blend, confidenceFor, HeuristicScorer } from "../../../src/modules/scoring/heuristic-scorer.js";
+import { confidenceFor, HeuristicScorer, onCurve } from "../../../src/modules/scoring/heuristic-scorer.js";
 import { Assessor, type RuleSet } from "../../../src/modules/scoring/rules/rule.js";
 import type { SiteFacts } from "../../../src/modules/scoring/site-facts.js";
 import { syntheticCrawl } from "../../support/synthetic-crawl.js";
@@ -17,24 +17,40 @@ const without = syntheticCrawl([{ path: "/", text: "A simple app." }]);
 const dimension = (result: Awaited<ReturnType<typeof scorer.score>>, id: string) => result.dimensions.find((item) => item.dimensionId === id)!;
 
 describe("heuristic scorer mechanics", () => {
-  it("keeps a dimension with nothing observable at its prior, with low confidence, and says so", async () => {
+  it("keeps a dimension with nothing observable at its prior and says what the silence means; a site read whole makes the absence medium-confidence", async () => {
     const result = await scorer.score({ crawl: without, framework: "maturity", mode: "full" });
     const enterprise = dimension(result, "enterprise_readiness");
-    expect(enterprise).toMatchObject({ score: 10, confidence: "low", evidence: "No evidence for this dimension was found on the crawled pages." });
-    expect(enterprise.reasoning).toMatch(/stays at the framework's prior of 10/);
+    expect(enterprise).toMatchObject({ score: 5, confidence: "medium", evidence: "No evidence for this dimension was found on the crawled pages." });
+    expect(enterprise.applicable).toBeUndefined();
+    expect(enterprise.reasoning).toMatch(/an established product usually shows this on its site, so the score stays at the prior of 5/);
     expect(result.dimensions).toHaveLength(27);
   });
 
-  it("moves towards the rule's reading as coverage grows", () => {
-    expect(blend(10, { raw: 90, coverage: 0 })).toBe(10);
-    expect(blend(10, { raw: 90, coverage: 0.5 })).toBeCloseTo(10 + 80 * 0.65);
-    expect(blend(10, { raw: 90, coverage: 1 })).toBe(90);
+  it("keeps an absence low-confidence when the crawl stopped short of a site it could not read whole", async () => {
+    const cut = { ...without, crawlStats: { ...without.crawlStats, partial: true, pagesPlanned: 9 } };
+    const enterprise = dimension(await scorer.score({ crawl: cut, framework: "maturity", mode: "full" }), "enterprise_readiness");
+    expect(enterprise).toMatchObject({ score: 5, confidence: "low" });
+  });
+
+  it("reports AI dimensions of a site that sells no AI as not applicable: they weigh little and are never gaps", async () => {
+    const result = await scorer.score({ crawl: without, framework: "maturity", mode: "full" });
+    const governance = dimension(result, "ai_governance");
+    expect(governance).toMatchObject({ score: 5, confidence: "low", applicable: false });
+    expect(governance.reasoning).toMatch(/does not apply: the site does not present AI as part of what it sells/);
+    expect(result.gaps).not.toContain("ai_governance");
+    expect(result.crossDimensionNotes).toMatch(/do not apply to what this site presents/);
+  });
+
+  it("scores what the site shows on the dimension's population curve, not by blending with the prior", () => {
+    expect(onCurve("enterprise_readiness", 0)).toBe(0);
+    expect(onCurve("enterprise_readiness", 100)).toBeGreaterThan(90);
+    expect(onCurve("enterprise_readiness", 40)).toBeGreaterThan(onCurve("enterprise_readiness", 20));
     expect([confidenceFor(0), confidenceFor(0.3), confidenceFor(0.6)]).toEqual(["low", "medium", "high"]);
   });
 
   it("quotes the page in the evidence and explains what raised the score", async () => {
     const enterprise = dimension(await scorer.score({ crawl: withSso, framework: "maturity", mode: "full" }), "enterprise_readiness");
-    expect(enterprise).toMatchObject({ score: 90, confidence: "high", stageName: "Leading" });
+    expect(enterprise).toMatchObject({ score: Math.round(onCurve("enterprise_readiness", 90)), confidence: "high" });
     expect(enterprise.evidence).toBe("Enterprise plan with SAML SSO. (https://acme.example/)");
     expect(enterprise.reasoning).toBe("Raised by: SSO offered. To raise it: Offer SAML SSO.");
   });
@@ -42,20 +58,20 @@ describe("heuristic scorer mechanics", () => {
   it("counts context as self-reported: it lifts a thin dimension a little and is marked, but cannot outweigh the site", async () => {
     const claimed = await scorer.score({ crawl: without, context: "We offer SAML SSO to enterprise customers.", framework: "maturity", mode: "full" });
     const enterprise = dimension(claimed, "enterprise_readiness");
-    expect(enterprise.score).toBeGreaterThan(10);
-    expect(enterprise.score).toBeLessThanOrEqual(20);
+    expect(enterprise.score).toBeGreaterThan(5);
+    expect(enterprise.score).toBeLessThanOrEqual(15);
     expect(enterprise.confidence).toBe("medium");
     expect(enterprise.evidence).toContain('Self-reported: "We offer SAML SSO to enterprise customers."');
     expect(claimed.crossDimensionNotes).toMatch(/self-reported evidence to 1 dimension/);
 
     const shown = dimension(await scorer.score({ crawl: withSso, context: "We have no SSO at all.", framework: "maturity", mode: "full" }), "enterprise_readiness");
-    expect(shown.score).toBe(90);
+    expect(shown.score).toBe(Math.round(onCurve("enterprise_readiness", 90)));
   });
 
   it("rates nothing above medium confidence in quick mode", async () => {
     const quick = await scorer.score({ crawl: withSso, framework: "maturity", mode: "quick" });
     expect(dimension(quick, "enterprise_readiness").confidence).toBe("medium");
-    expect(quick).toMatchObject({ mode: "quick", framework: "maturity", frameworkVersion: "1.0.0" });
+    expect(quick).toMatchObject({ mode: "quick", framework: "maturity", frameworkVersion: "2.0.0" });
   });
 
   it("reports each of the 27 dimensions as it is scored", async () => {

@@ -5,8 +5,9 @@ import type { DimensionId, PillarId } from "../scoring.types.js";
  * evidence it. The heuristic rules (rules/*.ts) implement these signals; the LLM
  * scorer receives this text as its rubric. `prior` is where a dimension sits when
  * the site shows nothing about it (DESIGN.md §1: low confidence, near the prior).
- * Priors are low on purpose: a mature product leaves public traces of most of these
- * things, so showing nothing is weak evidence of an early stage, not of an average one.
+ * Priors are low on purpose (framework 2.0: 5 for all): where a dimension applies, a
+ * mature product leaves public traces of it, so showing nothing is a sign of an early
+ * stage; where it does not apply (framework/applicability.ts) it weighs little.
  */
 export interface DimensionDefinition {
   readonly id: DimensionId;
@@ -23,7 +24,7 @@ const d = (
   pillar: PillarId,
   measures: string,
   signals: string[],
-  prior = 10,
+  prior = 5,
 ): DimensionDefinition => ({ id, name, pillar, measures, signals, prior });
 
 export const dimensions: readonly DimensionDefinition[] = [
@@ -32,7 +33,7 @@ export const dimensions: readonly DimensionDefinition[] = [
   ]),
   d("value_proposition", "Value Proposition", "market_strategy", "How clearly the product states who it is for and what outcome it delivers.", [
     "a specific headline and meta description", "quantified outcomes (\"cut costs 38%\")", "a clear problem → solution narrative on the home page",
-  ], 15),
+  ]),
   d("target_segments", "Target Segments", "market_strategy", "How deliberately the product addresses defined customer segments.", [
     "solutions pages by industry, role or company size", "plan names mapped to segments (startup, team, enterprise)",
   ]),
@@ -50,7 +51,7 @@ export const dimensions: readonly DimensionDefinition[] = [
   ]),
   d("ai_capability_depth", "AI Capability Depth", "product_experience", "How deep and specific the product's AI capabilities are.", [
     "concrete AI features (agents, copilots, generation, classification)", "evaluation or accuracy figures", "AI beyond buzzwords",
-  ], 8),
+  ]),
   d("integration_ecosystem", "Integration Ecosystem", "product_experience", "How well the product connects to the tools customers use.", [
     "integrations directory", "number of named integrations", "marketplace or app store listings", "Zapier/Make connectors",
   ]),
@@ -62,7 +63,7 @@ export const dimensions: readonly DimensionDefinition[] = [
   ]),
   d("architecture_systems", "Architecture & Systems", "engineering_delivery", "Evidence of sound, scalable architecture.", [
     "architecture or engineering blog posts", "regions, scalability, performance figures", "open-source components",
-  ], 8),
+  ]),
   d("reliability_operations", "Reliability & Operations", "engineering_delivery", "How reliably the product is run and how openly.", [
     "status page", "uptime SLA", "incident history or post-mortems", "uptime figures",
   ]),
@@ -71,22 +72,22 @@ export const dimensions: readonly DimensionDefinition[] = [
   ]),
   d("data_strategy_flywheel", "Data Strategy & Flywheel", "data_ai_economics", "Whether usage improves the product through data.", [
     "feedback loops (the product learns from usage)", "proprietary data or benchmarks", "analytics and insights features",
-  ], 8),
+  ]),
   d("cost_token_economics", "Cost & Token Economics", "data_ai_economics", "How the product prices and controls compute and AI cost.", [
     "credits, tokens or usage-based units", "bring-your-own-key", "usage limits and overage terms", "cost controls",
-  ], 8),
+  ]),
   d("model_strategy", "Model Strategy", "data_ai_economics", "How deliberately the product chooses and manages AI models.", [
     "named models or providers", "model choice for customers", "fine-tuning or own models", "fallbacks across providers",
-  ], 8),
+  ]),
   d("ai_governance", "AI Governance", "data_ai_economics", "How responsibly AI use is governed.", [
     "AI policy or responsible-AI page", "no training on customer data commitments", "human review, guardrails", "ISO 42001 or similar",
-  ], 8),
+  ]),
   d("security_posture", "Security Posture", "trust_enterprise", "How visibly the product takes security seriously.", [
     "security page or trust centre", "security.txt", "security headers (HSTS, CSP)", "bug bounty or disclosure policy", "encryption, pentests",
   ]),
   d("compliance_certifications", "Compliance & Certifications", "trust_enterprise", "Which recognised certifications and attestations the product holds.", [
     "SOC 2 (Type II)", "ISO 27001", "HIPAA", "GDPR", "PCI DSS", "trust centre with reports",
-  ], 8),
+  ]),
   d("data_privacy", "Data Privacy", "trust_enterprise", "How well customer data rights are handled and documented.", [
     "privacy policy", "DPA", "subprocessor list", "data retention and deletion", "data residency",
   ]),

@@ -244,8 +244,14 @@ export function companyMomentum(facts: SiteFacts) {
     assessor.signal(2, undefined, "no dated content");
   }
 
-  const year = facts.copyrightYear();
   const crawlYear = facts.now.getUTCFullYear();
+  // A track record: years since the founding the site states, or years its dated content spans.
+  // Three years is the median of product sites; twelve is an institution.
+  const record = trackRecord(facts, crawlYear);
+  if (record) assessor.signal(2, moreIsBetter(record.years, 3, 12), record.fact, [record.evidence]);
+  else assessor.signal(2, undefined, "no founding year or dated history");
+
+  const year = facts.copyrightYear();
   if (year === undefined) {
     assessor.signal(1, undefined, "no copyright year on the home page");
   } else if (year >= crawlYear - 1) {
@@ -260,6 +266,30 @@ export function companyMomentum(facts: SiteFacts) {
   return assessor.done(!newest || facts.daysSince(newest) > 150
     ? "Publish dated news regularly: launches, partnerships and milestones."
     : "Name the milestones behind the momentum: funding, investors, customer and revenue growth.");
+}
+
+const FOUNDED = /\b(?:founded|established|started|launched|incorporated|in business since|since)\s+(?:in\s+)?((?:19|20)\d{2})\b|(?:©|\(c\)|copyright)\s*((?:19|20)\d{2})\s*[-–]\s*(?:19|20)\d{2}/i;
+
+/** The longest history the site states: a founding year (or a © range), or the span of its dated content. */
+function trackRecord(facts: SiteFacts, crawlYear: number): { years: number; fact: string; evidence: { url: string; text: string } } | undefined {
+  let best: { years: number; fact: string; evidence: { url: string; text: string } } | undefined;
+  const [founding] = facts.mentions(FOUNDED, { limit: 1 });
+  if (founding) {
+    const match = FOUNDED.exec(founding.text);
+    const year = Number(match?.[1] ?? match?.[2]);
+    if (year >= 1900 && year <= crawlYear) best = { years: crawlYear - year, fact: `founded or active since ${year}`, evidence: founding };
+  }
+  const dates = facts.dates();
+  const newest = dates[0];
+  const oldest = dates.at(-1);
+  if (newest && oldest) {
+    const years = (Date.parse(newest) - Date.parse(oldest)) / (365.25 * 86_400_000);
+    if (years >= 1 && (!best || years > best.years)) {
+      const fact = `dated content spans ${Math.floor(years)} years (${oldest.slice(0, 4)}–${newest.slice(0, 4)})`;
+      best = { years, fact, evidence: { url: pageWithDate(facts, oldest, facts.home.url), text: fact } };
+    }
+  }
+  return best && best.years > 0 ? best : undefined;
 }
 
 export const growthOrganizationRules = {

@@ -37,7 +37,7 @@ export class Assessor {
     this.total += weight * bounded;
     this.observedWeight += weight;
     (bounded >= 50 ? this.raised : this.lowered).push(describe);
-    for (const item of evidence) if (this.evidence.length < 8) this.evidence.push({ url: item.url, text: item.text });
+    this.keep(evidence);
     return this;
   }
 
@@ -46,8 +46,16 @@ export class Assessor {
     this.allWeight += weight;
     this.observedWeight += weight;
     this.lowered.push(describe);
-    for (const item of evidence) if (this.evidence.length < 8) this.evidence.push({ url: item.url, text: item.text });
+    this.keep(evidence);
     return this;
+  }
+
+  /** Up to 8 items; a quote stays marked as one, so honesty checks know which texts must be verbatim. */
+  private keep(evidence: ReadonlyArray<Evidence | Mention>): void {
+    for (const item of evidence) {
+      if (this.evidence.length >= 8) return;
+      this.evidence.push(item.quoted ? { url: item.url, text: item.text, quoted: true } : { url: item.url, text: item.text });
+    }
   }
 
   done(toRaise: string): DimensionAssessment {

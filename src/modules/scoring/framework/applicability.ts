@@ -1,0 +1,27 @@
+import type { DimensionId } from "../scoring.types.js";
+import type { SiteProfile } from "../site-profile.js";
+
+/**
+ * Framework 2.0: what silence means, per dimension. When a site shows nothing
+ * for a dimension, either that absence is itself a sign of an early stage (a
+ * commercial product with no pricing page, no privacy policy, no docs), or the
+ * dimension does not apply to what the site sells (AI governance for a product
+ * that sells no AI; pricing or a status page for an open-source project) or is
+ * simply not observable from outside (competitive intelligence). A dimension
+ * that does not apply weighs little in the total and is never a strength or gap.
+ */
+export type Silence = { readonly means: "early"; readonly why: string } | { readonly means: "not_applicable"; readonly why: string };
+
+const AI_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["ai_capability_depth", "model_strategy", "ai_governance", "cost_token_economics", "data_strategy_flywheel"]);
+/** What an open-source project with no commercial offer has no reason to publish. */
+const COMMERCIAL_ONLY: ReadonlySet<DimensionId> = new Set(["pricing_packaging", "compliance_certifications", "enterprise_readiness", "reliability_operations", "talent_organization"]);
+/** Rarely public even at mature companies: silence says nothing about the stage. */
+const NOT_OBSERVABLE: ReadonlySet<DimensionId> = new Set(["market_intelligence", "architecture_systems"]);
+
+export function whenSilent(dimension: DimensionId, profile: SiteProfile): Silence {
+  if (AI_DIMENSIONS.has(dimension) && !profile.sellsAi) return { means: "not_applicable", why: `it does not apply: ${profile.because.ai}` };
+  if (COMMERCIAL_ONLY.has(dimension) && profile.openSource) return { means: "not_applicable", why: `it does not apply: ${profile.because.openSource}` };
+  if (NOT_OBSERVABLE.has(dimension)) return { means: "not_applicable", why: "mature companies often keep this to themselves, so its absence from the site says nothing about the stage" };
+  if (AI_DIMENSIONS.has(dimension)) return { means: "early", why: `${profile.because.ai}, yet says nothing about this` };
+  return { means: "early", why: profile.openSource ? "an established project usually shows this" : "an established product usually shows this on its site" };
+}

@@ -1,0 +1,45 @@
+import type { SiteFacts } from "./site-facts.js";
+
+/**
+ * What kind of product the site presents, read from the site alone. Framework
+ * 2.0 uses it to tell "not shown" from "does not apply": a security vendor that
+ * sells no AI has no AI governance to show, and an open-source project has no
+ * price list to publish.
+ */
+export interface SiteProfile {
+  /** AI is part of what is sold: named on the home page or described on several pages. */
+  readonly sellsAi: boolean;
+  /** An open-source project with no commercial offer on its own site (no prices, trial, sign-up or sales path). */
+  readonly openSource: boolean;
+  /** Why, in words, for the reasoning of the dimensions the profile excuses. */
+  readonly because: { readonly ai: string; readonly openSource: string };
+}
+
+const AI = /\b(AI|A\.I\.|artificial intelligence|machine learning|deep learning|LLMs?|large language models?|GPT[- ]?\d?|generative|neural (network|net)s?|copilots?|AI[- ](powered|driven|agents?|assistants?)|agentic)\b/;
+const OPEN_SOURCE = /\b(open[- ]source|free software|GPL(v[23])?|Apache (2\.0|License)|BSD licen[sc]e|MIT licen[sc]e|source code (is )?(available|on GitHub)|contribut(e|ing|ors) (to|on) (the project|GitHub))\b/i;
+const COMMERCIAL = /\b(free trial|start (your |a )?(free )?trial|sign[- ]?up|get started (for )?free|request (a )?demo|book (a )?demo|contact sales|talk to sales|buy now|subscribe|per (user|seat|month)|\/(mo|month)\b|pricing)\b/i;
+
+export function siteProfile(facts: SiteFacts): SiteProfile {
+  const home = facts.home;
+  const aiOnHome = AI.test(`${home.title}\n${home.metaDescription}\n${home.headings.map((heading) => heading.text).join("\n")}`);
+  const aiPages = facts.pagesMentioning(AI, { in: ["other", "pricing", "docs", "integrations", "customers", "changelog", "api_reference"] });
+  const sellsAi = aiOnHome || aiPages >= 3;
+
+  const openSourcePages = facts.pagesMentioning(OPEN_SOURCE);
+  const priced = facts.prices().length > 0;
+  const commercialPages = facts.pagesMentioning(COMMERCIAL, { in: ["other", "pricing", "customers", "integrations"] });
+  const openSource = openSourcePages >= 1 && !priced && commercialPages === 0 && !facts.hasPage("pricing");
+
+  return {
+    sellsAi,
+    openSource,
+    because: {
+      ai: sellsAi
+        ? aiOnHome ? "the home page presents AI as part of the product" : `AI is described on ${aiPages} pages`
+        : "the site does not present AI as part of what it sells",
+      openSource: openSource
+        ? `the site presents an open-source project (${openSourcePages} page${openSourcePages === 1 ? "" : "s"} say so) with no commercial offer of its own`
+        : "the site presents a commercial offer",
+    },
+  };
+}
