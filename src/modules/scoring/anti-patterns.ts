@@ -1,7 +1,7 @@
 import type { OutboundKind } from "../crawl/crawl.types.js";
 import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
 import { JOB_BOARD, jobOpenings } from "./rules/growth-organization.js";
-import type { SiteFacts } from "./site-facts.js";
+import { SCORED_TEXT_PER_PAGE, type SiteFacts } from "./site-facts.js";
 
 /**
  * Anti-patterns: things a visitor would notice as careless or unbacked, named in
@@ -51,8 +51,10 @@ const COMING_SOON = /\b(coming soon|under construction|launching soon|check back
 function placeholderText(facts: SiteFacts): string[] {
   const found: string[] = [];
   for (const page of facts.pages) {
-    const blocks = [page.title, ...page.headings.map((heading) => heading.text), page.text];
-    const placeholder = firstMatch(blocks, LOREM) ?? firstMatch(blocks, TEMPLATE) ?? firstMatch(blocks, MARKER)?.trim();
+    const blocks = [page.title, ...page.headings.map((heading) => heading.text), page.text.slice(0, SCORED_TEXT_PER_PAGE)];
+    const may = (pattern: RegExp) => facts.mayMention(page, pattern) || pattern.test(page.title);
+    const placeholder =
+      (may(LOREM) ? firstMatch(blocks, LOREM) : undefined) ?? (may(TEMPLATE) ? firstMatch(blocks, TEMPLATE) : undefined) ?? firstMatch(blocks, MARKER)?.trim();
     if (placeholder !== undefined) {
       found.push(`Placeholder text "${placeholder}" on ${page.url}`);
     } else if (page.text.trim().length < NEARLY_EMPTY * 1.5) {

@@ -1,5 +1,6 @@
 import type { CrawlResult, ExtractedPage, FoundPrice, OutboundKind, OutboundLink } from "../crawl/crawl.types.js";
 import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
+import { mayMatch, wordPrefixes, type WordPrefixes } from "./word-prefilter.js";
 
 /**
  * What the rules read: the crawl, indexed once. Every answer is ordered (home
@@ -20,6 +21,8 @@ interface IndexedPage {
   /** Headings and text in one string: one regex pass tells whether a page can match at all. */
   readonly haystack: string;
   sentences?: readonly string[];
+  /** The haystack's words' first characters: rules out most patterns without a regex pass. */
+  prefixes?: WordPrefixes;
 }
 
 const MAX_QUOTE = 200;
@@ -28,7 +31,7 @@ const MAX_QUOTE = 200;
  * say what matters early; a long docs page or blog post is read up to here, so
  * scoring cost does not grow with page length.
  */
-export const SCORED_TEXT_PER_PAGE = 20_000;
+export const SCORED_TEXT_PER_PAGE = 8_000;
 const DAY_MS = 86_400_000;
 
 export class SiteFacts {
@@ -36,6 +39,7 @@ export class SiteFacts {
   /** The crawl's start time: recency is judged against it, never the wall clock. */
   readonly now: Date;
   private readonly indexed: readonly IndexedPage[];
+  private links: ReadonlyArray<{ url: string; text: string }> | undefined;
 
   constructor(readonly crawl: CrawlResult) {
     const [home] = crawl.pages;
@@ -109,7 +113,7 @@ export class SiteFacts {
       if (options.in && !options.in.includes(entry.category)) continue;
       // Most patterns match few pages: one pass over the page rules it out before any sentence is tried.
       // (Not for patterns with "^": anchored to a sentence's start, they cannot be tried on the whole page.)
-      if (!anchored(pattern) && !test(pattern, entry.haystack)) continue;
+      if (!anchored(pattern) && !(mayMatch(pattern, this.prefixesOf(entry)) && test(pattern, entry.haystack))) continue;
       for (const sentence of this.sentencesOf(entry)) {
         if (!test(pattern, sentence) || seen.has(sentence)) continue;
         seen.add(sentence);
@@ -126,20 +130,42 @@ export class SiteFacts {
     for (const entry of this.indexed) {
       if (options.in && !options.in.includes(entry.category)) continue;
       const { page } = entry;
-      if (test(pattern, page.title) || test(pattern, page.text) || page.headings.some((heading) => test(pattern, heading.text))) count += 1;
+      if (test(pattern, page.title) || (mayMatch(pattern, this.prefixesOf(entry)) && test(pattern, entry.haystack))) count += 1;
     }
     return count;
   }
 
-  /** Internal links (from any page) whose URL or text matches, deduplicated by URL. */
+  /** Links (internal and external, from any page) whose URL or text matches, deduplicated by URL, in page order. */
   linksMatching(pattern: RegExp): Array<{ url: string; text: string }> {
     const found = new Map<string, { url: string; text: string }>();
-    for (const { page } of this.indexed) {
-      for (const link of [...page.internalLinks, ...page.externalLinks]) {
-        if (!found.has(link.url) && (test(pattern, link.url) || test(pattern, link.text))) found.set(link.url, { url: link.url, text: link.text });
-      }
+    for (const link of this.uniqueLinks()) {
+      if (!found.has(link.url) && (test(pattern, link.url) || test(pattern, link.text))) found.set(link.url, link);
     }
     return [...found.values()];
+  }
+
+  /**
+   * False when `pattern` cannot match the page's headings or scored text (a cheap
+   * word check); true when it may. Skipping on false never changes a result.
+   */
+  mayMention(page: ExtractedPage, pattern: RegExp): boolean {
+    const entry = this.indexed.find((candidate) => candidate.page === page);
+    return !entry || mayMatch(pattern, this.prefixesOf(entry));
+  }
+
+  /** Every (URL, text) pair once, in page order: menus repeat the same links on every page. */
+  private uniqueLinks(): ReadonlyArray<{ url: string; text: string }> {
+    if (!this.links) {
+      const distinct = new Map<string, { url: string; text: string }>();
+      for (const { page } of this.indexed) {
+        for (const link of [...page.internalLinks, ...page.externalLinks]) {
+          const key = `${link.url}\n${link.text}`;
+          if (!distinct.has(key)) distinct.set(key, { url: link.url, text: link.text });
+        }
+      }
+      this.links = [...distinct.values()];
+    }
+    return this.links;
   }
 
   /** Prices found, with the page they are on, in page order. */
@@ -179,6 +205,11 @@ export class SiteFacts {
       if (match) return Number(match[1]);
     }
     return undefined;
+  }
+
+  private prefixesOf(entry: IndexedPage): WordPrefixes {
+    entry.prefixes ??= wordPrefixes(entry.haystack);
+    return entry.prefixes;
   }
 
   private sentencesOf(entry: IndexedPage): readonly string[] {
