@@ -201,6 +201,7 @@ if (values.json) {
       rows.map((row) => ({
         name: row.site.name, kind: row.site.kind, judged: row.site.judged, asOf: row.asOf, total: row.full.totalScore, quick: row.quick.totalScore,
         stage: row.full.stageName, pages: row.full.crawlStats.pagesAnalyzed, dimensions: Object.fromEntries(row.full.dimensions.map((d) => [d.dimensionId, d.score])),
+        detail: Object.fromEntries(row.full.dimensions.map((d) => [d.dimensionId, { score: d.score, confidence: d.confidence, applicable: d.applicable !== false, pillar: d.pillar }])),
         readings: Object.fromEntries(row.readings.map((r) => [r.definition.id, { raw: r.site.raw, coverage: r.site.coverage, silence: r.silence?.means ?? null }])),
       })),
       null,

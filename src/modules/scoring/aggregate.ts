@@ -1,4 +1,4 @@
-import { dimensionById, dimensions } from "./framework/dimensions.js";
+import { dimensionById, dimensions, evidenceCostWeight } from "./framework/dimensions.js";
 import type { Framework } from "./framework/frameworks.js";
 import { roundHalfUp, stageBelow, stageFor } from "./framework/stages.js";
 import { pillarIds, type Confidence, type DimensionId, type DimensionResult, type PillarId, type StageName } from "./scoring.types.js";
@@ -21,7 +21,9 @@ export interface Aggregate {
 
 type Scored = Pick<DimensionResult, "dimensionId" | "score" | "confidence" | "applicable">;
 
-const weightOf = (result: Scored): number => (result.applicable === false ? notApplicableWeight : confidenceWeight[result.confidence]);
+/** A dimension's weight in its pillar: what its evidence costs to show, times how sure the reading is (or the not-applicable weight). */
+const weightOf = (result: Scored): number =>
+  evidenceCostWeight[dimensionById.get(result.dimensionId)!.evidenceCost] * (result.applicable === false ? notApplicableWeight : confidenceWeight[result.confidence]);
 
 /**
  * Total, stage, pillar scores, strengths and gaps from the 27 dimension results.

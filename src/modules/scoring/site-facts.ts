@@ -40,6 +40,7 @@ export class SiteFacts {
   readonly now: Date;
   private readonly indexed: readonly IndexedPage[];
   private links: ReadonlyArray<{ url: string; text: string }> | undefined;
+  private posts: ReadonlyArray<{ url: string; date: string; category: PageCategory }> | undefined;
 
   constructor(readonly crawl: CrawlResult) {
     const [home] = crawl.pages;
@@ -175,7 +176,11 @@ export class SiteFacts {
       .flatMap((entry) => entry.page.prices.map((price) => ({ ...price, url: entry.page.url })));
   }
 
-  /** Dates found (YYYY-MM-DD), newest first, not after the crawl. */
+  /**
+   * Dates found (YYYY-MM-DD), newest first, not after the crawl: those in pages'
+   * text, and those in the addresses of dated posts (`/2020/05/27/…`) whether the
+   * post was crawled or only linked: a news index lists more posts than a crawl reads.
+   */
   dates(options: { in?: readonly PageCategory[] } = {}): string[] {
     const today = this.now.toISOString().slice(0, 10);
     const all = new Set<string>();
@@ -183,7 +188,39 @@ export class SiteFacts {
       if (options.in && !options.in.includes(entry.category)) continue;
       for (const date of entry.page.dates) if (date <= today) all.add(date);
     }
+    for (const post of this.datedPosts()) {
+      if (options.in && !options.in.includes(post.category)) continue;
+      if (post.date <= today) all.add(post.date);
+    }
     return [...all].sort().reverse();
+  }
+
+  /** The page a date was seen on (or the dated post it is the address of). */
+  pageWithDate(date: string): string | undefined {
+    return this.pages.find((page) => page.dates.includes(date))?.url ?? this.datedPosts().find((post) => post.date === date)?.url;
+  }
+
+  /** Dated posts (addresses with a full date in their path) of these categories, crawled or linked. */
+  postsIn(...categories: PageCategory[]): Array<{ url: string; date: string }> {
+    return this.datedPosts().filter((post) => categories.includes(post.category)).map(({ url, date }) => ({ url, date }));
+  }
+
+  /** Internal addresses with a full date in their path, each once, in page order. */
+  private datedPosts(): ReadonlyArray<{ url: string; date: string; category: PageCategory }> {
+    if (!this.posts) {
+      const found = new Map<string, { url: string; date: string; category: PageCategory }>();
+      const add = (url: string, text: string) => {
+        if (found.has(url)) return;
+        const date = dateInPath(url);
+        if (date) found.set(url, { url, date, category: classifyPage(url, text) });
+      };
+      for (const { page } of this.indexed) {
+        add(page.url, page.title);
+        for (const link of page.internalLinks) add(link.url, link.text);
+      }
+      this.posts = [...found.values()];
+    }
+    return this.posts;
   }
 
   daysSince(isoDate: string): number {
@@ -235,6 +272,20 @@ const anchored = (pattern: RegExp): boolean => pattern.source.includes("^") || p
 function test(pattern: RegExp, text: string): boolean {
   pattern.lastIndex = 0;
   return pattern.test(text);
+}
+
+/** `/2020/05/27/title` or `/2020-05-27-title` in an address's path: a dated post. */
+function dateInPath(url: string): string | undefined {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+  const match = /\/((?:19|20)\d{2})[/-](0[1-9]|1[0-2])[/-](0[1-9]|[12]\d|3[01])(?:[/-]|\.html?$|$)/.exec(path);
+  if (!match) return undefined;
+  const date = `${match[1]}-${match[2]}-${match[3]}`;
+  return Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ? undefined : date;
 }
 
 function quote(sentence: string): string {

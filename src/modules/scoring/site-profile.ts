@@ -11,12 +11,15 @@ export interface SiteProfile {
   readonly sellsAi: boolean;
   /** An open-source project with no commercial offer on its own site (no prices, trial, sign-up or sales path). */
   readonly openSource: boolean;
+  /** Sold through a conversation (contact sales, request a demo or quote) with no price on the site: prices are not expected. */
+  readonly salesLed: boolean;
   /** Why, in words, for the reasoning of the dimensions the profile excuses. */
-  readonly because: { readonly ai: string; readonly openSource: string };
+  readonly because: { readonly ai: string; readonly openSource: string; readonly salesLed: string };
 }
 
 const AI = /\b(AI|A\.I\.|artificial intelligence|machine learning|deep learning|LLMs?|large language models?|GPT[- ]?\d?|generative|neural (network|net)s?|copilots?|AI[- ](powered|driven|agents?|assistants?)|agentic)\b/;
 const OPEN_SOURCE = /\b(open[- ]source|free software|GPL(v[23])?|Apache (2\.0|License)|BSD licen[sc]e|MIT licen[sc]e|source code (is )?(available|on GitHub)|contribut(e|ing|ors) (to|on) (the project|GitHub))\b/i;
+const SALES = /\b(contact (our )?sales|talk to (sales|an expert|our team)|request (a |an )?(demo|quote|audit|proposal|consultation)|book (a )?(demo|meeting|call)|schedule (a )?(demo|call)|get (a )?(quote|demo)|contact us for (pricing|a quote)|pricing (is )?available on request)\b/i;
 const COMMERCIAL = /\b(free trial|start (your |a )?(free )?trial|sign[- ]?up|get started (for )?free|request (a )?demo|book (a )?demo|contact sales|talk to sales|buy now|subscribe|per (user|seat|month)|\/(mo|month)\b|pricing)\b/i;
 
 export function siteProfile(facts: SiteFacts): SiteProfile {
@@ -30,9 +33,13 @@ export function siteProfile(facts: SiteFacts): SiteProfile {
   const commercialPages = facts.pagesMentioning(COMMERCIAL, { in: ["other", "pricing", "customers", "integrations"] });
   const openSource = openSourcePages >= 1 && !priced && commercialPages === 0 && !facts.hasPage("pricing");
 
+  const [salesPath] = priced ? [] : facts.mentions(SALES, { limit: 1 });
+  const salesLed = !openSource && salesPath !== undefined;
+
   return {
     sellsAi,
     openSource,
+    salesLed,
     because: {
       ai: sellsAi
         ? aiOnHome ? "the home page presents AI as part of the product" : `AI is described on ${aiPages} pages`
@@ -40,6 +47,7 @@ export function siteProfile(facts: SiteFacts): SiteProfile {
       openSource: openSource
         ? `the site presents an open-source project (${openSourcePages} page${openSourcePages === 1 ? "" : "s"} say so) with no commercial offer of its own`
         : "the site presents a commercial offer",
+      salesLed: salesLed ? `it sells through a sales conversation ("${salesPath!.text.slice(0, 80)}"), where published prices are not expected` : "",
     },
   };
 }

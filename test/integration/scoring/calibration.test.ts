@@ -46,11 +46,13 @@ describe("calibration", () => {
 
   it("ranks the sites in order of maturity, spread over at least 50 points", () => {
     const totals = calibrationSites.map((site) => scores.get(site.host)!.totalScore);
-    for (let i = 1; i < totals.length; i += 1) {
-      // Two sites an analyst puts in the same band (scale-up, AI-native) may tie; otherwise the order is strict.
-      const sameBand = calibrationSites[i]!.band.join() === calibrationSites[i - 1]!.band.join();
-      if (sameBand) expect(totals[i]!).toBeGreaterThanOrEqual(totals[i - 1]!);
-      else expect(totals[i]!).toBeGreaterThan(totals[i - 1]!);
+    // Sites an analyst puts in the same band (scale-up, AI-native) are not ordered between themselves;
+    // every site scores strictly above every site of a lower band.
+    for (let i = 0; i < totals.length; i += 1) {
+      for (let j = 0; j < i; j += 1) {
+        if (calibrationSites[i]!.band.join() === calibrationSites[j]!.band.join()) continue;
+        expect({ site: calibrationSites[i]!.host, above: calibrationSites[j]!.host, ok: totals[i]! > totals[j]! }).toEqual({ site: calibrationSites[i]!.host, above: calibrationSites[j]!.host, ok: true });
+      }
     }
     expect(Math.max(...totals) - Math.min(...totals)).toBeGreaterThanOrEqual(50);
   });

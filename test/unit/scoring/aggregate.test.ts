@@ -24,19 +24,31 @@ describe("stage ladder", () => {
 describe("aggregate", () => {
   it("averages by pillar weight and confidence: an unobservable dimension counts less, not as 0", () => {
     const observed = withScores({}, 80, "high");
-    const withOneUnseen = observed.map((result) => (result.dimensionId === "ai_governance" ? { ...result, score: 10, confidence: "low" as const } : result));
+    const withOneUnseen = observed.map((result) => (result.dimensionId === "customer_proof" ? { ...result, score: 10, confidence: "low" as const } : result));
     const total = aggregate(withOneUnseen, maturityFramework).totalScore;
-    const asIfZeroCounted = aggregate(observed.map((result) => (result.dimensionId === "ai_governance" ? { ...result, score: 10 } : result)), maturityFramework).totalScore;
+    const asIfZeroCounted = aggregate(observed.map((result) => (result.dimensionId === "customer_proof" ? { ...result, score: 10 } : result)), maturityFramework).totalScore;
     expect(total).toBeGreaterThan(asIfZeroCounted);
     expect(total).toBeLessThan(80);
   });
 
+  it("weighs costly evidence (named customers, open roles) more than cheap claims (a privacy policy), and a dimension that does not apply barely at all", () => {
+    const base = withScores({}, 50, "high");
+    const set = (id: DimensionId, score: number, extra: object = {}) => base.map((result) => (result.dimensionId === id ? { ...result, score, ...extra } : result));
+    const costly = aggregate(set("customer_proof", 100), maturityFramework).totalScore;
+    const cheap = aggregate(set("data_privacy", 100), maturityFramework).totalScore;
+    expect(costly).toBeGreaterThan(cheap);
+    expect(cheap).toBeGreaterThan(50);
+    expect(aggregate(set("ai_governance", 0, { applicable: false }), maturityFramework).totalScore).toBe(50);
+    expect(aggregate(set("ai_governance", 0), maturityFramework).totalScore).toBeLessThan(50);
+  });
+
   it("caps Leading one rung lower when a pillar is below 60, and says so", () => {
-    const scores = withScores({ security_posture: 40, compliance_certifications: 40, data_privacy: 40 }, 100);
+    const scores = withScores({ security_posture: 40, compliance_certifications: 40, data_privacy: 40, enterprise_readiness: 70 }, 100);
     const result = aggregate(scores, maturityFramework);
     expect(result.totalScore).toBeGreaterThanOrEqual(85);
     expect(result.stageName).toBe("Compounding");
-    expect(result.gateNotes[0]).toMatch(/Stage capped at Compounding: Leading needs no pillar below 60, and trust_enterprise scores 55/);
+    // The pillar weighs its dimensions as the total does: (0.5 × 40 × 3 + 1 × 70) / 2.5 = 52.
+    expect(result.gateNotes[0]).toMatch(/Stage capped at Compounding: Leading needs no pillar below 60, and trust_enterprise scores 52/);
     expect(aggregate(all(95), maturityFramework)).toMatchObject({ stageName: "Leading", gateNotes: [] });
   });
 

@@ -16,7 +16,28 @@ export interface DimensionDefinition {
   readonly measures: string;
   readonly signals: readonly string[];
   readonly prior: number;
+  /** What the evidence costs a company to show truthfully (framework 2.0): how much the dimension weighs in the total. */
+  readonly evidenceCost: EvidenceCost;
 }
+
+/**
+ * Framework 2.0 weighs a dimension by what its public evidence costs to produce,
+ * as an analyst does: a headline, a privacy policy, a sign-up button or a claimed
+ * certification take an afternoon to write and say little about a company's stage;
+ * named customers, open roles, years of dated news, a dated changelog, real docs
+ * and an active community take years to accumulate. Costly evidence weighs 2,
+ * moderate 1, cheap 0.5 (times the pillar weight and the confidence weight).
+ */
+export type EvidenceCost = "costly" | "moderate" | "cheap";
+export const evidenceCostWeight: Readonly<Record<EvidenceCost, number>> = { costly: 2, moderate: 1, cheap: 0.5 };
+
+const COSTLY: ReadonlySet<DimensionId> = new Set([
+  "customer_proof", "talent_organization", "company_momentum", "delivery_velocity", "documentation_quality", "community_ecosystem", "customer_success", "architecture_systems",
+]);
+const CHEAP: ReadonlySet<DimensionId> = new Set([
+  "value_proposition", "experience_design", "onboarding_activation", "pricing_packaging", "reliability_operations", "security_posture", "compliance_certifications", "data_privacy",
+  "ai_capability_depth", "model_strategy", "ai_governance", "cost_token_economics", "data_strategy_flywheel",
+]);
 
 const d = (
   id: DimensionId,
@@ -25,7 +46,7 @@ const d = (
   measures: string,
   signals: string[],
   prior = 5,
-): DimensionDefinition => ({ id, name, pillar, measures, signals, prior });
+): DimensionDefinition => ({ id, name, pillar, measures, signals, prior, evidenceCost: COSTLY.has(id) ? "costly" : CHEAP.has(id) ? "cheap" : "moderate" });
 
 export const dimensions: readonly DimensionDefinition[] = [
   d("market_intelligence", "Market Intelligence", "market_strategy", "How well the company understands its market and competitors.", [

@@ -22,7 +22,7 @@ function linkTo(facts: SiteFacts, pattern: RegExp, label: string): Evidence[] {
 
 /** The page that carries `date`, for evidence of a dated fact. */
 function pageWithDate(facts: SiteFacts, date: string, fallback: string): string {
-  return facts.pages.find((page) => page.dates.includes(date))?.url ?? fallback;
+  return facts.pageWithDate(date) ?? fallback;
 }
 
 export function growthDistribution(facts: SiteFacts) {
@@ -218,12 +218,16 @@ export function talentOrganization(facts: SiteFacts) {
 
 export function companyMomentum(facts: SiteFacts) {
   const assessor = new Assessor();
-  const news = { in: ["blog", "about", "other"] } as const;
+  const newsPages = { in: ["blog", "about", "other"] } as const;
 
-  const announcements = facts.mentions(/\b(announc(es|ed|ing|ement)|launch(es|ed)|introducing|now available|generally available|partners? with|partnership with|acquires|acquired|joins forces|expands? (in)?to)\b/i, { ...news, limit: 8 });
+  const announcements = facts.mentions(/\b(announc(es|ed|ing|ement)|launch(es|ed)|introducing|now available|generally available|partners? with|partnership with|acquires|acquired|joins forces|expands? (in)?to)\b/i, { ...newsPages, limit: 8 });
+  // Dated news posts are announcements too, whatever verbs their titles use.
+  const posts = facts.postsIn("blog").filter((post) => post.date <= facts.now.toISOString().slice(0, 10));
+  const news = Math.max(announcements.length, posts.length);
   // Two announcements visible is the median; six (launches, partnerships, expansion) is a company in motion.
-  assessor.signal(1.5, announcements.length > 0 ? moreIsBetter(announcements.length, 2, 6) : undefined,
-    announcements.length > 0 ? `${plural(announcements.length, "announcement")} (launches, partnerships)` : "no news or announcements", announcements.slice(0, 2));
+  const said = announcements.length >= posts.length ? `${plural(announcements.length, "announcement")} (launches, partnerships)` : `${plural(posts.length, "dated news post")}`;
+  assessor.signal(1.5, news > 0 ? moreIsBetter(news, 2, 6) : undefined, news > 0 ? said : "no news or announcements",
+    announcements.length >= posts.length ? announcements.slice(0, 2) : [{ url: posts[0]!.url, text: `${said}, e.g. ${posts[0]!.date}` }]);
 
   const funding = facts.mentions(/\b(raised (a |an )?[$€£\d]|raises [$€£\d]|series [a-e]\b|seed (round|funding)|pre[- ]seed|funding round|backed by|investors? (include|including|like)|y ?combinator|yc [swfx]\d{2}|sequoia|andreessen|a16z|accel|index ventures|lightspeed|general catalyst|khosla|greylock|kleiner)\b/i, { limit: 1 });
   const withAmount = funding.some((mention) => /[$€£]\s?\d[\d.,]*\s?(m|mm|million|bn|billion)\b/i.test(mention.text));
