@@ -23,11 +23,11 @@ const SEGMENTS: Record<Known, readonly string[]> = {
   security: ["security", "trust", "trust-center", "compliance", "soc2", "soc-2"],
   privacy: ["privacy", "privacy-policy", "dpa", "subprocessors", "sub-processors", "gdpr", "ccpa", "cookies", "cookie-policy"],
   careers: ["careers", "career", "jobs", "join-us", "hiring", "work-with-us"],
-  customers: ["customers", "customer-stories", "case-studies", "case-study", "stories", "success-stories", "testimonials"],
+  customers: ["customers", "customer-stories", "case-studies", "case-study", "stories", "success-stories", "testimonials", "clients", "references", "achievements", "showcase"],
   integrations: ["integrations", "integration", "marketplace", "apps", "partners", "plugins", "app-directory"],
   status: ["status", "system-status", "uptime"],
   blog: ["blog", "blogs", "news", "newsroom", "articles", "posts", "insights"],
-  about: ["about", "about-us", "company", "team", "our-team", "leadership", "who-we-are", "press"],
+  about: ["about", "about-us", "company", "team", "our-team", "leadership", "who-we-are", "press", "people", "staff", "staff-members", "staff_members", "founders"],
 };
 
 const SEGMENT_CATEGORY = new Map<string, Known>(
@@ -62,7 +62,7 @@ const TEXT_PATTERNS: ReadonlyArray<readonly [Known, RegExp]> = [
   ["security", /\b(security|trust|trust center|compliance|soc ?2)\b/],
   ["privacy", /\b(privacy|gdpr|dpa|subprocessors)\b/],
   ["careers", /\b(careers|jobs|hiring|join us)\b/],
-  ["customers", /\b(customers|case studies|customer stories|testimonials)\b/],
+  ["customers", /\b(customers|clients|case studies|customer stories|success stories|testimonials|references)\b/],
   ["integrations", /\b(integrations|marketplace|apps|partners)\b/],
   ["status", /\b(status|system status|uptime)\b/],
   ["blog", /\b(blog|news|articles)\b/],

@@ -208,12 +208,34 @@ export function talentOrganization(facts: SiteFacts) {
   const [about] = facts.pagesIn("about");
   assessor.signal(1, about ? 75 : undefined, about ? "an about or team page" : "no about or team page",
     about ? [{ url: about.url, text: `about page: ${about.title || about.url}` }] : []);
+
+  // The team the site shows: a page per person (/team/jane, /staff_members/dao.html), or people named with their role.
+  const team = teamShown(facts);
+  // Five people is the median team a product site shows; twenty-five is a company with departments.
+  assessor.signal(1.5, team.count > 0 ? moreIsBetter(team.count, 5, 25) : undefined, team.count > 0 ? team.fact : "no team shown", team.evidence);
   present(assessor, 0.75, facts.mentions(/\b(our values|core values|our culture|remote[- ]first|our mission|benefits (include|and perks)|perks)\b/i, { in: ["careers", "about"], limit: 1 }),
     80, "values, culture or benefits described", "no values or culture described");
 
   return assessor.done(openings.length === 0
     ? "List current openings on the careers page, each with its title and team."
     : "Show the team behind the openings: an about page, values, and roles across functions.");
+}
+
+const MEMBER_PAGE = /\/(team|our-team|people|staff|staff[-_]members|leadership|founders)\/[^/?#]+?(\.html?)?\/?$/i;
+const PERSON_ROLE = /\b(co-?founder|founder|ceo|cto|coo|cfo|cmo|cpo|chief [a-z]+ officer|vp|vice president|head of [a-z]+|director|lead engineer|engineer|designer|developer|scientist|researcher|manager)\b/i;
+
+/** How many people the site shows: pages per person, or (on about and team pages) people named with a role. */
+function teamShown(facts: SiteFacts): { count: number; fact: string; evidence: Array<{ url: string; text: string }> } {
+  const members = new Map<string, string>();
+  for (const link of facts.linksMatching(MEMBER_PAGE)) members.set(link.url.replace(/(\.html?|\/)$/i, ""), link.url);
+  for (const page of facts.pagesIn("about")) if (MEMBER_PAGE.test(new URL(page.url).pathname)) members.set(page.url.replace(/(\.html?|\/)$/i, ""), page.url);
+  const roles = facts.mentions(PERSON_ROLE, { in: ["about"], limit: 40 }).filter((mention) => mention.text.length <= 120);
+  if (members.size >= roles.length && members.size > 0) {
+    const fact = `${plural(members.size, "team member page")}`;
+    return { count: members.size, fact, evidence: [{ url: [...members.values()][0]!, text: fact }] };
+  }
+  if (roles.length > 0) return { count: roles.length, fact: `${plural(roles.length, "person", "people")} named with a role`, evidence: roles.slice(0, 2) };
+  return { count: 0, fact: "", evidence: [] };
 }
 
 export function companyMomentum(facts: SiteFacts) {

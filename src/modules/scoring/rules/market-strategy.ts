@@ -195,7 +195,7 @@ export function targetSegments(facts: SiteFacts) {
 
 // ---------------------------------------------------------------- customer_proof
 
-const STORY_LINK = /\/(?:customers|case-studies|case-study|customer-stories|stories|success-stories)\/[\w-]+/i;
+const STORY_LINK = /\/(?:customers|case-studies|case-study|customer-stories|stories|success-stories|clients|references|achievements|showcase)\/[\w-]+/i;
 const NAMED =
   /\b(?:trusted by|used by|loved by|relied on by|chosen by|customers (?:like|include|such as)|companies (?:like|such as)|teams at|join(?:ed)? (?:over |more than )?[\d,.]{1,15}k?\+? (?:companies|teams|customers|businesses|organi[sz]ations|developers|users))\b/i;
 const CUSTOMER_COUNT = /(\d[\d,.]{0,15})\s?(k|m|million)?\+?\s(?:companies|teams|customers|businesses|organi[sz]ations|developers|users)\b/i;
