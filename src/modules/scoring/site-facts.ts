@@ -21,6 +21,8 @@ interface IndexedPage {
   /** Headings and text in one string: one regex pass tells whether a page can match at all. */
   readonly haystack: string;
   sentences?: readonly string[];
+  /** The sentences, a line each: one multiline pass rules out a sentence-anchored pattern for the whole page. */
+  joined?: string;
   /** The haystack's words' first characters: rules out most patterns without a regex pass. */
   prefixes?: WordPrefixes;
 }
@@ -40,6 +42,7 @@ export class SiteFacts {
   readonly now: Date;
   private readonly indexed: readonly IndexedPage[];
   private links: ReadonlyArray<{ url: string; text: string }> | undefined;
+  private linkLines: { urls: string; texts: string } | undefined;
   private posts: ReadonlyArray<{ url: string; date: string; category: PageCategory }> | undefined;
 
   constructor(readonly crawl: CrawlResult) {
@@ -114,7 +117,7 @@ export class SiteFacts {
       if (options.in && !options.in.includes(entry.category)) continue;
       // Most patterns match few pages: one pass over the page rules it out before any sentence is tried.
       // (Not for patterns with "^": anchored to a sentence's start, they cannot be tried on the whole page.)
-      if (!anchored(pattern) && !(mayMatch(pattern, this.prefixesOf(entry)) && test(pattern, entry.haystack))) continue;
+      if (anchored(pattern) ? !test(perLine(pattern), this.joinedSentencesOf(entry)) : !(mayMatch(pattern, this.prefixesOf(entry)) && test(pattern, entry.haystack))) continue;
       for (const sentence of this.sentencesOf(entry)) {
         if (!test(pattern, sentence) || seen.has(sentence)) continue;
         seen.add(sentence);
@@ -139,6 +142,9 @@ export class SiteFacts {
   /** Links (internal and external, from any page) whose URL or text matches, deduplicated by URL, in page order. */
   linksMatching(pattern: RegExp): Array<{ url: string; text: string }> {
     const found = new Map<string, { url: string; text: string }>();
+    // One pass over all addresses and all link texts (a line each) rules most patterns out.
+    const lines = perLine(pattern);
+    if (!test(lines, this.joinedLinks().urls) && !test(lines, this.joinedLinks().texts)) return [];
     for (const link of this.uniqueLinks()) {
       if (!found.has(link.url) && (test(pattern, link.url) || test(pattern, link.text))) found.set(link.url, link);
     }
@@ -152,6 +158,11 @@ export class SiteFacts {
   mayMention(page: ExtractedPage, pattern: RegExp): boolean {
     const entry = this.indexed.find((candidate) => candidate.page === page);
     return !entry || mayMatch(pattern, this.prefixesOf(entry));
+  }
+
+  private joinedLinks(): { urls: string; texts: string } {
+    this.linkLines ??= { urls: this.uniqueLinks().map((link) => link.url).join("\n"), texts: this.uniqueLinks().map((link) => link.text).join("\n") };
+    return this.linkLines;
   }
 
   /** Every (URL, text) pair once, in page order: menus repeat the same links on every page. */
@@ -249,6 +260,11 @@ export class SiteFacts {
     return entry.prefixes;
   }
 
+  private joinedSentencesOf(entry: IndexedPage): string {
+    entry.joined ??= this.sentencesOf(entry).join("\n");
+    return entry.joined;
+  }
+
   private sentencesOf(entry: IndexedPage): readonly string[] {
     entry.sentences ??= splitSentences(entry.page);
     return entry.sentences;
@@ -267,7 +283,47 @@ function splitSentences(page: ExtractedPage): string[] {
   return sentences;
 }
 
-const anchored = (pattern: RegExp): boolean => pattern.source.includes("^") || pattern.multiline;
+const multilineCopies = new WeakMap<RegExp, RegExp>();
+/**
+ * The pattern with `^` and `$` matching at each line: tried once on many short
+ * strings joined by newlines, it finds a match wherever one of them has one
+ * (`.` never crosses a newline; a match that spans two lines is only a false
+ * alarm, checked string by string after).
+ */
+function perLine(pattern: RegExp): RegExp {
+  let copy = multilineCopies.get(pattern);
+  if (!copy) {
+    copy = pattern.multiline ? pattern : new RegExp(pattern.source, `${pattern.flags.replace(/[gy]/g, "")}m`);
+    multilineCopies.set(pattern, copy);
+  }
+  return copy;
+}
+
+/**
+ * Whether the pattern is anchored to a sentence's start or end (`^` or `$` outside a
+ * character class): it cannot be tried on a whole page, only sentence by sentence.
+ */
+function anchored(pattern: RegExp): boolean {
+  let cached = anchoredPatterns.get(pattern);
+  if (cached === undefined) {
+    cached = pattern.multiline || hasAnchor(pattern.source);
+    anchoredPatterns.set(pattern, cached);
+  }
+  return cached;
+}
+const anchoredPatterns = new WeakMap<RegExp, boolean>();
+
+function hasAnchor(source: string): boolean {
+  let inClass = false;
+  for (let i = 0; i < source.length; i += 1) {
+    const char = source[i];
+    if (char === "\\") i += 1;
+    else if (inClass) inClass = char !== "]";
+    else if (char === "[") inClass = true;
+    else if (char === "^" || char === "$") return true;
+  }
+  return false;
+}
 
 function test(pattern: RegExp, text: string): boolean {
   pattern.lastIndex = 0;
