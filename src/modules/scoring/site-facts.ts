@@ -1,6 +1,6 @@
 import type { CrawlResult, ExtractedPage, FoundPrice, OutboundKind, OutboundLink } from "../crawl/crawl.types.js";
 import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
-import { mayMatch, wordPrefixes, type WordPrefixes } from "./word-prefilter.js";
+import { mayMatch, scanSource, wordPrefixes, type WordPrefixes } from "./word-prefilter.js";
 
 /**
  * What the rules read: the crawl, indexed once. Every answer is ordered (home
@@ -314,15 +314,7 @@ function anchored(pattern: RegExp): boolean {
 const anchoredPatterns = new WeakMap<RegExp, boolean>();
 
 function hasAnchor(source: string): boolean {
-  let inClass = false;
-  for (let i = 0; i < source.length; i += 1) {
-    const char = source[i];
-    if (char === "\\") i += 1;
-    else if (inClass) inClass = char !== "]";
-    else if (char === "[") inClass = true;
-    else if (char === "^" || char === "$") return true;
-  }
-  return false;
+  return scanSource(source, (char) => char === "^" || char === "$") >= 0;
 }
 
 function test(pattern: RegExp, text: string): boolean {

@@ -97,30 +97,35 @@ function alternativeStart(source: string, boundary: boolean): string[] | null {
   return [whole ? `=${required.toLowerCase()}` : required.slice(0, PREFIX).toLowerCase()];
 }
 
+/**
+ * Visits a regex source's characters outside character classes and escapes, in
+ * order, until `visit` returns true; answers the index it stopped at, or -1.
+ */
+export function scanSource(source: string, visit: (char: string, index: number) => boolean | void): number {
+  let inClass = false;
+  for (let i = 0; i < source.length; i += 1) {
+    const char = source[i]!;
+    if (char === "\\") i += 1;
+    else if (inClass) inClass = char !== "]";
+    else if (char === "[") inClass = true;
+    else if (visit(char, i) === true) return i;
+  }
+  return -1;
+}
+
 /** Splits at `|` outside groups and character classes. */
 function splitTopLevel(source: string): string[] {
   const parts: string[] = [];
   let depth = 0;
-  let inClass = false;
   let start = 0;
-  for (let i = 0; i < source.length; i += 1) {
-    const char = source[i];
-    if (char === "\\") {
-      i += 1;
-      continue;
-    }
-    if (inClass) {
-      if (char === "]") inClass = false;
-      continue;
-    }
-    if (char === "[") inClass = true;
-    else if (char === "(") depth += 1;
+  scanSource(source, (char, i) => {
+    if (char === "(") depth += 1;
     else if (char === ")") depth -= 1;
     else if (char === "|" && depth === 0) {
       parts.push(source.slice(start, i));
       start = i + 1;
     }
-  }
+  });
   parts.push(source.slice(start));
   return parts;
 }
@@ -128,23 +133,12 @@ function splitTopLevel(source: string): string[] {
 /** Index of the `)` closing the group that opens at 0, or -1. */
 function matchingParen(source: string): number {
   let depth = 0;
-  let inClass = false;
-  for (let i = 0; i < source.length; i += 1) {
-    const char = source[i];
-    if (char === "\\") {
-      i += 1;
-      continue;
-    }
-    if (inClass) {
-      if (char === "]") inClass = false;
-      continue;
-    }
-    if (char === "[") inClass = true;
-    else if (char === "(") depth += 1;
+  return scanSource(source, (char) => {
+    if (char === "(") depth += 1;
     else if (char === ")") {
       depth -= 1;
-      if (depth === 0) return i;
+      return depth === 0;
     }
-  }
-  return -1;
+    return false;
+  });
 }
