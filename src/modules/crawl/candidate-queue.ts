@@ -1,6 +1,7 @@
 import { describePage, pagePriority, type PageCategory, type PageDescription } from "./page-priority.js";
 
 interface Queued extends PageDescription {
+  /** The address to fetch (the queue is keyed by the page's dedup key). */
   readonly url: string;
   readonly text: string;
   /** Link hops from the home page: breaks ties only. */
@@ -17,32 +18,42 @@ export class CandidateQueue {
   private readonly queued = new Map<string, Queued>();
   private readonly taken = new Map<PageCategory, number>();
 
+  /** `basePath`: the folder the site lives under ("/" at the root, "/website/", "/en-us/"). */
+  constructor(private readonly basePath = "/") {}
+
   get size(): number {
     return this.queued.size;
   }
 
-  /** Keeps the fewest hops seen for a URL, and the first link text that says something. */
-  offer(url: string, text: string, hops: number): void {
-    const known = this.queued.get(url);
+  /**
+   * Keeps the fewest hops seen for a page, and the first link text that says
+   * something. `key` identifies the page ("/docs" and "/docs/" are one page);
+   * `url` is the address to fetch, as first linked.
+   */
+  offer(key: string, url: string, text: string, hops: number): void {
+    const known = this.queued.get(key);
     if (known && known.hops <= hops && (known.text || !text)) return;
     const bestText = known?.text || text;
-    this.queued.set(url, { url, text: bestText, hops: Math.min(hops, known?.hops ?? hops), ...describePage(url, bestText) });
+    const fetchUrl = known?.url ?? url;
+    this.queued.set(key, { url: fetchUrl, text: bestText, hops: Math.min(hops, known?.hops ?? hops), ...describePage(fetchUrl, bestText, this.basePath) });
   }
 
-  take(): { url: string; depth: number } | undefined {
+  take(): { key: string; url: string; text: string; depth: number } | undefined {
     let best: Queued | undefined;
+    let bestKey = "";
     let bestWorth = -1;
-    for (const candidate of this.queued.values()) {
+    for (const [key, candidate] of this.queued) {
       const worth = pagePriority(candidate.category, candidate.depth, this.taken.get(candidate.category) ?? 0);
       if (worth > bestWorth || (worth === bestWorth && best && breaksTie(candidate, best))) {
         best = candidate;
+        bestKey = key;
         bestWorth = worth;
       }
     }
     if (!best) return undefined;
-    this.queued.delete(best.url);
+    this.queued.delete(bestKey);
     this.taken.set(best.category, (this.taken.get(best.category) ?? 0) + 1);
-    return { url: best.url, depth: best.hops };
+    return { key: bestKey, url: best.url, text: best.text, depth: best.hops };
   }
 }
 

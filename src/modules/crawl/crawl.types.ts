@@ -22,6 +22,8 @@ export interface FoundPrice {
 export interface PageLink {
   /** Absolute, normalised URL. */
   readonly url: string;
+  /** The address to fetch when it differs from `url`: a folder link keeps its final "/". */
+  readonly href?: string;
   /** Visible text of the link (trimmed, at most 200 characters). */
   readonly text: string;
   /** Whether the link sits in the page's navigation (nav/header). */
@@ -99,6 +101,8 @@ export interface CrawlStats {
   readonly securityTxt: boolean;
   /** Same-site pages found but not read because robots.txt disallows them. */
   readonly skippedByRobots: number;
+  /** The first of those pages (at most 20), so a site owner can see what robots.txt kept out. */
+  readonly skippedByRobotsUrls?: readonly string[];
 }
 
 export interface CrawlResult {

@@ -7,7 +7,8 @@ import { defaultFetchLimits, Fetcher, FetchFailure, type Fetched, type FetchLimi
 import { collectOutbound, contentLengthOf } from "./crawl-summary.js";
 import { CandidateQueue } from "./candidate-queue.js";
 import { SiteRules } from "./site-rules.js";
-import { canonicalUrl, isSameSite, normalizeInputUrl } from "./url.js";
+import { setRepeatedTextApart } from "./repeated-text.js";
+import { canonicalUrl, isSameSite, normalizeInputUrl, pageKey } from "./url.js";
 
 export interface CrawlerSettings {
   readonly guard: AddressGuard;
@@ -59,22 +60,27 @@ export class Crawler {
     const rules = new SiteRules(fetcher, this.settings.robotsToken, signal);
     const maxPages = options.mode === "quick" ? Math.min(this.settings.quickMaxPages, this.settings.maxPages) : this.settings.maxPages;
     try {
-      const home = await this.fetchHome(start, fetcher, rules, signal);
+      const { page: home, servedFrom } = await this.fetchHome(start, fetcher, rules, signal);
       options.onProgress?.({ n: 1, of: 1, url: home.url });
       const site = new URL(home.url);
-      const [sitemapUrls, securityTxt] = await Promise.all([rules.sitemapUrls(site), rules.hasSecurityTxt(site)]);
+      const basePath = folderOf(servedFrom);
+      const [sitemapUrls, securityTxt] = await Promise.all([rules.sitemapUrls(site, basePath), rules.hasSecurityTxt(site)]);
 
-      const queue = new CandidateQueue();
+      const queue = new CandidateQueue(basePath);
       const pages: ExtractedPage[] = [home];
       const failures: CrawlFailure[] = [];
+      const skipped: string[] = [];
       let skippedByRobots = 0;
-      const seen = new Set<string>([home.url, canonicalUrl(start.toString()) ?? start.toString()]);
+      // Pages are deduplicated on their key: canonical spelling, "www." or not.
+      const seen = new Set<string>([pageKey(home.url), pageKey(canonicalUrl(start.toString()) ?? start.toString())]);
       const offer = (url: string, text: string, depth: number) => {
-        if (!seen.has(url) && isSameSite(url, site)) queue.offer(url, text, depth);
+        const canonical = canonicalUrl(url);
+        if (canonical === undefined || !isSameSite(canonical, site)) return;
+        const key = pageKey(canonical);
+        if (!seen.has(key)) queue.offer(key, url, text, depth);
       };
       const learn = (page: ExtractedPage, depth: number) => {
-        // Internal links share the page's site, and every page read is on the start's site.
-        for (const link of page.internalLinks) if (!seen.has(link.url)) queue.offer(link.url, link.text, depth + 1);
+        for (const link of page.internalLinks) offer(link.href ?? link.url, link.text, depth + 1);
         if (page.metaRefresh) offer(page.metaRefresh, "", depth + 1);
       };
       learn(home, 0);
@@ -82,19 +88,26 @@ export class Crawler {
 
       const inFlight = new Map<string, Promise<void>>();
       const planned = () => Math.min(maxPages, pages.length + inFlight.size + queue.size);
-      const visit = async (url: string, depth: number) => {
+      const visit = async (url: string, text: string, depth: number) => {
         try {
           if (!(await rules.allows(url))) {
             skippedByRobots += 1;
+            if (skipped.length < MAX_SKIPPED_REPORTED) skipped.push(canonicalUrl(url) ?? url);
             return;
           }
           await rules.waitTurn(url);
-          const page = await fetchPage(fetcher, url, signal);
+          const { page } = await fetchPageOrFolder(fetcher, url, signal, rules);
           if (!isSameSite(page.url, site)) throw new FetchFailure("redirects", "redirected off the site", url);
-          if (seen.has(page.url) && page.url !== url) return; // a redirect to a page already read
-          if (page.canonical && page.canonical !== page.url && seen.has(page.canonical) && isSameSite(page.canonical, site)) return;
-          seen.add(page.url);
-          if (page.canonical) seen.add(page.canonical);
+          const key = pageKey(page.url);
+          if (seen.has(key) && key !== pageKey(canonicalUrl(url) ?? url)) return; // a redirect to a page already read
+          if (page.canonical && page.canonical !== page.url && isSameSite(page.canonical, site) && seen.has(pageKey(page.canonical))) return;
+          seen.add(key);
+          if (page.canonical) seen.add(pageKey(page.canonical));
+          // A stub that only refreshes to another page of the site is a redirect, not a page: read where it leads.
+          if (isRefreshStub(page) && page.metaRefresh && isSameSite(page.metaRefresh, site)) {
+            offer(page.metaRefresh, text, depth);
+            return;
+          }
           if (pages.length >= maxPages) return;
           pages.push(page);
           options.onProgress?.({ n: pages.length, of: planned(), url: page.url });
@@ -110,13 +123,14 @@ export class Crawler {
         while (queue.size > 0 && inFlight.size < this.settings.concurrency && pages.length + inFlight.size < maxPages) {
           const next = queue.take();
           if (!next) break;
-          seen.add(next.url);
-          const task = visit(next.url, next.depth).finally(() => inFlight.delete(next.url));
-          inFlight.set(next.url, task);
+          seen.add(next.key);
+          const task = visit(next.url, next.text, next.depth).finally(() => inFlight.delete(next.key));
+          inFlight.set(next.key, task);
         }
         if (inFlight.size > 0) await Promise.race([...inFlight.values(), aborted]);
       }
       await Promise.allSettled(inFlight.values());
+      setRepeatedTextApart(pages);
 
       const partial = budget.aborted && (queue.size > 0 || inFlight.size > 0 || pages.length < maxPages);
       return {
@@ -137,6 +151,7 @@ export class Crawler {
           sitemapUrls: sitemapUrls.length,
           securityTxt,
           skippedByRobots,
+          skippedByRobotsUrls: skipped,
         },
       };
     } finally {
@@ -159,7 +174,7 @@ export class Crawler {
   }
 
   /** The home page must be readable: anything else fails the whole crawl with the reason. */
-  private async fetchHome(start: URL, fetcher: Fetcher, rules: SiteRules, signal: AbortSignal): Promise<ExtractedPage> {
+  private async fetchHome(start: URL, fetcher: Fetcher, rules: SiteRules, signal: AbortSignal): Promise<FetchedPage> {
     const fail = (reason: string) => new AppError("CRAWL_FAILED", `Could not crawl ${start.hostname}: ${reason}.`);
     let url = start.toString();
     for (let refreshes = 0; ; refreshes += 1) {
@@ -168,25 +183,32 @@ export class Crawler {
         if (unreadable) throw fail(`its robots.txt could not be read (${unreadable}), and crawlers must then stay away (RFC 9309)`);
         throw fail(`its robots.txt does not allow ${this.settings.robotsToken} to read ${url}`);
       }
-      let page: ExtractedPage;
+      let fetched: FetchedPage;
       try {
         await rules.waitTurn(url);
-        page = await fetchPage(fetcher, url, signal);
+        fetched = await fetchPage(fetcher, url, signal);
       } catch (error) {
         if (error instanceof FetchFailure) throw fail(homeReason(error, this.settings.limits));
         throw error;
       }
-      // A home page that only refreshes elsewhere on the same site is followed (once or twice).
-      if (page.metaRefresh && refreshes < 2 && page.metaRefresh !== page.url && isSameSite(page.metaRefresh, start) && page.text.length < 200) {
+      const { page } = fetched;
+      // A home page that only refreshes elsewhere on the same site is followed (once or twice), through the same guard.
+      if (page.metaRefresh && refreshes < 2 && canonicalUrl(page.metaRefresh) !== page.url && isSameSite(page.metaRefresh, start) && isRefreshStub(page)) {
         url = page.metaRefresh;
         continue;
       }
-      return page;
+      return fetched;
     }
   }
 }
 
-async function fetchPage(fetcher: Fetcher, url: string, signal: AbortSignal): Promise<ExtractedPage> {
+interface FetchedPage {
+  readonly page: ExtractedPage;
+  /** The address the body was served from, after redirects, as fetched (a folder keeps its "/"). */
+  readonly servedFrom: string;
+}
+
+async function fetchPage(fetcher: Fetcher, url: string, signal: AbortSignal): Promise<FetchedPage> {
   const fetched: Fetched = await fetcher.fetch(url, { expect: "page", signal });
   if (fetched.status >= 400) throw new FetchFailure("http", `HTTP ${fetched.status}`, url);
   const kind = fetched.kind ?? "html";
@@ -196,7 +218,40 @@ async function fetchPage(fetcher: Fetcher, url: string, signal: AbortSignal): Pr
   const page = extractPage({ url: fetched.url, status: fetched.status, body: text, kind, headers: fetched.headers });
   // Let the event loop breathe between CPU-bound extractions.
   await new Promise((resolve) => setImmediate(resolve));
-  return page;
+  return { page, servedFrom: fetched.url };
+}
+
+/**
+ * A folder link ("/careers/") is fetched as written; when the server has no such
+ * folder but has the page without the slash (a 404 at "/careers/", a page at
+ * "/careers"), the slashless address is read instead, as a lenient host would.
+ */
+async function fetchPageOrFolder(fetcher: Fetcher, url: string, signal: AbortSignal, rules: SiteRules): Promise<FetchedPage> {
+  try {
+    return await fetchPage(fetcher, url, signal);
+  } catch (error) {
+    const bare = canonicalUrl(url);
+    if (!(error instanceof FetchFailure && error.reason === "HTTP 404") || bare === undefined || bare === url) throw error;
+    if (!(await rules.allows(bare))) throw error;
+    await rules.waitTurn(bare);
+    return fetchPage(fetcher, bare, signal);
+  }
+}
+
+/** Robots-skipped addresses listed in the crawl stats; the count covers them all. */
+const MAX_SKIPPED_REPORTED = 20;
+
+/** A page with a refresh and next to no text of its own: browsers show where it leads. */
+const isRefreshStub = (page: ExtractedPage): boolean => page.metaRefresh !== undefined && page.text.length < 200;
+
+/** "/website/" for "https://x/website/" or "https://x/website/home.html"; "/" at the root. */
+function folderOf(url: string): string {
+  try {
+    const { pathname } = new URL(url);
+    return pathname.slice(0, pathname.lastIndexOf("/") + 1) || "/";
+  } catch {
+    return "/";
+  }
 }
 
 function homeReason(error: FetchFailure, limits: FetchLimits): string {

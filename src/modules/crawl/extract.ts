@@ -4,7 +4,7 @@ import { getDomainWithoutSuffix } from "tldts";
 import type { ExtractedPage, JsonLdEntity, PageLink, TrustHeaders } from "./crawl.types.js";
 import { domAdapter, htmlparser2Adapter, walkTree, type RawPage } from "./html-tree.js";
 import { findDates, findPrices } from "./text-signals.js";
-import { canonicalUrl, isSameSite } from "./url.js";
+import { canonicalUrl, fetchAddress, isSameSite } from "./url.js";
 
 /**
  * From a decoded page to plain data for the scorer. HTML goes through
@@ -61,7 +61,8 @@ function detach(value: string): string {
   return value.length < 13 ? value : ` ${value}`.slice(1);
 }
 
-const detachLink = (link: PageLink): PageLink => ({ url: link.url, text: detach(link.text), inNav: link.inNav });
+const detachLink = (link: PageLink): PageLink =>
+  link.href === undefined ? { url: link.url, text: detach(link.text), inNav: link.inNav } : { url: link.url, href: link.href, text: detach(link.text), inNav: link.inNav };
 
 /** HTML as browsers read it where it matters for extraction: lower-case names, entities decoded. */
 function parseHtml(html: string) {
@@ -117,7 +118,12 @@ function resolveLinks(raw: RawPage, base: string, pageUrl: string): { internal: 
     const origin = url.slice(0, url.indexOf("/", url.indexOf("//") + 2));
     let internalLink = sameSite.get(origin);
     if (internalLink === undefined) sameSite.set(origin, (internalLink = isSameSite(url, pageUrl)));
-    (internalLink ? internal : external).push({ url, text: link.text, inNav: link.inNav });
+    if (!internalLink) {
+      external.push({ url, text: link.text, inNav: link.inNav });
+      continue;
+    }
+    const fetchUrl = fetchAddress(href, base, url);
+    internal.push(fetchUrl === url ? { url, text: link.text, inNav: link.inNav } : { url, href: fetchUrl, text: link.text, inNav: link.inNav });
   }
   return { internal, external };
 }
@@ -126,7 +132,8 @@ function refreshTarget(content: string | undefined, base: string): string | unde
   // "0; url=/next", "5;URL='/next'", "0, /next": delay, separator, optional "url=", optional quotes.
   const match = /^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?(["']?)([^"']*)\1?/i.exec(content ?? "");
   const target = match?.[2]?.trim();
-  return target ? canonicalUrl(target, base) : undefined;
+  const url = target ? canonicalUrl(target, base) : undefined;
+  return target && url ? fetchAddress(target, base, url) : undefined;
 }
 
 function trustHeadersOf(headers: PageInput["headers"]): TrustHeaders {

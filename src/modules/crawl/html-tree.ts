@@ -1,4 +1,5 @@
 import type { AnyNode, Element as HtmlElement } from "domhandler";
+import { parseDocument } from "htmlparser2";
 
 /**
  * One pass over a parsed page that keeps only strings. The walker is written
@@ -13,6 +14,12 @@ export interface TreeAdapter<N> {
   /** An element's attributes (qualified names, so "xml:lang" in XHTML). */
   attributes(node: N): ArrayLike<Attribute>;
   children(node: N): ArrayLike<N>;
+  /**
+   * Parses markup kept in a <script type="text/x-template"> (Vue, Knockout,
+   * Handlebars …) into a tree whose children are walked like the page's own.
+   * Optional: without it, such templates are skipped.
+   */
+  parseFragment?(html: string): N;
 }
 
 export interface Attribute {
@@ -38,6 +45,7 @@ export const htmlparser2Adapter: TreeAdapter<AnyNode> = {
     return list;
   },
   children: (node) => (node as { children?: AnyNode[] }).children ?? NONE,
+  parseFragment: (html) => parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }),
 };
 
 const ELEMENT_NODE = 1;
@@ -98,7 +106,8 @@ const H1 = 16;
 const H2 = 32;
 const H3 = 64;
 const TAGS = new Map<string, number>([
-  ...["script", "style", "noscript", "template", "svg", "iframe", "object", "canvas"].map((tag) => [tag, SKIP] as const),
+  // <noscript> is what a browser without JavaScript shows, and <template> holds a framework's markup: both are read.
+  ...["script", "style", "svg", "iframe", "object", "canvas"].map((tag) => [tag, SKIP] as const),
   ...[
     "address", "blockquote", "body", "caption", "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption",
     "figure", "footer", "form", "h4", "h5", "h6", "header", "hr", "legend", "li", "menu", "nav", "ol", "option", "p",
@@ -107,6 +116,14 @@ const TAGS = new Map<string, number>([
   ...["article", "aside", "main", "section"].map((tag) => [tag, BLOCK | SECTIONING] as const),
   ["td", CELL], ["th", CELL], ["h1", BLOCK | H1], ["h2", BLOCK | H2], ["h3", BLOCK | H3],
 ]);
+
+/** Script types that hold HTML for a client-side framework to render, not code. */
+const TEMPLATE_SCRIPT = /^\s*text\/(?:x-)?(?:[\w.-]*template|html|handlebars[\w.-]*|x-handlebars[\w.-]*|mustache|jsrender|ng-template)\s*(?:;|$)/i;
+/** Template scripts parsed per page, and their total size: a hostile page cannot make the walk unbounded. */
+const MAX_TEMPLATES = 50;
+const MAX_TEMPLATE_CHARS = 500_000;
+/** "{{ user.name }}", "{{#each}}": interpolations a framework would have filled in; never visible text. */
+const INTERPOLATION = /\{\{[^{}\n]{0,200}\}\}/g;
 
 /** Block boundaries are marked with NUL, then become newlines (a stray NUL in a page only adds a line break). */
 const BREAK = "\u0000";
@@ -135,6 +152,10 @@ export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
     refreshContent: undefined, jsonLdSources: [], headings: [], text: "", boilerplate: [], links: [], timeValues: [],
   };
   let titleSeen = false;
+  let templates = 0;
+  let templateChars = 0;
+  /** A template script's parsed markup, walked in the script's place. */
+  let substitute: N | undefined;
   let hidden = 0;
   let boilerplateDepth = 0;
   let navDepth = 0;
@@ -175,9 +196,21 @@ export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
         if (!titleSeen) page.title = collapse(textOfChildren(node));
         titleSeen = true;
         return SKIP_SUBTREE;
-      case "script":
-        if (/^\s*application\/ld\+json\s*(?:;|$)/i.test(attr(attributes, "type") ?? "")) page.jsonLdSources.push(textOfChildren(node));
+      case "script": {
+        const type = attr(attributes, "type") ?? "";
+        if (/^\s*application\/ld\+json\s*(?:;|$)/i.test(type)) page.jsonLdSources.push(textOfChildren(node));
+        else if (TEMPLATE_SCRIPT.test(type) && tree.parseFragment && templates < MAX_TEMPLATES && hidden === 0) {
+          const markup = textOfChildren(node);
+          if (templateChars + markup.length <= MAX_TEMPLATE_CHARS) {
+            templates++;
+            templateChars += markup.length;
+            substitute = tree.parseFragment(markup);
+            emit(BREAK);
+            return EXIT_BREAK;
+          }
+        }
         return SKIP_SUBTREE;
+      }
       case "base":
         page.baseHref ??= attr(attributes, "href");
         return SKIP_SUBTREE;
@@ -271,12 +304,12 @@ export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
     if (flags & EXIT_CELL) emit(" ");
     if (link && flags & (EXIT_BREAK | EXIT_CELL)) link.text += " ";
     if (flags & EXIT_LINK && link) {
-      const text = collapse(link.text) || link.alt.trim();
+      const text = collapse(stripInterpolations(link.text)) || link.alt.trim();
       page.links.push({ href: link.href, text: text.slice(0, MAX_LINK_TEXT), inNav: link.inNav });
       link = undefined;
     }
     if (flags & EXIT_HEADING && heading) {
-      const text = collapse(heading.text).replace(/\n/g, " ");
+      const text = collapse(stripInterpolations(heading.text)).replace(/\n/g, " ");
       if (text) page.headings.push({ level: heading.level, text });
       heading = undefined;
     }
@@ -316,15 +349,20 @@ export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
     }
     const flags = enter(child, name);
     if (flags === SKIP_SUBTREE) continue;
-    nodes.push(child);
+    nodes.push(substitute ?? child);
+    substitute = undefined;
     indexes.push(0);
     exits.push(flags);
   }
 
-  const text = collapse(main.join(""));
+  const text = collapse(stripInterpolations(main.join("")));
   // A plain slice would keep the whole uncapped string alive behind the capped one; copy instead.
   page.text = text.length > MAX_TEXT ? ` ${text.slice(0, MAX_TEXT)}`.slice(1) : text;
   return page;
+}
+
+function stripInterpolations(text: string): string {
+  return text.includes("{{") ? text.replace(INTERPOLATION, " ") : text;
 }
 
 function readMeta(attributes: ArrayLike<Attribute>, page: RawPage): void {

@@ -81,15 +81,20 @@ export interface PageDescription {
   readonly depth: number;
 }
 
-/** Category and depth of a page, from its URL and, when the URL says nothing, the link's text. */
-export function describePage(url: string, linkText?: string): PageDescription {
+/**
+ * Category and depth of a page, from its URL and, when the URL says nothing, the
+ * link's text. `basePath` is the folder the site lives under ("/website/",
+ * "/en-us/"): it is read as the site's root, so "/website/pricing" is the pricing page.
+ */
+export function describePage(url: string, linkText?: string, basePath = "/"): PageDescription {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return { category: textCategory(linkText) ?? "other", depth: 1 };
   }
-  const segments = meaningfulSegments(parsed.pathname);
+  const pathname = basePath.length > 1 && parsed.pathname.startsWith(basePath) ? parsed.pathname.slice(basePath.length - 1) : parsed.pathname;
+  const segments = meaningfulSegments(pathname);
   // Files under /.well-known (security.txt …) are for machines, not pages to read.
   if (segments[0] === ".well-known") return { category: "other", depth: segments.length };
   const fromPath = pathCategory(segments, hostCategory(parsed.hostname));
@@ -128,8 +133,12 @@ function meaningfulSegments(pathname: string): string[] {
     .split("/")
     .filter((segment) => segment !== "")
     .map((segment) => safeDecode(segment).toLowerCase().replace(/_/g, "-").replace(/\.(html?|php|aspx?)$/, ""));
-  const [first] = segments;
-  return first !== undefined && segments.length > 1 && LOCALE.test(first) ? segments.slice(1) : segments;
+  const [first, second] = segments;
+  if (first === undefined || second === undefined) return segments;
+  if (LOCALE.test(first)) return segments.slice(1);
+  // A leading folder that names nothing, followed by one that does, is where the site lives ("/website/pricing").
+  const names = (segment: string) => SEGMENT_CATEGORY.has(segment) || HUBS.has(segment);
+  return !names(first) && names(second) ? segments.slice(1) : segments;
 }
 
 function hostCategory(hostname: string): Known | undefined {

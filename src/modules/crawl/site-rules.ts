@@ -1,7 +1,7 @@
 import { FetchFailure, type Fetcher } from "./fetcher.js";
 import { ALLOW_ALL, parseRobots, type RobotsRules } from "./robots.js";
 import { parseSitemap } from "./sitemap.js";
-import { canonicalUrl, isSameSite } from "./url.js";
+import { canonicalUrl, fetchAddress, isSameSite } from "./url.js";
 
 const MAX_SITEMAP_URLS = 500;
 const MAX_CHILD_SITEMAPS = 3;
@@ -57,11 +57,16 @@ export class SiteRules {
     await previous;
   }
 
-  /** Same-site page URLs listed by the site's sitemaps (robots.txt `Sitemap:` lines, else /sitemap.xml). */
-  async sitemapUrls(site: URL): Promise<string[]> {
+  /**
+   * Same-site page URLs listed by the site's sitemaps: robots.txt `Sitemap:`
+   * lines, else /sitemap.xml, and for a site that lives in a folder ("/website/")
+   * that folder's sitemap.xml too.
+   */
+  async sitemapUrls(site: URL, basePath = "/"): Promise<string[]> {
     const { rules } = await this.forOrigin(site.origin);
     const declared = rules.sitemaps.filter((url) => isSameSite(url, site));
-    const roots = declared.length > 0 ? declared.slice(0, MAX_CHILD_SITEMAPS) : [`${site.origin}/sitemap.xml`];
+    const conventional = basePath === "/" ? [`${site.origin}/sitemap.xml`] : [`${site.origin}${basePath}sitemap.xml`, `${site.origin}/sitemap.xml`];
+    const roots = declared.length > 0 ? declared.slice(0, MAX_CHILD_SITEMAPS) : conventional;
     const urls = new Set<string>();
     const children: string[] = [];
     for (const root of roots) {
@@ -76,8 +81,10 @@ export class SiteRules {
     return [...urls];
 
     function add(loc: string) {
-      const url = canonicalUrl(loc);
-      if (url && urls.size < MAX_SITEMAP_URLS && isSameSite(url, site)) urls.add(url);
+      const written = rebaseDevHost(loc.trim(), site);
+      const url = canonicalUrl(written);
+      // Fetched as listed: a folder keeps its "/".
+      if (url && urls.size < MAX_SITEMAP_URLS && isSameSite(url, site)) urls.add(fetchAddress(written, undefined, url));
     }
   }
 
@@ -133,6 +140,26 @@ export class SiteRules {
       return undefined;
     }
   }
+}
+
+/** Hosts of a developer's own machine: a sitemap entry there can only mean this site's page. */
+const DEV_HOSTS = new Set(["localhost", "127.0.0.1", "0.0.0.0", "[::1]"]);
+
+/**
+ * A static-site generator run without its production URL writes
+ * "http://localhost:4000/pricing" into the sitemap the site then publishes
+ * (a common Jekyll slip). Such an entry names a page of this site: its path is
+ * read on the site's own origin. Anything else is left as written.
+ */
+function rebaseDevHost(loc: string, site: URL): string {
+  let url: URL;
+  try {
+    url = new URL(loc.trim());
+  } catch {
+    return loc;
+  }
+  if (!DEV_HOSTS.has(url.hostname) || url.origin === site.origin) return loc;
+  return `${site.origin}${url.pathname}${url.search}`;
 }
 
 const DISALLOW_ALL: RobotsRules = { isAllowed: () => false, crawlDelaySeconds: undefined, sitemaps: [] };

@@ -92,6 +92,36 @@ export function canonicalUrl(href: string, base?: string | URL): string | undefi
   return url.href;
 }
 
+/**
+ * The address to fetch for a link whose canonical spelling is `canonical`: the
+ * same, except that a folder link keeps its final "/" ("/website/tour/"). Servers
+ * that answer "/tour" and "/tour/" alike without a redirect would otherwise hand
+ * back a page whose relative links resolve one folder too high, as they would in
+ * a browser that followed the link without its slash.
+ */
+export function fetchAddress(href: string, base: string | URL | undefined, canonical: string): string {
+  let written: URL;
+  try {
+    written = new URL(href, base);
+  } catch {
+    return canonical;
+  }
+  if (!/\/(?:index\.html?)?$/i.test(written.pathname)) return canonical;
+  const url = new URL(canonical);
+  if (url.pathname === "/") return canonical;
+  url.pathname = `${url.pathname}/`;
+  return url.href;
+}
+
+/**
+ * What two addresses of one page have in common, for deduplication only: the
+ * canonical spelling, with "www." dropped from the host, because a site that
+ * links to itself with and without "www." serves the same page at both.
+ */
+export function pageKey(canonical: string): string {
+  return canonical.replace(/^(https?:\/\/)www\./i, "$1");
+}
+
 function canonicalPath(pathname: string): string {
   const withoutIndex = pathname.replace(/\/index\.html?$/i, "/");
   const withoutSlash = withoutIndex.replace(/\/+$/, "");

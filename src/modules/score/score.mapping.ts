@@ -70,6 +70,9 @@ export function toGraphQLDetails(details: ResultDetails): NonNullable<ScoreResul
       pagesPlanned: details.crawlStats.pagesPlanned,
       durationMs: details.crawlStats.durationMs,
       partial: details.crawlStats.partial,
+      // Results stored before these were recorded read as nothing skipped.
+      skippedByRobots: details.crawlStats.skippedByRobots ?? 0,
+      skippedByRobotsUrls: [...(details.crawlStats.skippedByRobotsUrls ?? [])],
     },
   };
 }

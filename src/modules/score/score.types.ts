@@ -141,6 +141,12 @@ export class CrawlStatsType {
 
   @Field(() => Boolean, { description: "True when the crawl's time budget ended before its plan did." })
   partial: boolean;
+
+  @Field(() => Int, { description: "Pages of the site that were found but not read because its robots.txt disallows them." })
+  skippedByRobots: number;
+
+  @Field(() => [String], { description: "The first of those pages (at most 20)." })
+  skippedByRobotsUrls: string[];
 }
 
 @ObjectType("ScoreResult", { description: "A stored score: immutable once completed. Readable by anyone with its id (share links)." })

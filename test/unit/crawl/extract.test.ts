@@ -72,11 +72,35 @@ describe("extractPage: visible text", () => {
     expect(page.text).toBe("Rockets\nFast and cheap.\nLine one\nline two\nalpha\nbeta\ncell next");
   });
 
-  it("drops scripts, styles, templates, SVG, iframes, noscript and the head", () => {
-    const page = extract(`<head><title>T</title><style>p{color:red}</style></head><body><p>kept</p>
-      <script>var secret = 1;</script><noscript>enable js</noscript><template><p>later</p></template>
+  it("drops scripts, styles, SVG, iframes and the head", () => {
+    const page = extract(`<head><title>T</title><style>p{color:red}</style><noscript><img src="/pixel.gif"></noscript></head><body><p>kept</p>
+      <script>var secret = 1;</script><script type="module">import x from "/x.js"</script>
       <svg><text>chart</text></svg><iframe src="/x">frame</iframe><p>also kept</p></body>`);
     expect(page.text).toBe("kept\nalso kept");
+  });
+
+  it("reads <noscript> and <template> as a browser without JavaScript shows them", () => {
+    const page = extract(`<body><p>kept</p><noscript><p>Our pricing starts at $9 per month.</p></noscript>
+      <template><section><h2>Security</h2><p>SOC 2 Type II audited.</p></section></template></body>`);
+    expect(page.text).toBe("kept\nOur pricing starts at $9 per month.\nSecurity\nSOC 2 Type II audited.");
+    expect(page.headings).toEqual([{ level: 2, text: "Security" }]);
+  });
+
+  it("reads framework templates kept in <script type=\"text/x-template\">: text, headings and links, interpolations dropped", () => {
+    const page = extract(`<body><div id="app"></div>
+      <script type="text/x-template" id="hero"><div><h1>{{ brand }} ships releases weekly</h1>
+        <p>Trusted by {{ customers.length }} teams. <a href="/changelog">Changelog</a></p></div></script>
+      <script type="text/html"><p>Knockout &amp; friends</p></script>
+      <script type="text/javascript">document.write("<p>not text</p>")</script></body>`);
+    expect(page.text).toBe("ships releases weekly\nTrusted by teams. Changelog\nKnockout & friends");
+    expect(page.headings.map((heading) => heading.text)).toEqual(["ships releases weekly"]);
+    expect(page.internalLinks.map((link) => [link.url, link.text])).toEqual([["https://acme.com/changelog", "Changelog"]]);
+  });
+
+  it("bounds what template scripts can add: at most 50 are parsed per page", () => {
+    const many = Array.from({ length: 60 }, (_, i) => `<script type="text/x-template"><p>t${i}</p></script>`).join("");
+    const page = extract(`<body>${many}</body>`);
+    expect(page.text.split("\n")).toHaveLength(50);
   });
 
   it("drops hidden, aria-hidden and inline display:none elements", () => {

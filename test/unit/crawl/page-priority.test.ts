@@ -96,6 +96,22 @@ describe("classifyPage: what a page is, from its path", () => {
   });
 });
 
+describe("describePage: a site that lives in a folder", () => {
+  it("reads the folder the home page is served from as the site's root", () => {
+    expect(describePage(site("/website/pricing"), "", "/website/")).toEqual({ category: "pricing", depth: 1 });
+    expect(describePage(site("/website/docs/install"), "", "/website/")).toEqual({ category: "docs", depth: 2 });
+    expect(describePage(site("/website/tour"), "", "/website/")).toEqual({ category: "other", depth: 1 });
+    expect(describePage(site("/en-us/company/careers"), "", "/en-us/")).toEqual({ category: "careers", depth: 1 });
+  });
+
+  it("without the base, a leading folder that names nothing before one that does is read as a prefix", () => {
+    expect(describePage(site("/website/pricing"))).toEqual({ category: "pricing", depth: 1 });
+    expect(describePage(site("/website/blog/launch"))).toEqual({ category: "blog", depth: 2 });
+    expect(describePage(site("/website/tour")).category).toBe("other");
+    expect(describePage(site("/blog/pricing-changes")).category).toBe("blog");
+  });
+});
+
 describe("describePage: how deep below its category's index a page sits", () => {
   it("gives index pages depth 1 and counts the levels below", () => {
     expect(describePage(site("/pricing"))).toEqual({ category: "pricing", depth: 1 });

@@ -1,7 +1,7 @@
 import { getDomain } from "tldts";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../../src/errors.js";
-import { canonicalUrl, isSameSite, normalizeInputUrl, registrableDomain } from "../../../src/modules/crawl/url.js";
+import { canonicalUrl, fetchAddress, isSameSite, normalizeInputUrl, pageKey, registrableDomain } from "../../../src/modules/crawl/url.js";
 
 /** The AppError a call throws, so a test can assert its code and reason. */
 function rejection(input: unknown): AppError {
@@ -227,5 +227,33 @@ describe("isSameSite", () => {
 
   it("answers false for unparsable input rather than throwing", () => {
     expect(isSameSite("not a url", "https://example.com/")).toBe(false);
+  });
+});
+
+describe("fetchAddress: what to request for a link", () => {
+  it("keeps the final slash of a folder link, so the page's relative links resolve inside that folder", () => {
+    const base = "https://acme.com/website/";
+    expect(fetchAddress("tour/", base, canonicalUrl("tour/", base)!)).toBe("https://acme.com/website/tour/");
+    expect(fetchAddress("docs/index.html", base, canonicalUrl("docs/index.html", base)!)).toBe("https://acme.com/website/docs/");
+    expect(fetchAddress("/website/tour/?utm_source=x&b=2", base, canonicalUrl("/website/tour/?utm_source=x&b=2", base)!)).toBe(
+      "https://acme.com/website/tour/?b=2",
+    );
+  });
+
+  it("fetches every other link by its canonical spelling", () => {
+    const base = "https://acme.com/website/";
+    expect(fetchAddress("pricing", base, canonicalUrl("pricing", base)!)).toBe("https://acme.com/website/pricing");
+    expect(fetchAddress("/", base, canonicalUrl("/", base)!)).toBe("https://acme.com/");
+    expect(fetchAddress("Our Team", base, canonicalUrl("Our Team", base)!)).toBe("https://acme.com/website/Our%20Team");
+    expect(fetchAddress("über-uns/", base, canonicalUrl("über-uns/", base)!)).toBe("https://acme.com/website/%C3%BCber-uns/");
+  });
+});
+
+describe("pageKey: one page, however the site links to it", () => {
+  it("treats www. and the bare host as one page, and nothing else", () => {
+    expect(pageKey("https://www.acme.com/pricing")).toBe(pageKey("https://acme.com/pricing"));
+    expect(pageKey("http://WWW.acme.com/")).toBe("http://acme.com/");
+    expect(pageKey("https://docs.acme.com/x")).not.toBe(pageKey("https://acme.com/x"));
+    expect(pageKey("https://acme.com/www.thing")).toBe("https://acme.com/www.thing");
   });
 });
