@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { AppError } from "../../errors.js";
 import { RefusedAddressError, type AddressGuard } from "./address-guard.js";
 import type { CrawlFailure, CrawlMode, CrawlProgress, CrawlResult, ExtractedPage } from "./crawl.types.js";
@@ -73,6 +74,8 @@ export class Crawler {
       let skippedByRobots = 0;
       // Pages are deduplicated on their key: canonical spelling, "www." or not.
       const seen = new Set<string>([pageKey(home.url), pageKey(canonicalUrl(start.toString()) ?? start.toString())]);
+      // What the pages read contain, to recognise one page served at two addresses.
+      const contents = new Set<string>([fingerprint(home)]);
       const offer = (url: string, text: string, depth: number) => {
         const canonical = canonicalUrl(url);
         if (canonical === undefined || !isSameSite(canonical, site)) return;
@@ -100,14 +103,18 @@ export class Crawler {
           if (!isSameSite(page.url, site)) throw new FetchFailure("redirects", "redirected off the site", url);
           const key = pageKey(page.url);
           if (seen.has(key) && key !== pageKey(canonicalUrl(url) ?? url)) return; // a redirect to a page already read
-          if (page.canonical && page.canonical !== page.url && isSameSite(page.canonical, site) && seen.has(pageKey(page.canonical))) return;
-          seen.add(key);
-          if (page.canonical) seen.add(pageKey(page.canonical));
           // A stub that only refreshes to another page of the site is a redirect, not a page: read where it leads.
           if (isRefreshStub(page) && page.metaRefresh && isSameSite(page.metaRefresh, site)) {
             offer(page.metaRefresh, text, depth);
             return;
           }
+          // A page whose content was already read under another address is that page again. rel=canonical
+          // is only a hint here (as search engines read it): exports that stamp the home page's address on
+          // every page are common, and trusting them would skip every page.
+          const content = fingerprint(page);
+          if (contents.has(content)) return;
+          seen.add(key);
+          contents.add(content);
           if (pages.length >= maxPages) return;
           pages.push(page);
           options.onProgress?.({ n: pages.length, of: planned(), url: page.url });
@@ -237,6 +244,9 @@ async function fetchPageOrFolder(fetcher: Fetcher, url: string, signal: AbortSig
     return fetchPage(fetcher, bare, signal);
   }
 }
+
+/** A digest of the title and the whole text: equal for two addresses of one page, different for two pages of one template. */
+const fingerprint = (page: ExtractedPage): string => createHash("sha256").update(page.title).update("\u0000").update(page.text).digest("base64");
 
 /** Robots-skipped addresses listed in the crawl stats; the count covers them all. */
 const MAX_SKIPPED_REPORTED = 20;

@@ -76,8 +76,9 @@ function staleDates(facts: SiteFacts): string[] {
   for (const [category, label] of [["changelog", "changelog"], ["blog", "blog/news"]] as const) {
     const [newest] = facts.dates({ in: [category] });
     if (newest === undefined || facts.daysSince(newest) <= STALE_DAYS) continue;
-    const page = facts.pagesIn(category).find((candidate) => candidate.dates.includes(newest)) ?? facts.pagesIn(category)[0]!;
-    found.push(`Newest ${label} entry is dated ${newest}, over 2 years before the crawl (${page.url})`);
+    // The newest entry may be a dated post only linked from a page that is not itself a blog page.
+    const where = facts.pagesIn(category).find((candidate) => candidate.dates.includes(newest))?.url ?? facts.pageWithDate(newest) ?? facts.home.url;
+    found.push(`Newest ${label} entry is dated ${newest}, over 2 years before the crawl (${where})`);
   }
   return found;
 }

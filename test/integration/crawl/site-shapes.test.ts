@@ -68,6 +68,13 @@ beforeAll(async () => {
       "/docs": page("Docs", "<p>Set up SSO with Azure AD.</p>"),
       "/blog/launch": page("Launch", "<p>We launched.</p>"),
     },
+    "canon.test": {
+      // Every page names the home page as canonical (a CMS export slip); only /pricing?ref=nav truly duplicates a page.
+      "/": page("Canon", `<a href="/pricing?ref=nav">Pricing</a> <a href="/pricing?src=footer">Plans</a> <a href="/tour">Tour</a> <a href="/copy">Copy</a>`, `<link rel="canonical" href="/">`),
+      "/pricing": page("Pricing", "<p>$5 per month</p>", `<link rel="canonical" href="/">`),
+      "/tour": page("Tour", "<p>See the product.</p>", `<link rel="canonical" href="/">`),
+      "/copy": page("Canon", `<a href="/pricing?ref=nav">Pricing</a> <a href="/pricing?src=footer">Plans</a> <a href="/tour">Tour</a> <a href="/copy">Copy</a>`, `<link rel="canonical" href="/">`),
+    },
     "refresh.test": {
       "/": page("Refresh", `<a href="/old-pricing">Pricing</a> <a href="/moved">Moved</a> <a href="/slow-refresh">Later</a>`),
       "/old-pricing": page("Moved", "<p>Redirecting…</p>", `<meta http-equiv="refresh" content="0; url=/pricing">`),
@@ -154,6 +161,17 @@ describe("sitemaps", () => {
     const result = await crawler().crawl(origin("jekyll.test"));
     expect(paths(result.crawledPages).sort()).toEqual(["/", "/blog/launch", "/docs", "/pricing"]);
     expect(result.crawlStats.sitemapUrls).toBe(2);
+  });
+});
+
+describe("rel=canonical", () => {
+  it("is a hint: pages that name another page as canonical are read; a page read twice under two addresses counts once", async () => {
+    const result = await crawler().crawl(origin("canon.test"));
+    const read = paths(result.crawledPages).sort();
+    expect(read).toContain("/tour");
+    expect(read).not.toContain("/copy"); // the home page again under another address
+    // "?ref=nav" is dropped as a tracking parameter; "?src=footer" serves the same pricing content under another address.
+    expect(read.filter((path) => path.startsWith("/pricing"))).toHaveLength(1);
   });
 });
 

@@ -58,6 +58,13 @@ describe("detectAntiPatterns", () => {
     ]);
   });
 
+  it("names a stale blog known only from dated post addresses linked from a page that is not a blog page", () => {
+    // No blog page was read; the home page links the newest post, /news/2018/03/02/launch.
+    expect(detect([{ ...home, links: ["/news/2017/05/01/hello", "/news/2018/03/02/launch"] }])).toEqual([
+      `Newest blog/news entry is dated 2018-03-02, over 2 years before the crawl (${SYNTHETIC_ORIGIN}/news/2018/03/02/launch)`,
+    ]);
+  });
+
   it("names navigation links to crawled pages that are nearly empty, once, and never judges uncrawled pages", () => {
     const pages: PageSpec[] = [
       { ...home, navLinks: ["/", "/solutions", "/team", "/pricing"] },

@@ -92,6 +92,7 @@ describe("customer_proof", () => {
   it.each<[string, PageSpec[], string]>([
     ["case studies", story("How Globex runs support on Acme."), at("/customers/globex")],
     ["named customers", [{ path: "/", text: "Trusted by 10,000+ teams at Globex and Initech." }], HOME],
+    ["a named customer choosing it, in prose", [{ path: "/", text: "Our platform cuts costs. EasyJet, UK's largest airline, selected FlightWatching for its maintenance." }], HOME],
     ["testimonials with names and roles", [{ path: "/", text: "“Acme changed how we work.” — Jane Doe, CTO at Globex" }], HOME],
     ["review-site ratings", [{ path: "/", text: "Rated 4.8/5 on G2." }], HOME],
   ])("rises with %s", (_, pages, url) => {
@@ -113,6 +114,12 @@ describe("customer_proof", () => {
     expect(indexOnly.lowered).toContain("a customers page without individual case studies");
     expect(one.raw).toBeGreaterThan(indexOnly.raw);
     expect(twelve.raw).toBeGreaterThan(one.raw + 10);
+  });
+
+  it("does not read a pronoun or an article choosing something as a named customer", () => {
+    for (const text of ["We selected Postgres for durability.", "Our team chose React.", "The committee selected Acme. They chose us."]) {
+      expect(customerProof(syntheticFacts([{ path: "/", text }])).lowered).toContain("no named customers or logos");
+    }
   });
 
   it("values a larger stated customer base more", () => {

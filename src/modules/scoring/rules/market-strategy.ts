@@ -198,6 +198,13 @@ export function targetSegments(facts: SiteFacts) {
 const STORY_LINK = /\/(?:customers|case-studies|case-study|customer-stories|stories|success-stories|clients|references|achievements|showcase)\/[\w-]+/i;
 const NAMED =
   /\b(?:trusted by|used by|loved by|relied on by|chosen by|customers (?:like|include|such as)|companies (?:like|such as)|teams at|join(?:ed)? (?:over |more than )?[\d,.]{1,15}k?\+? (?:companies|teams|customers|businesses|organi[sz]ations|developers|users))\b/i;
+/**
+ * A named organisation choosing the product, in prose: "EasyJet, UK's largest
+ * airline, selected FlightWatching", "Etihad chose Acme". Case matters: the
+ * customer is a proper name, not a pronoun or an article.
+ */
+const SELECTED_BY =
+  /(?:^|[.!?]\s+|\n)(?!(?:The|Our|We|You|They|This|That|It|Customers|Companies|Teams|Users)\b)[A-Z][\w&'’.-]+(?: [A-Z][\w&'’.-]+){0,3}(?:, [^,.\n]{2,60},)? (?:has |have )?(?:selected|chose|chooses|picked|adopted|deployed|signed with) (?:[A-Z]|us\b)/;
 const CUSTOMER_COUNT = /(\d[\d,.]{0,15})\s?(k|m|million)?\+?\s(?:companies|teams|customers|businesses|organi[sz]ations|developers|users)\b/i;
 const TESTIMONIAL =
   /(?:^|[—–~"”]\s*|\s-\s)[a-zà-öø-ÿ][a-zà-öø-ÿ.'’-]*(?: [a-zà-öø-ÿ][a-zà-öø-ÿ.'’-]*){1,3},\s*(?:ceo|cto|coo|cfo|cmo|cpo|vp\b|vice president|head of|director|(?:co-?)?founder|(?:[\w-]+ )?(?:manager|engineer|lead)|president|principal|owner|partner)\b/i;
@@ -231,7 +238,7 @@ export function customerProof(facts: SiteFacts) {
     assessor.signal(2, undefined, "no customers page or case studies");
   }
 
-  const named = facts.mentions(NAMED, { limit: 3 });
+  const named = [...facts.mentions(NAMED, { limit: 3 }), ...facts.mentions(SELECTED_BY, { limit: 3 })].slice(0, 3);
   const count = named.map((mention) => customerCount(mention.text)).find((value) => value !== undefined);
   // A stated base is worth more the larger it is: a thousand customers is a median claim, a hundred thousand a leading one.
   const claim = count === undefined ? "names customers (\"trusted by …\")" : `claims ${count.toLocaleString("en-US")} customers`;
