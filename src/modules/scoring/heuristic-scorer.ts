@@ -1,6 +1,6 @@
 import { detectAntiPatterns } from "./anti-patterns.js";
 import { moreIsBetter } from "./curves.js";
-import { whenSilent, type Silence } from "./framework/applicability.js";
+import { excusedDespiteReadings, whenSilent, type Silence } from "./framework/applicability.js";
 import { dimensions, type DimensionDefinition } from "./framework/dimensions.js";
 import { frameworks } from "./framework/frameworks.js";
 import { populationCurves } from "./framework/population.js";
@@ -44,7 +44,9 @@ export class HeuristicScorer implements Scorer {
     return dimensions.map((definition) => {
       const rule = this.rules[definition.id];
       const site = rule ? rule(facts) : NOTHING;
-      return { definition, site, silence: site.coverage > 0 ? undefined : whenSilent(definition.id, profile) };
+      if (site.coverage > 0 && !excusedDespiteReadings(definition.id, profile)) return { definition, site, silence: undefined };
+      // A stray reading of AI practice on a site that sells no AI counts as silence; it is named in the reasoning.
+      return { definition, site: site.coverage > 0 ? { ...NOTHING, strayReadings: site.raised } : site, silence: whenSilent(definition.id, profile) };
     });
   }
 
@@ -148,7 +150,9 @@ function reasoning(definition: DimensionDefinition, site: DimensionAssessment, s
   const parts: string[] = [];
   const name = definition.name.toLowerCase();
   if (silence?.means === "not_applicable") {
-    parts.push(`Nothing on the crawled pages evidences ${name}, and ${silence.why}; so it stays at the prior of ${definition.prior}, weighs little in the total and is neither a strength nor a gap.`);
+    const stray = site.strayReadings ?? [];
+    const seen = stray.length > 0 ? `What the pages say that resembles ${name} (${stray.join("; ")}) is not about an AI product` : `Nothing on the crawled pages evidences ${name}`;
+    parts.push(`${seen}, and ${silence.why}; so it stays at the prior of ${definition.prior}, weighs little in the total and is neither a strength nor a gap.`);
     return parts.join(" ");
   }
   if (silence) {

@@ -79,6 +79,8 @@ export interface DimensionAssessment {
   readonly lowered: readonly string[];
   /** What would raise it most. */
   readonly toRaise: string;
+  /** Readings set aside because the dimension does not apply (AI practice on a site that sells no AI). */
+  readonly strayReadings?: readonly string[];
 }
 
 export interface DimensionResult {

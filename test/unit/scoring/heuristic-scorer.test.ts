@@ -41,6 +41,18 @@ describe("heuristic scorer mechanics", () => {
     expect(result.crossDimensionNotes).toMatch(/do not apply to what this site presents/);
   });
 
+  it("sets aside a stray AI reading on a site that sells no AI (\"choose your pricing model\") and says so", async () => {
+    const modelRule = (facts: SiteFacts) => {
+      const choice = facts.mentions(/\bchoose\b.*\bmodels?\b/i, { limit: 1 });
+      return new Assessor().signal(1, choice.length > 0 ? 80 : undefined, choice.length > 0 ? "customers can choose the model" : "no model choice", choice).done("Name the models.");
+    };
+    const strict = new HeuristicScorer({ model_strategy: modelRule });
+    const crawl = syntheticCrawl([{ path: "/", text: "Choose the pricing model that fits your shop." }]);
+    const model = dimension(await strict.score({ crawl, framework: "maturity", mode: "full" }), "model_strategy");
+    expect(model).toMatchObject({ score: 5, confidence: "low", applicable: false });
+    expect(model.reasoning).toMatch(/^What the pages say that resembles model strategy \(customers can choose the model\) is not about an AI product, and it does not apply/);
+  });
+
   it("scores what the site shows on the dimension's population curve, not by blending with the prior", () => {
     expect(onCurve("enterprise_readiness", 0)).toBe(0);
     expect(onCurve("enterprise_readiness", 100)).toBeGreaterThan(90);

@@ -18,6 +18,15 @@ const COMMERCIAL_ONLY: ReadonlySet<DimensionId> = new Set(["pricing_packaging", 
 /** Rarely public even at mature companies: silence says nothing about the stage. */
 const NOT_OBSERVABLE: ReadonlySet<DimensionId> = new Set(["market_intelligence", "architecture_systems"]);
 
+/**
+ * AI practice read on a site that sells no AI is a false reading: "choose the
+ * pricing model", "customer feedback loops", "fine-tune your campaigns". Such a
+ * dimension is scored as if the site were silent on it (it does not apply).
+ */
+export function excusedDespiteReadings(dimension: DimensionId, profile: SiteProfile): boolean {
+  return AI_DIMENSIONS.has(dimension) && !profile.sellsAi;
+}
+
 export function whenSilent(dimension: DimensionId, profile: SiteProfile): Silence {
   if (AI_DIMENSIONS.has(dimension) && !profile.sellsAi) return { means: "not_applicable", why: `it does not apply: ${profile.because.ai}` };
   if (COMMERCIAL_ONLY.has(dimension) && profile.openSource) return { means: "not_applicable", why: `it does not apply: ${profile.because.openSource}` };
