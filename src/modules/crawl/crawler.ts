@@ -76,18 +76,19 @@ export class Crawler {
       const seen = new Set<string>([pageKey(home.url), pageKey(canonicalUrl(start.toString()) ?? start.toString())]);
       // What the pages read contain, to recognise one page served at two addresses.
       const contents = new Set<string>([fingerprint(home)]);
-      const offer = (url: string, text: string, depth: number) => {
-        const canonical = canonicalUrl(url);
+      // `canonical` is the page's spelling (links carry it already); `url` the address to fetch.
+      const offer = (canonical: string | undefined, url: string, text: string, depth: number) => {
         if (canonical === undefined || !isSameSite(canonical, site)) return;
         const key = pageKey(canonical);
         if (!seen.has(key)) queue.offer(key, url, text, depth);
       };
+      const offerAddress = (url: string, text: string, depth: number) => offer(canonicalUrl(url), url, text, depth);
       const learn = (page: ExtractedPage, depth: number) => {
-        for (const link of page.internalLinks) offer(link.href ?? link.url, link.text, depth + 1);
-        if (page.metaRefresh) offer(page.metaRefresh, "", depth + 1);
+        for (const link of page.internalLinks) offer(link.url, link.href ?? link.url, link.text, depth + 1);
+        if (page.metaRefresh) offerAddress(page.metaRefresh, "", depth + 1);
       };
       learn(home, 0);
-      for (const url of sitemapUrls) offer(url, "", 2);
+      for (const url of sitemapUrls) offerAddress(url, "", 2);
 
       const inFlight = new Map<string, Promise<void>>();
       const planned = () => Math.min(maxPages, pages.length + inFlight.size + queue.size);
@@ -105,15 +106,15 @@ export class Crawler {
           if (seen.has(key) && key !== pageKey(canonicalUrl(url) ?? url)) return; // a redirect to a page already read
           // A stub that only refreshes to another page of the site is a redirect, not a page: read where it leads.
           if (isRefreshStub(page) && page.metaRefresh && isSameSite(page.metaRefresh, site)) {
-            offer(page.metaRefresh, text, depth);
+            offerAddress(page.metaRefresh, text, depth);
             return;
           }
           // A page whose content was already read under another address is that page again. rel=canonical
           // is only a hint here (as search engines read it): exports that stamp the home page's address on
           // every page are common, and trusting them would skip every page.
+          seen.add(key);
           const content = fingerprint(page);
           if (contents.has(content)) return;
-          seen.add(key);
           contents.add(content);
           if (pages.length >= maxPages) return;
           pages.push(page);

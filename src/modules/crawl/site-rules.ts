@@ -154,7 +154,7 @@ const DEV_HOSTS = new Set(["localhost", "127.0.0.1", "0.0.0.0", "[::1]"]);
 function rebaseDevHost(loc: string, site: URL): string {
   let url: URL;
   try {
-    url = new URL(loc.trim());
+    url = new URL(loc);
   } catch {
     return loc;
   }

@@ -107,10 +107,10 @@ export function fetchAddress(href: string, base: string | URL | undefined, canon
     return canonical;
   }
   if (!/\/(?:index\.html?)?$/i.test(written.pathname)) return canonical;
-  const url = new URL(canonical);
-  if (url.pathname === "/") return canonical;
-  url.pathname = `${url.pathname}/`;
-  return url.href;
+  // The canonical spelling has no fragment and no final "/" except at the root: add it before the query.
+  const query = canonical.indexOf("?");
+  const path = query === -1 ? canonical : canonical.slice(0, query);
+  return path.endsWith("/") ? canonical : `${path}/${query === -1 ? "" : canonical.slice(query)}`;
 }
 
 /**

@@ -55,6 +55,11 @@ beforeAll(async () => {
       ...folder("/website/private", page("Private", "<p>never read</p>")),
       ...Object.assign({}, ...Array.from({ length: 12 }, (_, i) => folder(`/website/feature-${i}`, page(`F${i}`, `<p>feature ${i}</p>`)))),
     },
+    // Two folders deep, links whose text says nothing: only the folder the home page is served from tells pricing apart.
+    "deep.test": {
+      "/sites/acme-cloud/": page("Deep", ["pricing", "docs", "tour", "story", "team-offsite", "gallery"].map((path) => `<a href="${path}/">→</a>`).join(" ")),
+      ...Object.fromEntries(["pricing", "docs", "tour", "story", "team-offsite", "gallery"].map((path) => [`/sites/acme-cloud/${path}/`, page(path, `<p>${path} page</p>`)])),
+    },
     "jekyll.test": {
       "/robots.txt": text("Sitemap: http://localhost:4000/sitemap.xml\n"),
       "/sitemap.xml": {
@@ -146,6 +151,11 @@ describe("a site that lives in a folder (/website/)", () => {
   it("ranks the folder's pricing and docs pages first when the page budget is small", async () => {
     const result = await crawler(4).crawl(origin("prefix.test"));
     expect(paths(result.crawledPages)).toEqual(["/website", "/website/pricing", "/website/docs", "/website/about"]);
+  });
+
+  it("reads the folder the home page is served from as the site's root when ranking, however deep it is", async () => {
+    const result = await crawler(3).crawl(origin("deep.test") + "/sites/acme-cloud/");
+    expect(paths(result.crawledPages)).toEqual(["/sites/acme-cloud", "/sites/acme-cloud/pricing", "/sites/acme-cloud/docs"]);
   });
 
   it("obeys robots.txt and reports what it kept out", async () => {

@@ -28,7 +28,7 @@ export function excusedDespiteReadings(dimension: DimensionId, profile: SiteProf
 }
 
 export function whenSilent(dimension: DimensionId, profile: SiteProfile): Silence {
-  if (AI_DIMENSIONS.has(dimension) && !profile.sellsAi) return { means: "not_applicable", why: `it does not apply: ${profile.because.ai}` };
+  if (excusedDespiteReadings(dimension, profile)) return { means: "not_applicable", why: `it does not apply: ${profile.because.ai}` };
   if (COMMERCIAL_ONLY.has(dimension) && profile.openSource) return { means: "not_applicable", why: `it does not apply: ${profile.because.openSource}` };
   if (dimension === "pricing_packaging" && profile.salesLed) return { means: "not_applicable", why: `it does not apply: ${profile.because.salesLed}` };
   if (NOT_OBSERVABLE.has(dimension)) return { means: "not_applicable", why: "mature companies often keep this to themselves, so its absence from the site says nothing about the stage" };
