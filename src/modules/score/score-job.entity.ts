@@ -64,6 +64,10 @@ export class ScoreJob {
   @Column({ name: "locked_until", type: "timestamptz", nullable: true })
   lockedUntil: Date | null;
 
+  /** The current claim's fencing token: a worker's writes count only while it still holds it. */
+  @Column({ name: "lease_token", type: "uuid", nullable: true })
+  leaseToken: string | null;
+
   @Column({ name: "result_id", type: "uuid", nullable: true })
   resultId: string | null;
 

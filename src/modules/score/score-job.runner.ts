@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
-import type { DataSource } from "typeorm";
+import { randomUUID } from "node:crypto";
+import type { DataSource, EntityManager } from "typeorm";
 import { AppError, toAppError } from "../../errors.js";
 import type { DomainEvent, DomainEvents } from "../../events/domain-events.js";
 import type { Crawler } from "../crawl/crawler.js";
@@ -24,16 +25,29 @@ export interface RunnerOptions {
 
 const position = new Map(frameworkDimensions.map((dimension, index) => [dimension.id as string, index]));
 
+/** A job as one claim holds it: every write of the run is conditional on `leaseToken`. */
+type ClaimedJob = ScoreJob & { readonly leaseToken: string };
+
+const ACTIVE = `('queued', 'crawling', 'scoring')`;
+
 /**
- * Runs one job: claims it with a lease (so two workers never run it at once, and a
- * dead worker's job becomes claimable again), crawls, scores, stores the result
- * with its dimensions in one transaction, then announces it. A job that fails, or
- * whose workers died MAX_ATTEMPTS times, is refunded. The charge was taken once,
- * when the job was created, so retries never charge again.
+ * Runs one job: claims it with a lease and a fresh fencing token (so two workers
+ * never run it at once, and a dead worker's job becomes claimable again), crawls,
+ * scores, stores the result with its dimensions in one transaction, then announces
+ * it. A job that fails, or whose workers died MAX_ATTEMPTS times, is refunded. The
+ * charge was taken once, when the job was created, so retries never charge again.
+ *
+ * Every terminal transition is conditional (`status` still active AND the lease
+ * token still ours), so a finished job never becomes failed or refunded, and a
+ * worker whose lease lapsed (a Postgres failover, a long pause) cannot overwrite
+ * what the next holder did. Announcements go out after the commit and outside the
+ * failure path: a Redis blip there loses a message, never the outcome.
  */
 export class ScoreJobRunner {
   private readonly leaseMs: number;
   private readonly clock: () => Date;
+  private readonly stopping = new AbortController();
+  private readonly released = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -49,33 +63,67 @@ export class ScoreJobRunner {
     this.clock = options.clock ?? (() => new Date());
   }
 
+  /**
+   * A deploy or shutdown: in-flight crawls are aborted, and each job this process
+   * cannot finish is released at once (claimable, and the run not counted as an
+   * attempt). `releasedJobIds` then names them, so the caller can queue them again.
+   */
+  stop(): void {
+    this.stopping.abort();
+  }
+
+  releasedJobIds(): string[] {
+    return [...this.released];
+  }
+
   /** Processes a job id from any queue; returns quietly when the job is not (or no longer) claimable. */
   async process(jobId: string): Promise<void> {
+    if (this.stopping.signal.aborted) return;
     const job = await this.claim(jobId);
     if (!job) return;
     if (job.attempts > MAX_ATTEMPTS) {
-      await this.fail(job, new AppError("INTERNAL", "Scoring stopped unexpectedly several times; the credits were refunded."));
+      await this.announce(await this.fail(job, new AppError("INTERNAL", "Scoring stopped unexpectedly several times; the credits were refunded.")));
       return;
     }
-    const heartbeat = setInterval(() => void this.extendLease(job.id), Math.max(1_000, this.leaseMs / 3));
+    const heartbeat = setInterval(() => void this.extendLease(job), Math.max(1_000, this.leaseMs / 3));
     heartbeat.unref();
+    let ending: ScoreProgress | undefined;
+    try {
+      ending = await this.run(job);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    await this.announce(ending);
+  }
+
+  /** The run and its terminal transition; answers what to announce (nothing when another holder owns the job now). */
+  private async run(job: ClaimedJob): Promise<ScoreProgress | undefined> {
+    let result: ScoreResult;
     try {
       const crawl = await this.crawlerFor(job.kind).crawl(job.url, {
         mode: job.kind === "quick" ? "quick" : "full",
-        onProgress: (progress) => this.report(job.id, { jobId: job.id, status: "crawling", page: progress.n, pages: progress.of, url: progress.url }),
+        signal: this.stopping.signal,
+        onProgress: (progress) => this.report(job, { jobId: job.id, status: "crawling", page: progress.n, pages: progress.of, url: progress.url }),
       });
-      const result = await this.scorer.score({
+      if (this.stopping.signal.aborted) return await this.release(job);
+      result = await this.scorer.score({
         crawl,
         ...(job.context ? { context: job.context } : {}),
         framework: job.kind === "product" ? "product" : "maturity",
         mode: job.kind === "quick" ? "quick" : "full",
-        onDimension: (k, of, dimensionId) => this.report(job.id, { jobId: job.id, status: "scoring", dimension: k, dimensions: of, dimensionId }),
+        onDimension: (k, of, dimensionId) => this.report(job, { jobId: job.id, status: "scoring", dimension: k, dimensions: of, dimensionId }),
       });
-      await this.complete(job, result);
+      if (this.stopping.signal.aborted) return await this.release(job);
     } catch (error) {
-      await this.fail(job, error);
-    } finally {
-      clearInterval(heartbeat);
+      if (this.stopping.signal.aborted) return await this.release(job);
+      return await this.fail(job, error);
+    }
+    try {
+      return await this.complete(job, result);
+    } catch (error) {
+      // The commit may or may not have happened (a connection lost at COMMIT): fail()
+      // is conditional, so a job that did complete stays completed and is not refunded.
+      return await this.fail(job, error);
     }
   }
 
@@ -90,70 +138,117 @@ export class ScoreJobRunner {
     return rows.map((row) => row.id);
   }
 
-  private async claim(jobId: string): Promise<ScoreJob | undefined> {
+  private async claim(jobId: string): Promise<ClaimedJob | undefined> {
     const now = this.clock();
+    const leaseToken = randomUUID();
     const [rows]: [Array<{ id: string }>, number] = await this.dataSource.query(
-      `UPDATE "score_jobs" SET "attempts" = "attempts" + 1, "locked_until" = $2, "updated_at" = now()
-        WHERE "id" = $1 AND "status" IN ('queued', 'crawling', 'scoring') AND ("locked_until" IS NULL OR "locked_until" < $3)
+      `UPDATE "score_jobs" SET "attempts" = "attempts" + 1, "locked_until" = $2, "lease_token" = $4, "updated_at" = now()
+        WHERE "id" = $1 AND "status" IN ${ACTIVE} AND ("locked_until" IS NULL OR "locked_until" < $3)
         RETURNING "id"`,
-      [jobId, new Date(now.getTime() + this.leaseMs), now],
+      [jobId, new Date(now.getTime() + this.leaseMs), now, leaseToken],
     );
     if (rows.length === 0) return undefined;
-    return (await this.dataSource.getRepository(ScoreJob).findOneBy({ id: jobId })) ?? undefined;
+    const job = await this.dataSource.getRepository(ScoreJob).findOneBy({ id: jobId, leaseToken });
+    return job ? (job as ClaimedJob) : undefined;
   }
 
-  private async extendLease(jobId: string): Promise<void> {
+  private async extendLease(job: ClaimedJob): Promise<void> {
     await this.dataSource
-      .query(`UPDATE "score_jobs" SET "locked_until" = $2 WHERE "id" = $1 AND "status" IN ('queued', 'crawling', 'scoring')`, [
-        jobId,
+      .query(`UPDATE "score_jobs" SET "locked_until" = $2 WHERE "id" = $1 AND "status" IN ${ACTIVE} AND "lease_token" = $3`, [
+        job.id,
         new Date(this.clock().getTime() + this.leaseMs),
+        job.leaseToken,
       ])
-      .catch((error: unknown) => this.logger.warn({ err: error, jobId }, "could not extend a job's lease"));
+      .catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not extend a job's lease"));
   }
 
   /** Progress goes out at once; the stored copy (for late subscribers) is best effort. */
-  private report(jobId: string, progress: ScoreProgress): void {
-    void this.bus.publish(progress).catch((error: unknown) => this.logger.warn({ err: error, jobId }, "could not publish progress"));
+  private report(job: ClaimedJob, progress: ScoreProgress): void {
+    void this.bus.publish(progress).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not publish progress"));
     void this.dataSource
-      .query(`UPDATE "score_jobs" SET "status" = $2, "progress" = $3 WHERE "id" = $1 AND "status" IN ('queued', 'crawling', 'scoring')`, [
-        jobId,
+      .query(`UPDATE "score_jobs" SET "status" = $2, "progress" = $3 WHERE "id" = $1 AND "status" IN ${ACTIVE} AND "lease_token" = $4`, [
+        job.id,
         progress.status,
         JSON.stringify(progress),
+        job.leaseToken,
       ])
-      .catch((error: unknown) => this.logger.warn({ err: error, jobId }, "could not store progress"));
+      .catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not store progress"));
   }
 
-  private async complete(job: ScoreJob, result: ScoreResult): Promise<void> {
+  /**
+   * Moves the job from this holder to `to` inside `manager`'s transaction, only while
+   * it is still active and the lease is still ours; false when it is not (finished,
+   * or taken over after our lease lapsed): the caller then writes nothing else.
+   */
+  private async transition(manager: EntityManager, job: ClaimedJob, to: Record<string, unknown>): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(ScoreJob)
+      .set({ ...to, lockedUntil: null, leaseToken: null })
+      .where(`"id" = :id AND "status" IN ${ACTIVE} AND "lease_token" = :token`, { id: job.id, token: job.leaseToken })
+      .execute();
+    if (result.affected === 1) return true;
+    this.logger.warn({ jobId: job.id }, "this worker's lease on the job was lost; its outcome is left to the current holder");
+    return false;
+  }
+
+  /** Hands the job back unfinished (shutdown): claimable at once, and this run does not count as an attempt. */
+  private async release(job: ClaimedJob): Promise<undefined> {
+    const progress: ScoreProgress = { jobId: job.id, status: "queued" };
+    const released = await this.dataSource
+      .transaction((manager) => this.transition(manager, job, { status: "queued", progress, attempts: () => `GREATEST("attempts" - 1, 0)` }))
+      .catch((error: unknown) => {
+        this.logger.warn({ err: error, jobId: job.id }, "could not release a job at shutdown; its lease will lapse");
+        return false;
+      });
+    if (released) {
+      this.released.add(job.id);
+      this.logger.info({ jobId: job.id }, "released an unfinished job at shutdown");
+    }
+    return undefined;
+  }
+
+  /** Publishes a terminal step after its commit; a lost message is recovered from the stored job. */
+  private async announce(progress: ScoreProgress | undefined): Promise<void> {
+    if (!progress) return;
+    await this.bus.publish(progress).catch((error: unknown) => this.logger.warn({ err: error, jobId: progress.jobId }, "could not publish the job's end"));
+  }
+
+  /** Stores the result and completes the job in one transaction; answers the step to announce. */
+  private async complete(job: ClaimedJob, result: ScoreResult): Promise<ScoreProgress | undefined> {
     const events: DomainEvent[] = [];
-    const resultId = await this.dataSource.transaction(async (manager) => {
-      const record = await manager.save(
-        manager.create(ScoreResultRecord, {
-          accountId: job.accountId,
-          productId: job.productId,
-          jobId: job.id,
-          url: result.url,
-          companyName: result.companyName,
-          totalScore: result.totalScore,
-          stageName: result.stageName,
-          framework: result.framework,
-          frameworkVersion: result.frameworkVersion,
-          mode: result.mode,
-          strengths: [...result.strengths],
-          gaps: [...result.gaps],
-          crossDimensionNotes: result.crossDimensionNotes,
-          antiPatterns: [...result.antiPatternsDetected],
-          crawledPages: [...result.crawledPages],
-          crawlStats: result.crawlStats,
-          scorer: result.scorer,
-          lifecycleStageId: result.lifecycleStageId ?? null,
-          claimTokenHash: job.claimTokenHash,
-          claimExpiresAt: job.accountId === null ? new Date(this.clock().getTime() + HELD_RESULT_LIFETIME_MS) : null,
-        }),
-      );
+    const resultId = randomUUID();
+    const progress: ScoreProgress = { jobId: job.id, status: "completed", resultId };
+    const completed = await this.dataSource.transaction(async (manager) => {
+      // First: it locks the job row, so no other holder's transition can interleave.
+      if (!(await this.transition(manager, job, { status: "completed", resultId, progress }))) return false;
+      await manager.insert(ScoreResultRecord, {
+        id: resultId,
+        accountId: job.accountId,
+        productId: job.productId,
+        jobId: job.id,
+        url: result.url,
+        companyName: result.companyName,
+        totalScore: result.totalScore,
+        stageName: result.stageName,
+        framework: result.framework,
+        frameworkVersion: result.frameworkVersion,
+        mode: result.mode,
+        strengths: [...result.strengths],
+        gaps: [...result.gaps],
+        crossDimensionNotes: result.crossDimensionNotes,
+        antiPatterns: [...result.antiPatternsDetected],
+        crawledPages: [...result.crawledPages],
+        crawlStats: result.crawlStats,
+        scorer: result.scorer,
+        lifecycleStageId: result.lifecycleStageId ?? null,
+        claimTokenHash: job.claimTokenHash,
+        claimExpiresAt: job.accountId === null ? new Date(this.clock().getTime() + HELD_RESULT_LIFETIME_MS) : null,
+      });
       await manager.insert(
         ScoreDimensionRecord,
         result.dimensions.map((dimension) => ({
-          resultId: record.id,
+          resultId,
           dimensionId: dimension.dimensionId,
           position: position.get(dimension.dimensionId) ?? 0,
           dimensionName: dimension.dimensionName,
@@ -167,13 +262,11 @@ export class ScoreJobRunner {
         })),
       );
       if (job.productId) await manager.update(Product, { id: job.productId }, { name: result.companyName });
-      const progress: ScoreProgress = { jobId: job.id, status: "completed", resultId: record.id };
-      await manager.update(ScoreJob, { id: job.id }, { status: "completed", resultId: record.id, progress, lockedUntil: null });
       if (job.accountId) {
         events.push(
           await this.events.record(manager, "score.completed", {
             accountId: job.accountId,
-            resultId: record.id,
+            resultId,
             jobId: job.id,
             url: result.url,
             totalScore: result.totalScore,
@@ -183,27 +276,32 @@ export class ScoreJobRunner {
           }),
         );
       }
-      return record.id;
+      return true;
     });
-    await this.events.publish(events);
-    await this.bus.publish({ jobId: job.id, status: "completed", resultId });
+    if (!completed) return undefined;
+    // Committed: from here on nothing may fail the job. Recorded events are delivered later anyway.
+    await this.events.publish(events).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not publish the job's events now"));
+    return progress;
   }
 
-  private async fail(job: ScoreJob, error: unknown): Promise<void> {
+  /** Fails the job and refunds it, only while the job is still ours and unfinished. */
+  private async fail(job: ClaimedJob, error: unknown): Promise<ScoreProgress | undefined> {
     const appError = toAppError(error);
     if (appError.code === "INTERNAL") this.logger.error({ err: error, jobId: job.id }, "scoring job failed unexpectedly");
     const failure = { code: appError.code, message: appError.message };
-    await this.dataSource.transaction(async (manager) => {
-      await manager.update(ScoreJob, { id: job.id }, {
-        status: "failed",
-        errorCode: failure.code,
-        errorMessage: failure.message,
-        progress: { jobId: job.id, status: "failed", error: failure },
-        lockedUntil: null,
+    const progress: ScoreProgress = { jobId: job.id, status: "failed", error: failure };
+    try {
+      const failed = await this.dataSource.transaction(async (manager) => {
+        if (!(await this.transition(manager, job, { status: "failed", errorCode: failure.code, errorMessage: failure.message, progress }))) return false;
+        // A failed score costs nothing (the API call itself stays charged: it happened).
+        if (job.accountId) await this.ledger.refund(job.accountId, `job:${job.id}`, { manager });
+        return true;
       });
-      // A failed score costs nothing (the API call itself stays charged: it happened).
-      if (job.accountId) await this.ledger.refund(job.accountId, `job:${job.id}`, { manager });
-    });
-    await this.bus.publish({ jobId: job.id, status: "failed", error: failure });
+      return failed ? progress : undefined;
+    } catch (cause) {
+      // Postgres is away: the job keeps its lease until it lapses, then runs again (or fails for good past MAX_ATTEMPTS).
+      this.logger.warn({ err: cause, jobId: job.id }, "could not record a job's failure; it will be retried when its lease lapses");
+      return undefined;
+    }
   }
 }

@@ -127,6 +127,7 @@ export class ScoreService {
             progress: { jobId, status: "queued" },
             attempts: 0,
             lockedUntil: null,
+            leaseToken: null,
             resultId: null,
             errorCode: null,
             errorMessage: null,

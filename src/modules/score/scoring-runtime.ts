@@ -96,8 +96,16 @@ export function createScoringRuntime(deps: {
     streams,
     async close() {
       await maintenance.stop();
+      // In-flight crawls are aborted and their jobs released unfinished (not counted as an attempt)…
+      runner.stop();
       // Redis may be gone or silent at shutdown: each part gets a bounded time to close.
       await bounded(worker?.close() ?? Promise.resolve(), "job worker", logger);
+      // …and queued again at once for the other workers (without Redis, this process's next start sweeps them up).
+      if (config.redisUrl) {
+        for (const jobId of runner.releasedJobIds()) {
+          await queue.enqueue(jobId).catch((error: unknown) => logger.warn({ err: error, jobId }, "could not queue a released job; the sweep will"));
+        }
+      }
       await bounded(queue.close(), "job queue", logger);
       await bounded(bus.close(), "progress bus", logger);
     },

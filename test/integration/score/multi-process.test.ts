@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Client } from "graphql-ws";
 import { Redis } from "ioredis";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectLines, exitOf } from "../../support/child-process.js";
 import { follow, START_SCORE, wsClient } from "../../support/progress.js";
@@ -172,6 +173,45 @@ afterAll(async () => {
 }, 30_000);
 
 describe("scoring across processes", () => {
+  it("a deploy: the stopping worker aborts its crawl and hands the job back at once; the next worker runs it as its first attempt", async () => {
+    const held = gatedSite(leader.pages);
+    const slowSite = await new FixtureSites({ "127.0.0.1": held.site }).start();
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const answer = await fetch(`${apiA.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": `198.18.${randomInt(0, 256)}.${randomInt(1, 255)}` },
+        body: JSON.stringify({ query: START_SCORE, variables: { input: { url: `http://127.0.0.1:${slowSite.port}/`, kind: "quick" } } }),
+      });
+      const jobId = ((await answer.json()) as { data: { startScore: { job: { id: string } } } }).data.startScore.job.id;
+      const row = async () =>
+        ((await db.query(`SELECT "status", "attempts", "locked_until" FROM "score_jobs" WHERE "id" = $1`, [jobId])).rows[0] as { status: string; attempts: number; locked_until: Date | null });
+      // The old worker holds it, its crawl waiting on the site.
+      for (let waited = 0; (await row()).attempts === 0 || slowSite.requests.length === 0; waited += 50) {
+        if (waited > 15_000) throw new Error(`the worker never took the job:\n${worker.logs.slice(-10).join("\n")}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+
+      const next = await start("worker 2", workerEntry, { DATABASE_URL: database.url, SCORE_WORKERS: "1" }, "scoring worker ready");
+      expect(await stop(worker)).toBe(0);
+      expect(worker.logs.some((line) => line.includes("released an unfinished job at shutdown"))).toBe(true);
+      worker = next;
+      held.release();
+
+      // Well before the 60 s lease or the 30 s sweep could have brought it back.
+      for (let waited = 0; (await row()).status !== "completed"; waited += 100) {
+        if (waited > 20_000) throw new Error(`the job was not run again at once: ${JSON.stringify(await row())}\n${next.logs.slice(-10).join("\n")}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await row()).toMatchObject({ status: "completed", attempts: 1, locked_until: null });
+    } finally {
+      held.release();
+      await db.end();
+      await slowSite.stop();
+    }
+  }, 60_000);
+
   it("streams a job started on API A, run by the worker, to a subscriber on API B, and B serves its result", async () => {
     const origin = `http://127.0.0.1:${sites.port}`;
 
