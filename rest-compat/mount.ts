@@ -126,6 +126,7 @@ async function serve(
   }
   const data = result.data;
   const status = row.status?.(data) ?? 200;
+  if (row.headers) reply.headers(row.headers(data));
   if (status === 204) return reply.code(204).send();
   if (remember && (row.immutable?.cacheable?.(data) ?? true)) {
     const body = JSON.stringify(row.body(data));

@@ -24,6 +24,8 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
   readonly variables: (input: RestInput) => TVariables;
   /** The HTTP status of a successful answer (default 200). */
   readonly status?: (data: TData) => number;
+  /** Headers of a successful answer taken from the operation's data (e.g. where to follow a job). */
+  readonly headers?: (data: TData) => Record<string, string>;
   /** The JSON body of a successful answer, taken from the operation's data. */
   readonly body: (data: TData) => unknown;
   /**

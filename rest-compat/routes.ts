@@ -13,6 +13,7 @@ import {
   QuickScoreDocument,
   ProductScoreDocument,
   ScoreResultDocument,
+  ScoreJobDocument,
   ScoreHistoryDocument,
   LinkScoreDocument,
   ProductDocument,
@@ -114,6 +115,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     operation: ScoreDocument,
     variables: scoreVariables,
     status: (data) => scoreStatus(data.score),
+    headers: (data) => scoreHeaders(data.score),
     body: (data) => scoreBody(data.score),
   }),
   route({
@@ -122,6 +124,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     operation: QuickScoreDocument,
     variables: scoreVariables,
     status: (data) => scoreStatus(data.quickScore),
+    headers: (data) => scoreHeaders(data.quickScore),
     body: (data) => scoreBody(data.quickScore),
   }),
   route({
@@ -130,7 +133,15 @@ export const restRoutes: readonly AnyRestRoute[] = [
     operation: ProductScoreDocument,
     variables: scoreVariables,
     status: (data) => scoreStatus(data.productScore),
+    headers: (data) => scoreHeaders(data.productScore),
     body: (data) => scoreBody(data.productScore),
+  }),
+  route({
+    method: "GET",
+    path: "/api/score/jobs/:id",
+    operation: ScoreJobDocument,
+    variables: ({ params }) => ({ id: params.id ?? "" }),
+    body: (data) => data.scoreJob,
   }),
   route({
     method: "GET",
@@ -177,6 +188,11 @@ function scoreVariables(input: RestInput) {
 /** 200 with the result; 202 with the job when scoring outlived the wait (follow it over GraphQL). */
 function scoreStatus(answer: ScoreAnswerFragment): number {
   return answer.result ? 200 : 202;
+}
+
+/** A 202 names where to follow the job (it exists and is charged: follow it, do not score again). */
+function scoreHeaders(answer: Pick<ScoreAnswerFragment, "result" | "job">): Record<string, string> {
+  return answer.result ? {} : { location: `/api/score/jobs/${answer.job.id}` };
 }
 
 function scoreBody(answer: ScoreAnswerFragment) {

@@ -129,19 +129,33 @@ export class ScoreResolver {
     return toGraphQLDetails(details);
   }
 
+  /**
+   * Once `start` answered, the job exists and is charged: from here on, trouble
+   * (Redis or Postgres going away while we wait or read the result) answers the job
+   * to follow, never an error inviting a retry that would start and charge another.
+   */
   private async run(kind: ScoreKind, input: ScoreInput, context: GraphQLContext): Promise<ScorePayload> {
     const started = await this.service.start(await callerOf(context), { kind, url: input.url, context: input.context });
-    const job = await this.service.waitForEnd(started.job.id, this.waitMs);
-    return this.payload(job, started.claimToken);
-  }
-
-  private async payload(job: ScoreJob, claimToken: string | null): Promise<ScorePayload> {
+    let job: ScoreJob;
+    try {
+      job = await this.service.waitForEnd(started.job.id, this.waitMs);
+    } catch (error) {
+      context.log.warn({ err: error, jobId: started.job.id }, "lost sight of a charged job while waiting; answering the job to follow");
+      return { result: null, job: toGraphQLJob(started.job), claimToken: started.claimToken };
+    }
     if (job.status === "failed") {
       // A failed job answers its error (the same on a replay); its credits were refunded.
       throw new AppError(isErrorCode(job.errorCode) ? job.errorCode : "INTERNAL", job.errorMessage ?? "Scoring failed.");
     }
-    const result = job.status === "completed" && job.resultId ? toGraphQLResult(await this.results.getPublic(job.resultId)) : null;
-    return { result, job: toGraphQLJob(job), claimToken };
+    let result: ScoreResultType | null = null;
+    if (job.status === "completed" && job.resultId) {
+      try {
+        result = toGraphQLResult(await this.results.getPublic(job.resultId));
+      } catch (error) {
+        context.log.warn({ err: error, jobId: job.id }, "could not read a finished job's result; answering the job to follow");
+      }
+    }
+    return { result, job: toGraphQLJob(job), claimToken: started.claimToken };
   }
 }
 
