@@ -1,8 +1,9 @@
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
-import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { toAppError } from "../errors.js";
 import type { GraphQLContext } from "./context.js";
+import { refuseControlCharacters, refuseControlCharactersInDocument } from "../http/control-characters.js";
 
 /** Apollo's own codes that clients act on (automatic persisted queries): kept as they are. */
 const apolloProtocolCodes = new Set(["PERSISTED_QUERY_NOT_FOUND", "PERSISTED_QUERY_NOT_SUPPORTED"]);
@@ -40,6 +41,36 @@ const errorLogging: ApolloServerPlugin<GraphQLContext> = {
   },
 };
 
+/**
+ * Control characters in any string (variables or literals) are refused before the
+ * operation runs: 400-class VALIDATION_FAILED naming the field, never a database
+ * error. Every door (HTTP GraphQL, the REST table, graphql-ws) comes through here
+ * or through the HTTP layer's check of bodies.
+ */
+const controlCharacters: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ request, document }) {
+        try {
+          refuseControlCharactersInDocument(document);
+          refuseControlCharacters(request.variables ?? {});
+        } catch (error) {
+          throw asRequestError(error);
+        }
+      },
+    };
+  },
+};
+
+/**
+ * An AppError raised before execution, as Apollo answers request errors: with the
+ * catalogue's HTTP status (Apollo would otherwise answer 500 for a plugin's throw).
+ */
+export function asRequestError(error: unknown): GraphQLError {
+  const appError = toAppError(error);
+  return new GraphQLError(appError.message, { extensions: { code: appError.code, http: { status: appError.status } } });
+}
+
 /** Headers an operation asked for (rate-limit state) go out on the HTTP answer, as on REST. */
 const responseHeaders: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
@@ -69,7 +100,7 @@ export async function startApollo(schema: GraphQLSchema, logger: Logger, options
     formatError: formatGraphQLError,
     // Cookie-authenticated mutations must not be triggerable by a cross-site form post.
     csrfPrevention: true,
-    plugins: [errorLogging, responseHeaders, landingPageRedirect(options.graphiqlPath)],
+    plugins: [errorLogging, controlCharacters, responseHeaders, landingPageRedirect(options.graphiqlPath)],
   });
   await apollo.start();
   return apollo;

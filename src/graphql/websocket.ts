@@ -5,7 +5,8 @@ import { GraphQLError, type GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
-import { toAppError } from "../errors.js";
+import { AppError, toAppError } from "../errors.js";
+import { findControlCharacter } from "../http/control-characters.js";
 import type { Authenticator } from "../modules/accounts/viewer.js";
 import { createContext, type ContextStreams, type GraphQLContext } from "./context.js";
 
@@ -96,6 +97,12 @@ export function attachGraphQLWebSocket(
               }
             : {}),
         });
+      },
+      // Control characters in variables are refused before anything runs, as over HTTP.
+      onSubscribe: (_ctx, _id, payload) => {
+        const found = findControlCharacter(payload.variables ?? {});
+        if (!found) return undefined;
+        return formatErrors([new GraphQLError(`${found.path}: must not contain control characters.`, { originalError: new AppError("VALIDATION_FAILED", `${found.path}: must not contain control characters.`) })]);
       },
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: formatErrors(result.errors) } : result,

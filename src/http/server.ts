@@ -13,6 +13,7 @@ import type { Authenticator } from "../modules/accounts/viewer.js";
 import { createContext, type ContextStreams, type GraphQLContext } from "../graphql/context.js";
 import { trustProxyFunction } from "./client-ip.js";
 import { registerGraphiql } from "./graphiql.js";
+import { refuseControlCharacters } from "./control-characters.js";
 
 /** DESIGN.md §4: request bodies are at most 64 KiB, on every route. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -66,6 +67,15 @@ export async function buildHttpServer(options: {
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.url.startsWith("/api/") && !reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
     return payload;
+  });
+
+  // NUL and other control characters in a body, query string or path parameter of a
+  // route are refused naming the field (GraphQL checks its variables and literals itself).
+  app.addHook("preHandler", async (request) => {
+    if (request.url.startsWith(GRAPHQL_PATH)) return;
+    refuseControlCharacters(request.params ?? {});
+    refuseControlCharacters(request.query ?? {});
+    refuseControlCharacters(request.body ?? {});
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -297,7 +297,7 @@ export class ScoreInput {
 
 @InputType({ description: "What to score, and how." })
 export class StartScoreInput extends ScoreInput {
-  @Field(() => ScoreKindEnum, { description: "score, quick or product." })
+  @Field(() => ScoreKindEnum, { defaultValue: ScoreKindEnum.score, description: "score (the full maturity score, the default), quick or product." })
   kind: ScoreKindEnum;
 }
 

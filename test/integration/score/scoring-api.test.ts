@@ -149,6 +149,18 @@ describe("POST /api/score and mutation score", () => {
   });
 });
 
+describe("startScore", () => {
+  it("needs only the url: kind defaults to the full maturity score", async () => {
+    const kit = await signIn(service, "kit@score.test");
+    await setPlan(kit, "pro");
+    const started = await graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id kind status } } }`, { input: { url: service.siteUrl("bare.test") } }, { cookie: kit.cookie });
+    expect(started.errors).toBeUndefined();
+    expect(started.data?.startScore.job).toMatchObject({ kind: "score" });
+    const literal = await graphql(`mutation { startScore(input: { url: "${service.siteUrl("bare.test")}" }) { job { kind } } }`, undefined, { cookie: kit.cookie });
+    expect(literal.data?.startScore.job.kind).toBe("score");
+  });
+});
+
 describe("limits, in the contract's order", () => {
   it("lets 5 score requests a minute through and refuses the 6th with 429 and Retry-After: 60, charging it nothing", async () => {
     const dee = await signIn(service, "dee@score.test");
