@@ -125,6 +125,14 @@ const envSchema = z
     if (!env.SESSION_ISSUER) {
       ctx.addIssue({ code: "custom", path: ["SESSION_ISSUER"], message: "is required in production" });
     }
+    if (env.TRUST_PROXY === true) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["TRUST_PROXY"],
+        message:
+          "must not be true in production: it believes the left-most X-Forwarded-For, which any client can write, so per-address limits could be dodged; give the number of proxies in front of the service or their addresses",
+      });
+    }
   });
 
 export type Env = z.infer<typeof envSchema>;

@@ -78,6 +78,14 @@ describe("configuration", () => {
     expect(problemsOf({ PUBLIC_BASE_URL: "ftp://x" })).toEqual([expect.stringMatching(/^PUBLIC_BASE_URL /)]);
   });
 
+  it("refuses TRUST_PROXY=true in production (any client can write the left-most X-Forwarded-For), but not a hop count or addresses", () => {
+    const production = { NODE_ENV: "production", SESSION_PUBLIC_KEY: "-----BEGIN PUBLIC KEY-----", SESSION_ISSUER: "https://id" };
+    expect(problemsOf({ ...production, TRUST_PROXY: "true" })).toEqual([expect.stringMatching(/^TRUST_PROXY must not be true in production/)]);
+    expect(problemsOf({ ...production, TRUST_PROXY: "1" })).toEqual([]);
+    expect(problemsOf({ ...production, TRUST_PROXY: "10.0.0.0/8,192.168.1.4" })).toEqual([]);
+    expect(problemsOf({ TRUST_PROXY: "true" })).toEqual([]);
+  });
+
   it("requires a real identity provider in production", () => {
     expect(problemsOf({ NODE_ENV: "production" })).toEqual([
       expect.stringMatching(/^SESSION_JWKS_URL is required in production/),

@@ -29,7 +29,7 @@ export class ScoreJob {
   @Column({ name: "api_key_id", type: "uuid", nullable: true })
   apiKeyId: string | null;
 
-  /** Anonymous jobs: the requester's address (who may follow its progress). */
+  /** Anonymous jobs: the requester's network, its address or IPv6 /64 (who may follow its progress). */
   @Column({ name: "requester_ip", type: "text", nullable: true })
   requesterIp: string | null;
 

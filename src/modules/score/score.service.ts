@@ -9,6 +9,7 @@ import { actionCostTenths } from "../billing/plans.js";
 import type { AnonymousCap } from "../billing/rate-limit/anonymous-cap.js";
 import type { RateLimiter } from "../billing/rate-limit/rate-limiter.js";
 import { normalizeInputUrl } from "../crawl/url.js";
+import { clientNetwork } from "../../http/client-ip.js";
 import type { ProductsService } from "../products/products.service.js";
 import { IdempotencyKey } from "./idempotency-key.entity.js";
 import type { ScoreKind } from "./score-job.entity.js";
@@ -78,7 +79,9 @@ export class ScoreService {
     if (request.kind === "product" && viewer.kind !== "member") {
       throw new AppError("AUTH_REQUIRED", "Product scores are stored in an account: sign in or send an API key.");
     }
-    const scope = viewer.kind === "member" ? viewer.accountId : `ip:${caller.clientIp}`;
+    // Anonymous callers are counted by network (an IPv6 /64), not by address.
+    const network = clientNetwork(caller.clientIp);
+    const scope = viewer.kind === "member" ? viewer.accountId : `ip:${network}`;
     const key = validIdempotencyKey(caller.idempotencyKey);
     const requestHash = hashToken(JSON.stringify([request.kind, url.href, context]));
     if (key) {
@@ -88,7 +91,7 @@ export class ScoreService {
 
     // Layer 1: the short-window limit. API keys have none (the monthly API-call ceiling bounds them).
     if (viewer.kind === "anonymous") {
-      const cap = await this.anonymousCap.consume(caller.clientIp);
+      const cap = await this.anonymousCap.consume(network);
       caller.setHeaders(cap.headers);
     } else if (viewer.via === "session") {
       const decision = await this.limiter.check("score", viewer.userId);
@@ -117,7 +120,7 @@ export class ScoreService {
             accountId: viewer.kind === "member" ? viewer.accountId : null,
             userId: viewer.kind === "member" && viewer.via === "session" ? viewer.userId : null,
             apiKeyId: viewer.kind === "member" && viewer.via === "api_key" ? viewer.apiKeyId : null,
-            requesterIp: viewer.kind === "anonymous" ? caller.clientIp : null,
+            requesterIp: viewer.kind === "anonymous" ? network : null,
             claimTokenHash: claimToken ? hashToken(claimToken) : null,
             kind: request.kind,
             url: url.href,
@@ -174,12 +177,12 @@ export class ScoreService {
     return job;
   }
 
-  /** Who may see a job and its progress: a member of its account, or the anonymous requester's address. */
+  /** Who may see a job and its progress: a member of its account, or the anonymous requester's network (address; IPv6 /64). */
   async jobFor(viewer: Viewer, clientIp: string, jobId: string): Promise<ScoreJob> {
     const job = isUuid(jobId) ? await this.dataSource.getRepository(ScoreJob).findOneBy({ id: jobId }) : null;
     const allowed =
       job !== null &&
-      (job.accountId !== null ? viewer.kind === "member" && viewer.accountId === job.accountId : viewer.kind === "anonymous" && job.requesterIp === clientIp);
+      (job.accountId !== null ? viewer.kind === "member" && viewer.accountId === job.accountId : viewer.kind === "anonymous" && job.requesterIp === clientNetwork(clientIp));
     if (!job || !allowed) throw new AppError("NOT_FOUND", "No such scoring job.");
     return job;
   }

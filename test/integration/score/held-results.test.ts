@@ -154,3 +154,31 @@ describe("held anonymous results", () => {
     }
   });
 });
+
+describe("the anonymous cap counts networks, not addresses", () => {
+  it("treats every address of one IPv6 /64 as one caller, and another /64 as another", async () => {
+    const from = (address: string) =>
+      api()("/api/score/quick", { method: "POST", body: { url: service.siteUrl("maker.test") }, headers: { "x-forwarded-for": address } });
+    expect((await from("2001:db8:77:1::1")).status).toBe(200);
+    const sameNetwork = await from("2001:db8:77:1:abcd:ef01:2345:6789");
+    expect(sameNetwork.status).toBe(429);
+    expect((await sameNetwork.json()).error).toMatchObject({ code: "ANON_RATE_LIMIT" });
+    expect((await from("2001:db8:77:2::1")).status).toBe(200);
+    // IPv4 stays per address.
+    expect((await from("198.51.100.201")).status).toBe(200);
+    expect((await from("198.51.100.202")).status).toBe(200);
+  });
+
+  it("lets another address of the requester's /64 follow its job", async () => {
+    const started = await api()("/graphql", {
+      method: "POST",
+      body: { query: `mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, variables: { input: { url: service.siteUrl("maker.test"), kind: "quick" } } },
+      headers: { "x-forwarded-for": "2001:db8:77:9::1" },
+    });
+    const jobId = (await started.json()).data.startScore.job.id as string;
+    const follow = (address: string) =>
+      api()("/graphql", { method: "POST", body: { query: `query($id: ID!) { scoreJob(id: $id) { id } }`, variables: { id: jobId } }, headers: { "x-forwarded-for": address } }).then((response) => response.json());
+    expect((await follow("2001:db8:77:9::2")).data?.scoreJob.id).toBe(jobId);
+    expect((await follow("2001:db8:77:8::1")).errors?.[0].extensions.code).toBe("NOT_FOUND");
+  });
+});
