@@ -61,6 +61,12 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   try {
     const accounts = new AccountsService(database.dataSource);
     const local = usesLocalIdentityProvider(config) ? await LocalIdentityProvider.create(config) : undefined;
+    if (local) {
+      logger.warn(
+        { routes: ["POST /dev/login", "GET /dev/checkout/{id}", "POST /dev/checkout/{id}/complete"] },
+        "development stand-ins are on: anyone who reaches this service can sign in as any e-mail and complete checkouts without paying; configure SESSION_JWKS_URL or SESSION_PUBLIC_KEY (or NODE_ENV=production) to turn them off",
+      );
+    }
     const sessions = await createSessionVerifier(config, local ? { localIdentityProvider: local } : {});
     const ledger = new CreditLedger(database.dataSource);
     const apiKeys = new ApiKeysService(database.dataSource);
@@ -79,7 +85,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results));
     const schema = buildAppSchema(container);
 
-    const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH });
+    const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH, introspection: config.graphql.introspection });
     // Fastify drains HTTP on close and then stops Apollo (onClose below), so Apollo needs no drain plugin.
     const server = await buildHttpServer({
       config,

@@ -76,6 +76,10 @@ const envSchema = z
     SESSION_JWKS_URL: optionalUrl(["https:", "http:"]),
     SESSION_PUBLIC_KEY: optionalString,
     SESSION_ISSUER: optionalString,
+    /** Sent as `X-Operator-Token`, it shows health's provider details in production. */
+    OPERATOR_TOKEN: optionalString.refine((value) => value === undefined || value.length >= 32, "must be at least 32 characters"),
+    /** GraphQL introspection: on outside production unless false, off in production unless true. */
+    GRAPHQL_INTROSPECTION: z.enum(["true", "false"]).optional(),
     SESSION_AUTHORIZED_PARTIES: csv,
     PUBLIC_BASE_URL: optionalUrl(["http:", "https:"]),
     STRIPE_API_URL: optionalUrl(["http:", "https:"]),
@@ -161,6 +165,9 @@ export interface Config {
   };
   /** Where people reach the service (links in checkout URLs and share pages); no trailing slash. */
   readonly publicBaseUrl: string;
+  /** The `X-Operator-Token` that shows health's provider modes, hosts and models in production. */
+  readonly operatorToken: string | undefined;
+  readonly graphql: { readonly introspection: boolean };
   readonly billing: {
     readonly stripeApiUrl: string | undefined;
     readonly stripeSecretKey: string | undefined;
@@ -228,6 +235,8 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       authorizedParties: env.SESSION_AUTHORIZED_PARTIES,
     },
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    operatorToken: env.OPERATOR_TOKEN,
+    graphql: { introspection: env.GRAPHQL_INTROSPECTION === undefined ? env.NODE_ENV !== "production" : env.GRAPHQL_INTROSPECTION === "true" },
     billing: { stripeApiUrl: env.STRIPE_API_URL, stripeSecretKey: env.STRIPE_SECRET_KEY, stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET },
     crawl: { maxPages: env.CRAWL_MAX_PAGES, ssrfAllowlist: env.SSRF_ALLOWLIST },
     scoringWorkers: env.SCORE_WORKERS,

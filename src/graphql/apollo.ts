@@ -91,11 +91,11 @@ function landingPageRedirect(graphiqlPath: string): ApolloServerPlugin<GraphQLCo
   return { async serverWillStart() { return { async renderLandingPage() { return { html }; } }; } };
 }
 
-export async function startApollo(schema: GraphQLSchema, logger: Logger, options: { graphiqlPath: string }) {
+export async function startApollo(schema: GraphQLSchema, logger: Logger, options: { graphiqlPath: string; introspection?: boolean }) {
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     logger,
-    introspection: true,
+    introspection: options.introspection ?? true,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     // Cookie-authenticated mutations must not be triggerable by a cross-site form post.

@@ -41,6 +41,8 @@ export interface GraphQLContext {
   chargeApiCallIn(viewer: Viewer, manager: EntityManager): Promise<void>;
   /** Per-request DataLoaders, created on first use (see `loaderOf`). */
   readonly loaders: Map<string, unknown>;
+  /** The request carried the configured operator token (X-Operator-Token). */
+  readonly operator: boolean;
   /** Sources of subscriptions; absent where none are served. */
   readonly streams: ContextStreams | undefined;
 }
@@ -65,6 +67,7 @@ export interface ContextSource {
   /** Charges one API call for a key-authenticated viewer. */
   chargeApiCall?: (viewer: Viewer, manager?: EntityManager) => Promise<void>;
   streams?: ContextStreams | undefined;
+  operator?: boolean;
 }
 
 export function createContext(source: ContextSource): GraphQLContext {
@@ -80,6 +83,7 @@ export function createContext(source: ContextSource): GraphQLContext {
     responseHeaders: {},
     loaders: new Map(),
     streams: source.streams,
+    operator: source.operator ?? false,
     identify,
     viewer: () =>
       (charged ??= identify().then(async (viewer) => {

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { ApolloServer } from "@apollo/server";
 import fastifyApollo from "@as-integrations/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from "fastify";
@@ -40,7 +40,7 @@ export async function buildHttpServer(options: {
   extraRoutes?: ReadonlyArray<(app: FastifyInstance) => Promise<void>>;
 }): Promise<FastifyInstance> {
   const { config, logger, schema, apollo, routes = restRoutes, authenticator } = options;
-  const contextFor = (request: FastifyRequest) => requestContext(request, authenticator, options.streams);
+  const contextFor = (request: FastifyRequest) => requestContext(request, authenticator, options.streams, config.operatorToken);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -98,9 +98,10 @@ export async function buildHttpServer(options: {
 }
 
 /** The same context for /graphql and the REST table: one way to learn who is calling. */
-export function requestContext(request: FastifyRequest, authenticator?: Authenticator, streams?: ContextStreams): GraphQLContext {
+export function requestContext(request: FastifyRequest, authenticator?: Authenticator, streams?: ContextStreams, operatorToken?: string): GraphQLContext {
   return createContext({
     requestId: request.id,
+    operator: isOperator(headerValue(request.headers["x-operator-token"]), operatorToken),
     log: request.log,
     clientIp: request.ip,
     idempotencyKey: headerValue(request.headers["idempotency-key"]),
@@ -109,6 +110,13 @@ export function requestContext(request: FastifyRequest, authenticator?: Authenti
       ? { identify: () => authenticator.identify(request), chargeApiCall: (viewer, manager) => authenticator.chargeApiCall(viewer, request.id, manager ? { manager } : {}) }
       : {}),
   });
+}
+
+/** Constant-time comparison of the operator token (hashes of equal length). */
+function isOperator(sent: string | undefined, expected: string | undefined): boolean {
+  if (!sent || !expected) return false;
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(sent), digest(expected));
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -24,7 +24,12 @@ export class HealthService {
     private readonly redis?: CacheProbe,
   ) {}
 
-  async check(): Promise<Health> {
+  /**
+   * Every component's status is public. Its detail (provider modes, hosts, model
+   * names, what is missing) is shown outside production, and in production only to
+   * an operator (`detailed`); everyone else reads a generic word per status.
+   */
+  async check(options: { detailed?: boolean } = {}): Promise<Health> {
     const checks: HealthChecks = {
       database: await this.checkDatabase(),
       auth: this.checkAuth(),
@@ -32,7 +37,8 @@ export class HealthService {
       scoring: this.checkScoring(),
       environment: await this.checkEnvironment(),
     };
-    return { status: worstOf(Object.values(checks)), version: this.config.version, checks };
+    const shown = !this.config.isProduction || options.detailed === true ? checks : redacted(checks);
+    return { status: worstOf(Object.values(checks)), version: this.config.version, checks: shown };
   }
 
   private async checkDatabase(): Promise<HealthCheck> {
@@ -101,6 +107,23 @@ export class HealthService {
     const status = redisDown || missing.length > 0 ? HealthStatus.warn : HealthStatus.pass;
     return { status, latencyMs, detail: `${parts.join(", ")}${advice}` };
   }
+}
+
+const genericDetail: Record<HealthStatus, string> = {
+  [HealthStatus.pass]: "available",
+  [HealthStatus.warn]: "degraded",
+  [HealthStatus.fail]: "unavailable",
+};
+
+function redacted(checks: HealthChecks): HealthChecks {
+  const hide = (check: HealthCheck): HealthCheck => ({ ...check, detail: genericDetail[check.status] });
+  return {
+    database: hide(checks.database),
+    auth: hide(checks.auth),
+    billing: hide(checks.billing),
+    scoring: hide(checks.scoring),
+    environment: hide(checks.environment),
+  };
 }
 
 function worstOf(checks: readonly HealthCheck[]): HealthStatus {

@@ -2,7 +2,11 @@ import { print } from "graphql";
 import { exportSPKI, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountUsageDocument } from "../../generated/operations.js";
+import { pino } from "pino";
+import { createApp } from "../../../src/app.js";
+import { loadConfig } from "../../../src/config.js";
 import { startTestApp, type TestApp } from "../../support/app.js";
+import { createTestDatabase } from "../../support/database.js";
 
 /**
  * Sign-in through the local identity provider, then the caller's usage over both
@@ -109,7 +113,83 @@ describe("usage of the caller's account", () => {
   });
 });
 
+describe("development stand-ins (/dev/login, /dev/checkout)", () => {
+  it("are on only without an identity provider outside production, with a warning at boot while they are", async () => {
+    const logged: Array<{ level: number; msg: string }> = [];
+    const sink = { write: (line: string) => void logged.push(JSON.parse(line)) };
+    const { publicKey } = await generateKeyPair("ES256", { extractable: true });
+    const spki = await exportSPKI(publicKey);
+    for (const [env, on] of [
+      [{ NODE_ENV: "development" }, true],
+      [{ NODE_ENV: "development", SESSION_PUBLIC_KEY: spki, SESSION_ISSUER: "https://id.example" }, false],
+      [{ NODE_ENV: "production", SESSION_PUBLIC_KEY: spki, SESSION_ISSUER: "https://id.example" }, false],
+    ] as const) {
+      logged.length = 0;
+      const database = await createTestDatabase();
+      const config = loadConfig({ LOG_LEVEL: "info", DATABASE_URL: database.url, ...env });
+      const app = await createApp(config, pino({ level: "info" }, sink));
+      try {
+        const url = await app.listen(0, "127.0.0.1");
+        const login = await fetch(`${url}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"email":"a@b.co"}' });
+        // An unknown checkout is 404 either way: whether the route exists shows in the message.
+        const checkout = await (await fetch(`${url}/dev/checkout/cs_local_x`)).json();
+        const warned = logged.some((line) => line.level === 40 && /^development stand-ins are on/.test(line.msg));
+        expect({ env: env.NODE_ENV, provider: "SESSION_PUBLIC_KEY" in env, login: login.status === 200, checkout: !/^No route for/.test(checkout.error.message), warned }).toEqual({
+          env: env.NODE_ENV,
+          provider: "SESSION_PUBLIC_KEY" in env,
+          login: on,
+          checkout: on,
+          warned: on,
+        });
+      } finally {
+        await app.close();
+        await database.drop();
+      }
+    }
+  });
+});
+
 describe("in production", () => {
+  it("health shows every component's status to everyone, but provider modes, hosts and models only to an operator", async () => {
+    const operatorToken = "op_" + "x".repeat(40);
+    const production = await startTestApp({
+      NODE_ENV: "production",
+      SESSION_JWKS_URL: "https://id.example/.well-known/jwks.json",
+      SESSION_ISSUER: "https://id.example",
+      OPENAI_API_KEY: "sk-test-secret",
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+      SCORING_MODEL: "gpt-test-model",
+      OPERATOR_TOKEN: operatorToken,
+    });
+    try {
+      const health = async (headers: Record<string, string> = {}) => (await fetch(`${production.url}/api/health`, { headers })).json();
+      const publicView = await health();
+      expect(publicView.checks).toMatchObject({
+        database: { status: "pass", detail: "available", latencyMs: expect.any(Number) },
+        auth: { status: "pass", detail: "available" },
+        scoring: { status: "pass", detail: "available" },
+        billing: { status: "warn", detail: "degraded" },
+        environment: { status: "warn", detail: "degraded" },
+      });
+      const text = JSON.stringify(publicView);
+      for (const secret of ["id.example", "gpt-test-model", "127.0.0.1", "Stripe", "PostgreSQL", "REDIS_URL"]) expect(text).not.toContain(secret);
+      // Over GraphQL too, and a wrong token shows nothing more.
+      const graphql = await fetch(`${production.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-operator-token": "op_wrong" },
+        body: JSON.stringify({ query: "{ health { checks { scoring { detail } } } }" }),
+      });
+      expect((await graphql.json()).data.health.checks.scoring.detail).toBe("available");
+
+      const operatorView = await health({ "x-operator-token": operatorToken });
+      expect(operatorView.checks.scoring.detail).toBe("LLM scorer: model gpt-test-model via 127.0.0.1:9");
+      expect(operatorView.checks.auth.detail).toMatch(/id\.example/);
+      expect(operatorView.checks.environment.detail).toMatch(/REDIS_URL/);
+    } finally {
+      await production.close();
+    }
+  });
+
   it("has no /dev/login", async () => {
     const { publicKey } = await generateKeyPair("ES256", { extractable: true });
     const production = await startTestApp({ NODE_ENV: "production", SESSION_PUBLIC_KEY: await exportSPKI(publicKey), SESSION_ISSUER: "https://id.example" });
