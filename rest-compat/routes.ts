@@ -174,8 +174,11 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/products/:id",
     operation: ProductDocument,
-    variables: ({ params }) => ({ id: params.id ?? "" }),
-    body: (data) => data.product,
+    variables: ({ params, query }) => ({ id: params.id ?? "", limit: intParam(query.limit, "limit"), cursor: stringParam(query.cursor) }),
+    body: (data) => {
+      const { resultPage, ...product } = data.product;
+      return { ...product, results: resultPage.results, nextCursor: resultPage.nextCursor };
+    },
   }),
 ];
 

@@ -108,6 +108,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       clientIp: (request) => clientIp(request, trust),
       authenticator,
       streams: scoring.streams,
+      introspection: config.graphql.introspection,
     });
     server.addHook("onClose", async () => {
       await webSocket.close();

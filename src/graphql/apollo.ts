@@ -3,6 +3,7 @@ import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from "gr
 import type { Logger } from "pino";
 import { toAppError } from "../errors.js";
 import type { GraphQLContext } from "./context.js";
+import { OperationLimitsRule } from "./limits.js";
 import { refuseControlCharacters, refuseControlCharactersInDocument } from "../http/control-characters.js";
 
 /** Apollo's own codes that clients act on (automatic persisted queries): kept as they are. */
@@ -96,6 +97,10 @@ export async function startApollo(schema: GraphQLSchema, logger: Logger, options
     schema,
     logger,
     introspection: options.introspection ?? true,
+    // Depth, alias, field and cost limits and one scoring mutation per operation, before anything runs.
+    validationRules: [OperationLimitsRule],
+    // One operation per HTTP request: a batch would multiply every limit above.
+    allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     // Cookie-authenticated mutations must not be triggerable by a cross-site form post.

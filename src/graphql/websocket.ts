@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { GraphQLError, type GraphQLSchema } from "graphql";
+import { GraphQLError, validate, type GraphQLSchema } from "graphql";
+import { validationRules } from "./limits.js";
 import { useServer } from "graphql-ws/use/ws";
 import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
@@ -65,6 +66,8 @@ export function attachGraphQLWebSocket(
     /** Resolves credentials; absent: every operation is anonymous. */
     authenticator?: Authenticator;
     streams?: ContextStreams;
+    /** Schema introspection over the socket (GRAPHQL_INTROSPECTION). */
+    introspection?: boolean;
   },
 ): GraphQLWebSocket {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
@@ -82,6 +85,8 @@ export function attachGraphQLWebSocket(
   const cleanup = useServer(
     {
       schema: options.schema,
+      // The same rules as HTTP: the operation limits, and no introspection where it is off.
+      validate: (schema, document) => validate(schema, document, validationRules({ introspection: options.introspection ?? true })),
       context: (ctx): GraphQLContext => {
         const requestId = `ws_${randomUUID()}`;
         const { authenticator } = options;

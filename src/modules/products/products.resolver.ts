@@ -4,7 +4,7 @@ import { requireMember } from "../accounts/viewer.js";
 import { pageLimit } from "../score/cursor.js";
 import type { ScoreResultsService } from "../score/score-results.service.js";
 import { toGraphQLResult } from "../score/score.mapping.js";
-import { ProductList, ProductType, ScoreResultType } from "../score/score.types.js";
+import { ProductList, ProductResultPage, ProductType, ScoreResultType } from "../score/score.types.js";
 import type { ProductsService } from "./products.service.js";
 
 @Resolver(() => ProductType)
@@ -30,9 +30,32 @@ export class ProductsResolver {
     return this.service.list(member.accountId, pageLimit(limit), cursor ?? undefined);
   }
 
-  @FieldResolver(() => [ScoreResultType], { description: "The product's results, newest first (product view). Batched: any number of products costs two SQL statements." })
-  async results(@Root() product: ProductType, @Ctx() context: GraphQLContext): Promise<ScoreResultType[]> {
-    const loader = loaderOf(context, "productResults", () => this.scoreResults.productResultsLoader());
-    return (await loader.load(product.id)).map(toGraphQLResult);
+  @FieldResolver(() => [ScoreResultType], {
+    description: "The product's latest results, newest first (product view): one page (limit 1–100, default 20); resultPage also gives the next page's cursor. Batched: any number of products costs two SQL statements.",
+  })
+  async results(
+    @Root() product: ProductType,
+    @Ctx() context: GraphQLContext,
+    @Arg("limit", () => Int, { nullable: true, description: "1–100, default 20." }) limit?: number | null,
+    @Arg("cursor", () => String, { nullable: true, description: "The nextCursor of the previous page." }) cursor?: string | null,
+  ): Promise<ScoreResultType[]> {
+    return (await this.page(product, context, limit, cursor)).results;
+  }
+
+  @FieldResolver(() => ProductResultPage, { description: "A page of the product's results with the cursor of the next page. REST: GET /api/products/{id}?limit&cursor." })
+  async resultPage(
+    @Root() product: ProductType,
+    @Ctx() context: GraphQLContext,
+    @Arg("limit", () => Int, { nullable: true, description: "1–100, default 20." }) limit?: number | null,
+    @Arg("cursor", () => String, { nullable: true, description: "The nextCursor of the previous page." }) cursor?: string | null,
+  ): Promise<ProductResultPage> {
+    return this.page(product, context, limit, cursor);
+  }
+
+  private async page(product: ProductType, context: GraphQLContext, limit: number | null | undefined, cursor: string | null | undefined): Promise<ProductResultPage> {
+    const size = pageLimit(limit);
+    const loader = loaderOf(context, `productResults:${size}:${cursor ?? ""}`, () => this.scoreResults.productResultsLoader(size, cursor ?? undefined));
+    const page = await loader.load(product.id);
+    return { results: page.results.map(toGraphQLResult), nextCursor: page.nextCursor };
   }
 }

@@ -3,7 +3,7 @@ import { isUuid } from "../../db/uuid.js";
 import DataLoader from "dataloader";
 import { In, IsNull, type DataSource } from "typeorm";
 import { AppError } from "../../errors.js";
-import { keysetPage } from "./cursor.js";
+import { decodeCursor, encodeCursor, keysetPage } from "./cursor.js";
 import { ScoreDimensionRecord, ScoreResultRecord } from "./score-result.entity.js";
 import { coreView, detailsOf, resultView, type ResultCore, type ResultDetails, type ScoreResultView } from "./score-result.view.js";
 import { hashToken } from "./score.service.js";
@@ -41,16 +41,39 @@ export class ScoreResultsService {
   }
 
   /**
-   * Per-request loader of products' results (newest first): any number of products
-   * in one GraphQL request cost two SQL statements.
+   * Per-request loader of products' results, newest first, one page per product
+   * (`limit`, after `cursor`): any number of products in one GraphQL request cost
+   * two SQL statements, and each product reads at most limit + 1 rows (an index
+   * walk per product through LATERAL), never all its results.
    */
-  productResultsLoader(): DataLoader<string, ScoreResultView[]> {
+  productResultsLoader(limit: number, cursor: string | undefined): DataLoader<string, { results: ScoreResultView[]; nextCursor: string | null }> {
+    const after = cursor ? decodeCursor(cursor) : undefined;
     return new DataLoader(async (productIds) => {
+      // One statement: each product's page is an index walk of at most limit + 1 rows.
       const records = await this.dataSource
         .getRepository(ScoreResultRecord)
-        .find({ where: { productId: In([...productIds]) }, order: { createdAt: "DESC", id: "DESC" } });
+        .createQueryBuilder("result")
+        .where(
+          `result.id IN (
+             SELECT page."id" FROM unnest(CAST(:productIds AS uuid[])) AS product("id")
+             CROSS JOIN LATERAL (
+               SELECT "id" FROM "score_results"
+                WHERE "product_id" = product."id" ${after ? `AND ("created_at", "id") < (CAST(:at AS timestamptz), CAST(:afterId AS uuid))` : ""}
+                ORDER BY "created_at" DESC, "id" DESC
+                LIMIT :take
+             ) page)`,
+          { productIds: [...productIds], take: limit + 1, ...(after ? { at: after.at, afterId: after.id } : {}) },
+        )
+        .orderBy("result.created_at", "DESC")
+        .addOrderBy("result.id", "DESC")
+        .getMany();
       const views = await this.withDimensions(records);
-      return productIds.map((productId) => views.filter((view) => view.productId === productId));
+      return productIds.map((productId) => {
+        const mine = views.filter((view) => view.productId === productId);
+        const page = mine.slice(0, limit);
+        const last = page.at(-1);
+        return { results: page, nextCursor: mine.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+      });
     });
   }
 

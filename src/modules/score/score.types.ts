@@ -319,6 +319,15 @@ export class ScoreHistory {
   nextCursor: string | null;
 }
 
+@ObjectType({ description: "A page of a product's results, newest first. REST: GET /api/products/{id}?limit&cursor." })
+export class ProductResultPage {
+  @Field(() => [ScoreResultType], { description: "A page of results (product view)." })
+  results: ScoreResultType[];
+
+  @Field(() => String, { nullable: true, description: "Pass as cursor for the next page; null on the last page." })
+  nextCursor: string | null;
+}
+
 @ObjectType("Product", { description: "A product of the account, scored with the product framework over time." })
 export class ProductType {
   @Field(() => ID, { description: "Product identifier (UUID)." })

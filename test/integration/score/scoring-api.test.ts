@@ -289,6 +289,23 @@ describe("products", () => {
     const product = await (await api(`/api/products/${result.productId}`, { cookie: gus.cookie })).json();
     expect(product).toMatchObject({ id: result.productId, accountId: gus.accountId, name: result.companyName });
     expect(product.results.map((item: { id: string }) => item.id)).toEqual([again.id, result.id]);
+    expect(product.nextCursor).toBeNull();
+
+    // Results are paged (never all of them at once): limit and cursor, as for history.
+    const first = await (await api(`/api/products/${result.productId}?limit=1`, { cookie: gus.cookie })).json();
+    expect(first.results.map((item: { id: string }) => item.id)).toEqual([again.id]);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await (await api(`/api/products/${result.productId}?limit=1&cursor=${first.nextCursor}`, { cookie: gus.cookie })).json();
+    expect(second.results.map((item: { id: string }) => item.id)).toEqual([result.id]);
+    expect(second.nextCursor).toBeNull();
+    expect((await api(`/api/products/${result.productId}?limit=101`, { cookie: gus.cookie })).status).toBe(400);
+    expect((await api(`/api/products/${result.productId}?cursor=forged`, { cookie: gus.cookie })).status).toBe(400);
+    const viaGraphQL = await graphql(
+      `query($id: ID!) { product(id: $id) { results(limit: 1) { id } resultPage(limit: 1) { results { id } nextCursor } } }`,
+      { id: result.productId },
+      { cookie: gus.cookie },
+    );
+    expect(viaGraphQL.data?.product).toEqual({ results: [{ id: again.id }], resultPage: { results: [{ id: again.id }], nextCursor: first.nextCursor } });
 
     // Free includes one product: a second address is refused before anything is charged.
     const refused = await errorOf(await score("/api/score/product", { url: service.siteUrl("seed.test") }, { cookie: gus.cookie }));
