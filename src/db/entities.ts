@@ -1,6 +1,7 @@
 import { Account } from "../modules/accounts/account.entity.js";
 import { ApiKey } from "../modules/accounts/api-keys/api-key.entity.js";
 import { User } from "../modules/accounts/user.entity.js";
+import { CreditBalance, CreditPackBalance } from "../modules/billing/credit-balance.entity.js";
 import { CreditEntry } from "../modules/billing/credit-entry.entity.js";
 import { Invitation } from "../modules/accounts/invitation.entity.js";
 import { CheckoutSession } from "../modules/billing/checkout/checkout-session.entity.js";
@@ -12,4 +13,4 @@ import { ScoreJob } from "../modules/score/score-job.entity.js";
 import { ScoreDimensionRecord, ScoreResultRecord } from "../modules/score/score-result.entity.js";
 
 /** Every entity of the service, listed explicitly: no filesystem globs at runtime. */
-export const entities = [Account, User, CreditEntry, ApiKey, Invitation, CheckoutSession, ProviderEvent, DomainEventRecord, Product, ScoreJob, ScoreResultRecord, ScoreDimensionRecord, IdempotencyKey];
+export const entities = [Account, User, CreditEntry, CreditBalance, CreditPackBalance, ApiKey, Invitation, CheckoutSession, ProviderEvent, DomainEventRecord, Product, ScoreJob, ScoreResultRecord, ScoreDimensionRecord, IdempotencyKey];

@@ -95,7 +95,7 @@ export async function acceptInvitation(manager: EntityManager, email: string): P
 }
 
 async function lockAccount(manager: EntityManager, accountId: string): Promise<Account> {
-  return manager.findOneOrFail(Account, { where: { id: accountId }, lock: { mode: "pessimistic_write" } });
+  return manager.findOneOrFail(Account, { where: { id: accountId }, lock: { mode: "for_no_key_update" } });
 }
 
 /** Members plus pending invitations. */

@@ -8,8 +8,9 @@ export const creditBuckets = ["plan", "pack"] as const;
 export type CreditBucket = (typeof creditBuckets)[number];
 
 /**
- * One line of an account's credit ledger. Append-only: balances are sums of
- * entries, never a stored counter, and no entry is ever updated or deleted.
+ * One line of an account's credit ledger. Append-only and the truth: no entry is
+ * ever updated or deleted, and the running totals in `credit_balances` and
+ * `credit_packs` are kept equal to its sums in the same transaction.
  */
 @Entity({ name: "credit_entries" })
 @Check("CHK_credit_entries_kind", `"kind" IN ('grant', 'spend', 'pack_purchase', 'reset', 'refund')`)
@@ -17,6 +18,8 @@ export type CreditBucket = (typeof creditBuckets)[number];
 @Index("IDX_credit_entries_account_cycle", ["accountId", "cycleStart"])
 // Pack credits never expire: their balance sums a few rows across all cycles.
 @Index("IDX_credit_entries_pack", ["accountId"], { where: `"bucket" = 'pack'` })
+// A spend (and its refund) is found by the caller's reference without scanning the cycle.
+@Index("IDX_credit_entries_spend_reference", ["accountId", "reference"], { where: `"kind" = 'spend'` })
 // A refund references the spend entry it reverses: at most one refund per spend entry.
 @Index("IDX_credit_entries_refund", ["reference"], { unique: true, where: `"kind" = 'refund'` })
 // A checkout completion delivered twice applies its pack once.

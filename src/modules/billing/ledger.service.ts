@@ -63,29 +63,43 @@ function cycleStart(anchor: Date, monthsAfter: number): Date {
   );
 }
 
-interface LockedAccount {
+interface CycleAccount {
   readonly id: string;
   readonly plan: Plan;
+  /** The anchor exactly as stored (microseconds), to check it is unchanged. */
+  readonly anchorText: string;
   readonly cycle: BillingCycle;
 }
 
-/** Sums of an account's entries, in tenths; counts are spends minus refunds. */
-interface Totals {
-  readonly planBalance: number;
-  readonly planGranted: number;
-  readonly planUsed: number;
-  readonly packBalance: number;
-  readonly counts: Readonly<Record<BillableAction, number>>;
+/** One `credit_balances` row as the ledger reads it (bigint columns arrive as strings). */
+interface BalanceRow {
+  readonly plan_granted: string;
+  readonly plan_balance: string;
+  readonly plan_used: string;
+  readonly score_count: number;
+  readonly chat_count: number;
+  readonly api_call_count: number;
 }
+
+const countColumns: Record<BillableAction, string> = { score: "score_count", chat: "chat_count", api_call: "api_call_count" };
 
 const actionNouns: Record<BillableAction, string> = { score: "scores", chat: "chat messages", api_call: "API calls" };
 
+const ENTRY_COLUMNS = `"id", "account_id", "kind", "bucket", "amount_tenths", "action", "reference", "cycle_start", "created_at"`;
+
 /**
- * The credit ledger (DESIGN.md §5). Balances are derived from append-only entries:
- * the plan bucket sums the current cycle's plan entries (a new cycle starts from its
- * own grant, so no reset entries are written), the pack bucket sums all pack entries
- * (packs never expire). Every write holds the account row's lock, so concurrent
- * spends of one account run one after another and can never overspend.
+ * The credit ledger (DESIGN.md §5). The append-only entries are the truth; beside
+ * them, one row per account and cycle (`credit_balances`: plan credits and action
+ * counts) and one per account (`credit_packs`: pack credits, which never expire)
+ * hold their running sums, changed in the same transaction as each entry.
+ *
+ * No account-wide lock and no sum over entries on the hot path: a spend is one
+ * conditional UPDATE of the cycle row (enough credits, under the ceiling) that also
+ * writes its entry: on its own an autocommit statement, inside a caller's
+ * transaction the caller's to commit, so the row lock is held for one statement
+ * and the commit. Concurrent spends of one account queue on
+ * that row only for that long, and can never overspend: the condition is checked
+ * against the latest committed balance. Reading usage takes no lock at all.
  */
 export class CreditLedger {
   constructor(
@@ -112,55 +126,76 @@ export class CreditLedger {
     options: LedgerOptions = {},
   ): Promise<CreditEntry[]> {
     if (!Number.isSafeInteger(costTenths) || costTenths <= 0) throw new RangeError(`costTenths must be a positive integer, got ${costTenths}`);
+    if (!options.manager) {
+      // On its own (an API call's charge), the common case is one autocommit statement: the row lock
+      // lasts for the statement and its commit inside the server, with no round trip to this process
+      // in between (a busy event loop would otherwise stretch every lock hold of the account).
+      const manager = this.dataSource.manager;
+      const charged = await this.spendFromPlan(manager, await this.readAccount(manager, accountId), action, costTenths, reference);
+      if (charged) return charged;
+    }
     return this.inTransaction(options.manager, async (manager) => {
-      const account = await this.lockAccount(manager, accountId);
-      const totals = await this.openCycle(manager, account);
-      const { plan, cycle } = account;
-
-      const quota = plan.quotas[action];
-      if (quota.hard && quota.limit !== null && totals.counts[action] >= quota.limit) {
-        const included = quota.limit === 0 ? `no ${actionNouns[action]}` : `${quota.limit} ${actionNouns[action]} per billing cycle, all used`;
-        throw new AppError("QUOTA_EXCEEDED", `The ${plan.name} plan includes ${included}; the next cycle starts ${cycle.end.toISOString()}.`);
-      }
-
-      const unlimited = plan.monthlyCreditsTenths === null;
-      const fromPlan = unlimited ? costTenths : Math.min(costTenths, Math.max(totals.planBalance, 0));
-      const fromPack = costTenths - fromPlan;
-      if (fromPack > totals.packBalance) {
-        const [cost, planLeft, packLeft] = [costTenths, fromPlan, totals.packBalance].map(tenthsToCredits);
-        throw new AppError("CREDIT_EXHAUSTED", `This costs ${cost} credits; ${planLeft} plan credits and ${packLeft} pack credits remain.`);
-      }
-
-      const entries = [entryOf(accountId, cycle, "spend", "plan", debit(fromPlan), action, reference)];
-      if (fromPack > 0) entries.push(entryOf(accountId, cycle, "spend", "pack", debit(fromPack), action, reference));
-      return manager.save(entries);
+      const account = await this.readAccount(manager, accountId);
+      const charged = await this.spendFromPlan(manager, account, action, costTenths, reference);
+      return charged ?? this.spendSplit(manager, account, action, costTenths, reference);
     });
   }
 
   /**
-   * Reverses every not yet refunded spend entry carrying `spendReference`, into the
-   * bucket and cycle it came from. Returns the refund entries written: none when
-   * there is nothing (left) to refund, so a repeated refund is harmless.
+   * Reverses every not yet refunded spend entry carrying `spendReference`. Plan
+   * credits of the current cycle go back to it; plan credits of a cycle that has
+   * ended go to the pack balance, which never expires, so the customer can still
+   * use them (the ended cycle's counts stay as they were). Pack credits go back to
+   * the pack balance. Returns the refund entries written: none when there is
+   * nothing (left) to refund, so a repeated refund is harmless, even concurrently.
    */
   async refund(accountId: string, spendReference: string, options: LedgerOptions = {}): Promise<CreditEntry[]> {
     return this.inTransaction(options.manager, async (manager) => {
-      await this.lockAccount(manager, accountId);
-      const spends = await manager.find(CreditEntry, {
-        where: { accountId, kind: "spend", reference: spendReference },
-        order: { createdAt: "ASC" },
-      });
+      const account = await this.readAccount(manager, accountId);
+      // Locking the spend entries (never updated) serializes refunds of one spend.
+      const spends = (
+        (await manager.query(
+          `SELECT ${ENTRY_COLUMNS} FROM "credit_entries"
+            WHERE "account_id" = $1 AND "kind" = 'spend' AND "reference" = $2 ORDER BY "created_at", "bucket" DESC FOR UPDATE`,
+          [accountId, spendReference],
+        )) as RawEntry[]
+      ).map(entryOfRow);
       if (spends.length === 0) return [];
       const refunded = await manager.find(CreditEntry, {
         select: { reference: true },
         where: { kind: "refund", reference: In(spends.map((spend) => spend.id)) },
       });
       const done = new Set(refunded.map((refund) => refund.reference));
-      const refunds = spends
-        .filter((spend) => !done.has(spend.id))
-        .map((spend) =>
-          entryOf(accountId, { start: spend.cycleStart }, "refund", spend.bucket, debit(spend.amountTenths), spend.action, spend.id),
+      const current = account.cycle.start.getTime();
+      const refunds: CreditEntry[] = [];
+      let toPlan = 0;
+      let toPack = 0;
+      let counted: BillableAction | null = null;
+      for (const spend of spends) {
+        if (done.has(spend.id)) continue;
+        const amount = -spend.amountTenths;
+        if (spend.bucket === "plan" && spend.cycleStart.getTime() === current) {
+          toPlan += amount;
+          counted = spend.action as BillableAction;
+          refunds.push(entryOf(accountId, spend.cycleStart, "refund", "plan", amount, spend.action, spend.id));
+        } else if (spend.bucket === "pack" || amount > 0) {
+          // An ended cycle's plan credits, or pack credits: back as pack credits, usable now.
+          toPack += amount;
+          refunds.push(entryOf(accountId, account.cycle.start, "refund", "pack", amount, spend.action, spend.id));
+        }
+      }
+      if (refunds.length === 0) return [];
+      if (counted !== null || toPlan > 0) {
+        const column = counted ? countColumns[counted] : null;
+        await manager.query(
+          `UPDATE "credit_balances"
+              SET "plan_balance" = "plan_balance" + $3, "plan_used" = "plan_used" - $3${column ? `, "${column}" = "${column}" - 1` : ""}, "updated_at" = now()
+            WHERE "account_id" = $1 AND "cycle_start" = $2`,
+          [accountId, account.cycle.start, toPlan],
         );
-      return refunds.length > 0 ? manager.save(refunds) : [];
+      }
+      if (toPack > 0) await this.addPackCredits(manager, accountId, toPack);
+      return manager.save(refunds);
     });
   }
 
@@ -170,41 +205,60 @@ export class CreditLedger {
    */
   async purchasePack(accountId: string, packId: PackId, reference: string, options: PackPurchaseOptions = {}): Promise<CreditEntry[]> {
     return this.inTransaction(options.manager, async (manager) => {
-      const account = await this.lockAccount(manager, accountId);
+      const account = await this.readAccount(manager, accountId);
       if (!account.plan.packs && !options.paid) {
         throw new AppError("PLAN_LIMIT_REACHED", `Score packs are for paid plans; the ${account.plan.name} plan cannot buy them.`);
       }
-      if (await manager.exists(CreditEntry, { where: { accountId, kind: "pack_purchase", reference } })) return [];
       const pack = scorePacks[packId];
-      return manager.save([entryOf(accountId, account.cycle, "pack_purchase", "pack", pack.creditsTenths, pack.id, reference)]);
+      const inserted = (await manager.query(
+        `INSERT INTO "credit_entries" ("account_id", "kind", "bucket", "amount_tenths", "action", "reference", "cycle_start")
+         VALUES ($1, 'pack_purchase', 'pack', $2, $3, $4, $5)
+         ON CONFLICT ("account_id", "reference") WHERE "kind" = 'pack_purchase' DO NOTHING
+         RETURNING ${ENTRY_COLUMNS}`,
+        [accountId, pack.creditsTenths, pack.id, reference, account.cycle.start],
+      )) as RawEntry[];
+      if (inserted.length === 0) return [];
+      await this.addPackCredits(manager, accountId, pack.creditsTenths);
+      return inserted.map(entryOfRow);
     });
   }
 
-  /** The live figures of DESIGN.md §9 (grants the cycle's credits on its first touch). */
+  /**
+   * The live figures of DESIGN.md §9, read without any lock or write: a cycle not
+   * yet touched shows the credits its first charge will grant.
+   */
   async usage(accountId: string): Promise<Usage> {
-    return this.dataSource.transaction(async (manager) => {
-      const account = await this.lockAccount(manager, accountId);
-      const totals = await this.openCycle(manager, account);
-      const members = await manager.count(User, { where: { accountId } });
-      const products = await manager.count(Product, { where: { accountId } });
-      const { plan } = account;
-      const monthly = plan.monthlyCreditsTenths;
-      return {
-        plan: plan.id,
-        period: account.cycle,
-        credits: {
-          limit: monthly === null ? null : tenthsToCredits(monthly),
-          used: tenthsToCredits(totals.planUsed),
-          remaining: monthly === null ? null : tenthsToCredits(Math.max(totals.planBalance, 0)),
-          packBalance: tenthsToCredits(totals.packBalance),
-        },
-        scores: { limit: plan.quotas.score.limit, used: totals.counts.score },
-        chatMessages: { limit: plan.quotas.chat.limit, used: totals.counts.chat },
-        apiCalls: { limit: plan.quotas.api_call.limit, used: totals.counts.api_call },
-        products: { limit: plan.products, used: products },
-        seats: { limit: plan.seats, used: members },
-      };
-    });
+    const manager = this.dataSource.manager;
+    const account = await this.readAccount(manager, accountId, false);
+    const [balances, packs, members, products] = await Promise.all([
+      manager.query(`SELECT * FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2`, [accountId, account.cycle.start]) as Promise<
+        BalanceRow[]
+      >,
+      manager.query(`SELECT "balance_tenths" FROM "credit_packs" WHERE "account_id" = $1`, [accountId]) as Promise<Array<{ balance_tenths: string }>>,
+      manager.count(User, { where: { accountId } }),
+      manager.count(Product, { where: { accountId } }),
+    ]);
+    const { plan } = account;
+    const monthly = plan.monthlyCreditsTenths;
+    const row = balances[0];
+    const granted = Number(row?.plan_granted ?? 0);
+    // A pending top-up (the plan grew since the cycle's grant) is shown as it will be granted.
+    const balance = Number(row?.plan_balance ?? 0) + Math.max((monthly ?? 0) - granted, 0);
+    return {
+      plan: plan.id,
+      period: account.cycle,
+      credits: {
+        limit: monthly === null ? null : tenthsToCredits(monthly),
+        used: tenthsToCredits(Number(row?.plan_used ?? 0)),
+        remaining: monthly === null ? null : tenthsToCredits(Math.max(balance, 0)),
+        packBalance: tenthsToCredits(Number(packs[0]?.balance_tenths ?? 0)),
+      },
+      scores: { limit: plan.quotas.score.limit, used: row?.score_count ?? 0 },
+      chatMessages: { limit: plan.quotas.chat.limit, used: row?.chat_count ?? 0 },
+      apiCalls: { limit: plan.quotas.api_call.limit, used: row?.api_call_count ?? 0 },
+      products: { limit: plan.products, used: products },
+      seats: { limit: plan.seats, used: members },
+    };
   }
 
   private inTransaction<T>(manager: EntityManager | undefined, work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -216,62 +270,172 @@ export class CreditLedger {
   }
 
   /**
-   * Locks the account row: every ledger write of one account is serialized here.
-   * Under READ COMMITTED each later statement sees what the previous lock holder
-   * committed; a REPEATABLE READ snapshot taken earlier would not, hence the guard.
+   * The account's plan and current cycle, read without a lock. Writes need READ
+   * COMMITTED: each conditional UPDATE then re-checks the latest committed row; a
+   * REPEATABLE READ snapshot would fail them with serialization errors instead.
    */
-  private async lockAccount(manager: EntityManager, accountId: string): Promise<LockedAccount> {
-    const rows: Array<{ plan: PlanId; billing_cycle_anchor: Date; isolation: string }> = await manager.query(
-      `SELECT "plan", "billing_cycle_anchor", current_setting('transaction_isolation') AS "isolation"
-         FROM "accounts" WHERE "id" = $1 FOR UPDATE`,
+  private async readAccount(manager: EntityManager, accountId: string, writing = true): Promise<CycleAccount> {
+    const rows: Array<{ plan: PlanId; billing_cycle_anchor: Date; anchor_text: string; isolation: string }> = await manager.query(
+      `SELECT "plan", "billing_cycle_anchor", "billing_cycle_anchor"::text AS "anchor_text", current_setting('transaction_isolation') AS "isolation"
+         FROM "accounts" WHERE "id" = $1`,
       [accountId],
     );
     const row = rows[0];
     if (!row) throw new AppError("NOT_FOUND", "Account not found.");
-    if (row.isolation !== "read committed") {
+    if (writing && row.isolation !== "read committed") {
       throw new Error(`CreditLedger needs a READ COMMITTED transaction, got ${row.isolation}: a snapshot could overspend.`);
     }
-    return { id: accountId, plan: plans[row.plan], cycle: billingCycleAt(row.billing_cycle_anchor, this.clock()) };
+    return { id: accountId, plan: plans[row.plan], anchorText: row.anchor_text, cycle: billingCycleAt(row.billing_cycle_anchor, this.clock()) };
   }
 
   /**
-   * The totals of the current cycle, after granting its plan credits on first touch.
-   * A grant tops the cycle up to the plan's monthly credits, so an upgrade during a
-   * cycle grants the difference and a downgrade takes nothing back.
+   * The common case in one statement: the cycle's row exists with its full grant,
+   * the count is under a hard ceiling and plan credits cover the whole cost (or the
+   * plan has no credit limit). Decrements the row and writes the entry; undefined
+   * (nothing written) when any condition fails, for `spendSplit` to sort out.
    */
-  private async openCycle(manager: EntityManager, account: LockedAccount): Promise<Totals> {
-    const totals = await this.totals(manager, account);
-    const missing = (account.plan.monthlyCreditsTenths ?? 0) - totals.planGranted;
-    if (missing <= 0) return totals;
-    await manager.save(entryOf(account.id, account.cycle, "grant", "plan", missing, null, null));
-    return { ...totals, planBalance: totals.planBalance + missing, planGranted: totals.planGranted + missing };
+  private async spendFromPlan(
+    manager: EntityManager,
+    account: CycleAccount,
+    action: BillableAction,
+    costTenths: number,
+    reference: string | null,
+  ): Promise<CreditEntry[] | undefined> {
+    const { plan, cycle } = account;
+    const quota = plan.quotas[action];
+    const ceiling = quota.hard ? quota.limit : null;
+    const unlimited = plan.monthlyCreditsTenths === null;
+    const column = countColumns[action];
+    const rows = (await manager.query(
+      `WITH "charged" AS (
+         UPDATE "credit_balances"
+            SET "plan_balance" = "plan_balance" - $3, "plan_used" = "plan_used" + $3, "${column}" = "${column}" + 1, "updated_at" = now()
+          WHERE "account_id" = $1 AND "cycle_start" = $2 AND "plan_granted" >= $4
+            AND ($5::boolean OR "plan_balance" >= $3) AND ($6::integer IS NULL OR "${column}" < $6)
+            -- the plan and cycle this charge was priced on are still the account's
+            AND EXISTS (SELECT 1 FROM "accounts" WHERE "id" = $1 AND "plan" = $9 AND "billing_cycle_anchor" = $10::timestamptz)
+          RETURNING "account_id")
+       INSERT INTO "credit_entries" ("account_id", "kind", "bucket", "amount_tenths", "action", "reference", "cycle_start")
+       SELECT "account_id", 'spend', 'plan', -$3::integer, $7, $8, $2 FROM "charged"
+       RETURNING ${ENTRY_COLUMNS}`,
+      [account.id, cycle.start, costTenths, plan.monthlyCreditsTenths ?? 0, unlimited, ceiling, action, reference, plan.id, account.anchorText],
+    )) as RawEntry[];
+    return rows.length > 0 ? rows.map(entryOfRow) : undefined;
   }
 
-  private async totals(manager: EntityManager, account: LockedAccount): Promise<Totals> {
-    // Every spend has exactly one plan-bucket entry, so counting those counts spends.
-    const count = (action: BillableAction) =>
-      `SUM(CASE "kind" WHEN 'spend' THEN 1 WHEN 'refund' THEN -1 ELSE 0 END) FILTER (WHERE "bucket" = 'plan' AND "action" = '${action}')`;
-    const rows: Array<Record<string, string | null>> = await manager.query(
-      `SELECT
-         SUM("amount_tenths") FILTER (WHERE "bucket" = 'plan') AS "planBalance",
-         SUM("amount_tenths") FILTER (WHERE "bucket" = 'plan' AND "kind" = 'grant') AS "planGranted",
-         -SUM("amount_tenths") FILTER (WHERE "bucket" = 'plan' AND "kind" IN ('spend', 'refund')) AS "planUsed",
-         ${count("score")} AS "score", ${count("chat")} AS "chat", ${count("api_call")} AS "api_call",
-         (SELECT SUM("amount_tenths") FROM "credit_entries" WHERE "account_id" = $1 AND "bucket" = 'pack') AS "packBalance"
-       FROM "credit_entries" WHERE "account_id" = $1 AND "cycle_start" = $2`,
-      [account.id, account.cycle.start],
+  /**
+   * Everything `spendFromPlan` does not cover: the cycle's first charge (its grant),
+   * a top-up after an upgrade, a refusal, and a cost split between plan and pack
+   * credits. Locks the cycle row, then the pack row (always in this order).
+   */
+  private async spendSplit(
+    manager: EntityManager,
+    account: CycleAccount,
+    action: BillableAction,
+    costTenths: number,
+    reference: string | null,
+  ): Promise<CreditEntry[]> {
+    const { plan, cycle } = account;
+    const row = await this.openCycle(manager, account);
+    const quota = plan.quotas[action];
+    const count = row[countColumns[action] as keyof BalanceRow] as number;
+    if (quota.hard && quota.limit !== null && count >= quota.limit) {
+      const included = quota.limit === 0 ? `no ${actionNouns[action]}` : `${quota.limit} ${actionNouns[action]} per billing cycle, all used`;
+      throw new AppError("QUOTA_EXCEEDED", `The ${plan.name} plan includes ${included}; the next cycle starts ${cycle.end.toISOString()}.`);
+    }
+    const unlimited = plan.monthlyCreditsTenths === null;
+    const planBalance = Number(row.plan_balance);
+    const fromPlan = unlimited ? costTenths : Math.min(costTenths, Math.max(planBalance, 0));
+    const fromPack = costTenths - fromPlan;
+    if (fromPack > 0) {
+      const packs = (await manager.query(`SELECT "balance_tenths" FROM "credit_packs" WHERE "account_id" = $1 FOR UPDATE`, [account.id])) as Array<{
+        balance_tenths: string;
+      }>;
+      const packBalance = Number(packs[0]?.balance_tenths ?? 0);
+      if (fromPack > packBalance) {
+        const [cost, planLeft, packLeft] = [costTenths, fromPlan, packBalance].map(tenthsToCredits);
+        throw new AppError("CREDIT_EXHAUSTED", `This costs ${cost} credits; ${planLeft} plan credits and ${packLeft} pack credits remain.`);
+      }
+      await manager.query(`UPDATE "credit_packs" SET "balance_tenths" = "balance_tenths" - $2, "updated_at" = now() WHERE "account_id" = $1`, [
+        account.id,
+        fromPack,
+      ]);
+    }
+    const column = countColumns[action];
+    await manager.query(
+      `UPDATE "credit_balances"
+          SET "plan_balance" = "plan_balance" - $3, "plan_used" = "plan_used" + $3, "${column}" = "${column}" + 1, "updated_at" = now()
+        WHERE "account_id" = $1 AND "cycle_start" = $2`,
+      [account.id, cycle.start, fromPlan],
     );
-    // SUM over bigint arrives as a string (or null over no rows); the values are exact integers.
-    const row = rows[0] ?? {};
-    const int = (key: string) => Number(row[key] ?? 0);
-    return {
-      planBalance: int("planBalance"),
-      planGranted: int("planGranted"),
-      planUsed: int("planUsed"),
-      packBalance: int("packBalance"),
-      counts: { score: int("score"), chat: int("chat"), api_call: int("api_call") },
-    };
+    const entries = [entryOf(account.id, cycle.start, "spend", "plan", debit(fromPlan), action, reference)];
+    if (fromPack > 0) entries.push(entryOf(account.id, cycle.start, "spend", "pack", debit(fromPack), action, reference));
+    return manager.save(entries);
   }
+
+  /**
+   * The cycle's row, locked, after granting its plan credits: on the cycle's first
+   * touch (concurrent first touches grant once: the second insert waits for the
+   * first and then finds the row), and topped up to the plan's monthly credits when
+   * the plan grew during the cycle (a downgrade takes nothing back).
+   */
+  private async openCycle(manager: EntityManager, account: CycleAccount): Promise<BalanceRow> {
+    const monthly = account.plan.monthlyCreditsTenths ?? 0;
+    const created = (await manager.query(
+      `INSERT INTO "credit_balances" ("account_id", "cycle_start", "plan_granted", "plan_balance") VALUES ($1, $2, $3, $3)
+       ON CONFLICT DO NOTHING RETURNING "account_id"`,
+      [account.id, account.cycle.start, monthly],
+    )) as unknown[];
+    if (created.length > 0 && monthly > 0) await manager.save(entryOf(account.id, account.cycle.start, "grant", "plan", monthly, null, null));
+    const [row] = (await manager.query(`SELECT * FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2 FOR UPDATE`, [
+      account.id,
+      account.cycle.start,
+    ])) as BalanceRow[];
+    if (!row) throw new Error(`credit_balances row of ${account.id} vanished`);
+    const missing = monthly - Number(row.plan_granted);
+    if (missing <= 0) return row;
+    await manager.query(
+      `UPDATE "credit_balances" SET "plan_granted" = "plan_granted" + $3, "plan_balance" = "plan_balance" + $3, "updated_at" = now()
+        WHERE "account_id" = $1 AND "cycle_start" = $2`,
+      [account.id, account.cycle.start, missing],
+    );
+    await manager.save(entryOf(account.id, account.cycle.start, "grant", "plan", missing, null, null));
+    return { ...row, plan_granted: String(monthly), plan_balance: String(Number(row.plan_balance) + missing) };
+  }
+
+  private async addPackCredits(manager: EntityManager, accountId: string, tenths: number): Promise<void> {
+    await manager.query(
+      `INSERT INTO "credit_packs" ("account_id", "balance_tenths") VALUES ($1, $2)
+       ON CONFLICT ("account_id") DO UPDATE SET "balance_tenths" = "credit_packs"."balance_tenths" + EXCLUDED."balance_tenths", "updated_at" = now()`,
+      [accountId, tenths],
+    );
+  }
+}
+
+interface RawEntry {
+  readonly id: string;
+  readonly account_id: string;
+  readonly kind: CreditEntryKind;
+  readonly bucket: CreditBucket;
+  readonly amount_tenths: number;
+  readonly action: string | null;
+  readonly reference: string | null;
+  readonly cycle_start: Date;
+  readonly created_at: Date;
+}
+
+function entryOfRow(row: RawEntry): CreditEntry {
+  return Object.assign(new CreditEntry(), {
+    id: row.id,
+    accountId: row.account_id,
+    kind: row.kind,
+    bucket: row.bucket,
+    amountTenths: row.amount_tenths,
+    action: row.action,
+    reference: row.reference,
+    cycleStart: row.cycle_start,
+    createdAt: row.created_at,
+  });
 }
 
 /** A debit of n tenths as a signed amount, never -0. */
@@ -279,12 +443,12 @@ const debit = (tenths: number): number => (tenths === 0 ? 0 : -tenths);
 
 function entryOf(
   accountId: string,
-  cycle: Pick<BillingCycle, "start">,
+  cycleStart: Date,
   kind: CreditEntryKind,
   bucket: CreditBucket,
   amountTenths: number,
   action: string | null,
   reference: string | null,
 ): CreditEntry {
-  return Object.assign(new CreditEntry(), { accountId, kind, bucket, amountTenths, action, reference, cycleStart: cycle.start });
+  return Object.assign(new CreditEntry(), { accountId, kind, bucket, amountTenths, action, reference, cycleStart });
 }

@@ -26,7 +26,7 @@ export class ProductsService {
     const existing = await manager.findOneBy(Product, { accountId, url: key });
     if (existing) return existing;
     // Serializes product creation per account, so two concurrent first scores cannot both pass the limit.
-    const account = await manager.findOneOrFail(Account, { where: { id: accountId }, lock: { mode: "pessimistic_write" } });
+    const account = await manager.findOneOrFail(Account, { where: { id: accountId }, lock: { mode: "for_no_key_update" } });
     const again = await manager.findOneBy(Product, { accountId, url: key });
     if (again) return again;
     const plan = plans[account.plan];

@@ -53,7 +53,8 @@ export const hashToken = (token: string): string => createHash("sha256").update(
 /**
  * Starts scoring jobs (DESIGN.md §3, accounts issue): the layers run in the
  * contract's order, and a request refused by any of them is charged nothing:
- * short-window rate limit (per user; the anonymous cap per IP), then in one
+ * short-window rate limit (per user, per account for API keys; the anonymous cap per
+ * network), then in one
  * transaction the plan quota and credits, the API-call ceiling, the product limit,
  * and the job row. A replayed Idempotency-Key skips all of it.
  */
@@ -109,8 +110,12 @@ export class ScoreService {
         let productId: string | null = null;
         if (viewer.kind === "member") {
           // Layer 2: plan quota and credits; layer 3: the API-call ceiling; then the product limit.
-          // One transaction, all or nothing. The spend locks the account row before the job row
-          // references it, so concurrent requests of one account queue up instead of deadlocking.
+          // One transaction, all or nothing. Locks are taken in one order everywhere: the account
+          // row (a product score may create a product, which locks it) before the credit rows,
+          // as a checkout does, so the two never deadlock.
+          if (request.kind === "product") {
+            await manager.query(`SELECT 1 FROM "accounts" WHERE "id" = $1 FOR NO KEY UPDATE`, [viewer.accountId]);
+          }
           await this.ledger.spend(viewer.accountId, "score", actionCostTenths.score, `job:${jobId}`, { manager });
           await caller.chargeApiCall(manager);
           if (request.kind === "product") productId = (await this.products.productFor(manager, viewer.accountId, url)).id;

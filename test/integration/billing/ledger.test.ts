@@ -56,6 +56,37 @@ async function entryCount(accountId: string): Promise<number> {
   return row?.n ?? -1;
 }
 
+/**
+ * The running totals (credit_balances per cycle, credit_packs) recomputed from the
+ * append-only entries, which are the truth: they must agree to the tenth.
+ */
+async function expectTotalsMatchLedger(accountId: string): Promise<void> {
+  const count = (action: BillableAction) =>
+    `COALESCE(SUM(CASE "kind" WHEN 'spend' THEN 1 WHEN 'refund' THEN -1 ELSE 0 END) FILTER (WHERE "bucket" = 'plan' AND "action" = '${action}'), 0)::int`;
+  const fromLedger = await dataSource.query(
+    `SELECT "cycle_start",
+       COALESCE(SUM("amount_tenths") FILTER (WHERE "bucket" = 'plan' AND "kind" = 'grant'), 0)::int AS "granted",
+       COALESCE(SUM("amount_tenths") FILTER (WHERE "bucket" = 'plan'), 0)::bigint AS "balance",
+       COALESCE(-SUM("amount_tenths") FILTER (WHERE "bucket" = 'plan' AND "kind" IN ('spend', 'refund')), 0)::bigint AS "used",
+       ${count("score")} AS "scores", ${count("chat")} AS "chats", ${count("api_call")} AS "apiCalls"
+     FROM "credit_entries" WHERE "account_id" = $1 AND "bucket" = 'plan' GROUP BY "cycle_start" ORDER BY "cycle_start"`,
+    [accountId],
+  );
+  const kept = await dataSource.query(
+    `SELECT "cycle_start", "plan_granted"::int AS "granted", "plan_balance" AS "balance", "plan_used" AS "used",
+            "score_count" AS "scores", "chat_count" AS "chats", "api_call_count" AS "apiCalls"
+       FROM "credit_balances" WHERE "account_id" = $1 ORDER BY "cycle_start"`,
+    [accountId],
+  );
+  expect(kept).toEqual(fromLedger);
+  const [packs] = (await dataSource.query(
+    `SELECT COALESCE((SELECT SUM("amount_tenths") FROM "credit_entries" WHERE "account_id" = $1 AND "bucket" = 'pack'), 0)::bigint AS "ledger",
+            COALESCE((SELECT "balance_tenths" FROM "credit_packs" WHERE "account_id" = $1), 0)::bigint AS "kept"`,
+    [accountId],
+  )) as Array<{ ledger: string; kept: string }>;
+  expect(packs?.kept).toBe(packs?.ledger);
+}
+
 describe("credit ledger", () => {
   it("spends plan credits before pack credits; a new cycle restores the plan's credits and carries packs over", async () => {
     const { ledger, moveTo } = ledgerAt("2025-01-20T12:00:00Z");
@@ -78,6 +109,7 @@ describe("credit ledger", () => {
     expect(february.credits).toEqual({ limit: 1_000, used: 0, remaining: 1_000, packBalance: 185 });
     expect([february.scores.used, february.chatMessages.used]).toEqual([0, 0]);
     expect(amounts(await ledger.spend(id, "score", SCORE, "february"))).toEqual([["plan", -100]]);
+    await expectTotalsMatchLedger(id);
     expect((await ledger.usage(id)).credits).toEqual({ limit: 1_000, used: 10, remaining: 990, packBalance: 185 });
   });
 
@@ -109,6 +141,34 @@ describe("credit ledger", () => {
     )) as Array<{ balance: number; spends: number }>;
     expect(ledgerSum).toEqual({ balance: 0, spends: 100 });
     expect((await ledger.usage(id)).credits).toEqual({ limit: 1_000, used: 1_000, remaining: 0, packBalance: 0 });
+    await expectTotalsMatchLedger(id);
+  });
+
+  it("keeps its running totals equal to the ledger under concurrent spends, splits, refunds (the same one twice at once) and purchases", async () => {
+    const { ledger } = ledgerAt("2025-01-20T12:00:00Z");
+    const id = await createAccount("business", "2025-01-15T00:00:00Z");
+    await spendTimes(ledger, id, "score", 190);
+    await ledger.purchasePack(id, "small", "checkout-mix");
+    const work: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 60; i += 1) work.push(ledger.spend(id, "api_call", API_CALL, `call-${i}`));
+    const scores = Array.from({ length: 15 }, (_, i) => ledger.spend(id, "score", SCORE, `mixed-${i}`).then(() => "charged", (error: AppError) => error.code));
+    work.push(...scores);
+    for (let i = 0; i < 10; i += 1) work.push(ledger.refund(id, `score-${i}`), ledger.refund(id, `score-${i}`));
+    work.push(ledger.purchasePack(id, "small", "checkout-mix-2"), ledger.purchasePack(id, "small", "checkout-mix-2"));
+    await Promise.all(work);
+    await expectTotalsMatchLedger(id);
+    const usage = await ledger.usage(id);
+    expect(usage.apiCalls.used).toBe(60);
+    // Business allows 200 scores: some of the 15 may meet the ceiling before the refunds free room.
+    const outcomes = await Promise.all(scores);
+    const charged = outcomes.filter((outcome) => outcome === "charged").length;
+    expect(outcomes.filter((outcome) => outcome !== "charged").every((code) => code === "QUOTA_EXCEEDED")).toBe(true);
+    expect(charged).toBeGreaterThanOrEqual(10);
+    expect(usage.scores.used).toBe(190 + charged - 10);
+    const [refunds] = (await dataSource.query(`SELECT COUNT(*)::int AS "n" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" = 'refund'`, [
+      id,
+    ])) as Array<{ n: number }>;
+    expect(refunds?.n).toBe(10);
   });
 
   it("grants a cycle's plan credits once, even when its first touches race", async () => {
@@ -163,6 +223,7 @@ describe("credit ledger", () => {
 
     expect(await ledger.refund(id, "result-1")).toEqual([]);
     expect(await ledger.usage(id)).toEqual(restored);
+    await expectTotalsMatchLedger(id);
     // The database refuses a second refund of one spend entry whoever writes it.
     await expect(
       dataSource.query(
@@ -173,14 +234,20 @@ describe("credit ledger", () => {
     ).rejects.toThrow(/IDX_credit_entries_refund/);
   });
 
-  it("refunds a spend of a past cycle into that cycle, not into the new cycle's credits", async () => {
+  it("refunds a spend of an ended cycle as pack credits the customer can still use, leaving both cycles' counts alone", async () => {
     const { ledger, moveTo } = ledgerAt("2025-01-31T23:00:00Z");
     const id = await createAccount("pro", "2025-01-01T00:00:00Z");
     await ledger.spend(id, "score", SCORE, "late-january");
     moveTo("2025-02-01T00:30:00Z");
-    const [refund] = await ledger.refund(id, "late-january");
-    expect(refund?.cycleStart).toEqual(new Date("2025-01-01T00:00:00Z"));
-    expect((await ledger.usage(id)).credits).toEqual({ limit: 1_000, used: 0, remaining: 1_000, packBalance: 0 });
+    await ledger.spend(id, "score", SCORE, "early-february");
+    const [refund, ...more] = await ledger.refund(id, "late-january");
+    expect(more).toEqual([]);
+    expect([refund?.bucket, refund?.amountTenths, refund?.cycleStart]).toEqual(["pack", SCORE, new Date("2025-02-01T00:00:00Z")]);
+    const february = await ledger.usage(id);
+    expect(february.credits).toEqual({ limit: 1_000, used: 10, remaining: 990, packBalance: 10 });
+    expect(february.scores.used).toBe(1);
+    expect(await ledger.refund(id, "late-january")).toEqual([]);
+    await expectTotalsMatchLedger(id);
   });
 
   it("anchors cycles on the 31st to the last day of shorter months, and back to the 31st after", async () => {
@@ -222,6 +289,13 @@ describe("credit ledger", () => {
        SELECT $1, 'spend', 'plan', -1, 'api_call', $2 FROM generate_series(1, 99999)`,
       [id, usage.period.start],
     );
+    // The running totals are kept by the ledger's own writes; a bulk insert updates them by hand.
+    await dataSource.query(
+      `UPDATE "credit_balances" SET "api_call_count" = 99999, "plan_used" = "plan_used" + 99999, "plan_balance" = "plan_balance" - 99999
+        WHERE "account_id" = $1 AND "cycle_start" = $2`,
+      [id, usage.period.start],
+    );
+    await expectTotalsMatchLedger(id);
     await ledger.spend(id, "api_call", API_CALL, null);
     expect((await rejectionOf(ledger.spend(id, "api_call", API_CALL, null))).code).toBe("QUOTA_EXCEEDED");
   });

@@ -210,6 +210,8 @@ describe("limits, in the contract's order", () => {
        (SELECT cycle_start FROM credit_entries WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1) c`,
       [owner.accountId],
     );
+    // The ledger's running totals follow its own writes only; the bulk insert moves them by hand.
+    await sql(`UPDATE credit_balances SET api_call_count = api_call_count + 100000 WHERE account_id = $1`, [owner.accountId]);
     const refused = await errorOf(await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { bearer: secret }));
     expect(refused).toMatchObject({ status: 429, code: "QUOTA_EXCEEDED" });
     expect((await usageOf(owner)).scores.used).toBe(6);
@@ -221,13 +223,17 @@ describe("concurrency", () => {
     const owner = await signIn(service, "fifty@score.test");
     await setPlan(owner, "business");
     const { secret } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "load" } })).json();
-    await api("/api/usage", { cookie: owner.cookie });
+    // One API call opens the cycle (its grant) and costs 0.1.
+    expect((await api("/api/usage", { bearer: secret })).status).toBe(200);
     // Leave 30.3 credits: three scores with their API calls (3 × 10.1), not a fourth.
     await sql(
       `INSERT INTO credit_entries (account_id, kind, bucket, amount_tenths, action, reference, cycle_start)
-       SELECT $1, 'spend', 'plan', -19697, 'chat', 'filler', cycle_start FROM credit_entries WHERE account_id = $1 AND kind = 'grant' LIMIT 1`,
+       SELECT $1, 'spend', 'plan', -19696, 'chat', 'filler', cycle_start FROM credit_entries WHERE account_id = $1 AND kind = 'grant' LIMIT 1`,
       [owner.accountId],
     );
+    await sql(`UPDATE credit_balances SET plan_balance = plan_balance - 19696, plan_used = plan_used + 19696, chat_count = chat_count + 1 WHERE account_id = $1`, [
+      owner.accountId,
+    ]);
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>
         graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, { input: { url: service.siteUrl("bare.test"), kind: "quick" } }, { bearer: secret }),
@@ -242,7 +248,7 @@ describe("concurrency", () => {
          FROM credit_entries WHERE account_id = $1 AND kind = 'spend' AND bucket = 'plan'`,
       [owner.accountId],
     );
-    expect(charged).toEqual({ scores: 3, calls: 3 });
+    expect(charged).toEqual({ scores: 3, calls: 4 });
     expect((await usageOf(owner)).credits.remaining).toBe(0);
   });
 });

@@ -182,7 +182,7 @@ export class BillingService {
     const row = await manager.findOne(CheckoutSession, { where: { id: checkoutId }, lock: { mode: "pessimistic_write" } });
     if (!row) throw new AppError("NOT_FOUND", "No such checkout session.");
     const purchase = purchaseOf(row);
-    const account = await manager.findOneOrFail(Account, { where: { id: row.accountId }, lock: { mode: "pessimistic_write" } });
+    const account = await manager.findOneOrFail(Account, { where: { id: row.accountId }, lock: { mode: "for_no_key_update" } });
     if (row.status === "completed") {
       return { result: { sessionId: row.id, purchase, plan: account.plan }, events: [] };
     }
@@ -213,7 +213,7 @@ export class BillingService {
   }
 
   private async applySubscription(manager: EntityManager, subscription: Stripe.Subscription): Promise<Applied<null>> {
-    const account = await manager.findOne(Account, { where: { stripeSubscriptionId: subscription.id }, lock: { mode: "pessimistic_write" } });
+    const account = await manager.findOne(Account, { where: { stripeSubscriptionId: subscription.id }, lock: { mode: "for_no_key_update" } });
     // Not the account's current subscription (e.g. one a newer checkout replaced): nothing to do.
     if (!account) return { result: null, events: [] };
     const events: DomainEvent[] = [];
