@@ -11,6 +11,9 @@ export type ScoreKind = (typeof scoreKinds)[number];
 @Check("CHK_score_jobs_kind", `"kind" IN ('score', 'quick', 'product')`)
 @Check("CHK_score_jobs_status", `"status" IN ('queued', 'crawling', 'scoring', 'completed', 'failed')`)
 @Index("IDX_score_jobs_runnable", ["createdAt"], { where: `"status" IN ('queued', 'crawling', 'scoring')` })
+@Index("IDX_score_jobs_fair", ["fairRank", "createdAt"], { where: `"status" IN ('queued', 'crawling', 'scoring')` })
+@Index("IDX_score_jobs_account_active", ["accountId"], { where: `"status" IN ('queued', 'crawling', 'scoring')` })
+@Index("IDX_score_jobs_requester_active", ["requesterIp"], { where: `"status" IN ('queued', 'crawling', 'scoring') AND "account_id" IS NULL` })
 export class ScoreJob {
   @PrimaryGeneratedColumn("uuid", { primaryKeyConstraintName: "PK_score_jobs" })
   id: string;
@@ -32,6 +35,10 @@ export class ScoreJob {
   /** Anonymous jobs: the requester's network, its address or IPv6 /64 (who may follow its progress). */
   @Column({ name: "requester_ip", type: "text", nullable: true })
   requesterIp: string | null;
+
+  /** The owner's unfinished jobs when this one was queued: workers take the lowest first (a fair queue across accounts). */
+  @Column({ name: "fair_rank", type: "integer", default: 0 })
+  fairRank: number;
 
   /** Anonymous jobs: SHA-256 of the one-time claim token, copied onto the held result. */
   @Column({ name: "claim_token_hash", type: "text", nullable: true })

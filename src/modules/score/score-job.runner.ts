@@ -76,11 +76,27 @@ export class ScoreJobRunner {
     return [...this.released];
   }
 
-  /** Processes a job id from any queue; returns quietly when the job is not (or no longer) claimable. */
+  /**
+   * A queue delivery is a turn, not a particular job: the worker claims the fairest
+   * runnable job (the lowest place in its owner's backlog, then the oldest), so one
+   * account's burst cannot hold back another account's first job by more than the
+   * jobs already running. Every queued job has its own delivery, so every job gets a
+   * turn; the sweep covers deliveries lost with a queue.
+   */
+  async processNext(): Promise<void> {
+    if (this.stopping.signal.aborted) return;
+    const job = await this.claimNext();
+    if (job) await this.runClaimed(job);
+  }
+
+  /** Processes one named job; returns quietly when it is not (or no longer) claimable. */
   async process(jobId: string): Promise<void> {
     if (this.stopping.signal.aborted) return;
     const job = await this.claim(jobId);
-    if (!job) return;
+    if (job) await this.runClaimed(job);
+  }
+
+  private async runClaimed(job: ClaimedJob): Promise<void> {
     if (job.attempts > MAX_ATTEMPTS) {
       await this.announce(await this.fail(job, new AppError("INTERNAL", "Scoring stopped unexpectedly several times; the credits were refunded.")));
       return;
@@ -136,6 +152,24 @@ export class ScoreJobRunner {
       [this.clock(), limit],
     );
     return rows.map((row) => row.id);
+  }
+
+  private async claimNext(): Promise<ClaimedJob | undefined> {
+    const now = this.clock();
+    const leaseToken = randomUUID();
+    const [rows]: [Array<{ id: string }>, number] = await this.dataSource.query(
+      `UPDATE "score_jobs" SET "attempts" = "attempts" + 1, "locked_until" = $1, "lease_token" = $3, "updated_at" = now()
+        WHERE "id" = (
+          SELECT "id" FROM "score_jobs"
+           WHERE "status" IN ${ACTIVE} AND ("locked_until" IS NULL OR "locked_until" < $2)
+           ORDER BY "fair_rank", "created_at" LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING "id"`,
+      [new Date(now.getTime() + this.leaseMs), now, leaseToken],
+    );
+    const id = rows[0]?.id;
+    if (!id) return undefined;
+    const job = await this.dataSource.getRepository(ScoreJob).findOneBy({ id, leaseToken });
+    return job ? (job as ClaimedJob) : undefined;
   }
 
   private async claim(jobId: string): Promise<ClaimedJob | undefined> {

@@ -90,12 +90,13 @@ export class ScoreService {
       if (replay) return replay;
     }
 
-    // Layer 1: the short-window limit. API keys have none (the monthly API-call ceiling bounds them).
+    // Layer 1: the short-window limit, for every caller: per person signed in, per account for
+    // API keys (all of an account's keys share it, so minting keys buys no extra crawls).
     if (viewer.kind === "anonymous") {
       const cap = await this.anonymousCap.consume(network);
       caller.setHeaders(cap.headers);
-    } else if (viewer.via === "session") {
-      const decision = await this.limiter.check("score", viewer.userId);
+    } else {
+      const decision = await this.limiter.check("score", viewer.via === "session" ? viewer.userId : `account:${viewer.accountId}`);
       caller.setHeaders(decision.headers);
       if (!decision.allowed) throw decision.toError();
     }
@@ -120,8 +121,16 @@ export class ScoreService {
           await caller.chargeApiCall(manager);
           if (request.kind === "product") productId = (await this.products.productFor(manager, viewer.accountId, url)).id;
         }
+        // Its place in the owner's backlog: the fair queue serves every owner's next job in turn.
+        const [backlog] = (await manager.query(
+          viewer.kind === "member"
+            ? `SELECT COUNT(*)::int AS "n" FROM "score_jobs" WHERE "account_id" = $1 AND "status" IN ('queued', 'crawling', 'scoring')`
+            : `SELECT COUNT(*)::int AS "n" FROM "score_jobs" WHERE "requester_ip" = $1 AND "account_id" IS NULL AND "status" IN ('queued', 'crawling', 'scoring')`,
+          [viewer.kind === "member" ? viewer.accountId : network],
+        )) as Array<{ n: number }>;
         await manager.insert(ScoreJob, {
             id: jobId,
+            fairRank: backlog?.n ?? 0,
             accountId: viewer.kind === "member" ? viewer.accountId : null,
             userId: viewer.kind === "member" && viewer.via === "session" ? viewer.userId : null,
             apiKeyId: viewer.kind === "member" && viewer.via === "api_key" ? viewer.apiKeyId : null,

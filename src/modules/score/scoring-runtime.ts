@@ -70,10 +70,10 @@ export function createScoringRuntime(deps: {
     queue = new BullJobQueue({ url: config.redisUrl, prefix: config.redisPrefix, logger });
     // BullMQ's lock matches the job lease, so a job BullMQ hands back after a worker died is claimable at once.
     if (workers > 0) {
-      worker = startBullWorker((jobId) => runner.process(jobId), { url: config.redisUrl, prefix: config.redisPrefix, concurrency: workers, logger, lockDurationMs: leaseMs });
+      worker = startBullWorker(() => runner.processNext(), { url: config.redisUrl, prefix: config.redisPrefix, concurrency: workers, logger, lockDurationMs: leaseMs });
     }
   } else {
-    queue = new InProcessJobQueue((jobId) => runner.process(jobId), logger, Math.max(1, workers));
+    queue = new InProcessJobQueue(() => runner.processNext(), logger, Math.max(1, workers));
   }
   const limiter = new RateLimiter(redis ? new RedisSlidingWindowStore(redis.client, { keyPrefix: `${config.redisPrefix}:rl:` }) : new MemorySlidingWindowStore());
   const anonymousCap = new AnonymousCap(redis ? { redis: redis.client, keyPrefix: `${config.redisPrefix}:rl:anon` } : {});

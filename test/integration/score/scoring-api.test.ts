@@ -188,38 +188,48 @@ describe("limits, in the contract's order", () => {
     expect(usage.credits.used).toBe(30);
   });
 
-  it("charges an API key's score its API call in the same transaction, and has no short-window limit for keys", async () => {
+  it("charges an API key's score its API call in the same transaction, and holds all of an account's keys to 5 scores per 60 s", async () => {
     const owner = await signIn(service, "keys@score.test");
     await setPlan(owner, "business");
     const { secret } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "ci" } })).json();
-    for (let i = 0; i < 6; i += 1) {
-      const started = await graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, { input: { url: service.siteUrl("bare.test"), kind: "quick" } }, { bearer: secret });
+    const { secret: second } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "ci-2" } })).json();
+    for (let i = 0; i < 5; i += 1) {
+      const started = await graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, { input: { url: service.siteUrl("bare.test"), kind: "quick" } }, { bearer: i % 2 ? second : secret });
       expect(started.errors, `request ${i + 1}`).toBeUndefined();
     }
+    // A sixth, through either key, meets the short-window limit: 429, retryable, charged nothing.
+    const sixth = await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { bearer: second });
+    expect(sixth.headers.get("retry-after")).toBe("60");
+    expect(await errorOf(sixth)).toMatchObject({ status: 429, code: "SCORING_RATE_LIMITED", retryable: true });
     const usage = await usageOf(owner);
-    expect(usage.scores.used).toBe(6);
-    expect(usage.apiCalls.used).toBe(6);
-    // 6 × 10 + 6 × 0.1 credits, exact.
-    expect(usage.credits.used).toBe(60.6);
+    expect(usage.scores.used).toBe(5);
+    expect(usage.apiCalls.used).toBe(5);
+    // 5 × 10 + 5 × 0.1 credits, exact.
+    expect(usage.credits.used).toBe(50.5);
+    // The limit is the account's, not the whole service's: another account's key still scores.
+    const other = await signIn(service, "keys-other@score.test");
+    await setPlan(other, "business");
+    const { secret: otherKey } = await (await api("/api/keys", { method: "POST", cookie: other.cookie, body: { name: "ci" } })).json();
+    expect((await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { bearer: otherKey })).status).toBe(200);
 
     // The API-call ceiling refuses after the quota layer passed: nothing of it is kept.
-    await sql(`UPDATE accounts SET plan = 'enterprise' WHERE id = $1`, [owner.accountId]);
+    await sql(`UPDATE accounts SET plan = 'enterprise' WHERE id = $1`, [other.accountId]);
     await sql(
       `INSERT INTO credit_entries (account_id, kind, bucket, amount_tenths, action, reference, cycle_start)
        SELECT $1, 'spend', 'plan', 0, 'api_call', 'filler-' || g, cycle_start FROM generate_series(1, 100000) g,
        (SELECT cycle_start FROM credit_entries WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1) c`,
-      [owner.accountId],
+      [other.accountId],
     );
     // The ledger's running totals follow its own writes only; the bulk insert moves them by hand.
-    await sql(`UPDATE credit_balances SET api_call_count = api_call_count + 100000 WHERE account_id = $1`, [owner.accountId]);
-    const refused = await errorOf(await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { bearer: secret }));
+    await sql(`UPDATE credit_balances SET api_call_count = api_call_count + 100000 WHERE account_id = $1`, [other.accountId]);
+    const refused = await errorOf(await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { bearer: otherKey }));
     expect(refused).toMatchObject({ status: 429, code: "QUOTA_EXCEEDED" });
-    expect((await usageOf(owner)).scores.used).toBe(6);
+    expect((await usageOf(other)).scores.used).toBe(1);
   });
 });
 
 describe("concurrency", () => {
-  it("charges exactly 3 of 50 concurrent score requests when credits cover 3, and refuses the rest with CREDIT_EXHAUSTED", async () => {
+  it("charges exactly 3 of 50 concurrent score requests of one key when credits cover 3: 45 meet the short-window limit, 2 CREDIT_EXHAUSTED", async () => {
     const owner = await signIn(service, "fifty@score.test");
     await setPlan(owner, "business");
     const { secret } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "load" } })).json();
@@ -240,9 +250,10 @@ describe("concurrency", () => {
       ),
     );
     const started = answers.filter((answer) => answer.data?.startScore);
-    const codes = answers.flatMap((answer) => answer.errors?.map((error) => error.extensions?.code) ?? []);
+    const codes = answers.flatMap((answer) => answer.errors?.map((error) => error.extensions?.code as string) ?? []);
     expect(started).toHaveLength(3);
-    expect(codes).toEqual(Array(47).fill("CREDIT_EXHAUSTED"));
+    // 5 pass the account's short-window limit; credits cover 3 of them.
+    expect(codes.sort()).toEqual([...Array(2).fill("CREDIT_EXHAUSTED"), ...Array(45).fill("SCORING_RATE_LIMITED")]);
     const [charged] = await sql(
       `SELECT count(*) FILTER (WHERE action = 'score')::int AS scores, count(*) FILTER (WHERE action = 'api_call')::int AS calls
          FROM credit_entries WHERE account_id = $1 AND kind = 'spend' AND bucket = 'plan'`,
