@@ -22,6 +22,8 @@ interface FakeSubscription {
   customer: string;
   status: string;
   lookupKey: string;
+  /** The current period's start, in Unix seconds (on the subscription item, as API versions since 2025-03-31 have it). */
+  periodStart: number;
 }
 
 export interface FakeStripe {
@@ -34,8 +36,11 @@ export interface FakeStripe {
   /** Answer every API request with this status (e.g. 500) until cleared. */
   failWith: number | undefined;
   readonly subscriptions: Map<string, FakeSubscription>;
-  /** Pays the checkout session: creates the customer (and subscription) and delivers checkout.session.completed. */
-  completeCheckout(sessionId: string): Promise<{ response: Response; event: Stripe.Event }>;
+  /**
+   * Pays the checkout session: creates the customer (and subscription, its period starting now or at
+   * `periodStart`) and delivers checkout.session.completed (held back with `deliver: false`).
+   */
+  completeCheckout(sessionId: string, options?: { deliver?: boolean; periodStart?: Date }): Promise<{ response: Response | undefined; event: Stripe.Event }>;
   /** Changes a subscription and delivers customer.subscription.updated (or .deleted when cancelled). */
   changeSubscription(id: string, change: { status?: string; lookupKey?: string }): Promise<{ response: Response; event: Stripe.Event }>;
   /** Delivers an event (again), signed, optionally with a chosen signature header. */
@@ -55,7 +60,18 @@ export async function startFakeStripe(options: { secretKey: string; webhookSecre
     object: "subscription",
     customer: subscription.customer,
     status: subscription.status,
-    items: { object: "list", data: [{ id: `si_${subscription.id}`, object: "subscription_item", price: priceObject(subscription.lookupKey) }] },
+    items: {
+      object: "list",
+      data: [
+        {
+          id: `si_${subscription.id}`,
+          object: "subscription_item",
+          price: priceObject(subscription.lookupKey),
+          current_period_start: subscription.periodStart,
+          current_period_end: subscription.periodStart + 30 * 24 * 3600,
+        },
+      ],
+    },
   });
   const priceObject = (lookupKey: string) => ({ id: fake.prices.get(lookupKey) ?? `price_gone_${lookupKey}`, object: "price", lookup_key: lookupKey, active: true });
   const eventOf = (type: string, object: unknown): Stripe.Event =>
@@ -130,7 +146,7 @@ export async function startFakeStripe(options: { secretKey: string; webhookSecre
     failWith: undefined,
     subscriptions: new Map(),
 
-    async completeCheckout(sessionId) {
+    async completeCheckout(sessionId, completeOptions = {}) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`fake Stripe has no session ${sessionId}`);
       const customer = (session.customer as string | null) ?? id("cus");
@@ -138,11 +154,12 @@ export async function startFakeStripe(options: { secretKey: string; webhookSecre
       if (session.mode === "subscription") {
         const lookupKey = [...fake.prices.entries()].find(([, price]) => price === (session.line_item as { price: string }).price)?.[0] ?? "";
         subscription = id("sub");
-        fake.subscriptions.set(subscription, { id: subscription, customer, status: "active", lookupKey });
+        const periodStart = Math.floor((completeOptions.periodStart?.getTime() ?? Date.now()) / 1000);
+        fake.subscriptions.set(subscription, { id: subscription, customer, status: "active", lookupKey, periodStart });
       }
       Object.assign(session, { status: "complete", payment_status: "paid", customer, subscription });
       const event = eventOf("checkout.session.completed", { ...session });
-      return { response: await fake.deliver(event), event };
+      return { response: completeOptions.deliver === false ? undefined : await fake.deliver(event), event };
     },
 
     async changeSubscription(subscriptionId, change) {

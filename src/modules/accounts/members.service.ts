@@ -66,14 +66,23 @@ export class MembersService {
     return invitationView(invitation);
   }
 
-  /** Frees the member's seat at once; their next sign-in starts a Free account of their own. */
+  /**
+   * Frees the member's seat at once and revokes the API keys they created (in the
+   * same transaction: a removed person's integration stops with them); their next
+   * sign-in starts a Free account of their own.
+   */
   async remove(accountId: string, actingUserId: string, userId: string): Promise<MemberView> {
     if (userId === actingUserId) throw new AppError("VALIDATION_FAILED", "id: you cannot remove yourself; another member can");
-    const users = this.dataSource.getRepository(User);
-    const user = isUuid(userId) ? await users.findOneBy({ id: userId, accountId }) : null;
-    if (!user) throw new AppError("NOT_FOUND", "No such member.");
-    await users.delete({ id: user.id });
-    return memberView(user);
+    return this.dataSource.transaction(async (manager) => {
+      const user = isUuid(userId) ? await manager.findOneBy(User, { id: userId, accountId }) : null;
+      if (!user) throw new AppError("NOT_FOUND", "No such member.");
+      await manager.delete(User, { id: user.id });
+      await manager.query(`UPDATE "api_keys" SET "revoked_at" = now() WHERE "account_id" = $1 AND "created_by" = $2 AND "revoked_at" IS NULL`, [
+        accountId,
+        user.id,
+      ]);
+      return memberView(user);
+    });
   }
 }
 

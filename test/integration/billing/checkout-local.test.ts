@@ -25,6 +25,21 @@ const usageOf = async (cookie: string) => (await api("/api/usage", { cookie })).
 const errorOf = async (response: Response) => ({ status: response.status, ...((await response.json()) as { error: { code: string; message: string } }).error });
 
 describe("checkout with the local provider", () => {
+  it("starts a new billing cycle at an upgrade: an upgrade on day 29 does not grant a second month of credits three days later", async () => {
+    const cal = await signIn(service, "cal@checkout.test");
+    await service.app.database.dataSource.query(`UPDATE accounts SET billing_cycle_anchor = now() - interval '28 days' WHERE id = $1`, [cal.accountId]);
+    const before = await usageOf(cal.cookie);
+    expect(new Date(before.period.end).getTime() - Date.now()).toBeLessThan(4 * 24 * 3_600_000);
+
+    const { sessionId } = await (await checkout(cal.cookie, { plan: "pro" })).json();
+    const upgradedAt = Date.now();
+    expect((await complete(sessionId)).status).toBe(200);
+    const after = await usageOf(cal.cookie);
+    expect(Math.abs(new Date(after.period.start).getTime() - upgradedAt)).toBeLessThan(60_000);
+    expect(new Date(after.period.end).getTime() - upgradedAt).toBeGreaterThanOrEqual(28 * 24 * 3_600_000);
+    expect(after.credits).toMatchObject({ limit: 1000, used: 0, remaining: 1000 });
+  });
+
   it("upgrades a plan once, emits subscription.changed once, and tops up this cycle's credits", async () => {
     const ada = await signIn(service, "ada@checkout.test");
     const started = await checkout(ada.cookie, { plan: "pro" });

@@ -64,8 +64,8 @@ describe("checkout with Stripe", () => {
     const { body } = await checkout(bea, { plan: "business" });
     const before = heard.length;
     const { response, event } = await stripe.completeCheckout(await providerSessionOf(body.sessionId));
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ received: true });
+    expect(response?.status).toBe(200);
+    expect(await response?.json()).toEqual({ received: true });
     const after = await account(bea);
     expect(after).toMatchObject({ plan: "business", stripe_customer_id: expect.stringMatching(/^cus_test_/), stripe_subscription_id: expect.stringMatching(/^sub_test_/) });
 
@@ -140,6 +140,41 @@ describe("checkout with Stripe", () => {
       ["pro", "business", "subscription_updated"],
       ["business", "free", "subscription_cancelled"],
     ]);
+  });
+
+  it("bills in the subscription's periods: the cycle starts where Stripe's period starts, and follows a renewal", async () => {
+    const flo = await signIn(service, "flo@stripe.test");
+    await service.app.database.dataSource.query(`UPDATE accounts SET billing_cycle_anchor = now() - interval '28 days' WHERE id = $1`, [flo.accountId]);
+    const { body } = await checkout(flo, { plan: "pro" });
+    const periodStart = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000);
+    await stripe.completeCheckout(await providerSessionOf(body.sessionId), { periodStart });
+    const usage = async () => (await api("/api/usage", { cookie: flo.cookie })).json();
+    const first = await usage();
+    // Not the old cycle that ends in two or three days: a month from the subscription's start.
+    expect(first.period.start).toBe(periodStart.toISOString());
+    expect(new Date(first.period.end).getTime() - periodStart.getTime()).toBeGreaterThanOrEqual(28 * 24 * 3_600_000);
+    expect(first.credits).toMatchObject({ limit: 1000, remaining: 1000 });
+
+    // A renewal moves Stripe's period; the cycle follows it.
+    const { stripe_subscription_id: subscription } = await account(flo);
+    const renewed = stripe.subscriptions.get(subscription)!;
+    renewed.periodStart = Math.floor(Date.now() / 1000) - 60;
+    await stripe.changeSubscription(subscription, {});
+    expect((await usage()).period.start).toBe(new Date(renewed.periodStart * 1000).toISOString());
+  });
+
+  it("does not restore the paid plan when the checkout's completion arrives after the subscription was cancelled", async () => {
+    const hal = await signIn(service, "hal@stripe.test");
+    const { body } = await checkout(hal, { plan: "business" });
+    const { event } = await stripe.completeCheckout(await providerSessionOf(body.sessionId), { deliver: false });
+    const subscription = (event.data.object as { subscription: string }).subscription;
+    // The cancellation is delivered first (Stripe does not order events).
+    expect((await stripe.changeSubscription(subscription, { status: "canceled" })).response.status).toBe(200);
+    const late = await stripe.deliver(event);
+    expect(late.status).toBe(200);
+    expect(await account(hal)).toMatchObject({ plan: "free", stripe_subscription_id: null });
+    const [row] = await service.app.database.dataSource.query(`SELECT status FROM checkout_sessions WHERE id = $1`, [body.sessionId]);
+    expect(row.status).toBe("completed");
   });
 
   it("replaces the subscription on a new plan checkout and cancels the old one at Stripe", async () => {

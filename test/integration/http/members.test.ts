@@ -60,6 +60,31 @@ describe("members and seats", () => {
     expect(self.status).toBe(400);
   });
 
+  it("stops the API keys a removed member created (revoked with the removal), and only theirs", async () => {
+    const owner = await signIn(service, "owner@keys-seats.test");
+    await setPlan(owner.accountId, "business");
+    expect((await invite(owner.cookie, "eve@keys-seats.test")).status).toBe(201);
+    const eve = await signIn(service, "eve@keys-seats.test");
+    expect(eve.accountId).toBe(owner.accountId);
+    const keyOf = async (cookie: string, name: string) =>
+      ((await (await api("/api/keys", { method: "POST", cookie, body: { name } })).json()) as { key: { id: string }; secret: string });
+    const eveKey = await keyOf(eve.cookie, "eve's integration");
+    const ownerKey = await keyOf(owner.cookie, "owner's integration");
+    expect((await api("/api/usage", { bearer: eveKey.secret })).status).toBe(200);
+
+    expect((await api(`/api/members/${eve.userId}`, { method: "DELETE", cookie: owner.cookie })).status).toBe(204);
+    const refused = await api("/api/usage", { bearer: eveKey.secret });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("AUTH_REQUIRED");
+    expect((await api("/api/usage", { bearer: ownerKey.secret })).status).toBe(200);
+    const [row] = await service.app.database.dataSource.query(`SELECT revoked_at FROM api_keys WHERE id = $1`, [eveKey.key.id]);
+    expect(row.revoked_at).toBeInstanceOf(Date);
+
+    // A key that escaped the revocation (created in a race with the removal) is refused all the same.
+    await service.app.database.dataSource.query(`UPDATE api_keys SET revoked_at = NULL WHERE id = $1`, [eveKey.key.id]);
+    expect((await api("/api/usage", { bearer: eveKey.secret })).status).toBe(401);
+  });
+
   it("hides other accounts' members and invitations: 404, and nothing changes", async () => {
     const owner = await signIn(service, "owner2@seats.test");
     await setPlan(owner.accountId, "business");

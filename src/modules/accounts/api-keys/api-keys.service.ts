@@ -61,12 +61,21 @@ export class ApiKeysService {
   }
 
   /**
-   * The account a secret belongs to. Unknown, malformed or revoked: AUTH_REQUIRED.
+   * The account a secret belongs to. Unknown, malformed, revoked, or created by
+   * someone no longer a member: AUTH_REQUIRED.
    * A key of an account that is no longer on an API plan: FORBIDDEN.
    */
   async authenticate(secret: string): Promise<{ accountId: string; keyId: string }> {
     if (!isWellFormed(secret)) throw new AppError("AUTH_REQUIRED", "The API key is not valid.");
-    const key = await this.dataSource.getRepository(ApiKey).findOne({ where: { secretHash: hashSecret(secret), revokedAt: IsNull() }, relations: { account: true } });
+    // A key works only while the person who created it is still a member of its account
+    // (removal also revokes it; this holds even for a key created in a race with the removal).
+    const key = await this.dataSource
+      .getRepository(ApiKey)
+      .createQueryBuilder("key")
+      .innerJoinAndSelect("key.account", "account")
+      .where(`key.secret_hash = :hash AND key.revoked_at IS NULL`, { hash: hashSecret(secret) })
+      .andWhere(`(key.created_by IS NULL OR EXISTS (SELECT 1 FROM "users" "u" WHERE "u"."id" = key.created_by AND "u"."account_id" = key.account_id))`)
+      .getOne();
     if (!key) throw new AppError("AUTH_REQUIRED", "The API key is not valid.");
     if (!API_PLANS.has(key.account.plan)) {
       throw new AppError("FORBIDDEN", "API access is included on the Business and Enterprise plans; this key's account is on another plan.");

@@ -128,9 +128,13 @@ export class BillingService {
         if (session.payment_status === "unpaid") return false;
         const checkoutId = session.client_reference_id;
         if (!checkoutId) return false;
+        const subscriptionId = idOf(session.subscription);
+        // The subscription as it is now (read before any lock is taken): it may have been
+        // cancelled before this completion reached us, and its period sets the billing cycle.
+        const subscription = subscriptionId && this.stripe ? await this.readSubscription(subscriptionId) : undefined;
         const applied = await this.dataSource.transaction(async (manager) => {
           if (!(await this.firstDelivery(manager, event))) return undefined;
-          return this.complete(manager, checkoutId, { customerId: idOf(session.customer), subscriptionId: idOf(session.subscription) }, true);
+          return this.complete(manager, checkoutId, { customerId: idOf(session.customer), subscriptionId, subscription }, true);
         });
         if (applied) await this.afterCommit(applied);
         return applied !== undefined;
@@ -176,7 +180,7 @@ export class BillingService {
   private async complete(
     manager: EntityManager,
     checkoutId: string,
-    details: { readonly customerId?: string | null; readonly subscriptionId?: string | null },
+    details: { readonly customerId?: string | null; readonly subscriptionId?: string | null; readonly subscription?: Stripe.Subscription | undefined },
     fromProvider = false,
   ): Promise<Applied<CheckoutCompleted>> {
     const row = await manager.findOne(CheckoutSession, { where: { id: checkoutId }, lock: { mode: "pessimistic_write" } });
@@ -194,7 +198,16 @@ export class BillingService {
     const events: DomainEvent[] = [];
     let replacedSubscription: string | null = null;
     if (details.customerId && !account.stripeCustomerId) account.stripeCustomerId = details.customerId;
-    if (purchase.kind === "plan") {
+    if (purchase.kind === "plan" && details.subscription && !KEEPS_PLAN.has(details.subscription.status)) {
+      // Cancelled (or ended) before its completion arrived: the paid plan is not restored.
+      this.logger.warn(
+        { checkout: row.id, subscription: details.subscription.id, status: details.subscription.status },
+        "checkout completed for a subscription that has already ended; the plan stays as it is",
+      );
+    } else if (purchase.kind === "plan") {
+      // A new paid period starts with the subscription: the billing cycle follows it, so an
+      // upgrade late in a cycle does not grant a second month's credits days later.
+      account.billingCycleAnchor = (details.subscription && periodStartOf(details.subscription)) ?? this.clock();
       if (details.subscriptionId) {
         if (account.stripeSubscriptionId && account.stripeSubscriptionId !== details.subscriptionId) replacedSubscription = account.stripeSubscriptionId;
         account.stripeSubscriptionId = details.subscriptionId;
@@ -230,6 +243,9 @@ export class BillingService {
       }
       const change = this.changePlan(account, plan, "subscription_updated", null);
       if (change) events.push(await this.events.record(manager, "subscription.changed", change));
+      // Each renewal (and any change of the billing anchor at Stripe) moves the period: follow it.
+      const periodStart = periodStartOf(subscription);
+      if (periodStart && periodStart.getTime() !== account.billingCycleAnchor.getTime()) account.billingCycleAnchor = periodStart;
     }
     await manager.save(account);
     return { result: null, events };
@@ -258,6 +274,12 @@ export class BillingService {
     }
     return applied.result;
   }
+}
+
+/** The subscription's current period start (on its item since Stripe API 2025-03-31), if it carries one. */
+function periodStartOf(subscription: Stripe.Subscription): Date | undefined {
+  const start = subscription.items?.data?.[0]?.current_period_start;
+  return typeof start === "number" && Number.isFinite(start) ? new Date(start * 1000) : undefined;
 }
 
 function purchaseOf(row: CheckoutSession): Purchase {
