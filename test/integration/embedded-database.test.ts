@@ -1,7 +1,10 @@
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { pino } from "pino";
+import { LOCATION_NOTE, startEmbeddedPostgres } from "../../src/db/embedded-postgres.js";
 import { migrations } from "../../src/db/migrations/index.js";
 import { Account } from "../../src/modules/accounts/account.entity.js";
 import { startTestApp, type TestApp } from "../support/app.js";
@@ -80,3 +83,71 @@ describe("embedded PostgreSQL (no DATABASE_URL)", () => {
     expect((await response.json()).status).toBe("pass");
   });
 });
+
+/**
+ * A newcomer who is root and clones into a home directory of mode 0700: the
+ * embedded server runs as the `postgres` OS user, which cannot pass through it.
+ * The data goes to a location of its own (named after DATA_DIR, so a restart finds
+ * it), DATA_DIR holds a note, and the log says where.
+ */
+describe.runIf(process.getuid?.() === 0)("embedded PostgreSQL as root, DATA_DIR under a private (0700) directory", () => {
+  let home: string;
+  let sharedParent: string;
+  beforeAll(async () => {
+    home = await mkdtemp(path.join(tmpdir(), "pms-home-")); // mode 0700, like /root
+    sharedParent = await mkdtemp(path.join(tmpdir(), "pms-shared-"));
+    await chmod(sharedParent, 0o755);
+  });
+  afterAll(async () => {
+    await rm(home, { recursive: true, force: true });
+    await rm(sharedParent, { recursive: true, force: true });
+  });
+
+  it("keeps the data where the postgres user can reach it, says where, and finds it again after a restart", async () => {
+    expect((await stat(home)).mode & 0o777).toBe(0o700);
+    const dataDir = path.join(home, "project", ".data", "postgres");
+    const lines: Array<{ msg: string; postgresData?: string }> = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const sharedRoot = path.join(sharedParent, "pms");
+
+    const first = await startEmbeddedPostgres(dataDir, logger, { sharedRoot });
+    try {
+      expect(first.dataDir.startsWith(`${sharedRoot}/`)).toBe(true);
+      const warning = lines.find((line) => line.postgresData === first.dataDir);
+      expect(warning?.msg).toContain("cannot enter");
+      expect(await readFile(path.join(home, "project", ".data", LOCATION_NOTE), "utf8")).toContain(first.dataDir);
+      // Nothing of the private home was opened up.
+      expect((await stat(home)).mode & 0o777).toBe(0o700);
+      await withClient(first.url, (client) => client.query("CREATE TABLE kept (note text); INSERT INTO kept VALUES ('still here')"));
+    } finally {
+      await first.stop();
+    }
+
+    const second = await startEmbeddedPostgres(dataDir, logger, { sharedRoot });
+    try {
+      expect(second.dataDir).toBe(first.dataDir);
+      const rows = await withClient(second.url, async (client) => (await client.query("SELECT note FROM kept")).rows);
+      expect(rows).toEqual([{ note: "still here" }]);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+
+  it("stops with a clear error when the fallback location is private too", async () => {
+    const dataDir = path.join(home, "other", ".data", "postgres");
+    const logger = pino({ level: "silent" });
+    await expect(startEmbeddedPostgres(dataDir, logger, { sharedRoot: path.join(home, "also-private", "pms") })).rejects.toThrow(
+      /cannot pass through .*set DATABASE_URL/,
+    );
+  });
+});
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
