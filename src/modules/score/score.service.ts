@@ -7,7 +7,7 @@ import type { Viewer } from "../accounts/viewer.js";
 import type { CreditLedger } from "../billing/ledger.service.js";
 import { actionCostTenths } from "../billing/plans.js";
 import type { AnonymousCap } from "../billing/rate-limit/anonymous-cap.js";
-import type { RateLimiter } from "../billing/rate-limit/rate-limiter.js";
+import { memberSubject, type RateLimiter } from "../billing/rate-limit/rate-limiter.js";
 import { normalizeInputUrl } from "../crawl/url.js";
 import { clientNetwork } from "../../http/client-ip.js";
 import type { ProductsService } from "../products/products.service.js";
@@ -96,7 +96,7 @@ export class ScoreService {
       const cap = await this.anonymousCap.consume(network);
       caller.setHeaders(cap.headers);
     } else {
-      const decision = await this.limiter.check("score", viewer.via === "session" ? viewer.userId : `account:${viewer.accountId}`);
+      const decision = await this.limiter.check("score", memberSubject(viewer));
       caller.setHeaders(decision.headers);
       if (!decision.allowed) throw decision.toError();
     }

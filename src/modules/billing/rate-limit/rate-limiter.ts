@@ -16,6 +16,15 @@ const actionNouns: Record<RateLimitedAction, string> = { score: "score requests"
 /** The subject of an anonymous caller; user ids never start with "ip:". */
 export const anonymousSubject = (ip: string): string => `ip:${ip}`;
 
+/**
+ * Whose window a member's request counts against, for every short-window limit
+ * (score now, chat when it ships): the person when signed in, the account for an
+ * API key, so all of an account's keys share one window and minting keys buys
+ * no extra crawls. User ids are UUIDs and never start with "account:".
+ */
+export const memberSubject = (viewer: { readonly via: "session"; readonly userId: string } | { readonly via: "api_key"; readonly accountId: string }): string =>
+  viewer.via === "session" ? viewer.userId : `account:${viewer.accountId}`;
+
 export type RateLimitOutcome = "allowed" | "limited" | "store-unavailable";
 
 /** What the HTTP layer sends: the headers on every answer, `toError()` on a refusal. */
