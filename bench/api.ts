@@ -40,6 +40,7 @@ import { extractPage } from '../src/modules/crawl/extract.js';
 import { dimensions as frameworkDimensions } from '../src/modules/scoring/framework/dimensions.js';
 import { HeuristicScorer } from '../src/modules/scoring/heuristic-scorer.js';
 import { calibrationSites } from '../test/fixtures/calibration-sites.js';
+import { withClient, withDatabase } from '../test/support/global-setup.js';
 
 const HOST = '127.0.0.1';
 const CONNECTIONS = 50;
@@ -54,21 +55,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type ServerKind = 'service' | 'baseline';
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 // ---------------------------------------------------------------- servers --
 

@@ -22,12 +22,12 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 
 import autocannon from "autocannon";
-import pg from "pg";
 import { pino } from "pino";
 
 import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { hashSecret, newSecret, VISIBLE_PREFIX_LENGTH } from "../src/modules/accounts/api-keys/api-key-secret.js";
+import { withClient, withDatabase } from "../test/support/global-setup.js";
 
 const HOST = "127.0.0.1";
 const CONNECTIONS = 50;
@@ -37,21 +37,7 @@ const MEASURE_S = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 async function serve(databaseUrl: string): Promise<void> {
   const config = loadConfig({ NODE_ENV: "development", LOG_LEVEL: "warn", DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(POOL_SIZE), SCORE_WORKERS: "0" });

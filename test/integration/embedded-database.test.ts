@@ -2,12 +2,12 @@ import { chmod, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pg from "pg";
 import { pino } from "pino";
 import { LOCATION_NOTE, startEmbeddedPostgres } from "../../src/db/embedded-postgres.js";
 import { migrations } from "../../src/db/migrations/index.js";
 import { Account } from "../../src/modules/accounts/account.entity.js";
 import { startTestApp, type TestApp } from "../support/app.js";
+import { withClient } from "../support/global-setup.js";
 
 /**
  * The zero-setup default: no DATABASE_URL, so the service starts its own
@@ -142,12 +142,3 @@ describe.runIf(process.getuid?.() === 0)("embedded PostgreSQL as root, DATA_DIR 
   });
 });
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
