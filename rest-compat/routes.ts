@@ -17,6 +17,15 @@ import {
   ScoreHistoryDocument,
   LinkScoreDocument,
   ProductDocument,
+  CreateWebhookDocument,
+  ListWebhooksDocument,
+  WebhookDocument,
+  UpdateWebhookDocument,
+  DeleteWebhookDocument,
+  RotateWebhookSecretDocument,
+  SendTestWebhookDocument,
+  WebhookDeliveriesDocument,
+  RetryWebhookDeliveryDocument,
   type CheckoutInput,
   type ScoreAnswerFragment,
 } from "./generated/operations.js";
@@ -179,6 +188,87 @@ export const restRoutes: readonly AnyRestRoute[] = [
       const { resultPage, ...product } = data.product;
       return { ...product, results: resultPage.results, nextCursor: resultPage.nextCursor };
     },
+  }),
+  route({
+    method: "POST",
+    path: "/api/webhooks",
+    operation: CreateWebhookDocument,
+    variables: (input) => {
+      const { url, events } = objectBody(input);
+      return { input: { url: url as string, ...(events === undefined ? {} : { events: events as string[] }) } };
+    },
+    status: () => 201,
+    body: (data) => ({ webhook: { ...data.createWebhook.webhook, secret: data.createWebhook.secret } }),
+  }),
+  route({
+    method: "GET",
+    path: "/api/webhooks",
+    operation: ListWebhooksDocument,
+    variables: () => ({}),
+    body: (data) => data.webhooks,
+  }),
+  route({
+    method: "GET",
+    path: "/api/webhooks/:id",
+    operation: WebhookDocument,
+    variables: ({ params }) => ({ id: params.id ?? "" }),
+    body: (data) => ({ webhook: data.webhook }),
+  }),
+  route({
+    method: "PATCH",
+    path: "/api/webhooks/:id",
+    operation: UpdateWebhookDocument,
+    // Named fields only: nothing else of the body reaches the operation.
+    variables: (input) => {
+      const { url, events, enabled } = objectBody(input);
+      return {
+        id: input.params.id ?? "",
+        input: {
+          ...(url === undefined ? {} : { url: url as string }),
+          ...(events === undefined ? {} : { events: events as string[] }),
+          ...(enabled === undefined ? {} : { enabled: enabled as boolean }),
+        },
+      };
+    },
+    body: (data) => ({ webhook: data.updateWebhook }),
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/webhooks/:id",
+    operation: DeleteWebhookDocument,
+    variables: ({ params }) => ({ id: params.id ?? "" }),
+    status: () => 204,
+    body: () => undefined,
+  }),
+  route({
+    method: "POST",
+    path: "/api/webhooks/:id/rotate-secret",
+    operation: RotateWebhookSecretDocument,
+    variables: ({ params }) => ({ id: params.id ?? "" }),
+    body: (data) => ({ webhook: { ...data.rotateWebhookSecret.webhook, secret: data.rotateWebhookSecret.secret } }),
+  }),
+  route({
+    method: "POST",
+    path: "/api/webhooks/:id/test",
+    operation: SendTestWebhookDocument,
+    variables: ({ params }) => ({ id: params.id ?? "" }),
+    status: () => 202,
+    body: (data) => ({ delivery: data.sendTestWebhook }),
+  }),
+  route({
+    method: "GET",
+    path: "/api/webhooks/:id/deliveries",
+    operation: WebhookDeliveriesDocument,
+    variables: ({ params, query }) => ({ id: params.id ?? "", limit: intParam(query.limit, "limit"), cursor: stringParam(query.cursor) }),
+    body: (data) => data.webhook.deliveries,
+  }),
+  route({
+    method: "POST",
+    path: "/api/webhooks/:id/deliveries/:deliveryId/retry",
+    operation: RetryWebhookDeliveryDocument,
+    variables: ({ params }) => ({ id: params.id ?? "", deliveryId: params.deliveryId ?? "" }),
+    status: () => 202,
+    body: (data) => ({ delivery: data.retryWebhookDelivery }),
   }),
 ];
 

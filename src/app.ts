@@ -25,6 +25,10 @@ import { ScoreResolver } from "./modules/score/score.resolver.js";
 import { createScoringRuntime, type ScoringOverrides } from "./modules/score/scoring-runtime.js";
 import { AccountsService } from "./modules/accounts/accounts.service.js";
 import { ApiKeysResolver } from "./modules/accounts/api-keys/api-keys.resolver.js";
+import { AddressGuard } from "./modules/crawl/address-guard.js";
+import { WebhookDispatcher, type DispatcherOptions } from "./modules/webhooks/webhook-dispatcher.js";
+import { WebhooksResolver } from "./modules/webhooks/webhooks.resolver.js";
+import { WebhooksService } from "./modules/webhooks/webhooks.service.js";
 import { ApiKeysService } from "./modules/accounts/api-keys/api-keys.service.js";
 import { LocalIdentityProvider, usesLocalIdentityProvider } from "./modules/accounts/session/local-identity-provider.js";
 import { createSessionVerifier } from "./modules/accounts/session/session-verifier.js";
@@ -39,6 +43,8 @@ export interface App {
   readonly database: Database;
   /** Domain events (`subscription.changed`, …), heard in-process after their change commits. */
   readonly events: DomainEvents;
+  /** Delivers webhook events (running unless turned off for a test). */
+  readonly webhooks: WebhookDispatcher;
   /** Starts serving; resolves to the base URL (e.g. http://127.0.0.1:4000). */
   listen(port?: number, host?: string): Promise<string>;
   /** Stops accepting, drains, then closes the database (and the embedded server). */
@@ -52,12 +58,15 @@ export interface App {
 export interface AppOverrides {
   /** Tests only: the crawler's DNS and limits, the scorer, job leases, the REST wait. */
   readonly scoring?: ScoringOverrides & { readonly waitMs?: number };
+  /** Tests only: the webhook dispatcher's clock, poll interval and jitter, or none at all. */
+  readonly webhooks?: Partial<Pick<DispatcherOptions, "clock" | "pollMs" | "jitter" | "leaseMs">> & { readonly deliver?: boolean };
 }
 
 export async function createApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   const database = await openDatabase(config, logger);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
   let scoring: ReturnType<typeof createScoringRuntime> | undefined;
+  let dispatcher: WebhookDispatcher | undefined;
   try {
     const accounts = new AccountsService(database.dataSource);
     const local = usesLocalIdentityProvider(config) ? await LocalIdentityProvider.create(config) : undefined;
@@ -75,6 +84,13 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     const billingSetup = billingFor(config, logger);
     const billing = new BillingService(database.dataSource, ledger, events, billingSetup.provider, logger, billingSetup.stripe);
     scoring = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, ...(overrides.scoring ? { overrides: overrides.scoring } : {}) });
+    // Webhook destinations pass the crawler's address guard (same allow-list), at creation and at every connection.
+    const webhookGuard = new AddressGuard({ allowlist: config.crawl.ssrfAllowlist });
+    const { deliver = true, ...dispatchOptions } = overrides.webhooks ?? {};
+    dispatcher = new WebhookDispatcher(database.dataSource, webhookGuard, events, logger, { publicBaseUrl: config.publicBaseUrl, ...dispatchOptions });
+    if (deliver) dispatcher.start();
+    const liveDispatcher = dispatcher;
+    const webhooks = new WebhooksService(database.dataSource, webhookGuard, events, () => (deliver ? liveDispatcher.wake() : undefined));
     const container = new ResolverContainer()
       .register(HealthResolver, new HealthResolver(new HealthService(config, database, redis)))
       .register(UsageResolver, new UsageResolver(ledger))
@@ -82,7 +98,8 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(MembersResolver, new MembersResolver(new MembersService(database.dataSource)))
       .register(BillingResolver, new BillingResolver(billing))
       .register(ScoreResolver, new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs))
-      .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results));
+      .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
+      .register(WebhooksResolver, new WebhooksResolver(webhooks));
     const schema = buildAppSchema(container);
 
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH, introspection: config.graphql.introspection });
@@ -125,14 +142,17 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
         const boundPort = typeof address === "object" && address ? address.port : port;
         return `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${boundPort}`;
       },
+      webhooks: liveDispatcher,
       async close() {
         await server.close();
+        await liveDispatcher.stop();
         await scoring?.close();
         await redis?.close();
         await database.close();
       },
     };
   } catch (error) {
+    await dispatcher?.stop().catch(() => undefined);
     await scoring?.close().catch(() => undefined);
     await redis?.close().catch(() => undefined);
     await database.close().catch(() => undefined);

@@ -11,6 +11,7 @@ import { Product } from "../modules/products/product.entity.js";
 import { IdempotencyKey } from "../modules/score/idempotency-key.entity.js";
 import { ScoreJob } from "../modules/score/score-job.entity.js";
 import { ScoreDimensionRecord, ScoreResultRecord } from "../modules/score/score-result.entity.js";
+import { Webhook, WebhookDelivery } from "../modules/webhooks/webhook.entity.js";
 
 /** Every entity of the service, listed explicitly: no filesystem globs at runtime. */
-export const entities = [Account, User, CreditEntry, CreditBalance, CreditPackBalance, ApiKey, Invitation, CheckoutSession, ProviderEvent, DomainEventRecord, Product, ScoreJob, ScoreResultRecord, ScoreDimensionRecord, IdempotencyKey];
+export const entities = [Account, User, CreditEntry, CreditBalance, CreditPackBalance, ApiKey, Invitation, CheckoutSession, ProviderEvent, DomainEventRecord, Product, ScoreJob, ScoreResultRecord, ScoreDimensionRecord, IdempotencyKey, Webhook, WebhookDelivery];

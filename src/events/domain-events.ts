@@ -21,9 +21,25 @@ export interface DomainEventPayloads {
     readonly totalScore: number;
     readonly stageName: string;
     readonly framework: string;
+    /** Absent on events recorded before webhooks shipped. */
+    readonly frameworkVersion?: string;
     readonly productId: string | null;
   };
+  /** Sent only to the webhook it was asked for (`POST /api/webhooks/{id}/test`). */
+  "webhook.test": {
+    readonly accountId: string;
+    readonly webhookId: string;
+  };
+  /** A notice, never delivered: the service disabled a webhook (410 Gone, or 5 days of failures). */
+  "webhook.disabled": {
+    readonly accountId: string;
+    readonly webhookId: string;
+    readonly reason: string;
+  };
 }
+
+/** The kinds a webhook may subscribe to; the others are never fanned out by kind. */
+const SUBSCRIBABLE: ReadonlySet<string> = new Set(["score.completed", "subscription.changed"]);
 
 export type DomainEventType = keyof DomainEventPayloads;
 
@@ -45,6 +61,7 @@ type Listener<T extends DomainEventType> = (event: DomainEvent<T>) => void | Pro
  */
 export class DomainEvents {
   private readonly listeners = new Map<DomainEventType, Set<Listener<DomainEventType>>>();
+  private readonly published = new Set<() => void>();
 
   constructor(private readonly logger: Pick<Logger, "error">) {}
 
@@ -55,15 +72,40 @@ export class DomainEvents {
     return () => set.delete(listener as Listener<DomainEventType>);
   }
 
+  /**
+   * Writes the event in the caller's transaction together with one delivery row per
+   * enabled webhook of the account subscribed to its kind (or, for `webhook.test`,
+   * the one webhook named), so a committed change always has its deliveries.
+   */
   async record<T extends DomainEventType>(manager: EntityManager, type: T, data: DomainEventPayloads[T] & { accountId: string }): Promise<DomainEvent<T>> {
     const saved = await manager.save(
       Object.assign(new DomainEventRecord(), { type, accountId: data.accountId, data: data as unknown as Record<string, unknown> }),
     );
+    if (SUBSCRIBABLE.has(type)) {
+      await manager.query(
+        `INSERT INTO "webhook_deliveries" ("event_id", "webhook_id", "event_type", "next_attempt_at")
+         SELECT $1, "id", $2, now() FROM "webhooks" WHERE "account_id" = $3 AND "enabled" AND $2 = ANY("events")`,
+        [saved.id, type, data.accountId],
+      );
+    } else if (type === "webhook.test") {
+      await manager.query(
+        `INSERT INTO "webhook_deliveries" ("event_id", "webhook_id", "event_type", "next_attempt_at")
+         SELECT $1, "id", $2, now() FROM "webhooks" WHERE "id" = $3 AND "account_id" = $4`,
+        [saved.id, type, (data as DomainEventPayloads["webhook.test"]).webhookId, data.accountId],
+      );
+    }
     return { id: saved.id, type, accountId: saved.accountId, data, occurredAt: saved.occurredAt };
+  }
+
+  /** Hears every published event (the webhook dispatcher wakes on it). */
+  onPublished(listener: () => void): () => void {
+    this.published.add(listener);
+    return () => this.published.delete(listener);
   }
 
   /** Call after the recording transaction committed. */
   async publish(events: readonly DomainEvent[]): Promise<void> {
+    if (events.length > 0) for (const listener of this.published) listener();
     for (const event of events) {
       for (const listener of this.listeners.get(event.type) ?? []) {
         try {

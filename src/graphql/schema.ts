@@ -2,6 +2,7 @@ import "reflect-metadata";
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from "graphql";
 import { buildSchemaSync, type AuthChecker, type ContainerType } from "type-graphql";
 import { ApiKeysResolver } from "../modules/accounts/api-keys/api-keys.resolver.js";
+import { WebhooksResolver } from "../modules/webhooks/webhooks.resolver.js";
 import { requireMember } from "../modules/accounts/viewer.js";
 import { MembersResolver } from "../modules/accounts/members.resolver.js";
 import { BillingResolver } from "../modules/billing/checkout/billing.resolver.js";
@@ -12,7 +13,7 @@ import { HealthResolver } from "../modules/health/health.resolver.js";
 import type { GraphQLContext } from "./context.js";
 
 /** Every resolver of the API; a feature joins the schema by adding its resolver here. */
-export const resolvers = [HealthResolver, UsageResolver, ApiKeysResolver, MembersResolver, BillingResolver, ScoreResolver, ProductsResolver] as const;
+export const resolvers = [HealthResolver, UsageResolver, ApiKeysResolver, MembersResolver, BillingResolver, ScoreResolver, ProductsResolver, WebhooksResolver] as const;
 
 /**
  * `@Authorized()` fields need a member of an account. The error is the catalogue's

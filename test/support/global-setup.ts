@@ -6,6 +6,7 @@ import { pino } from "pino";
 import type { TestProject } from "vitest/node";
 import { dataSourceFor } from "../../src/db/database.js";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../src/db/embedded-postgres.js";
+import { makeTestTls } from "./test-tls.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -13,6 +14,8 @@ declare module "vitest" {
     adminDatabaseUrl: string;
     /** A migrated database each test file clones its own database from. */
     templateDatabase: string;
+    /** A server key and certificate for 127.0.0.1, signed by a CA every test process trusts (NODE_EXTRA_CA_CERTS). */
+    testTls: { key: string; cert: string };
   }
 }
 
@@ -23,6 +26,10 @@ declare module "vitest" {
  * needs nothing installed.
  */
 export default async function setup(project: TestProject) {
+  // Before any test process starts, so each one trusts the run's CA from its first line.
+  const tls = await makeTestTls();
+  process.env.NODE_EXTRA_CA_CERTS = tls.caFile;
+  project.provide("testTls", { key: tls.key, cert: tls.cert });
   let embedded: EmbeddedDatabase | undefined;
   let scratch: string | undefined;
   let adminUrl = process.env.DATABASE_URL;

@@ -1,4 +1,5 @@
 import { calibrationSites } from "../fixtures/calibration-sites.js";
+import type { AppOverrides } from "../../src/app.js";
 import { startTestApp, type TestApp } from "./app.js";
 import { FixtureSites, fixtureResolver, type Site } from "./fixture-sites.js";
 
@@ -14,7 +15,14 @@ export interface ScoringTestApp extends TestApp {
  * real, crawl and all, without leaving the machine.
  */
 export async function startScoringApp(
-  options: { env?: Record<string, string | undefined>; extraSites?: Record<string, Site>; waitMs?: number; leaseMs?: number; sweepEveryMs?: number } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    extraSites?: Record<string, Site>;
+    waitMs?: number;
+    leaseMs?: number;
+    sweepEveryMs?: number;
+    webhooks?: AppOverrides["webhooks"];
+  } = {},
 ): Promise<ScoringTestApp> {
   const sites = await new FixtureSites({ ...Object.fromEntries(calibrationSites.map((site) => [site.host, site.pages])), ...options.extraSites }).start();
   const service = await startTestApp({ SSRF_ALLOWLIST: "127.0.0.1/32,*.test", ...options.env }, {
@@ -24,6 +32,7 @@ export async function startScoringApp(
       ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
       ...(options.sweepEveryMs ? { sweepEveryMs: options.sweepEveryMs } : {}),
     },
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   return {
     ...service,

@@ -306,6 +306,7 @@ export class ScoreJobRunner {
             totalScore: result.totalScore,
             stageName: result.stageName,
             framework: result.framework,
+            frameworkVersion: result.frameworkVersion,
             productId: job.productId,
           }),
         );

@@ -1,0 +1,125 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn, type Relation } from "typeorm";
+import { Account } from "../accounts/account.entity.js";
+import { DomainEventRecord } from "../../events/domain-event.entity.js";
+
+/** The event kinds a webhook may subscribe to (the contract's Events). */
+export const webhookEventKinds = ["score.completed", "subscription.changed"] as const;
+export type WebhookEventKind = (typeof webhookEventKinds)[number];
+
+/**
+ * A webhook subscription: an HTTPS destination of the account and the event kinds
+ * it wants. Its signing secret is stored to sign deliveries and never read back
+ * out through the API after creation.
+ */
+@Entity({ name: "webhooks" })
+@Index("IDX_webhooks_account", ["accountId", "createdAt", "id"])
+export class Webhook {
+  @PrimaryGeneratedColumn("uuid", { primaryKeyConstraintName: "PK_webhooks" })
+  id: string;
+
+  @Column({ name: "account_id", type: "uuid" })
+  accountId: string;
+
+  @ManyToOne(() => Account, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "account_id", foreignKeyConstraintName: "FK_webhooks_account" })
+  account?: Relation<Account>;
+
+  @Column({ type: "text" })
+  url: string;
+
+  @Column({ type: "text", array: true })
+  events: string[];
+
+  @Column({ type: "boolean", default: true })
+  enabled: boolean;
+
+  /** `whsec_` + base64 of 32 random bytes. */
+  @Column({ type: "text" })
+  secret: string;
+
+  /** After a rotation the old secret keeps signing beside the new one until `previousSecretExpiresAt`. */
+  @Column({ name: "previous_secret", type: "text", nullable: true })
+  previousSecret: string | null;
+
+  @Column({ name: "previous_secret_expires_at", type: "timestamptz", nullable: true })
+  previousSecretExpiresAt: Date | null;
+
+  /** Since when every delivery has failed (null after a success): 5 days of it disables the webhook. */
+  @Column({ name: "failing_since", type: "timestamptz", nullable: true })
+  failingSince: Date | null;
+
+  /** Why the service disabled it (410 Gone, 5 days of failures); null when enabled or disabled by the customer. */
+  @Column({ name: "disabled_reason", type: "text", nullable: true })
+  disabledReason: string | null;
+
+  @CreateDateColumn({ name: "created_at", type: "timestamptz" })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: "updated_at", type: "timestamptz" })
+  updatedAt: Date;
+}
+
+export const deliveryStatuses = ["pending", "delivered", "failed"] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+/**
+ * One event for one webhook: written in the transaction that records the event,
+ * so a committed change always has its deliveries, and claimed by whichever
+ * process delivers (`FOR UPDATE SKIP LOCKED` and a fenced lease).
+ */
+@Entity({ name: "webhook_deliveries" })
+@Index("IDX_webhook_deliveries_event_webhook", ["eventId", "webhookId"], { unique: true })
+@Index("IDX_webhook_deliveries_due", ["nextAttemptAt"], { where: `"status" = 'pending'` })
+@Index("IDX_webhook_deliveries_log", ["webhookId", "createdAt", "id"])
+export class WebhookDelivery {
+  @PrimaryGeneratedColumn("uuid", { primaryKeyConstraintName: "PK_webhook_deliveries" })
+  id: string;
+
+  @Column({ name: "event_id", type: "uuid" })
+  eventId: string;
+
+  @ManyToOne(() => DomainEventRecord, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "event_id", foreignKeyConstraintName: "FK_webhook_deliveries_event" })
+  event?: Relation<DomainEventRecord>;
+
+  @Column({ name: "webhook_id", type: "uuid" })
+  webhookId: string;
+
+  @ManyToOne(() => Webhook, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "webhook_id", foreignKeyConstraintName: "FK_webhook_deliveries_webhook" })
+  webhook?: Relation<Webhook>;
+
+  @Column({ name: "event_type", type: "text" })
+  eventType: string;
+
+  @Column({ type: "text", default: "pending" })
+  status: DeliveryStatus;
+
+  @Column({ type: "integer", default: 0 })
+  attempts: number;
+
+  @Column({ name: "next_attempt_at", type: "timestamptz", nullable: true })
+  nextAttemptAt: Date | null;
+
+  @Column({ name: "locked_until", type: "timestamptz", nullable: true })
+  lockedUntil: Date | null;
+
+  @Column({ name: "lease_token", type: "uuid", nullable: true })
+  leaseToken: string | null;
+
+  @Column({ name: "last_status_code", type: "integer", nullable: true })
+  lastStatusCode: number | null;
+
+  @Column({ name: "last_error", type: "text", nullable: true })
+  lastError: string | null;
+
+  /** The destination's answer, at most 4 KiB. */
+  @Column({ name: "last_response_body", type: "text", nullable: true })
+  lastResponseBody: string | null;
+
+  @Column({ name: "delivered_at", type: "timestamptz", nullable: true })
+  deliveredAt: Date | null;
+
+  @CreateDateColumn({ name: "created_at", type: "timestamptz" })
+  createdAt: Date;
+}

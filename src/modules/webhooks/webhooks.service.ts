@@ -1,0 +1,189 @@
+import { randomBytes } from "node:crypto";
+import type { DataSource, EntityManager } from "typeorm";
+import { AppError } from "../../errors.js";
+import { isUuid } from "../../db/uuid.js";
+import type { DomainEvents } from "../../events/domain-events.js";
+import { AddressGuard, RefusedAddressError } from "../crawl/address-guard.js";
+import { keysetPage, pageLimit } from "../score/cursor.js";
+import { Webhook, WebhookDelivery, webhookEventKinds, type WebhookEventKind } from "./webhook.entity.js";
+
+export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
+export const MAX_WEBHOOK_URL_LENGTH = 2_048;
+/** After a rotation the old secret keeps signing beside the new one this long. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** What the API shows of a webhook: never its secret. */
+export interface WebhookView {
+  readonly id: string;
+  readonly accountId: string;
+  readonly url: string;
+  readonly events: string[];
+  readonly enabled: boolean;
+  readonly disabledReason: string | null;
+  readonly createdAt: Date;
+}
+
+export interface WebhookChanges {
+  readonly url?: unknown;
+  readonly events?: unknown;
+  readonly enabled?: unknown;
+}
+
+export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`;
+
+/**
+ * Webhook subscriptions of an account (DESIGN.md §7): HTTPS destinations that do not
+ * resolve to private, loopback or link-local addresses (the crawler's address guard),
+ * at most 10 per account, the secret shown once. Another account's webhook is 404.
+ */
+export class WebhooksService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly guard: AddressGuard,
+    private readonly events: DomainEvents,
+    private readonly wake: () => void = () => undefined,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async create(accountId: string, input: { readonly url?: unknown; readonly events?: unknown }): Promise<{ webhook: WebhookView; secret: string }> {
+    const url = await this.validUrl(input.url);
+    const events = validEvents(input.events ?? ["score.completed"]);
+    const secret = newWebhookSecret();
+    const webhook = await this.dataSource.transaction(async (manager) => {
+      // Serializes creations of one account, so two at once cannot pass the limit.
+      await manager.query(`SELECT 1 FROM "accounts" WHERE "id" = $1 FOR NO KEY UPDATE`, [accountId]);
+      const count = await manager.countBy(Webhook, { accountId });
+      if (count >= MAX_WEBHOOKS_PER_ACCOUNT) {
+        throw new AppError("PLAN_LIMIT_REACHED", `An account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first.`);
+      }
+      return manager.save(manager.create(Webhook, { accountId, url, events, enabled: true, secret }));
+    });
+    return { webhook: view(webhook), secret };
+  }
+
+  async list(accountId: string): Promise<WebhookView[]> {
+    const rows = await this.dataSource.getRepository(Webhook).find({ where: { accountId }, order: { createdAt: "DESC", id: "DESC" }, take: MAX_WEBHOOKS_PER_ACCOUNT });
+    return rows.map(view);
+  }
+
+  async get(accountId: string, id: string): Promise<WebhookView> {
+    return view(await this.find(this.dataSource.manager, accountId, id));
+  }
+
+  async update(accountId: string, id: string, changes: WebhookChanges): Promise<WebhookView> {
+    const url = changes.url === undefined ? undefined : await this.validUrl(changes.url);
+    const events = changes.events === undefined ? undefined : validEvents(changes.events);
+    if (changes.enabled !== undefined && typeof changes.enabled !== "boolean") throw new AppError("VALIDATION_FAILED", "enabled: must be true or false");
+    return this.dataSource.transaction(async (manager) => {
+      const webhook = await this.find(manager, accountId, id, true);
+      if (url !== undefined) webhook.url = url;
+      if (events !== undefined) webhook.events = events;
+      if (changes.enabled !== undefined) {
+        // Turned back on by the customer: a fresh start for the failure clock.
+        if (changes.enabled && !webhook.enabled) Object.assign(webhook, { disabledReason: null, failingSince: null });
+        webhook.enabled = changes.enabled as boolean;
+      }
+      return view(await manager.save(webhook));
+    });
+  }
+
+  async remove(accountId: string, id: string): Promise<WebhookView> {
+    return this.dataSource.transaction(async (manager) => {
+      const webhook = await this.find(manager, accountId, id, true);
+      await manager.delete(Webhook, { id: webhook.id });
+      return view(webhook);
+    });
+  }
+
+  /** A new secret; the old one keeps signing beside it for 24 hours. */
+  async rotateSecret(accountId: string, id: string): Promise<{ webhook: WebhookView; secret: string }> {
+    const secret = newWebhookSecret();
+    return this.dataSource.transaction(async (manager) => {
+      const webhook = await this.find(manager, accountId, id, true);
+      Object.assign(webhook, { previousSecret: webhook.secret, previousSecretExpiresAt: new Date(this.clock().getTime() + ROTATION_OVERLAP_MS), secret });
+      return { webhook: view(await manager.save(webhook)), secret };
+    });
+  }
+
+  /** Sends a `webhook.test` event to this webhook alone; answers its delivery. */
+  async sendTest(accountId: string, id: string): Promise<WebhookDelivery> {
+    const delivery = await this.dataSource.transaction(async (manager) => {
+      const webhook = await this.find(manager, accountId, id);
+      const event = await this.events.record(manager, "webhook.test", { accountId, webhookId: webhook.id });
+      return manager.findOneByOrFail(WebhookDelivery, { eventId: event.id, webhookId: webhook.id });
+    });
+    this.wake();
+    return delivery;
+  }
+
+  async deliveries(accountId: string, id: string, limit: number | null | undefined, cursor: string | undefined): Promise<{ deliveries: WebhookDelivery[]; nextCursor: string | null }> {
+    const webhook = await this.find(this.dataSource.manager, accountId, id);
+    const query = this.dataSource.getRepository(WebhookDelivery).createQueryBuilder("delivery").where("delivery.webhook_id = :id", { id: webhook.id });
+    const page = await keysetPage(query, "delivery", pageLimit(limit), cursor);
+    return { deliveries: page.rows, nextCursor: page.nextCursor };
+  }
+
+  /** Replays one delivery now (whatever its state), keeping its attempt count and webhook-id. */
+  async retryDelivery(accountId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
+    const webhook = await this.find(this.dataSource.manager, accountId, id);
+    if (!isUuid(deliveryId)) throw new AppError("NOT_FOUND", "No such delivery.");
+    const [rows] = (await this.dataSource.query(
+      `UPDATE "webhook_deliveries" SET "status" = 'pending', "next_attempt_at" = now(), "locked_until" = NULL, "lease_token" = NULL
+        WHERE "id" = $1 AND "webhook_id" = $2 RETURNING "id"`,
+      [deliveryId, webhook.id],
+    )) as [Array<{ id: string }>, number];
+    if (rows.length === 0) throw new AppError("NOT_FOUND", "No such delivery.");
+    this.wake();
+    return this.dataSource.getRepository(WebhookDelivery).findOneByOrFail({ id: deliveryId });
+  }
+
+  private async find(manager: EntityManager, accountId: string, id: string, lock = false): Promise<Webhook> {
+    const webhook = isUuid(id) ? await manager.findOne(Webhook, { where: { id, accountId }, ...(lock ? { lock: { mode: "for_no_key_update" as const } } : {}) }) : null;
+    if (!webhook) throw new AppError("NOT_FOUND", "No such webhook.");
+    return webhook;
+  }
+
+  /** HTTPS, at most 2,048 characters, and a destination the address guard lets through (resolved now; again at every delivery). */
+  private async validUrl(value: unknown): Promise<string> {
+    if (typeof value !== "string" || value.trim() === "") throw new AppError("VALIDATION_FAILED", "url: is required");
+    if (value.length > MAX_WEBHOOK_URL_LENGTH) throw new AppError("VALIDATION_FAILED", `url: must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
+    let url: URL;
+    try {
+      url = new URL(value.trim());
+    } catch {
+      throw new AppError("VALIDATION_FAILED", "url: is not a valid URL");
+    }
+    if (url.protocol !== "https:") throw new AppError("VALIDATION_FAILED", "url: must be an https:// address");
+    try {
+      this.guard.checkUrl(url);
+      await this.guard.resolve(url.hostname);
+    } catch (error) {
+      if (error instanceof RefusedAddressError) throw new AppError("VALIDATION_FAILED", `url: ${error.message}`);
+      throw new AppError("VALIDATION_FAILED", "url: the host could not be resolved");
+    }
+    url.hash = "";
+    return url.href;
+  }
+}
+
+function validEvents(value: unknown): WebhookEventKind[] {
+  if (!Array.isArray(value) || value.length === 0) throw new AppError("VALIDATION_FAILED", `events: must be a non-empty list of ${webhookEventKinds.join(", ")}`);
+  const kinds = new Set<WebhookEventKind>();
+  for (const kind of value) {
+    if (typeof kind !== "string" || !(webhookEventKinds as readonly string[]).includes(kind)) {
+      throw new AppError("VALIDATION_FAILED", `events: unknown event kind ${JSON.stringify(String(kind)).slice(0, 80)}; known: ${webhookEventKinds.join(", ")}`);
+    }
+    kinds.add(kind as WebhookEventKind);
+  }
+  return [...kinds];
+}
+
+const view = (webhook: Webhook): WebhookView => ({
+  id: webhook.id,
+  accountId: webhook.accountId,
+  url: webhook.url,
+  events: webhook.events,
+  enabled: webhook.enabled,
+  disabledReason: webhook.disabledReason,
+  createdAt: webhook.createdAt,
+});
