@@ -3,11 +3,13 @@ import { Account } from "../modules/accounts/account.entity.js";
 
 /**
  * The outbox of domain events: written in the transaction of the change it
- * describes, so an event exists exactly when its change committed. Webhook
- * delivery (a later feature) reads from here; in-process listeners hear it after commit.
+ * describes, so an event exists exactly when its change committed, together with
+ * its webhook deliveries; in-process listeners hear it after commit. Kept 30 days
+ * once nothing waits on it.
  */
 @Entity({ name: "domain_events" })
 @Index("IDX_domain_events_account", ["accountId", "occurredAt"])
+@Index("IDX_domain_events_occurred", ["occurredAt"])
 export class DomainEventRecord {
   @PrimaryGeneratedColumn("uuid", { primaryKeyConstraintName: "PK_domain_events" })
   id: string;

@@ -23,6 +23,10 @@ export class WebhookReceiver {
 
   constructor(private readonly tls: { key: string; cert: string }) {}
 
+  get listening(): boolean {
+    return this.server !== undefined;
+  }
+
   url(path = "/hook"): string {
     return `https://127.0.0.1:${this.port}${path}`;
   }

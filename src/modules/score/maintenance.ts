@@ -21,6 +21,33 @@ export async function purgeExpiredHeldResults(dataSource: DataSource, now: Date)
   return rows.length;
 }
 
+/** Delivered (or given up) events are kept this long in the outbox, with their delivery log. */
+export const OUTBOX_RETENTION_MS = 30 * 24 * 3_600_000;
+const PURGE_BATCH = 1_000;
+
+/**
+ * Deletes outbox events older than 30 days that no delivery still waits on (their
+ * delivery rows go with them), a batch at a time so no statement is unbounded;
+ * returns how many.
+ */
+export async function purgeDeliveredEvents(dataSource: DataSource, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - OUTBOX_RETENTION_MS);
+  let purged = 0;
+  for (;;) {
+    const [rows]: [unknown[], number] = await dataSource.query(
+      `DELETE FROM "domain_events" WHERE "id" IN (
+         SELECT "e"."id" FROM "domain_events" "e"
+          WHERE "e"."occurred_at" < $1
+            AND NOT EXISTS (SELECT 1 FROM "webhook_deliveries" "d" WHERE "d"."event_id" = "e"."id" AND "d"."status" = 'pending')
+          LIMIT $2)
+       RETURNING "id"`,
+      [cutoff, PURGE_BATCH],
+    );
+    purged += rows.length;
+    if (rows.length < PURGE_BATCH) return purged;
+  }
+}
+
 /**
  * The scheduled tasks of a process that runs jobs: re-queueing jobs left behind
  * (at start and every sweep) and the daily-enough purges. Timers are unref'd, and
@@ -38,7 +65,8 @@ export function startMaintenance(
   const purge = async () => {
     const held = await purgeExpiredHeldResults(deps.dataSource, clock());
     const keys = await deps.scores.purgeIdempotencyKeys();
-    if (held + keys > 0) deps.logger.info({ heldResults: held, idempotencyKeys: keys }, "purged expired records");
+    const events = await purgeDeliveredEvents(deps.dataSource, clock());
+    if (held + keys + events > 0) deps.logger.info({ heldResults: held, idempotencyKeys: keys, outboxEvents: events }, "purged expired records");
   };
   const guarded = (task: () => Promise<void>, name: string) => () => {
     inFlight = inFlight.then(task).catch((error: unknown) => deps.logger.warn({ err: error }, `${name} failed`));

@@ -1,0 +1,166 @@
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import type { DataSource } from "typeorm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createApp } from "../../../src/app.js";
+import { loadConfig } from "../../../src/config.js";
+import { dataSourceFor } from "../../../src/db/database.js";
+import { DomainEvents } from "../../../src/events/domain-events.js";
+import { AddressGuard } from "../../../src/modules/crawl/address-guard.js";
+import { purgeDeliveredEvents } from "../../../src/modules/score/maintenance.js";
+import { WebhookDispatcher } from "../../../src/modules/webhooks/webhook-dispatcher.js";
+import { newWebhookSecret } from "../../../src/modules/webhooks/webhooks.service.js";
+import { startTestApp } from "../../support/app.js";
+import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { apiClient, signIn } from "../../support/http.js";
+import { WebhookReceiver } from "../../support/webhook-receiver.js";
+
+/**
+ * At-least-once under failure: a receiver that is down while the service restarts
+ * still gets every event afterwards; two dispatchers (as two processes would) deliver
+ * each event once; the outbox is purged after 30 days; the secret is in no log line.
+ */
+let database: TestDatabase;
+let dataSource: DataSource;
+let receiver: WebhookReceiver;
+const silent = pino({ level: "silent" });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataSource = dataSourceFor(database.url, 6);
+  await dataSource.initialize();
+  receiver = await new WebhookReceiver(inject("testTls")).start();
+});
+afterAll(async () => {
+  await receiver?.stop();
+  await dataSource?.destroy();
+  await database?.drop();
+});
+
+async function account(name: string): Promise<string> {
+  const [row] = (await dataSource.query(`INSERT INTO accounts (name, billing_cycle_anchor) VALUES ($1, now()) RETURNING id`, [name])) as Array<{ id: string }>;
+  return row!.id;
+}
+
+async function webhookFor(accountId: string, path: string): Promise<string> {
+  const [row] = (await dataSource.query(`INSERT INTO webhooks (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING id`, [
+    accountId,
+    receiver.url(path),
+    ["subscription.changed"],
+    newWebhookSecret(),
+  ])) as Array<{ id: string }>;
+  return row!.id;
+}
+
+/** n subscription.changed events of the account, each committed on its own, as a checkout would. */
+async function recordEvents(events: DomainEvents, accountId: string, n: number): Promise<void> {
+  for (let i = 0; i < n; i += 1) {
+    await dataSource.transaction((manager) =>
+      events.record(manager, "subscription.changed", { accountId, previousPlan: "free", plan: "pro", reason: "checkout", checkoutSessionId: `chk_${i}` }),
+    );
+  }
+}
+
+describe("webhook delivery under failure", () => {
+  it("delivers to a receiver that was down while the service restarted, once it is back", async () => {
+    const env = { DATABASE_URL: database.url, SSRF_ALLOWLIST: "127.0.0.1/32" };
+    const first = await startTestApp(env, { webhooks: { jitter: 0, pollMs: 100 } });
+    const owner = await signIn(first, "owner@durable.test");
+    const api = apiClient(first);
+    const { webhook } = await (await api("/api/webhooks", { method: "POST", cookie: owner.cookie, body: { url: receiver.url("/durable"), events: ["subscription.changed"] } })).json();
+    await receiver.stop();
+    try {
+    const { sessionId } = await (await api("/api/billing/checkout", { method: "POST", cookie: owner.cookie, body: { plan: "pro" } })).json();
+    expect((await api(`/dev/checkout/${sessionId}/complete`, { method: "POST" })).status).toBe(200);
+    await expect.poll(async () => (await dataSource.query(`SELECT last_error FROM webhook_deliveries WHERE webhook_id = $1`, [webhook.id]))[0]?.last_error).toBeTruthy();
+    const [failed] = await dataSource.query(`SELECT status, attempts, last_error FROM webhook_deliveries WHERE webhook_id = $1`, [webhook.id]);
+    expect(failed.attempts).toBe(1);
+    expect(failed.status).toBe("pending");
+    expect(failed.last_error).toMatch(/ECONNREFUSED/);
+    await first.close();
+
+    // The service comes back (a later clock: the first backoff step has passed), then the receiver.
+    const second = await startTestApp(env, { webhooks: { jitter: 0, pollMs: 100, clock: () => new Date(Date.now() + 10_000) } });
+    try {
+      const before = receiver.received.length;
+      await receiver.start();
+      const [request] = (await receiver.waitFor(before + 1)).slice(before);
+      expect(request!.path).toBe("/durable");
+      expect(JSON.parse(request!.body)).toMatchObject({ type: "subscription.changed", data: { plan: "pro" } });
+      await expect.poll(async () => (await dataSource.query(`SELECT status FROM webhook_deliveries WHERE webhook_id = $1`, [webhook.id]))[0].status).toBe("delivered");
+    } finally {
+      await second.close();
+    }
+    } finally {
+      if (receiver.port && !receiver.listening) await receiver.start();
+    }
+  });
+
+  it("delivers each of 300 events once with two dispatchers on separate connections claiming at the same time", { timeout: 90_000 }, async () => {
+    const accountId = await account("two workers");
+    await webhookFor(accountId, "/twice");
+    const events = new DomainEvents(silent);
+    await recordEvents(events, accountId, 300);
+    const other = dataSourceFor(database.url, 6);
+    await other.initialize();
+    const guard = new AddressGuard({ allowlist: ["127.0.0.1/32"] });
+    const one = new WebhookDispatcher(dataSource, guard, events, silent, { publicBaseUrl: "https://pms.test", batchSize: 10 });
+    const two = new WebhookDispatcher(other, guard, new DomainEvents(silent), silent, { publicBaseUrl: "https://pms.test", batchSize: 10 });
+    const before = receiver.received.length;
+    try {
+      one.start();
+      two.start();
+      await receiver.waitFor(before + 300, 60_000);
+      // Give a duplicate the chance to arrive before counting.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      await one.stop();
+      await two.stop();
+      await other.destroy();
+    }
+    const ids = receiver.received.slice(before).filter((request) => request.path === "/twice").map((request) => request.headers["webhook-id"]);
+    expect(ids).toHaveLength(300);
+    expect(new Set(ids).size).toBe(300);
+    const [counts] = await dataSource.query(`SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered, max(attempts)::int AS attempts FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.account_id = $1`, [accountId]);
+    expect(counts).toEqual({ delivered: 300, attempts: 1 });
+  });
+
+  it("purges events older than 30 days that nothing waits on, with their delivery log, and keeps the rest", async () => {
+    const accountId = await account("purge");
+    await webhookFor(accountId, "/purge");
+    await recordEvents(new DomainEvents(silent), accountId, 3);
+    const rows = (await dataSource.query(`SELECT e.id, d.id AS delivery FROM domain_events e JOIN webhook_deliveries d ON d.event_id = e.id WHERE e.account_id = $1 ORDER BY e.occurred_at`, [accountId])) as Array<{ id: string; delivery: string }>;
+    await dataSource.query(`UPDATE domain_events SET occurred_at = now() - interval '31 days' WHERE account_id = $1`, [accountId]);
+    await dataSource.query(`UPDATE webhook_deliveries SET status = 'delivered' WHERE id = ANY($1)`, [[rows[0]!.delivery, rows[1]!.delivery]]);
+    await dataSource.query(`UPDATE domain_events SET occurred_at = now() WHERE id = $1`, [rows[1]!.id]);
+    // rows[0]: old and delivered → purged; rows[1]: delivered but recent → kept; rows[2]: old but still pending → kept.
+    expect(await purgeDeliveredEvents(dataSource, new Date())).toBeGreaterThanOrEqual(1);
+    const left = (await dataSource.query(`SELECT id FROM domain_events WHERE account_id = $1`, [accountId])) as Array<{ id: string }>;
+    expect(left.map((row) => row.id).sort()).toEqual([rows[1]!.id, rows[2]!.id].sort());
+    expect(await dataSource.query(`SELECT id FROM webhook_deliveries WHERE id = $1`, [rows[0]!.delivery])).toEqual([]);
+  });
+
+  it("never writes the secret to a log line, even at debug level and through a failing delivery", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString("utf8")), done()) });
+    const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "debug", DATABASE_URL: database.url, SSRF_ALLOWLIST: "127.0.0.1/32", SCORE_WORKERS: "0" });
+    const app = await createApp(config, pino({ level: "debug" }, sink), { webhooks: { jitter: 0, pollMs: 100 } });
+    const url = await app.listen(0, "127.0.0.1");
+    try {
+      const service = { url, app, config, database: undefined, close: async () => undefined };
+      const owner = await signIn(service, "quiet@durable.test");
+      const api = apiClient(service);
+      receiver.answer = (request) => (request.path === "/quiet" ? { status: 500, body: "nope" } : { status: 200 });
+      const { webhook } = await (await api("/api/webhooks", { method: "POST", cookie: owner.cookie, body: { url: receiver.url("/quiet") } })).json();
+      await api(`/api/webhooks/${webhook.id}/test`, { method: "POST", cookie: owner.cookie });
+      const rotated = await (await api(`/api/webhooks/${webhook.id}/rotate-secret`, { method: "POST", cookie: owner.cookie })).json();
+      await expect.poll(async () => (await dataSource.query(`SELECT last_status_code FROM webhook_deliveries WHERE webhook_id = $1`, [webhook.id]))[0]?.last_status_code).toBe(500);
+      const secrets = [webhook.secret, rotated.webhook.secret].map((secret: string) => secret.slice("whsec_".length));
+      expect(lines.length).toBeGreaterThan(0);
+      for (const secret of secrets) expect(lines.filter((line) => line.includes(secret))).toEqual([]);
+    } finally {
+      receiver.answer = () => ({ status: 200, body: "ok" });
+      await app.close();
+    }
+  });
+});
