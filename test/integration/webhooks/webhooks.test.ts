@@ -149,6 +149,46 @@ describe("webhook delivery", () => {
     }
   });
 
+  it("follows the backoff schedule over about a day and gives up after 8 attempts; a webhook failing for 5 days is disabled", async () => {
+    const kit = await signIn(service, "kit@hooks.test");
+    const { webhook } = await (await create(kit, { url: receiver.url("/kit") })).json();
+    receiver.answer = (request) => (request.path === "/kit" ? { status: 503, body: "down" } : { status: 200, body: "ok" });
+    const row = async () => (await sql(`SELECT status, attempts, next_attempt_at FROM webhook_deliveries WHERE webhook_id = $1`, [webhook.id]))[0];
+    try {
+      await api(`/api/webhooks/${webhook.id}/test`, { method: "POST", cookie: kit.cookie });
+      const waits: number[] = [];
+      for (let attempt = 1; attempt <= 8; attempt += 1) {
+        await expect.poll(async () => (await row()).attempts === attempt && (await row()).next_attempt_at !== undefined && (await row()).status !== undefined).toBe(true);
+        await expect.poll(async () => (await sql(`SELECT lease_token FROM webhook_deliveries WHERE webhook_id = $1`, [webhook.id]))[0].lease_token).toBeNull();
+        const current = await row();
+        if (attempt < 8) {
+          expect(current.status).toBe("pending");
+          const wait = new Date(current.next_attempt_at).getTime() - (Date.now() + offsetMs);
+          waits.push(wait);
+          offsetMs += wait + 1_000;
+          service.app.webhooks.wake();
+        } else {
+          expect(current).toMatchObject({ status: "failed", next_attempt_at: null });
+        }
+      }
+      // 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (no jitter in this test), give or take the test's own time.
+      const expected = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+      waits.forEach((wait, i) => expect(Math.abs(wait - expected[i]!)).toBeLessThan(3_000));
+      expect(receiver.received.filter((request) => request.path === "/kit")).toHaveLength(8);
+
+      // Failing since 5 days ago: the next failure disables the webhook and records why.
+      await sql(`UPDATE webhooks SET failing_since = $2 WHERE id = $1`, [webhook.id, new Date(Date.now() + offsetMs - 5 * 24 * 3_600_000 - 1_000)]);
+      await api(`/api/webhooks/${webhook.id}/test`, { method: "POST", cookie: kit.cookie });
+      await expect.poll(async () => (await (await api(`/api/webhooks/${webhook.id}`, { cookie: kit.cookie })).json()).webhook.disabledReason).toMatch(/5 days/);
+      const [notice] = await sql(`SELECT data FROM domain_events WHERE account_id = $1 AND type = 'webhook.disabled'`, [kit.accountId]);
+      expect(notice.data).toMatchObject({ webhookId: webhook.id, reason: expect.stringMatching(/5 days/) });
+    } finally {
+      receiver.answer = () => ({ status: 200, body: "ok" });
+      // Back to the present for the tests after this one (nothing of this webhook is pending).
+      offsetMs = 0;
+    }
+  });
+
   it("does not follow a redirect, and disables the webhook at once on 410 Gone", async () => {
     const hal = await signIn(service, "hal@hooks.test");
     const moved = (await (await create(hal, { url: receiver.url("/moved") })).json()).webhook;
