@@ -176,6 +176,17 @@ describe("webhook delivery", () => {
       waits.forEach((wait, i) => expect(Math.abs(wait - expected[i]!)).toBeLessThan(3_000));
       expect(receiver.received.filter((request) => request.path === "/kit")).toHaveLength(8);
 
+      // The receiver is fixed: a replay from the delivery log (REST), seen in the log over GraphQL.
+      receiver.answer = () => ({ status: 200, body: "ok" });
+      const [failed] = (await (await api(`/api/webhooks/${webhook.id}/deliveries`, { cookie: kit.cookie })).json()).deliveries;
+      const replay = await api(`/api/webhooks/${webhook.id}/deliveries/${failed.id}/retry`, { method: "POST", cookie: kit.cookie });
+      expect(replay.status).toBe(202);
+      await expect.poll(async () => (await row()).status).toBe("delivered");
+      const log = await graphql(`query($id: ID!) { webhook(id: $id) { deliveries(limit: 5) { deliveries { id status attempts lastStatusCode } nextCursor } } }`, { id: webhook.id }, { cookie: kit.cookie });
+      expect(log.data).toEqual({ webhook: { deliveries: { deliveries: [{ id: failed.id, status: "delivered", attempts: 9, lastStatusCode: 200 }], nextCursor: null } } });
+      expect((await api(`/api/webhooks/${webhook.id}/deliveries/${failed.id}/retry`, { method: "POST", cookie: (await signIn(service, "mallory@hooks.test")).cookie })).status).toBe(404);
+      receiver.answer = (request) => (request.path === "/kit" ? { status: 503, body: "down" } : { status: 200, body: "ok" });
+
       // Failing since 5 days ago: the next failure disables the webhook and records why.
       await sql(`UPDATE webhooks SET failing_since = $2 WHERE id = $1`, [webhook.id, new Date(Date.now() + offsetMs - 5 * 24 * 3_600_000 - 1_000)]);
       await api(`/api/webhooks/${webhook.id}/test`, { method: "POST", cookie: kit.cookie });
