@@ -3,6 +3,8 @@ import { openDatabase } from "./db/database.js";
 import { DomainEvents } from "./events/domain-events.js";
 import { createLogger } from "./logger.js";
 import { CreditLedger } from "./modules/billing/ledger.service.js";
+import { AddressGuard } from "./modules/crawl/address-guard.js";
+import { WebhookDispatcher } from "./modules/webhooks/webhook-dispatcher.js";
 import { createScoringRuntime } from "./modules/score/scoring-runtime.js";
 import { connectRedis } from "./redis.js";
 import { configOrExit, stopOnSignals } from "./process-lifecycle.js";
@@ -24,9 +26,15 @@ async function main(): Promise<void> {
   const redis = connectRedis(redisUrl, logger);
   const events = new DomainEvents(logger);
   const runtime = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger: new CreditLedger(database.dataSource), events, logger });
+  // Deliveries of the events this process records (score.completed) go out from here at once;
+  // any process's dispatcher may take any due delivery (SKIP LOCKED), each exactly once.
+  const webhooks = new WebhookDispatcher(database.dataSource, new AddressGuard({ allowlist: config.crawl.ssrfAllowlist }), events, logger, {
+    publicBaseUrl: config.publicBaseUrl,
+  }).start();
   logger.info({ concurrency: config.scoringWorkers }, "scoring worker ready");
 
   stopOnSignals(logger, "worker", async () => {
+    await webhooks.stop();
     await runtime.close();
     await redis.close();
     await database.close();

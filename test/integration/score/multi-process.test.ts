@@ -6,7 +6,9 @@ import { fileURLToPath } from "node:url";
 import type { Client } from "graphql-ws";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { newWebhookSecret } from "../../../src/modules/webhooks/webhooks.service.js";
+import { WebhookReceiver } from "../../support/webhook-receiver.js";
 import { collectLines, exitOf } from "../../support/child-process.js";
 import { follow, START_SCORE, wsClient } from "../../support/progress.js";
 import { calibrationSites } from "../../fixtures/calibration-sites.js";
@@ -71,6 +73,8 @@ async function start(name: string, entry: string, env: Record<string, string>, r
       REDIS_PREFIX: redisPrefix,
       SSRF_ALLOWLIST: "127.0.0.1/32",
       TRUST_PROXY: "loopback",
+      // The run's test CA, so webhook deliveries to the test's HTTPS receiver verify.
+      NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ?? "",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -212,6 +216,39 @@ describe("scoring across processes", () => {
     }
   }, 60_000);
 
+  it("delivers each webhook event once when every process runs a dispatcher (both APIs and the worker)", async () => {
+    const receiver = await new WebhookReceiver(inject("testTls")).start();
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const account = (await db.query(`INSERT INTO accounts (name, billing_cycle_anchor) VALUES ('hooks', now()) RETURNING id`)).rows[0].id as string;
+      const webhook = (
+        await db.query(`INSERT INTO webhooks (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING id`, [account, receiver.url("/multi"), ["subscription.changed"], newWebhookSecret()])
+      ).rows[0].id as string;
+      // 200 committed events with their deliveries, as checkouts write them; every process polls for them.
+      await db.query(
+        `WITH e AS (INSERT INTO domain_events (type, account_id, data)
+                    SELECT 'subscription.changed', $1::uuid, jsonb_build_object('accountId', $1::text, 'previousPlan', 'free', 'plan', 'pro', 'n', g) FROM generate_series(1, 200) g
+                    RETURNING id)
+         INSERT INTO webhook_deliveries (event_id, webhook_id, event_type, next_attempt_at) SELECT id, $2, 'subscription.changed', now() FROM e`,
+        [account, webhook],
+      );
+      await receiver.waitFor(200, 20_000).catch(async (error: unknown) => {
+        const { rows: seen } = await db.query(`SELECT status, attempts, last_error FROM webhook_deliveries WHERE webhook_id = $1 LIMIT 3`, [webhook]);
+        throw new Error(`${String(error)}; deliveries: ${JSON.stringify(seen)}`);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const ids = receiver.received.map((request) => request.headers["webhook-id"]);
+      expect(ids).toHaveLength(200);
+      expect(new Set(ids).size).toBe(200);
+      const { rows } = await db.query(`SELECT status, count(*)::int AS n, max(attempts)::int AS attempts FROM webhook_deliveries WHERE webhook_id = $1 GROUP BY status`, [webhook]);
+      expect(rows).toEqual([{ status: "delivered", n: 200, attempts: 1 }]);
+    } finally {
+      await db.end();
+      await receiver.stop();
+    }
+  });
+
   it("streams a job started on API A, run by the worker, to a subscriber on API B, and B serves its result", async () => {
     const origin = `http://127.0.0.1:${sites.port}`;
 
@@ -286,4 +323,5 @@ describe("scoring across processes", () => {
     const codes = await Promise.all([apiA, apiB, worker].map((started) => stop(started)));
     expect(codes, [apiA, apiB, worker].map((started) => `${started.name}:\n${started.logs.slice(-5).join("\n")}`).join("\n")).toEqual([0, 0, 0]);
   }, 60_000);
+
 });
