@@ -14,8 +14,8 @@ import { graphqlClient, signIn, type Caller } from "../../support/http.js";
 
 let service: TestApp;
 beforeAll(async () => {
-  // No maintenance sweep may run while statements are counted (the first one runs at start, long before).
-  service = await startTestApp({}, { scoring: { sweepEveryMs: 3_600_000 } });
+  // No maintenance sweep and no webhook poll may run while statements are counted (the first sweep runs at start, long before).
+  service = await startTestApp({}, { scoring: { sweepEveryMs: 3_600_000 }, webhooks: { deliver: false } });
 });
 afterAll(() => service?.close());
 
