@@ -26,10 +26,13 @@ import {
   SendTestWebhookDocument,
   WebhookDeliveriesDocument,
   RetryWebhookDeliveryDocument,
+  LifecycleStagesDocument,
+  AssessLifecycleDocument,
   type CheckoutInput,
   type ScoreAnswerFragment,
 } from "./generated/operations.js";
 import { AppError } from "../src/errors.js";
+import { LIFECYCLE_VERSION } from "../src/modules/lifecycle/stages.js";
 import { objectBody, route, type AnyRestRoute, type RestInput } from "./route.js";
 
 /**
@@ -269,6 +272,30 @@ export const restRoutes: readonly AnyRestRoute[] = [
     variables: ({ params }) => ({ id: params.id ?? "", deliveryId: params.deliveryId ?? "" }),
     status: () => 202,
     body: (data) => ({ delivery: data.retryWebhookDelivery }),
+  }),
+  route({
+    method: "GET",
+    path: "/api/lifecycle/stages",
+    operation: LifecycleStagesDocument,
+    variables: () => ({}),
+    body: (data) => ({ version: data.lifecycleStages.version, stages: data.lifecycleStages.stages }),
+    // The definition changes only with a deploy that bumps its version: cacheable, with an ETag.
+    immutable: { key: () => `lifecycle@${LIFECYCLE_VERSION}`, cacheControl: "public, max-age=3600" },
+  }),
+  route({
+    method: "POST",
+    path: "/api/lifecycle/assessment",
+    operation: AssessLifecycleDocument,
+    // `answers` is an object of task id → status in REST, a list of pairs in GraphQL.
+    variables: (input) => {
+      const { productId, answers } = objectBody(input);
+      if (typeof answers !== "object" || answers === null || Array.isArray(answers)) {
+        throw new AppError("VALIDATION_FAILED", "answers: must be an object of task id → status");
+      }
+      return { input: { productId: productId as string, answers: Object.entries(answers).map(([taskId, status]) => ({ taskId, status: status as string })) } };
+    },
+    status: () => 201,
+    body: (data) => ({ assessment: { ...data.assessLifecycle, answers: Object.fromEntries(data.assessLifecycle.answers.map((answer) => [answer.taskId, answer.status])) } }),
   }),
 ];
 

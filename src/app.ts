@@ -29,6 +29,8 @@ import { AddressGuard } from "./modules/crawl/address-guard.js";
 import { WebhookDispatcher, type DispatcherOptions } from "./modules/webhooks/webhook-dispatcher.js";
 import { WebhooksResolver } from "./modules/webhooks/webhooks.resolver.js";
 import { WebhooksService } from "./modules/webhooks/webhooks.service.js";
+import { LifecycleResolver } from "./modules/lifecycle/lifecycle.resolver.js";
+import { LifecycleService } from "./modules/lifecycle/lifecycle.service.js";
 import { ApiKeysService } from "./modules/accounts/api-keys/api-keys.service.js";
 import { LocalIdentityProvider, usesLocalIdentityProvider } from "./modules/accounts/session/local-identity-provider.js";
 import { createSessionVerifier } from "./modules/accounts/session/session-verifier.js";
@@ -99,7 +101,8 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(BillingResolver, new BillingResolver(billing))
       .register(ScoreResolver, new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs))
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
-      .register(WebhooksResolver, new WebhooksResolver(webhooks));
+      .register(WebhooksResolver, new WebhooksResolver(webhooks))
+      .register(LifecycleResolver, new LifecycleResolver(new LifecycleService(database.dataSource)));
     const schema = buildAppSchema(container);
 
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH, introspection: config.graphql.introspection });

@@ -12,6 +12,7 @@ import { IdempotencyKey } from "../modules/score/idempotency-key.entity.js";
 import { ScoreJob } from "../modules/score/score-job.entity.js";
 import { ScoreDimensionRecord, ScoreResultRecord } from "../modules/score/score-result.entity.js";
 import { Webhook, WebhookDelivery } from "../modules/webhooks/webhook.entity.js";
+import { LifecycleAssessment } from "../modules/lifecycle/assessment.entity.js";
 
 /** Every entity of the service, listed explicitly: no filesystem globs at runtime. */
-export const entities = [Account, User, CreditEntry, CreditBalance, CreditPackBalance, ApiKey, Invitation, CheckoutSession, ProviderEvent, DomainEventRecord, Product, ScoreJob, ScoreResultRecord, ScoreDimensionRecord, IdempotencyKey, Webhook, WebhookDelivery];
+export const entities = [Account, User, CreditEntry, CreditBalance, CreditPackBalance, ApiKey, Invitation, CheckoutSession, ProviderEvent, DomainEventRecord, Product, ScoreJob, ScoreResultRecord, ScoreDimensionRecord, IdempotencyKey, Webhook, WebhookDelivery, LifecycleAssessment];

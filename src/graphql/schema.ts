@@ -3,6 +3,7 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from "graphq
 import { buildSchemaSync, type AuthChecker, type ContainerType } from "type-graphql";
 import { ApiKeysResolver } from "../modules/accounts/api-keys/api-keys.resolver.js";
 import { WebhooksResolver } from "../modules/webhooks/webhooks.resolver.js";
+import { LifecycleResolver } from "../modules/lifecycle/lifecycle.resolver.js";
 import { requireMember } from "../modules/accounts/viewer.js";
 import { MembersResolver } from "../modules/accounts/members.resolver.js";
 import { BillingResolver } from "../modules/billing/checkout/billing.resolver.js";
@@ -13,7 +14,7 @@ import { HealthResolver } from "../modules/health/health.resolver.js";
 import type { GraphQLContext } from "./context.js";
 
 /** Every resolver of the API; a feature joins the schema by adding its resolver here. */
-export const resolvers = [HealthResolver, UsageResolver, ApiKeysResolver, MembersResolver, BillingResolver, ScoreResolver, ProductsResolver, WebhooksResolver] as const;
+export const resolvers = [HealthResolver, UsageResolver, ApiKeysResolver, MembersResolver, BillingResolver, ScoreResolver, ProductsResolver, WebhooksResolver, LifecycleResolver] as const;
 
 /**
  * `@Authorized()` fields need a member of an account. The error is the catalogue's
