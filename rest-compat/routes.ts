@@ -28,6 +28,8 @@ import {
   RetryWebhookDeliveryDocument,
   LifecycleStagesDocument,
   AssessLifecycleDocument,
+  SendChatMessageDocument,
+  ConversationDocument,
   type CheckoutInput,
   type ScoreAnswerFragment,
 } from "./generated/operations.js";
@@ -296,6 +298,34 @@ export const restRoutes: readonly AnyRestRoute[] = [
     },
     status: () => 201,
     body: (data) => ({ assessment: { ...data.assessLifecycle, answers: Object.fromEntries(data.assessLifecycle.answers.map((answer) => [answer.taskId, answer.status])) } }),
+  }),
+  route({
+    method: "POST",
+    path: "/api/chat",
+    operation: SendChatMessageDocument,
+    // Named fields only: nothing else of the body reaches the operation.
+    variables: (input) => {
+      const { message, resultId, productId, conversationId } = objectBody(input);
+      return {
+        input: {
+          message: message as string,
+          ...(resultId === undefined ? {} : { resultId: resultId as string }),
+          ...(productId === undefined ? {} : { productId: productId as string }),
+          ...(conversationId === undefined ? {} : { conversationId: conversationId as string }),
+        },
+      };
+    },
+    body: (data) => data.sendChatMessage,
+  }),
+  route({
+    method: "GET",
+    path: "/api/chat/:conversationId",
+    operation: ConversationDocument,
+    variables: ({ params, query }) => ({ id: params.conversationId ?? "", limit: intParam(query.limit, "limit"), cursor: stringParam(query.cursor) }),
+    body: (data) => {
+      const { id, ...rest } = data.conversation;
+      return { conversationId: id, ...rest };
+    },
   }),
 ];
 

@@ -31,6 +31,11 @@ import { WebhooksResolver } from "./modules/webhooks/webhooks.resolver.js";
 import { WebhooksService } from "./modules/webhooks/webhooks.service.js";
 import { LifecycleResolver } from "./modules/lifecycle/lifecycle.resolver.js";
 import { LifecycleService } from "./modules/lifecycle/lifecycle.service.js";
+import { ChatResolver } from "./modules/chat/chat.resolver.js";
+import { ChatService } from "./modules/chat/chat.service.js";
+import { DeterministicChatEngine } from "./modules/chat/deterministic-chat.js";
+import { OpenAiChatEngine } from "./modules/chat/openai-chat.js";
+import type { ChatEngine } from "./modules/chat/chat-engine.js";
 import { ApiKeysService } from "./modules/accounts/api-keys/api-keys.service.js";
 import { LocalIdentityProvider, usesLocalIdentityProvider } from "./modules/accounts/session/local-identity-provider.js";
 import { createSessionVerifier } from "./modules/accounts/session/session-verifier.js";
@@ -102,7 +107,8 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(ScoreResolver, new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs))
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
       .register(WebhooksResolver, new WebhooksResolver(webhooks))
-      .register(LifecycleResolver, new LifecycleResolver(new LifecycleService(database.dataSource)));
+      .register(LifecycleResolver, new LifecycleResolver(new LifecycleService(database.dataSource)))
+      .register(ChatResolver, new ChatResolver(new ChatService(database.dataSource, ledger, scoring.limiter, scoring.results, chatEngineFor(config), logger)));
     const schema = buildAppSchema(container);
 
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH, introspection: config.graphql.introspection });
@@ -161,6 +167,11 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     await database.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** The OpenAI client when OPENAI_API_KEY is set, else answers from the stored scores. */
+function chatEngineFor(config: Config): ChatEngine {
+  return config.chat.engine === "llm" ? new OpenAiChatEngine(config.chat) : new DeterministicChatEngine();
 }
 
 /**

@@ -73,6 +73,7 @@ const envSchema = z
     OPENAI_API_KEY: optionalString,
     OPENAI_BASE_URL: optionalUrl(["http:", "https:"]),
     SCORING_MODEL: optionalString.transform((value) => value ?? "gpt-4o-mini"),
+    CHAT_MODEL: optionalString.transform((value) => value ?? "gpt-4o-mini"),
     SESSION_JWKS_URL: optionalUrl(["https:", "http:"]),
     SESSION_PUBLIC_KEY: optionalString,
     SESSION_ISSUER: optionalString,
@@ -157,6 +158,10 @@ export interface Config {
   readonly scoring:
     | { readonly engine: "heuristic" }
     | { readonly engine: "llm"; readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string };
+  /** Chat replies: the OpenAI client when OPENAI_API_KEY is set, else the deterministic engine over the stored scores. */
+  readonly chat:
+    | { readonly engine: "deterministic" }
+    | { readonly engine: "llm"; readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string };
   readonly session: {
     readonly jwksUrl: string | undefined;
     readonly publicKey: string | undefined;
@@ -228,6 +233,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     scoring: env.OPENAI_API_KEY
       ? { engine: "llm", apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.SCORING_MODEL }
       : { engine: "heuristic" },
+    chat: env.OPENAI_API_KEY ? { engine: "llm", apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.CHAT_MODEL } : { engine: "deterministic" },
     session: {
       jwksUrl: env.SESSION_JWKS_URL,
       publicKey: env.SESSION_PUBLIC_KEY,

@@ -13,6 +13,7 @@ import { ScoreJob } from "../modules/score/score-job.entity.js";
 import { ScoreDimensionRecord, ScoreResultRecord } from "../modules/score/score-result.entity.js";
 import { Webhook, WebhookDelivery } from "../modules/webhooks/webhook.entity.js";
 import { LifecycleAssessment } from "../modules/lifecycle/assessment.entity.js";
+import { ChatConversation, ChatMessage } from "../modules/chat/chat.entity.js";
 
 /** Every entity of the service, listed explicitly: no filesystem globs at runtime. */
-export const entities = [Account, User, CreditEntry, CreditBalance, CreditPackBalance, ApiKey, Invitation, CheckoutSession, ProviderEvent, DomainEventRecord, Product, ScoreJob, ScoreResultRecord, ScoreDimensionRecord, IdempotencyKey, Webhook, WebhookDelivery, LifecycleAssessment];
+export const entities = [Account, User, CreditEntry, CreditBalance, CreditPackBalance, ApiKey, Invitation, CheckoutSession, ProviderEvent, DomainEventRecord, Product, ScoreJob, ScoreResultRecord, ScoreDimensionRecord, IdempotencyKey, Webhook, WebhookDelivery, LifecycleAssessment, ChatConversation, ChatMessage];

@@ -34,7 +34,7 @@ export const operationLimits = Object.freeze({
 /** Root fields that start a scoring job: at most one per operation (each charges and may wait 120 s). */
 const scoringMutations = new Set(["score", "quickScore", "productScore", "startScore"]);
 /** Root fields that touch Postgres/Redis or the ledger in full: at most once per operation. */
-const oncePerOperation = new Set(["health", "usage"]);
+const oncePerOperation = new Set(["health", "usage", "sendChatMessage"]);
 /** What a root field costs beyond its selection: a database read or more. */
 const rootCost: Readonly<Record<string, number>> = { scoreResult: 10, scores: 10, scoreJob: 5, product: 10, products: 10, usage: 20, health: 20, apiKeys: 5, members: 5 };
 /** List fields without a `limit` argument, by how many items they hold at most (or typically). */

@@ -4,6 +4,7 @@ import { buildSchemaSync, type AuthChecker, type ContainerType } from "type-grap
 import { ApiKeysResolver } from "../modules/accounts/api-keys/api-keys.resolver.js";
 import { WebhooksResolver } from "../modules/webhooks/webhooks.resolver.js";
 import { LifecycleResolver } from "../modules/lifecycle/lifecycle.resolver.js";
+import { ChatResolver } from "../modules/chat/chat.resolver.js";
 import { requireMember } from "../modules/accounts/viewer.js";
 import { MembersResolver } from "../modules/accounts/members.resolver.js";
 import { BillingResolver } from "../modules/billing/checkout/billing.resolver.js";
@@ -14,7 +15,7 @@ import { HealthResolver } from "../modules/health/health.resolver.js";
 import type { GraphQLContext } from "./context.js";
 
 /** Every resolver of the API; a feature joins the schema by adding its resolver here. */
-export const resolvers = [HealthResolver, UsageResolver, ApiKeysResolver, MembersResolver, BillingResolver, ScoreResolver, ProductsResolver, WebhooksResolver, LifecycleResolver] as const;
+export const resolvers = [HealthResolver, UsageResolver, ApiKeysResolver, MembersResolver, BillingResolver, ScoreResolver, ProductsResolver, WebhooksResolver, LifecycleResolver, ChatResolver] as const;
 
 /**
  * `@Authorized()` fields need a member of an account. The error is the catalogue's

@@ -36,6 +36,7 @@ export interface ScoringRuntime {
   readonly scores: ScoreService;
   readonly results: ScoreResultsService;
   readonly products: ProductsService;
+  readonly limiter: RateLimiter;
   readonly runner: ScoreJobRunner;
   readonly bus: ProgressBus;
   readonly streams: ContextStreams;
@@ -91,6 +92,8 @@ export function createScoringRuntime(deps: {
     scores,
     results,
     products,
+    /** The short-window limits (score here; chat uses the same store). */
+    limiter,
     runner,
     bus,
     streams,

@@ -1,0 +1,141 @@
+import { randomUUID } from "node:crypto";
+import type { DataSource } from "typeorm";
+import type { Logger } from "pino";
+import { AppError } from "../../errors.js";
+import { isUuid } from "../../db/uuid.js";
+import { requireMember, type Viewer } from "../accounts/viewer.js";
+import type { CreditLedger } from "../billing/ledger.service.js";
+import { actionCostTenths, tenthsToCredits } from "../billing/plans.js";
+import { memberSubject, type RateLimiter } from "../billing/rate-limit/rate-limiter.js";
+import { Product } from "../products/product.entity.js";
+import { keysetPage, pageLimit } from "../score/cursor.js";
+import type { ScoreResultsService } from "../score/score-results.service.js";
+import type { ChatEngine } from "./chat-engine.js";
+import { ChatConversation, ChatMessage } from "./chat.entity.js";
+
+export const MAX_CHAT_MESSAGE_LENGTH = 4_000;
+/** Earlier turns the engine sees: the newest ones, each cut to this length. */
+const HISTORY_TURNS = 10;
+const HISTORY_TURN_LENGTH = 2_000;
+
+export interface ChatInput {
+  readonly message: unknown;
+  readonly resultId?: unknown;
+  readonly productId?: unknown;
+  readonly conversationId?: unknown;
+}
+
+export interface ChatAnswer {
+  readonly conversationId: string;
+  readonly reply: ChatMessage;
+  readonly usage: { readonly credits: number };
+}
+
+/**
+ * Chat about a result (contract: chat costs 1 credit, 30 per 60 s, Free 30 a month,
+ * anonymous none). The layers in order: short-window limit (per person, per account
+ * for API keys; fail-closed), then in one transaction the quota and credits with the
+ * stored question; then the engine; a reply that fails is refunded and nothing of it
+ * is stored. Conversations belong to the account.
+ */
+export class ChatService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly ledger: CreditLedger,
+    private readonly limiter: RateLimiter,
+    private readonly results: ScoreResultsService,
+    private readonly engine: ChatEngine,
+    private readonly logger: Pick<Logger, "warn">,
+  ) {}
+
+  async send(viewer: Viewer, input: ChatInput, onToken?: (token: string) => void): Promise<ChatAnswer> {
+    const member = requireMember(viewer);
+    const message = validMessage(input.message);
+    const subject = await this.subject(member.accountId, input);
+
+    const decision = await this.limiter.check("chat", memberSubject(member));
+    if (!decision.allowed) throw decision.toError();
+
+    const questionId = randomUUID();
+    const reference = `chat:${questionId}`;
+    const conversationId = await this.dataSource.transaction(async (manager) => {
+      await this.ledger.spend(member.accountId, "chat", actionCostTenths.chat, reference, { manager });
+      let id = subject.conversationId;
+      if (!id) {
+        id = (await manager.save(manager.create(ChatConversation, { accountId: member.accountId, resultId: subject.resultId, productId: subject.productId }))).id;
+      } else {
+        await manager.update(ChatConversation, { id }, { updatedAt: new Date() });
+      }
+      await manager.insert(ChatMessage, { id: questionId, conversationId: id, role: "user", content: message, citations: [] });
+      return id;
+    });
+
+    try {
+      const result = await this.results.getPublic(subject.resultId);
+      const history = await this.history(conversationId, questionId);
+      const reply = await this.engine.reply({ result, history, message, ...(onToken ? { onToken } : {}) });
+      const stored = await this.dataSource
+        .getRepository(ChatMessage)
+        .save(this.dataSource.getRepository(ChatMessage).create({ conversationId, role: "assistant", content: reply.content, citations: [...reply.citations] }));
+      return { conversationId, reply: stored, usage: { credits: tenthsToCredits(actionCostTenths.chat) } };
+    } catch (error) {
+      // No answer: the message is not paid for. The question stays in the conversation.
+      await this.ledger.refund(member.accountId, reference).catch((refundError: unknown) =>
+        this.logger.warn({ err: refundError, reference }, "could not refund a failed chat reply; the ledger keeps the spend"),
+      );
+      if (error instanceof AppError) throw error;
+      throw new AppError("SERVICE_UNAVAILABLE", "The reply could not be produced; nothing was charged. Try again.", { cause: error });
+    }
+  }
+
+  /** A conversation of the account, its messages newest first, keyset-paginated. */
+  async conversation(viewer: Viewer, id: string, limit: number | null | undefined, cursor: string | undefined) {
+    const member = requireMember(viewer);
+    const conversation = isUuid(id) ? await this.dataSource.getRepository(ChatConversation).findOneBy({ id, accountId: member.accountId }) : null;
+    if (!conversation) throw new AppError("NOT_FOUND", "No such conversation.");
+    const query = this.dataSource.getRepository(ChatMessage).createQueryBuilder("message").where("message.conversation_id = :id", { id: conversation.id });
+    const page = await keysetPage(query, "message", pageLimit(limit), cursor);
+    return { conversation, messages: page.rows, nextCursor: page.nextCursor };
+  }
+
+  /** What the conversation is about: an existing conversation of the account, a result (public by id), or a product of the account (its newest result). */
+  private async subject(accountId: string, input: ChatInput): Promise<{ conversationId?: string; resultId: string; productId: string | null }> {
+    const given = ["conversationId", "resultId", "productId"].filter((key) => input[key as keyof ChatInput] !== undefined && input[key as keyof ChatInput] !== null);
+    if (input.conversationId !== undefined && input.conversationId !== null) {
+      const id = input.conversationId;
+      const conversation = typeof id === "string" && isUuid(id) ? await this.dataSource.getRepository(ChatConversation).findOneBy({ id, accountId }) : null;
+      if (!conversation) throw new AppError("NOT_FOUND", "No such conversation.");
+      return { conversationId: conversation.id, resultId: conversation.resultId, productId: conversation.productId };
+    }
+    if (given.length !== 1) throw new AppError("VALIDATION_FAILED", "resultId: send a resultId or a productId (one of them), or the conversationId of an earlier message");
+    if (input.resultId !== undefined && input.resultId !== null) {
+      if (typeof input.resultId !== "string") throw new AppError("VALIDATION_FAILED", "resultId: must be a string");
+      const result = await this.results.getPublic(input.resultId);
+      return { resultId: result.id, productId: null };
+    }
+    const productId = input.productId;
+    const product = typeof productId === "string" && isUuid(productId) ? await this.dataSource.getRepository(Product).findOneBy({ id: productId, accountId }) : null;
+    if (!product) throw new AppError("NOT_FOUND", "No such product.");
+    const [latest] = (await this.dataSource.query(`SELECT "id" FROM "score_results" WHERE "product_id" = $1 ORDER BY "created_at" DESC, "id" DESC LIMIT 1`, [product.id])) as Array<{ id: string }>;
+    if (!latest) throw new AppError("VALIDATION_FAILED", "productId: this product has no score yet; score it first");
+    return { resultId: latest.id, productId: product.id };
+  }
+
+  private async history(conversationId: string, currentId: string) {
+    const rows = await this.dataSource
+      .getRepository(ChatMessage)
+      .createQueryBuilder("message")
+      .where("message.conversation_id = :conversationId AND message.id <> :currentId", { conversationId, currentId })
+      .orderBy("message.created_at", "DESC")
+      .addOrderBy("message.id", "DESC")
+      .take(HISTORY_TURNS)
+      .getMany();
+    return rows.reverse().map((row) => ({ role: row.role, content: row.content.slice(0, HISTORY_TURN_LENGTH) }));
+  }
+}
+
+function validMessage(value: unknown): string {
+  if (typeof value !== "string" || value.trim() === "") throw new AppError("VALIDATION_FAILED", "message: is required");
+  if (value.length > MAX_CHAT_MESSAGE_LENGTH) throw new AppError("VALIDATION_FAILED", `message: must be at most ${MAX_CHAT_MESSAGE_LENGTH} characters`);
+  return value;
+}
