@@ -32,7 +32,8 @@ import { WebhooksService } from "./modules/webhooks/webhooks.service.js";
 import { LifecycleResolver } from "./modules/lifecycle/lifecycle.resolver.js";
 import { LifecycleService } from "./modules/lifecycle/lifecycle.service.js";
 import { ChatResolver } from "./modules/chat/chat.resolver.js";
-import { ChatService } from "./modules/chat/chat.service.js";
+import { ChatService, chatReplyStream } from "./modules/chat/chat.service.js";
+import type { ContextStreams } from "./graphql/context.js";
 import { DeterministicChatEngine } from "./modules/chat/deterministic-chat.js";
 import { OpenAiChatEngine } from "./modules/chat/openai-chat.js";
 import type { ChatEngine } from "./modules/chat/chat-engine.js";
@@ -98,6 +99,12 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     if (deliver) dispatcher.start();
     const liveDispatcher = dispatcher;
     const webhooks = new WebhooksService(database.dataSource, webhookGuard, events, () => (deliver ? liveDispatcher.wake() : undefined));
+    const chat = new ChatService(database.dataSource, ledger, scoring.limiter, scoring.results, chatEngineFor(config), logger);
+    const scoringStreams = scoring.streams;
+    const streams: ContextStreams = {
+      scoreProgress: (viewer, ip, jobId) => scoringStreams.scoreProgress(viewer, ip, jobId),
+      chatReply: (viewer, input) => chatReplyStream(chat, viewer, input),
+    };
     const container = new ResolverContainer()
       .register(HealthResolver, new HealthResolver(new HealthService(config, database, redis)))
       .register(UsageResolver, new UsageResolver(ledger))
@@ -108,7 +115,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
       .register(WebhooksResolver, new WebhooksResolver(webhooks))
       .register(LifecycleResolver, new LifecycleResolver(new LifecycleService(database.dataSource)))
-      .register(ChatResolver, new ChatResolver(new ChatService(database.dataSource, ledger, scoring.limiter, scoring.results, chatEngineFor(config), logger)));
+      .register(ChatResolver, new ChatResolver(chat));
     const schema = buildAppSchema(container);
 
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH, introspection: config.graphql.introspection });
@@ -119,7 +126,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       schema,
       apollo,
       authenticator,
-      streams: scoring.streams,
+      streams,
       extraRoutes: [
         shareRoute(scoring.results, config.publicBaseUrl),
         ...(local ? [devRoutes(local, sessions, accounts, billing)] : []),
@@ -133,7 +140,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       logger,
       clientIp: (request) => clientIp(request, trust),
       authenticator,
-      streams: scoring.streams,
+      streams,
       introspection: config.graphql.introspection,
     });
     server.addHook("onClose", async () => {

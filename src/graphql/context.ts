@@ -3,9 +3,13 @@ import { ANONYMOUS, type Viewer } from "../modules/accounts/viewer.js";
 import type { ScoreProgress } from "../modules/score/score-progress.js";
 import type { EntityManager } from "typeorm";
 
+import type { ChatInput, ChatReplyEvent } from "../modules/chat/chat.service.js";
+
 /** Live streams subscriptions read from (graphql-ws). */
 export interface ContextStreams {
   scoreProgress(viewer: Viewer, clientIp: string, jobId: string): Promise<AsyncIterable<ScoreProgress>>;
+  /** A chat message's reply as it is produced (present when chat is wired in). */
+  chatReply?(viewer: Viewer, input: ChatInput): AsyncIterable<ChatReplyEvent>;
 }
 
 /** A request-scoped pino logger (it carries the request id). */

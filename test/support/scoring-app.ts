@@ -22,6 +22,8 @@ export async function startScoringApp(
     leaseMs?: number;
     sweepEveryMs?: number;
     webhooks?: AppOverrides["webhooks"];
+    /** The scorer to use whatever the environment says (e.g. heuristic while OPENAI_API_KEY points chat at a fake). */
+    scorer?: NonNullable<AppOverrides["scoring"]>["scorer"];
   } = {},
 ): Promise<ScoringTestApp> {
   const sites = await new FixtureSites({ ...Object.fromEntries(calibrationSites.map((site) => [site.host, site.pages])), ...options.extraSites }).start();
@@ -31,6 +33,7 @@ export async function startScoringApp(
       ...(options.waitMs ? { waitMs: options.waitMs } : {}),
       ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
       ...(options.sweepEveryMs ? { sweepEveryMs: options.sweepEveryMs } : {}),
+      ...(options.scorer ? { scorer: options.scorer } : {}),
     },
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });

@@ -1,7 +1,9 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
+import { AppError } from "../../errors.js";
+import type { ChatReplyEvent } from "./chat.service.js";
 import type { GraphQLContext } from "../../graphql/context.js";
 import type { ChatService } from "./chat.service.js";
-import { ChatAnswerType, ConversationType, SendChatMessageInput } from "./chat.types.js";
+import { ChatAnswerType, ChatReplyEventType, ConversationType, SendChatMessageInput } from "./chat.types.js";
 
 @Resolver()
 export class ChatResolver {
@@ -12,6 +14,18 @@ export class ChatResolver {
   async sendChatMessage(@Arg("input", () => SendChatMessageInput, { description: "The message and what it is about." }) input: SendChatMessageInput, @Ctx() context: GraphQLContext): Promise<ChatAnswerType> {
     const answer = await this.chat.send(await context.viewer(), input);
     return { conversationId: answer.conversationId, reply: answer.reply, usage: answer.usage };
+  }
+
+  @Subscription(() => ChatReplyEventType, {
+    description: "sendChatMessage with its reply streamed over graphql-ws: the tokens as the engine produces them (the deterministic engine sends one), then the stored reply.",
+    subscribe: async ({ args, context }) => {
+      const ctx = context as GraphQLContext;
+      if (!ctx.streams?.chatReply) throw new AppError("SERVICE_UNAVAILABLE", "Subscriptions are served over graphql-ws at /graphql.");
+      return ctx.streams.chatReply(await ctx.viewer(), (args as { input: SendChatMessageInput }).input);
+    },
+  })
+  chatReply(@Root() event: ChatReplyEvent, @Arg("input", () => SendChatMessageInput, { description: "The message and what it is about." }) _input: SendChatMessageInput): ChatReplyEventType {
+    return event;
   }
 
   @Authorized()

@@ -25,6 +25,14 @@ export interface ChatInput {
   readonly conversationId?: unknown;
 }
 
+/** One event of a streamed reply: tokens as they come, then the stored reply. */
+export interface ChatReplyEvent {
+  readonly token: string | null;
+  readonly done: boolean;
+  readonly conversationId: string | null;
+  readonly reply: ChatMessage | null;
+}
+
 export interface ChatAnswer {
   readonly conversationId: string;
   readonly reply: ChatMessage;
@@ -138,4 +146,39 @@ function validMessage(value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") throw new AppError("VALIDATION_FAILED", "message: is required");
   if (value.length > MAX_CHAT_MESSAGE_LENGTH) throw new AppError("VALIDATION_FAILED", `message: must be at most ${MAX_CHAT_MESSAGE_LENGTH} characters`);
   return value;
+}
+
+/**
+ * `send` as a stream (the GraphQL `chatReply` subscription): each token as the engine
+ * produces it, then one last event with the stored reply. Charging, limits and refunds
+ * are `send`'s. A subscriber that leaves early does not cancel the reply: it is
+ * stored, and can be read back with the conversation.
+ */
+export async function* chatReplyStream(chat: ChatService, viewer: Viewer, input: ChatInput): AsyncGenerator<ChatReplyEvent> {
+  const tokens: string[] = [];
+  let wake: (() => void) | undefined;
+  let finished = false;
+  let answer: ChatAnswer | undefined;
+  let failure: unknown;
+  void chat
+    .send(viewer, input, (token) => {
+      tokens.push(token);
+      wake?.();
+    })
+    .then(
+      (value) => (answer = value),
+      (error: unknown) => (failure = error),
+    )
+    .finally(() => {
+      finished = true;
+      wake?.();
+    });
+  for (;;) {
+    while (tokens.length > 0) yield { token: tokens.shift()!, done: false, conversationId: null, reply: null };
+    if (finished) break;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = undefined;
+  }
+  if (failure !== undefined || !answer) throw failure ?? new AppError("INTERNAL", "The reply ended without an answer.");
+  yield { token: null, done: true, conversationId: answer.conversationId, reply: answer.reply };
 }

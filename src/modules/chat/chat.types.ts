@@ -83,3 +83,18 @@ export class SendChatMessageInput {
   @Field(() => ID, { nullable: true, description: "An earlier conversation of the account." })
   conversationId?: string | null;
 }
+
+@ObjectType("ChatReplyEvent", { description: "One event of a streamed reply: a token, or (last) the stored reply." })
+export class ChatReplyEventType {
+  @Field(() => String, { nullable: true, description: "The next piece of the reply; null on the last event." })
+  token: string | null;
+
+  @Field(() => Boolean, { description: "true on the last event, which carries the stored reply." })
+  done: boolean;
+
+  @Field(() => ID, { nullable: true, description: "The conversation (last event)." })
+  conversationId: string | null;
+
+  @Field(() => ChatMessageType, { nullable: true, description: "The stored reply with its citations (last event)." })
+  reply: ChatMessageType | null;
+}

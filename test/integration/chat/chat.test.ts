@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, graphqlClient, signIn, type Caller } from "../../support/http.js";
+import { wsClient } from "../../support/progress.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 
 /** Chat with the deterministic engine (no OPENAI_API_KEY): charging, limits, access, conversations. */
@@ -110,5 +111,28 @@ describe("chat", () => {
     );
     expect(answer.errors?.[0]?.extensions?.code).toBeDefined();
     expect(answer.data ?? null).toBeNull();
+  });
+
+  it("streams the deterministic reply as one chunk over chatReply, and refuses an anonymous subscriber", async () => {
+    const collect = async (headers: Record<string, string>) => {
+      const client = wsClient(service.url, headers);
+      const events: Array<{ token: string | null; done: boolean; reply: { content: string } | null }> = [];
+      try {
+        await new Promise<void>((resolve, reject) => {
+          client.subscribe(
+            { query: `subscription($input: SendChatMessageInput!) { chatReply(input: $input) { token done reply { content } } }`, variables: { input: { message: "What about our docs?", resultId: result.id } } },
+            { next: (message) => (message.errors ? reject(message.errors) : void events.push((message.data as { chatReply: (typeof events)[number] }).chatReply)), error: reject, complete: resolve },
+          );
+        });
+      } finally {
+        await client.dispose();
+      }
+      return events;
+    };
+    const events = await collect({ cookie: owner.cookie });
+    expect(events).toHaveLength(2);
+    expect(events[1]).toMatchObject({ done: true, reply: { content: events[0]!.token } });
+    expect(events[0]!.token).toMatch(/Documentation Quality: \d+\/100/);
+    await expect(collect({})).rejects.toBeDefined();
   });
 });
