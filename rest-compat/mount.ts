@@ -6,6 +6,7 @@ import { AppError, toAppError } from "../src/errors.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
 import type { AnyRestRoute, HttpMethod, RestInput } from "./route.js";
 import { validationRules } from "../src/graphql/limits.js";
+import { answeredErrorCode } from "../src/metrics.js";
 
 const allMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
@@ -139,5 +140,6 @@ async function serve(
 }
 
 export function sendError(reply: FastifyReply, error: AppError) {
+  answeredErrorCode.set(reply, error.code);
   return reply.code(error.status).headers(error.headers).send(error.toEnvelope());
 }

@@ -34,6 +34,7 @@ import { LifecycleService } from "./modules/lifecycle/lifecycle.service.js";
 import { ChatResolver } from "./modules/chat/chat.resolver.js";
 import { ChatService, chatReplyStream } from "./modules/chat/chat.service.js";
 import type { ContextStreams } from "./graphql/context.js";
+import { ServiceMetrics } from "./metrics.js";
 import { DeterministicChatEngine } from "./modules/chat/deterministic-chat.js";
 import { OpenAiChatEngine } from "./modules/chat/openai-chat.js";
 import type { ChatEngine } from "./modules/chat/chat-engine.js";
@@ -53,6 +54,9 @@ export interface App {
   readonly events: DomainEvents;
   /** Delivers webhook events (running unless turned off for a test). */
   readonly webhooks: WebhookDispatcher;
+  readonly metrics: ServiceMetrics;
+  /** `http://host:port/metrics` when METRICS_PORT is set. */
+  readonly metricsUrl: string | undefined;
   /** Starts serving; resolves to the base URL (e.g. http://127.0.0.1:4000). */
   listen(port?: number, host?: string): Promise<string>;
   /** Stops accepting, drains, then closes the database (and the embedded server). */
@@ -85,17 +89,22 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       );
     }
     const sessions = await createSessionVerifier(config, local ? { localIdentityProvider: local } : {});
-    const ledger = new CreditLedger(database.dataSource);
+    const metrics = new ServiceMetrics(database.dataSource);
+    const ledger = new CreditLedger(database.dataSource, undefined, (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10));
     const apiKeys = new ApiKeysService(database.dataSource);
     const authenticator = new Authenticator(sessions, accounts, apiKeys, ledger);
     const events = new DomainEvents(logger);
     const billingSetup = billingFor(config, logger);
     const billing = new BillingService(database.dataSource, ledger, events, billingSetup.provider, logger, billingSetup.stripe);
-    scoring = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, ...(overrides.scoring ? { overrides: overrides.scoring } : {}) });
+    scoring = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, metrics, ...(overrides.scoring ? { overrides: overrides.scoring } : {}) });
     // Webhook destinations pass the crawler's address guard (same allow-list), at creation and at every connection.
     const webhookGuard = new AddressGuard({ allowlist: config.crawl.ssrfAllowlist });
     const { deliver = true, ...dispatchOptions } = overrides.webhooks ?? {};
-    dispatcher = new WebhookDispatcher(database.dataSource, webhookGuard, events, logger, { publicBaseUrl: config.publicBaseUrl, ...dispatchOptions });
+    dispatcher = new WebhookDispatcher(database.dataSource, webhookGuard, events, logger, {
+      publicBaseUrl: config.publicBaseUrl,
+      onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+      ...dispatchOptions,
+    });
     if (deliver) dispatcher.start();
     const liveDispatcher = dispatcher;
     const webhooks = new WebhooksService(database.dataSource, webhookGuard, events, () => (deliver ? liveDispatcher.wake() : undefined));
@@ -118,7 +127,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(ChatResolver, new ChatResolver(chat));
     const schema = buildAppSchema(container);
 
-    const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH, introspection: config.graphql.introspection });
+    const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH, introspection: config.graphql.introspection, metrics });
     // Fastify drains HTTP on close and then stops Apollo (onClose below), so Apollo needs no drain plugin.
     const server = await buildHttpServer({
       config,
@@ -127,6 +136,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       apollo,
       authenticator,
       streams,
+      metrics,
       extraRoutes: [
         shareRoute(scoring.results, config.publicBaseUrl),
         ...(local ? [devRoutes(local, sessions, accounts, billing)] : []),
@@ -148,10 +158,14 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       await apollo.stop();
     });
 
+    const metricsEndpoint = config.metrics ? await metrics.serve(config.metrics.port, config.metrics.host) : undefined;
+    if (metricsEndpoint) logger.info({ url: metricsEndpoint.url }, "metrics endpoint listening");
     return {
       http: server,
       database,
       events,
+      metrics,
+      metricsUrl: metricsEndpoint?.url,
       async listen(port = config.http.port, host = config.http.host) {
         await server.listen({ port, host });
         const address = server.server.address();
@@ -162,6 +176,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       async close() {
         await server.close();
         await liveDispatcher.stop();
+        await metricsEndpoint?.close();
         await scoring?.close();
         await redis?.close();
         await database.close();

@@ -59,6 +59,9 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
     PORT: integer(4000, 0, 65_535),
+    // Unset: no metrics endpoint. Set: GET /metrics (Prometheus) on this port, apart from the API.
+    METRICS_PORT: integer(-1, 0, 65_535),
+    METRICS_HOST: optionalString.transform((value) => value ?? "127.0.0.1"),
     HOST: optionalString.transform((value) => value ?? "0.0.0.0"),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
@@ -147,6 +150,8 @@ export interface Config {
   readonly isProduction: boolean;
   readonly version: string;
   readonly http: { readonly port: number; readonly host: string; readonly trustProxy: Env["TRUST_PROXY"] };
+  /** Prometheus metrics on their own port; undefined: none. */
+  readonly metrics: { readonly port: number; readonly host: string } | undefined;
   readonly logLevel: NonNullable<Env["LOG_LEVEL"]>;
   readonly database:
     | { readonly kind: "external"; readonly url: string; readonly poolSize: number }
@@ -223,6 +228,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     isProduction: env.NODE_ENV === "production",
     version: packageVersion(),
     http: { port: env.PORT, host: env.HOST, trustProxy: env.TRUST_PROXY },
+    metrics: env.METRICS_PORT >= 0 ? { port: env.METRICS_PORT, host: env.METRICS_HOST } : undefined,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "warn" : "info"),
     database: env.DATABASE_URL
       ? { kind: "external", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }

@@ -7,6 +7,7 @@ import { AddressGuard } from "./modules/crawl/address-guard.js";
 import { WebhookDispatcher } from "./modules/webhooks/webhook-dispatcher.js";
 import { createScoringRuntime } from "./modules/score/scoring-runtime.js";
 import { connectRedis } from "./redis.js";
+import { ServiceMetrics } from "./metrics.js";
 import { configOrExit, stopOnSignals } from "./process-lifecycle.js";
 
 /**
@@ -25,16 +26,23 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, logger);
   const redis = connectRedis(redisUrl, logger);
   const events = new DomainEvents(logger);
-  const runtime = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger: new CreditLedger(database.dataSource), events, logger });
+  // Job outcomes and durations are counted where jobs run: with METRICS_PORT, this process serves them too.
+  const metrics = new ServiceMetrics(database.dataSource);
+  const ledger = new CreditLedger(database.dataSource, undefined, (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10));
+  const runtime = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, metrics });
+  const metricsEndpoint = config.metrics ? await metrics.serve(config.metrics.port, config.metrics.host) : undefined;
+  if (metricsEndpoint) logger.info({ url: metricsEndpoint.url }, "metrics endpoint listening");
   // Deliveries of the events this process records (score.completed) go out from here at once;
   // any process's dispatcher may take any due delivery (SKIP LOCKED), each exactly once.
   const webhooks = new WebhookDispatcher(database.dataSource, new AddressGuard({ allowlist: config.crawl.ssrfAllowlist }), events, logger, {
     publicBaseUrl: config.publicBaseUrl,
+    onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
   }).start();
   logger.info({ concurrency: config.scoringWorkers }, "scoring worker ready");
 
   stopOnSignals(logger, "worker", async () => {
     await webhooks.stop();
+    await metricsEndpoint?.close();
     await runtime.close();
     await redis.close();
     await database.close();

@@ -1,10 +1,11 @@
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
-import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
+import { GraphQLError, Kind, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { toAppError } from "../errors.js";
 import type { GraphQLContext } from "./context.js";
 import { OperationLimitsRule } from "./limits.js";
 import { refuseControlCharacters, refuseControlCharactersInDocument } from "../http/control-characters.js";
+import type { ServiceMetrics } from "../metrics.js";
 
 /** Apollo's own codes that clients act on (automatic persisted queries): kept as they are. */
 const apolloProtocolCodes = new Set(["PERSISTED_QUERY_NOT_FOUND", "PERSISTED_QUERY_NOT_SUPPORTED"]);
@@ -84,6 +85,27 @@ const responseHeaders: ApolloServerPlugin<GraphQLContext> = {
 };
 
 /**
+ * Operations by root field (bounded by the schema, unlike operation names, which the
+ * caller picks) and outcome; error codes answered.
+ */
+function operationMetrics(metrics: ServiceMetrics): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ operation, response }) {
+          const first = operation?.selectionSet.selections[0];
+          const field = first?.kind === Kind.FIELD ? first.name.value : "unknown";
+          const errors = response.body.kind === "single" ? (response.body.singleResult.errors ?? []) : [];
+          const codes = errors.map((error) => String(error.extensions?.code ?? "INTERNAL"));
+          metrics.graphqlOperations.inc({ field, outcome: codes[0] ?? "ok" });
+          for (const code of codes) metrics.errors.inc({ code });
+        },
+      };
+    },
+  };
+}
+
+/**
  * Apollo's default landing page loads Apollo Sandbox from a CDN, which these
  * machines cannot reach: a browser opening /graphql is sent to our own GraphiQL.
  */
@@ -92,7 +114,7 @@ function landingPageRedirect(graphiqlPath: string): ApolloServerPlugin<GraphQLCo
   return { async serverWillStart() { return { async renderLandingPage() { return { html }; } }; } };
 }
 
-export async function startApollo(schema: GraphQLSchema, logger: Logger, options: { graphiqlPath: string; introspection?: boolean }) {
+export async function startApollo(schema: GraphQLSchema, logger: Logger, options: { graphiqlPath: string; introspection?: boolean; metrics?: ServiceMetrics }) {
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     logger,
@@ -105,7 +127,7 @@ export async function startApollo(schema: GraphQLSchema, logger: Logger, options
     formatError: formatGraphQLError,
     // Cookie-authenticated mutations must not be triggerable by a cross-site form post.
     csrfPrevention: true,
-    plugins: [errorLogging, controlCharacters, responseHeaders, landingPageRedirect(options.graphiqlPath)],
+    plugins: [errorLogging, controlCharacters, responseHeaders, landingPageRedirect(options.graphiqlPath), ...(options.metrics ? [operationMetrics(options.metrics)] : [])],
   });
   await apollo.start();
   return apollo;

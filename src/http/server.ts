@@ -8,6 +8,7 @@ import { mountRestCompat, sendError } from "../../rest-compat/mount.js";
 import type { AnyRestRoute } from "../../rest-compat/route.js";
 import { restRoutes } from "../../rest-compat/routes.js";
 import type { Config } from "../config.js";
+import { answeredErrorCode, type ServiceMetrics } from "../metrics.js";
 import { AppError, toAppError } from "../errors.js";
 import type { Authenticator } from "../modules/accounts/viewer.js";
 import { createContext, type ContextStreams, type GraphQLContext } from "../graphql/context.js";
@@ -38,6 +39,8 @@ export async function buildHttpServer(options: {
   streams?: ContextStreams;
   /** Routes outside the API: development stand-ins (never in production) and provider callbacks. */
   extraRoutes?: ReadonlyArray<(app: FastifyInstance) => Promise<void>>;
+  /** Request durations by route pattern and status, and error envelopes by code. */
+  metrics?: ServiceMetrics;
 }): Promise<FastifyInstance> {
   const { config, logger, schema, apollo, routes = restRoutes, authenticator } = options;
   const contextFor = (request: FastifyRequest) => requestContext(request, authenticator, options.streams, config.operatorToken);
@@ -58,6 +61,16 @@ export async function buildHttpServer(options: {
   // (415) before any route runs; DELETE/PATCH are never simple. The session cookie
   // is also SameSite=Lax.
   app.removeContentTypeParser("text/plain");
+
+  const { metrics } = options;
+  if (metrics) {
+    app.addHook("onResponse", async (request, reply) => {
+      // The route pattern (/api/score/:id), never the path a caller typed.
+      metrics.httpDuration.observe({ method: request.method, route: request.routeOptions.url ?? "unmatched", status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+      const code = answeredErrorCode.get(reply);
+      if (code) metrics.errors.inc({ code });
+    });
+  }
 
   // Every response, errors included, names its request; the same id is in the logs.
   app.addHook("onRequest", async (request, reply) => {

@@ -105,6 +105,8 @@ export class CreditLedger {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: () => Date = () => new Date(),
+    /** Told of each charge written (metrics); inside a caller's transaction, before it commits. */
+    private readonly onSpent: (action: BillableAction, tenths: number) => void = () => undefined,
   ) {}
 
   currentCycle(account: Pick<Account, "billingCycleAnchor">, now: Date = this.clock()): BillingCycle {
@@ -132,13 +134,18 @@ export class CreditLedger {
       // in between (a busy event loop would otherwise stretch every lock hold of the account).
       const manager = this.dataSource.manager;
       const charged = await this.spendFromPlan(manager, await this.readAccount(manager, accountId), action, costTenths, reference);
-      if (charged) return charged;
+      if (charged) {
+        this.onSpent(action, costTenths);
+        return charged;
+      }
     }
-    return this.inTransaction(options.manager, async (manager) => {
+    const entries = await this.inTransaction(options.manager, async (manager) => {
       const account = await this.readAccount(manager, accountId);
       const charged = await this.spendFromPlan(manager, account, action, costTenths, reference);
       return charged ?? this.spendSplit(manager, account, action, costTenths, reference);
     });
+    this.onSpent(action, costTenths);
+    return entries;
   }
 
   /**

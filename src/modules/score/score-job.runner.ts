@@ -21,6 +21,11 @@ export interface RunnerOptions {
   /** How long a worker's claim on a job lasts without a heartbeat. */
   readonly leaseMs?: number;
   readonly clock?: () => Date;
+  /** Told how each run ended and how many pages each crawl read (metrics). */
+  readonly observer?: {
+    finished(kind: ScoreJob["kind"], status: "completed" | "failed", seconds: number): void;
+    crawled(pages: number): void;
+  };
 }
 
 const position = new Map(frameworkDimensions.map((dimension, index) => [dimension.id as string, index]));
@@ -61,7 +66,10 @@ export class ScoreJobRunner {
   ) {
     this.leaseMs = options.leaseMs ?? 60_000;
     this.clock = options.clock ?? (() => new Date());
+    this.observer = options.observer;
   }
+
+  private readonly observer: RunnerOptions["observer"];
 
   /**
    * A deploy or shutdown: in-flight crawls are aborted, and each job this process
@@ -103,12 +111,14 @@ export class ScoreJobRunner {
     }
     const heartbeat = setInterval(() => void this.extendLease(job), Math.max(1_000, this.leaseMs / 3));
     heartbeat.unref();
+    const started = performance.now();
     let ending: ScoreProgress | undefined;
     try {
       ending = await this.run(job);
     } finally {
       clearInterval(heartbeat);
     }
+    if (ending?.status === "completed" || ending?.status === "failed") this.observer?.finished(job.kind, ending.status, (performance.now() - started) / 1000);
     await this.announce(ending);
   }
 
@@ -121,6 +131,7 @@ export class ScoreJobRunner {
         signal: this.stopping.signal,
         onProgress: (progress) => this.report(job, { jobId: job.id, status: "crawling", page: progress.n, pages: progress.of, url: progress.url }),
       });
+      this.observer?.crawled(crawl.pages.length);
       if (this.stopping.signal.aborted) return await this.release(job);
       result = await this.scorer.score({
         crawl,

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { DataSource } from "typeorm";
 import type { Config } from "../../config.js";
+import type { ServiceMetrics } from "../../metrics.js";
 import type { DomainEvents } from "../../events/domain-events.js";
 import type { ContextStreams } from "../../graphql/context.js";
 import type { RedisConnection } from "../../redis.js";
@@ -49,6 +50,17 @@ export interface ScoringRuntime {
  * Redis pub/sub, so API processes and `npm run worker` processes share them.
  * `config.scoring.workers` jobs run here at once (0: this process runs none).
  */
+/** Job outcomes and pages into the process's metrics. */
+function jobObserver(metrics: ServiceMetrics) {
+  return {
+    finished: (kind: string, status: string, seconds: number) => {
+      metrics.jobsFinished.inc({ kind, status });
+      metrics.jobDuration.observe({ kind, status }, seconds);
+    },
+    crawled: (pages: number) => metrics.pagesCrawled.inc(pages),
+  };
+}
+
 export function createScoringRuntime(deps: {
   config: Config;
   dataSource: DataSource;
@@ -57,13 +69,14 @@ export function createScoringRuntime(deps: {
   events: DomainEvents;
   logger: Logger;
   overrides?: ScoringOverrides;
+  metrics?: ServiceMetrics;
 }): ScoringRuntime {
   const { config, dataSource, redis, ledger, events, logger, overrides = {} } = deps;
   const crawler = createCrawler(config, overrides.crawl ?? {});
   const scorer = overrides.scorer ?? createScorer(config);
   const bus: ProgressBus = config.redisUrl ? new RedisProgressBus({ url: config.redisUrl, keyPrefix: `${config.redisPrefix}:`, logger }) : new MemoryProgressBus();
   const leaseMs = overrides.leaseMs ?? 60_000;
-  const runner = new ScoreJobRunner(dataSource, () => crawler, scorer, ledger, bus, events, logger, { leaseMs });
+  const runner = new ScoreJobRunner(dataSource, () => crawler, scorer, ledger, bus, events, logger, { leaseMs, ...(deps.metrics ? { observer: jobObserver(deps.metrics) } : {}) });
   const workers = config.scoringWorkers;
   let queue: JobQueue;
   let worker: { close(): Promise<void> } | undefined;

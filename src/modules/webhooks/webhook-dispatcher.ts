@@ -23,6 +23,8 @@ export interface DispatcherOptions {
   readonly batchSize?: number;
   /** 0…1: each retry delay is moved by up to this share, so failing receivers are not hit in lockstep. */
   readonly jitter?: number;
+  /** Told each attempt's outcome (metrics). */
+  readonly onOutcome?: (outcome: "delivered" | "retry" | "failed") => void;
 }
 
 interface Claimed {
@@ -187,6 +189,7 @@ export class WebhookDispatcher {
     row: Claimed,
     outcome: { status: "delivered" | "pending" | "failed"; statusCode?: number | null; body?: string | null; error?: string; next?: Date | null },
   ): Promise<void> {
+    this.options.onOutcome?.(outcome.status === "delivered" ? "delivered" : outcome.status === "pending" ? "retry" : "failed");
     await this.dataSource.query(
       `UPDATE "webhook_deliveries"
           SET "status" = $3, "last_status_code" = $4, "last_response_body" = $5, "last_error" = $6,

@@ -144,6 +144,11 @@ describe("webhook delivery", () => {
       expect(Number(second!.headers["webhook-timestamp"])).toBeGreaterThan(Number(first!.headers["webhook-timestamp"]));
       expect(verify(webhook.secret, second!).type).toBe("webhook.test");
       await expect.poll(async () => (await sql(`SELECT status FROM webhook_deliveries WHERE webhook_id = $1`, [webhook.id]))[0].status).toBe("delivered");
+      // Both attempts are in the process's metrics.
+      const counted = await service.app.metrics.webhookDeliveries.get();
+      const value = (outcome: string) => counted.values.find((entry) => entry.labels.outcome === outcome)?.value ?? 0;
+      expect(value("retry")).toBeGreaterThanOrEqual(1);
+      expect(value("delivered")).toBeGreaterThanOrEqual(1);
     } finally {
       receiver.answer = () => ({ status: 200, body: "ok" });
     }
