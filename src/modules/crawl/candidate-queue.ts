@@ -12,11 +12,18 @@ interface Queued extends PageDescription {
  * Pages known but not yet read. `take()` hands out the most valuable next page,
  * counting what each category already got, so the crawl reads pricing, docs,
  * changelog, security … before the tenth blog post. Each URL is described once
- * when offered; a take is one linear scan (the same order as rankCandidates).
+ * when offered. A page's worth depends only on its category, its depth and how many
+ * pages of its category were taken, so candidates wait in one heap per
+ * (category, depth), ordered by the tie-break (fewer hops, shorter URL,
+ * alphabetical): a take compares the heads of those few heaps instead of scanning
+ * every known link (a marketing site offers thousands). The order is the same as
+ * rankCandidates'.
  */
 export class CandidateQueue {
-  private readonly queued = new Map<string, Queued>();
+  private readonly queued = new Map<string, Queued & { readonly version: number }>();
+  private readonly buckets = new Map<string, { readonly category: PageCategory; readonly depth: number; readonly heap: Heap }>();
   private readonly taken = new Map<PageCategory, number>();
+  private version = 0;
 
   /** `basePath`: the folder the site lives under ("/" at the root, "/website/", "/en-us/"). */
   constructor(private readonly basePath = "/") {}
@@ -35,31 +42,97 @@ export class CandidateQueue {
     if (known && known.hops <= hops && (known.text || !text)) return;
     const bestText = known?.text || text;
     const fetchUrl = known?.url ?? url;
-    this.queued.set(key, { url: fetchUrl, text: bestText, hops: Math.min(hops, known?.hops ?? hops), ...describePage(fetchUrl, bestText, this.basePath) });
+    const candidate = { url: fetchUrl, text: bestText, hops: Math.min(hops, known?.hops ?? hops), ...describePage(fetchUrl, bestText, this.basePath), version: ++this.version };
+    // A replaced entry stays in its heap and is skipped when it surfaces (its version is stale).
+    this.queued.set(key, candidate);
+    const bucketKey = `${candidate.category}\u0000${candidate.depth}`;
+    let bucket = this.buckets.get(bucketKey);
+    if (!bucket) this.buckets.set(bucketKey, (bucket = { category: candidate.category, depth: candidate.depth, heap: new Heap() }));
+    bucket.heap.push({ key, version: candidate.version, hops: candidate.hops, url: candidate.url });
   }
 
   take(): { key: string; url: string; text: string; depth: number } | undefined {
-    let best: Queued | undefined;
-    let bestKey = "";
+    let bestBucket: { readonly heap: Heap; readonly category: PageCategory } | undefined;
+    let bestHead: HeapEntry | undefined;
     let bestWorth = -1;
-    for (const [key, candidate] of this.queued) {
-      const worth = pagePriority(candidate.category, candidate.depth, this.taken.get(candidate.category) ?? 0);
-      if (worth > bestWorth || (worth === bestWorth && best && breaksTie(candidate, best))) {
-        best = candidate;
-        bestKey = key;
+    for (const bucket of this.buckets.values()) {
+      const head = this.liveHead(bucket.heap);
+      if (!head) continue;
+      const worth = pagePriority(bucket.category, bucket.depth, this.taken.get(bucket.category) ?? 0);
+      if (worth > bestWorth || (worth === bestWorth && bestHead && before(head, bestHead))) {
+        bestBucket = bucket;
+        bestHead = head;
         bestWorth = worth;
       }
     }
-    if (!best) return undefined;
-    this.queued.delete(bestKey);
+    if (!bestBucket || !bestHead) return undefined;
+    bestBucket.heap.pop();
+    const best = this.queued.get(bestHead.key)!;
+    this.queued.delete(bestHead.key);
     this.taken.set(best.category, (this.taken.get(best.category) ?? 0) + 1);
-    return { key: bestKey, url: best.url, text: best.text, depth: best.hops };
+    return { key: bestHead.key, url: best.url, text: best.text, depth: best.hops };
+  }
+
+  /** The heap's first entry that is still the page's current description. */
+  private liveHead(heap: Heap): HeapEntry | undefined {
+    for (let head = heap.peek(); head; head = heap.peek()) {
+      if (this.queued.get(head.key)?.version === head.version) return head;
+      heap.pop();
+    }
+    return undefined;
   }
 }
 
+interface HeapEntry {
+  readonly key: string;
+  readonly version: number;
+  readonly hops: number;
+  readonly url: string;
+}
+
 /** Fewer hops, then the shorter URL, then alphabetical: the order rankCandidates uses. */
-function breaksTie(a: Queued, b: Queued): boolean {
+function before(a: { hops: number; url: string }, b: { hops: number; url: string }): boolean {
   if (a.hops !== b.hops) return a.hops < b.hops;
   if (a.url.length !== b.url.length) return a.url.length < b.url.length;
   return a.url < b.url;
+}
+
+/** A binary min-heap in `before` order. */
+class Heap {
+  private readonly items: HeapEntry[] = [];
+
+  peek(): HeapEntry | undefined {
+    return this.items[0];
+  }
+
+  push(item: HeapEntry): void {
+    const items = this.items;
+    items.push(item);
+    for (let i = items.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (!before(items[i]!, items[parent]!)) break;
+      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      i = parent;
+    }
+  }
+
+  pop(): HeapEntry | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length > 0 && last) {
+      items[0] = last;
+      for (let i = 0; ; ) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let smallest = i;
+        if (left < items.length && before(items[left]!, items[smallest]!)) smallest = left;
+        if (right < items.length && before(items[right]!, items[smallest]!)) smallest = right;
+        if (smallest === i) break;
+        [items[i], items[smallest]] = [items[smallest]!, items[i]!];
+        i = smallest;
+      }
+    }
+    return top;
+  }
 }
