@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { execute, validate, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { execute, print, validate, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { AppError, toAppError } from "../src/errors.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
-import type { AnyRestRoute, HttpMethod, RestInput } from "./route.js";
+import type { AnswerStore, AnyRestRoute, HttpMethod, RestInput } from "./route.js";
 import { validationRules } from "../src/graphql/limits.js";
 import { answeredErrorCode } from "../src/metrics.js";
 
@@ -20,6 +20,7 @@ export function mountRestCompat(
   schema: GraphQLSchema,
   routes: readonly AnyRestRoute[],
   contextFor: (request: FastifyRequest) => GraphQLContext,
+  answerStores: Readonly<Record<string, AnswerStore>> = {},
 ): void {
   const methodsByPath = new Map<string, HttpMethod[]>();
   const immutableAnswers: AnswerCache = new Map();
@@ -31,7 +32,11 @@ export function mountRestCompat(
     }
     methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method]);
     const run = executorFor(schema, row);
-    app.route({ method: row.method, url: row.path, handler: (request, reply) => serve(run, row, contextFor(request), request, reply, immutableAnswers) });
+    const storeName = row.immutable?.store;
+    const store = storeName ? answerStores[storeName] : undefined;
+    // Without its store (a test mounting the table alone) the route keeps its memory cache only.
+    const durable = store ? { store, shape: createHash("sha256").update(print(row.operation)).digest("base64url").slice(0, 22) } : undefined;
+    app.route({ method: row.method, url: row.path, handler: (request, reply) => serve(run, row, contextFor(request), request, reply, immutableAnswers, durable) });
   }
 
   // Refusals (405, and 404 for unknown /api paths) are decided by method and path
@@ -88,6 +93,7 @@ async function serve(
   request: FastifyRequest,
   reply: FastifyReply,
   immutableAnswers: AnswerCache,
+  durable?: { readonly store: AnswerStore; readonly shape: string },
 ) {
   const input: RestInput = {
     params: request.params as Record<string, string>,
@@ -107,8 +113,7 @@ async function serve(
     if (cached !== undefined) {
       return reply.code(200).header("etag", etag).header("cache-control", cacheControl).header("content-type", "application/json; charset=utf-8").send(cached);
     }
-    remember = (body) => {
-      reply.header("etag", etag).header("cache-control", cacheControl);
+    const keep = (body: string) => {
       if (body.length > IMMUTABLE_CACHE_CHARS / 64) return;
       cache.answers.set(key, body);
       cache.chars += body.length;
@@ -117,6 +122,18 @@ async function serve(
         cache.answers.delete(oldest);
         cache.chars -= value.length;
       }
+    };
+    // Not in memory: a final answer stored durably costs one primary-key read.
+    const stored = durable ? await durable.store.get(key, durable.shape).catch(() => undefined) : undefined;
+    if (stored !== undefined) {
+      keep(stored);
+      return reply.code(200).header("etag", etag).header("cache-control", cacheControl).header("content-type", "application/json; charset=utf-8").send(stored);
+    }
+    remember = (body) => {
+      reply.header("etag", etag).header("cache-control", cacheControl);
+      keep(body);
+      // Written once, off the answer's path; a failed write only means the next miss runs the operation.
+      if (durable) durable.store.put(key, durable.shape, body).catch((error: unknown) => request.log.warn({ err: error }, "could not store a final answer"));
     };
   }
   const result = await run(row.variables(input), contextValue);

@@ -38,6 +38,12 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
     readonly cacheControl: string;
     /** Whether this answer is final (e.g. not a held result that may still be purged); default yes. */
     readonly cacheable?: (data: TData) => boolean;
+    /**
+     * The name of a durable store of final answers (see `AnswerStore`): a final answer
+     * is written there once, and a read that misses the memory cache is served from
+     * it with one primary-key read instead of running the operation.
+     */
+    readonly store?: string;
   };
 }
 
@@ -58,4 +64,14 @@ export function objectBody(input: RestInput): Readonly<Record<string, unknown>> 
     throw new AppError("VALIDATION_FAILED", "body: must be a JSON object");
   }
   return body as Record<string, unknown>;
+}
+
+/**
+ * Durable final answers of an immutable route, by key. `shape` names the route's
+ * operation (a hash of its document), so an answer stored by an older deploy whose
+ * selection differed is never served.
+ */
+export interface AnswerStore {
+  get(key: string, shape: string): Promise<string | undefined>;
+  put(key: string, shape: string, body: string): Promise<void>;
 }

@@ -165,7 +165,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     body: (data) => data.scoreResult,
     // A stored result never changes: repeats are answered from memory, with an ETag.
     // Held anonymous results are not final (they are purged if never linked): never cached.
-    immutable: { key: ({ params }) => params.id ?? "", cacheControl: "public, max-age=300", cacheable: (data) => !data.scoreResult.held },
+    immutable: { key: ({ params }) => params.id ?? "", cacheControl: "public, max-age=300", cacheable: (data) => !data.scoreResult.held, store: "scoreResults" },
   }),
   route({
     method: "GET",

@@ -35,6 +35,7 @@ import { ChatResolver } from "./modules/chat/chat.resolver.js";
 import { ChatService, chatReplyStream } from "./modules/chat/chat.service.js";
 import type { ContextStreams } from "./graphql/context.js";
 import { ServiceMetrics } from "./metrics.js";
+import { ResultAnswerStore } from "./modules/score/result-answer-store.js";
 import { DeterministicChatEngine } from "./modules/chat/deterministic-chat.js";
 import { OpenAiChatEngine } from "./modules/chat/openai-chat.js";
 import type { ChatEngine } from "./modules/chat/chat-engine.js";
@@ -137,6 +138,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       authenticator,
       streams,
       metrics,
+      answerStores: { scoreResults: new ResultAnswerStore(database.dataSource) },
       extraRoutes: [
         shareRoute(scoring.results, config.publicBaseUrl),
         ...(local ? [devRoutes(local, sessions, accounts, billing)] : []),

@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { mountRestCompat, sendError } from "../../rest-compat/mount.js";
+import type { AnswerStore } from "../../rest-compat/route.js";
 import type { AnyRestRoute } from "../../rest-compat/route.js";
 import { restRoutes } from "../../rest-compat/routes.js";
 import type { Config } from "../config.js";
@@ -41,6 +42,8 @@ export async function buildHttpServer(options: {
   extraRoutes?: ReadonlyArray<(app: FastifyInstance) => Promise<void>>;
   /** Request durations by route pattern and status, and error envelopes by code. */
   metrics?: ServiceMetrics;
+  /** Durable stores of final REST answers, by the name routes give (`immutable.store`). */
+  answerStores?: Readonly<Record<string, AnswerStore>>;
 }): Promise<FastifyInstance> {
   const { config, logger, schema, apollo, routes = restRoutes, authenticator } = options;
   const contextFor = (request: FastifyRequest) => requestContext(request, authenticator, options.streams, config.operatorToken);
@@ -105,7 +108,7 @@ export async function buildHttpServer(options: {
     context: async (request) => contextFor(request),
   });
   await registerGraphiql(app, { path: GRAPHIQL_PATH, endpoint: GRAPHQL_PATH });
-  mountRestCompat(app, schema, routes, contextFor);
+  mountRestCompat(app, schema, routes, contextFor, options.answerStores);
   for (const register of options.extraRoutes ?? []) await register(app);
   return app;
 }

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { apiClient, signIn } from "../../support/http.js";
+import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
+
+/**
+ * Final answers of `GET /api/score/{id}` are stored once and served, on a memory
+ * miss, from one primary-key read: proven with a second service on the same
+ * database (its memory empty) and a stored row it could only have read.
+ */
+let database: TestDatabase;
+let first: ScoringTestApp;
+let second: ScoringTestApp;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  first = await startScoringApp({ env: { DATABASE_URL: database.url } });
+  second = await startScoringApp({ env: { DATABASE_URL: database.url } });
+});
+afterAll(async () => {
+  await first?.close();
+  await second?.close();
+  await database?.drop();
+});
+
+const sql = (text: string, values: unknown[] = []) => first.app.database.dataSource.query(text, values);
+
+async function scoreOne(email: string): Promise<string> {
+  const caller = await signIn(first, email);
+  const response = await apiClient(first)("/api/score/quick", { method: "POST", cookie: caller.cookie, body: { url: first.siteUrl("leader.test") } });
+  expect(response.status).toBe(200);
+  return (await response.json()).id as string;
+}
+
+describe("stored final answers", () => {
+  it("stores a final answer once when first served, and a service whose memory misses serves it with one read", async () => {
+    const id = await scoreOne("ada@answers.test");
+    const served = await (await apiClient(first)(`/api/score/${id}`)).text();
+    await expect.poll(async () => (await sql(`SELECT body FROM score_result_answers WHERE result_id = $1`, [id]))[0]?.body).toBe(served);
+
+    // Only the stored row can give the second service this body.
+    await sql(`UPDATE score_result_answers SET body = $2 WHERE result_id = $1`, [id, '{"from":"the stored answer"}']);
+    const fromStore = await apiClient(second)(`/api/score/${id}`);
+    expect(fromStore.status).toBe(200);
+    expect(await fromStore.json()).toEqual({ from: "the stored answer" });
+    expect(fromStore.headers.get("etag")).toBeTruthy();
+  });
+
+  it("does not serve an answer stored for another shape of the operation; it answers afresh and replaces it", async () => {
+    const id = await scoreOne("bo@answers.test");
+    await expect.poll(async () => (await apiClient(first)(`/api/score/${id}`)).status).toBe(200);
+    await expect.poll(async () => (await sql(`SELECT shape FROM score_result_answers WHERE result_id = $1`, [id])).length).toBe(1);
+    const [{ shape }] = await sql(`SELECT shape FROM score_result_answers WHERE result_id = $1`, [id]);
+    await sql(`UPDATE score_result_answers SET shape = 'an-older-deploy', body = '{"stale":true}' WHERE result_id = $1`, [id]);
+    const fresh = await (await apiClient(second)(`/api/score/${id}`)).json();
+    expect(fresh.id).toBe(id);
+    await expect.poll(async () => (await sql(`SELECT shape FROM score_result_answers WHERE result_id = $1`, [id]))[0]?.shape).toBe(shape);
+  });
+
+  it("never stores a held anonymous result, and a deleted result's answer goes with it", async () => {
+    const anonymous = await apiClient(first)("/api/score/quick", { method: "POST", body: { url: first.siteUrl("leader.test") } });
+    expect(anonymous.status).toBe(200);
+    const held = (await anonymous.json()).id as string;
+    expect((await apiClient(first)(`/api/score/${held}`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await sql(`SELECT 1 FROM score_result_answers WHERE result_id = $1`, [held])).toEqual([]);
+
+    const id = await scoreOne("cy@answers.test");
+    await apiClient(first)(`/api/score/${id}`);
+    await expect.poll(async () => (await sql(`SELECT 1 FROM score_result_answers WHERE result_id = $1`, [id])).length).toBe(1);
+    await sql(`DELETE FROM score_results WHERE id = $1`, [id]);
+    expect(await sql(`SELECT 1 FROM score_result_answers WHERE result_id = $1`, [id])).toEqual([]);
+  });
+});
