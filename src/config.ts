@@ -63,6 +63,8 @@ const envSchema = z
     METRICS_PORT: integer(-1, 0, 65_535),
     METRICS_HOST: optionalString.transform((value) => value ?? "127.0.0.1"),
     HOST: optionalString.transform((value) => value ?? "0.0.0.0"),
+    // Unset: human-readable (pino-pretty) when stdout is a terminal, JSON otherwise.
+    LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
       .optional(),
@@ -153,6 +155,8 @@ export interface Config {
   /** Prometheus metrics on their own port; undefined: none. */
   readonly metrics: { readonly port: number; readonly host: string } | undefined;
   readonly logLevel: NonNullable<Env["LOG_LEVEL"]>;
+  /** undefined: pretty on a terminal, JSON otherwise. */
+  readonly logFormat: "json" | "pretty" | undefined;
   readonly database:
     | { readonly kind: "external"; readonly url: string; readonly poolSize: number }
     | { readonly kind: "embedded"; readonly dataDir: string; readonly poolSize: number };
@@ -230,6 +234,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     http: { port: env.PORT, host: env.HOST, trustProxy: env.TRUST_PROXY },
     metrics: env.METRICS_PORT >= 0 ? { port: env.METRICS_PORT, host: env.METRICS_HOST } : undefined,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "warn" : "info"),
+    logFormat: env.LOG_FORMAT,
     database: env.DATABASE_URL
       ? { kind: "external", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
       : { kind: "embedded", dataDir: path.join(env.DATA_DIR, "postgres"), poolSize: env.DATABASE_POOL_SIZE },

@@ -81,6 +81,25 @@ describe("the service process", () => {
     expect(output).not.toMatch(/\n\s+at /);
   });
 
+  it("prints logs for people on a terminal (pino-pretty), a start-up failure included, and JSON when piped", async () => {
+    // `script` gives the process a pseudo-terminal, as a person running `npm start` has.
+    const env = { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", DATABASE_URL: "postgres://postgres@127.0.0.1:1/none" };
+    const onTerminal = spawn("script", ["-qefc", `${process.execPath} ${entry}`, "/dev/null"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const lines = collectLines(onTerminal);
+    expect(await exitOf(onTerminal)).not.toBe(0);
+    // eslint-disable-next-line no-control-regex
+    const text = lines.join("\n").replace(/\u001b\[[0-9;]*m/g, "");
+    expect(text).toMatch(/FATAL.*service failed to start/);
+    expect(text).toContain("ECONNREFUSED");
+    expect(lines.some((line) => line.trimStart().startsWith('{"level"'))).toBe(false);
+
+    const piped = run({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/none" });
+    const pipedLines = collectLines(piped);
+    expect(await exitOf(piped)).toBe(1);
+    const fatal = pipedLines.map((line) => JSON.parse(line) as { level: number; msg: string }).find((record) => record.level === 60);
+    expect(fatal?.msg).toBe("service failed to start");
+  });
+
   it("refuses to start a worker process without the Redis and the database it shares", async () => {
     const worker = new URL("../../dist/src/worker.js", import.meta.url).pathname;
     const child = spawn(process.execPath, [worker], { env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "pipe"] });
