@@ -1,8 +1,6 @@
 import { In, type DataSource, type EntityManager } from "typeorm";
 import { AppError } from "../../errors.js";
 import type { Account, PlanId } from "../accounts/account.entity.js";
-import { User } from "../accounts/user.entity.js";
-import { Product } from "../products/product.entity.js";
 import { CreditEntry, type CreditBucket, type CreditEntryKind } from "./credit-entry.entity.js";
 import { plans, scorePacks, tenthsToCredits, type BillableAction, type PackId, type Plan } from "./plans.js";
 
@@ -82,6 +80,9 @@ interface BalanceRow {
 }
 
 const countColumns: Record<BillableAction, string> = { score: "score_count", chat: "chat_count", api_call: "api_call_count" };
+
+/** A charge of $3 tenths of plan credits and one action on a cycle row (both charge paths). */
+const chargeSet = (column: string) => `"plan_balance" = "plan_balance" - $3, "plan_used" = "plan_used" + $3, "${column}" = "${column}" + 1, "updated_at" = now()`;
 
 const actionNouns: Record<BillableAction, string> = { score: "scores", chat: "chat messages", api_call: "API calls" };
 
@@ -235,19 +236,28 @@ export class CreditLedger {
    * yet touched shows the credits its first charge will grant.
    */
   async usage(accountId: string): Promise<Usage> {
-    const manager = this.dataSource.manager;
-    const account = await this.readAccount(manager, accountId, false);
-    const [balances, packs, members, products] = await Promise.all([
-      manager.query(`SELECT * FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2`, [accountId, account.cycle.start]) as Promise<
-        BalanceRow[]
-      >,
-      manager.query(`SELECT "balance_tenths" FROM "credit_packs" WHERE "account_id" = $1`, [accountId]) as Promise<Array<{ balance_tenths: string }>>,
-      manager.count(User, { where: { accountId } }),
-      manager.count(Product, { where: { accountId } }),
-    ]);
+    // One statement: the account, its newest cycle row (the current one, unless the
+    // current cycle has not been charged yet), its pack row and the two counts.
+    const [found] = (await this.dataSource.query(
+      `SELECT "a"."plan", "a"."billing_cycle_anchor", "b".*, "p"."balance_tenths",
+              (SELECT COUNT(*)::int FROM "users" WHERE "account_id" = "a"."id") AS "members",
+              (SELECT COUNT(*)::int FROM "products" WHERE "account_id" = "a"."id") AS "products"
+         FROM "accounts" "a"
+         LEFT JOIN LATERAL (SELECT * FROM "credit_balances" WHERE "account_id" = "a"."id" ORDER BY "cycle_start" DESC LIMIT 1) "b" ON true
+         LEFT JOIN "credit_packs" "p" ON "p"."account_id" = "a"."id"
+        WHERE "a"."id" = $1`,
+      [accountId],
+    )) as Array<Partial<BalanceRow> & { plan: PlanId; billing_cycle_anchor: Date; cycle_start: Date | null; balance_tenths: string | null; members: number; products: number }>;
+    if (!found) throw new AppError("NOT_FOUND", "Account not found.");
+    const account = { plan: plans[found.plan], cycle: billingCycleAt(found.billing_cycle_anchor, this.clock()) };
+    let row: Partial<BalanceRow> | undefined = found.cycle_start?.getTime() === account.cycle.start.getTime() ? found : undefined;
+    // The newest row is a later cycle's: only an anchor moved back (a provider period) leaves the current one behind it.
+    if (!row && found.cycle_start && found.cycle_start > account.cycle.start) {
+      [row] = (await this.dataSource.query(`SELECT * FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2`, [accountId, account.cycle.start])) as BalanceRow[];
+    }
+    const { members, products } = found;
     const { plan } = account;
     const monthly = plan.monthlyCreditsTenths;
-    const row = balances[0];
     const granted = Number(row?.plan_granted ?? 0);
     // A pending top-up (the plan grew since the cycle's grant) is shown as it will be granted.
     const balance = Number(row?.plan_balance ?? 0) + Math.max((monthly ?? 0) - granted, 0);
@@ -258,7 +268,7 @@ export class CreditLedger {
         limit: monthly === null ? null : tenthsToCredits(monthly),
         used: tenthsToCredits(Number(row?.plan_used ?? 0)),
         remaining: monthly === null ? null : tenthsToCredits(Math.max(balance, 0)),
-        packBalance: tenthsToCredits(Number(packs[0]?.balance_tenths ?? 0)),
+        packBalance: tenthsToCredits(Number(found.balance_tenths ?? 0)),
       },
       scores: { limit: plan.quotas.score.limit, used: row?.score_count ?? 0 },
       chatMessages: { limit: plan.quotas.chat.limit, used: row?.chat_count ?? 0 },
@@ -281,7 +291,7 @@ export class CreditLedger {
    * COMMITTED: each conditional UPDATE then re-checks the latest committed row; a
    * REPEATABLE READ snapshot would fail them with serialization errors instead.
    */
-  private async readAccount(manager: EntityManager, accountId: string, writing = true): Promise<CycleAccount> {
+  private async readAccount(manager: EntityManager, accountId: string): Promise<CycleAccount> {
     const rows: Array<{ plan: PlanId; billing_cycle_anchor: Date; anchor_text: string; isolation: string }> = await manager.query(
       `SELECT "plan", "billing_cycle_anchor", "billing_cycle_anchor"::text AS "anchor_text", current_setting('transaction_isolation') AS "isolation"
          FROM "accounts" WHERE "id" = $1`,
@@ -289,7 +299,7 @@ export class CreditLedger {
     );
     const row = rows[0];
     if (!row) throw new AppError("NOT_FOUND", "Account not found.");
-    if (writing && row.isolation !== "read committed") {
+    if (row.isolation !== "read committed") {
       throw new Error(`CreditLedger needs a READ COMMITTED transaction, got ${row.isolation}: a snapshot could overspend.`);
     }
     return { id: accountId, plan: plans[row.plan], anchorText: row.anchor_text, cycle: billingCycleAt(row.billing_cycle_anchor, this.clock()) };
@@ -316,7 +326,7 @@ export class CreditLedger {
     const rows = (await manager.query(
       `WITH "charged" AS (
          UPDATE "credit_balances"
-            SET "plan_balance" = "plan_balance" - $3, "plan_used" = "plan_used" + $3, "${column}" = "${column}" + 1, "updated_at" = now()
+            SET ${chargeSet(column)}
           WHERE "account_id" = $1 AND "cycle_start" = $2 AND "plan_granted" >= $4
             AND ($5::boolean OR "plan_balance" >= $3) AND ($6::integer IS NULL OR "${column}" < $6)
             -- the plan and cycle this charge was priced on are still the account's
@@ -371,7 +381,7 @@ export class CreditLedger {
     const column = countColumns[action];
     await manager.query(
       `UPDATE "credit_balances"
-          SET "plan_balance" = "plan_balance" - $3, "plan_used" = "plan_used" + $3, "${column}" = "${column}" + 1, "updated_at" = now()
+          SET ${chargeSet(column)}
         WHERE "account_id" = $1 AND "cycle_start" = $2`,
       [account.id, cycle.start, fromPlan],
     );

@@ -9,7 +9,7 @@ import { actionCostTenths, tenthsToCredits } from "../billing/plans.js";
 import { memberSubject, type RateLimiter } from "../billing/rate-limit/rate-limiter.js";
 import { Product } from "../products/product.entity.js";
 import { keysetPage, pageLimit } from "../score/cursor.js";
-import type { ScoreResultsService } from "../score/score-results.service.js";
+import { latestResultOfProduct, type ScoreResultsService } from "../score/score-results.service.js";
 import type { ChatEngine } from "./chat-engine.js";
 import { ChatConversation, ChatMessage } from "./chat.entity.js";
 
@@ -124,8 +124,8 @@ export class ChatService {
     const productId = input.productId;
     const product = typeof productId === "string" && isUuid(productId) ? await this.dataSource.getRepository(Product).findOneBy({ id: productId, accountId }) : null;
     if (!product) throw new AppError("NOT_FOUND", "No such product.");
-    const [latest] = (await this.dataSource.query(`SELECT "id" FROM "score_results" WHERE "product_id" = $1 ORDER BY "created_at" DESC, "id" DESC LIMIT 1`, [product.id])) as Array<{ id: string }>;
-    if (!latest) throw new AppError("VALIDATION_FAILED", "productId: this product has no score yet; score it first");
+    const [latest] = (await this.dataSource.query(`SELECT ${latestResultOfProduct("$1")} AS "id"`, [product.id])) as Array<{ id: string | null }>;
+    if (!latest?.id) throw new AppError("VALIDATION_FAILED", "productId: this product has no score yet; score it first");
     return { resultId: latest.id, productId: product.id };
   }
 

@@ -3,6 +3,7 @@ import { AppError } from "../../errors.js";
 import { isUuid } from "../../db/uuid.js";
 import { Product } from "../products/product.entity.js";
 import { keysetPage, pageLimit } from "../score/cursor.js";
+import { latestResultOfProduct } from "../score/score-results.service.js";
 import { LifecycleAssessment, type NextTask, type StageProgress } from "./assessment.entity.js";
 import { LIFECYCLE_VERSION, lifecycleStages, lifecycleStatuses, STAGE_DONE_SHARE, tasksById, type LifecycleStatus } from "./stages.js";
 
@@ -85,7 +86,7 @@ export class LifecycleService {
   private async latestDimensionScores(productId: string): Promise<Map<string, number>> {
     const rows = (await this.dataSource.query(
       `SELECT d."dimension_id", d."score" FROM "score_dimensions" d
-        WHERE d."result_id" = (SELECT "id" FROM "score_results" WHERE "product_id" = $1 ORDER BY "created_at" DESC, "id" DESC LIMIT 1)`,
+        WHERE d."result_id" = ${latestResultOfProduct("$1")}`,
       [productId],
     )) as Array<{ dimension_id: string; score: number }>;
     return new Map(rows.map((row) => [row.dimension_id, row.score]));

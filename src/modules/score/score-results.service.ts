@@ -11,6 +11,10 @@ import { hashToken } from "./score.service.js";
 /** Completed results never change, so the public reads of popular share links are served from memory. */
 const PUBLIC_CACHE_SIZE = 256;
 
+/** The newest result of the product whose id is the statement parameter `param` (its index: product_id, created_at). */
+export const latestResultOfProduct = (param: string): string =>
+  `(SELECT "id" FROM "score_results" WHERE "product_id" = ${param} ORDER BY "created_at" DESC, "id" DESC LIMIT 1)`;
+
 /** Reads of stored results: public by id, the account's history, a product's results, and linking held ones. */
 export class ScoreResultsService {
   private readonly publicCache = new Map<string, ResultCore>();

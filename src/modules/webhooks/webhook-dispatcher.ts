@@ -64,6 +64,7 @@ export class WebhookDispatcher {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  private unsubscribe: () => void = () => undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -81,7 +82,7 @@ export class WebhookDispatcher {
 
   /** Polls for due deliveries and wakes on every published event. */
   start(): this {
-    this.events.onPublished(() => this.wake());
+    this.unsubscribe = this.events.onPublished(() => this.wake());
     this.timer = setInterval(() => this.wake(), this.pollMs);
     this.timer.unref();
     this.wake();
@@ -108,6 +109,7 @@ export class WebhookDispatcher {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unsubscribe();
     if (this.timer) clearInterval(this.timer);
     await this.running;
   }

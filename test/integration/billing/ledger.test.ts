@@ -171,6 +171,18 @@ describe("credit ledger", () => {
     expect(refunds?.n).toBe(10);
   });
 
+  it("reads the current cycle's figures even when a later cycle's row exists (an anchor moved back by the provider)", async () => {
+    const { ledger } = ledgerAt("2025-02-05T00:00:00Z");
+    const id = await createAccount("pro", "2025-01-29T00:00:00Z");
+    await spendTimes(ledger, id, "score", 2);
+    await dataSource.query(`UPDATE accounts SET billing_cycle_anchor = '2025-01-28T00:00:00Z' WHERE id = $1`, [id]);
+    expect((await ledger.usage(id)).credits).toMatchObject({ used: 0, remaining: 1_000 });
+    await ledger.spend(id, "chat", CHAT, "in-the-earlier-cycle");
+    const usage = await ledger.usage(id);
+    expect(usage.period.start).toEqual(new Date("2025-01-28T00:00:00Z"));
+    expect([usage.credits.used, usage.scores.used, usage.chatMessages.used]).toEqual([1, 0, 1]);
+  });
+
   it("grants a cycle's plan credits once, even when its first touches race", async () => {
     const { ledger } = ledgerAt("2025-06-10T00:00:00Z");
     const id = await createAccount("pro", "2025-05-20T00:00:00Z");

@@ -103,14 +103,17 @@ describe("chat", () => {
     expect((await usageOf(thrifty)).credits.used).toBe(before.credits.used);
   });
 
-  it("is one GraphQL mutation per operation, like scoring", async () => {
+  it("is one GraphQL mutation per operation, like scoring: two are refused before anything runs or is charged", async () => {
+    const before = await usageOf(owner);
     const answer = await graphql(
       `mutation($input: SendChatMessageInput!) { a: sendChatMessage(input: $input) { conversationId } b: sendChatMessage(input: $input) { conversationId } }`,
       { input: { message: "twice?", resultId: result.id } },
       { cookie: owner.cookie },
     );
-    expect(answer.errors?.[0]?.extensions?.code).toBeDefined();
+    expect(answer.errors?.[0]?.extensions?.code).toBe("VALIDATION_FAILED");
+    expect(answer.errors?.[0]?.message).toMatch(/sendChatMessage/);
     expect(answer.data ?? null).toBeNull();
+    expect((await usageOf(owner)).chatMessages.used).toBe(before.chatMessages.used);
   });
 
   it("streams the deterministic reply as one chunk over chatReply, and refuses an anonymous subscriber", async () => {
