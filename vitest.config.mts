@@ -12,6 +12,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
+    // The OpenAPI contract check of every REST answer (test/support/contract.ts).
+    setupFiles: ["test/support/contract-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: files run two at a time, each in its own database.

@@ -1,5 +1,6 @@
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
-import { AppError } from "../src/errors.js";
+import { AppError, type ErrorCode } from "../src/errors.js";
+import type { Shape } from "./shape.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -28,6 +29,8 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
   readonly headers?: (data: TData) => Record<string, string>;
   /** The JSON body of a successful answer, taken from the operation's data. */
   readonly body: (data: TData) => unknown;
+  /** What the OpenAPI document says of this row (see rest-compat/openapi.ts). */
+  readonly doc: RouteDoc;
   /**
    * For answers that never change once they exist (completed results): the key that
    * names the answer. Repeats are served from memory without running the operation,
@@ -45,6 +48,35 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
      */
     readonly store?: string;
   };
+}
+
+/**
+ * The parts of a route's contract its operation cannot say: who may call it, how
+ * the request maps onto the operation's variables, the shape of each successful
+ * answer (as `body` builds it) and the error codes particular to it. The generator
+ * adds what every route shares (the credential codes, 400/413/415 on bodies,
+ * 500/503) and takes types and descriptions from the schema.
+ */
+export interface RouteDoc {
+  /** `public`: no credential; `anonymous`: a credential is optional; `member`: session or API key; `session`: a session only. */
+  readonly auth: "public" | "anonymous" | "member" | "session";
+  /** A short title; the description is the operation's root field description. */
+  readonly summary: string;
+  readonly tag: string;
+  /** Path parameter → the operation variable it fills (default: the same name). */
+  readonly params?: Readonly<Record<string, string>>;
+  /** Query parameter → the operation variable it fills. */
+  readonly query?: Readonly<Record<string, string>>;
+  /** The JSON body: the operation variable whose input type it is, or a schema when REST reshapes it. */
+  readonly requestBody?: { readonly variable: string; readonly omit?: readonly string[] } | { readonly schema: Readonly<Record<string, unknown>> };
+  /** Each successful status and the shape of its answer (`null`: no body). */
+  readonly responses: Readonly<Partial<Record<200 | 201 | 202 | 204 | 503, Shape | null>>>;
+  /** Error codes particular to this route. */
+  readonly errors: readonly ErrorCode[];
+  /** Honours `Idempotency-Key`. */
+  readonly idempotent?: boolean;
+  /** Answers `RateLimit-Policy`/`RateLimit` and, when refused, `Retry-After`. */
+  readonly rateLimited?: boolean;
 }
 
 /** A row of any operation: the table is heterogeneous, each row is checked by `route()`. */

@@ -35,7 +35,8 @@ import {
 } from "./generated/operations.js";
 import { AppError } from "../src/errors.js";
 import { LIFECYCLE_VERSION } from "../src/modules/lifecycle/stages.js";
-import { objectBody, route, type AnyRestRoute, type RestInput } from "./route.js";
+import { objectBody, route, type AnyRestRoute, type RestInput, type RouteDoc } from "./route.js";
+import { merge, object, recordOf, select } from "./shape.js";
 
 /**
  * The REST compatibility table: every documented `/api` path, each mapped onto a
@@ -46,6 +47,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/health",
     operation: HealthDocument,
+    doc: { auth: "public", summary: "Health of the service and its dependencies", tag: "Service", responses: { 200: select("health"), 503: select("health") }, errors: [] },
     variables: () => ({}),
     status: (data) => (data.health.status === "fail" ? 503 : 200),
     body: (data) => data.health,
@@ -54,6 +56,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/usage",
     operation: UsageDocument,
+    doc: { auth: "member", summary: "Credits and quotas used this cycle", tag: "Account", responses: { 200: select("usage") }, errors: [] },
     variables: () => ({}),
     body: (data) => data.usage,
   }),
@@ -61,6 +64,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/keys",
     operation: ListApiKeysDocument,
+    doc: { auth: "member", summary: "List the account's API keys", tag: "Account", responses: { 200: select("apiKeys") }, errors: [] },
     variables: () => ({}),
     body: (data) => data.apiKeys,
   }),
@@ -68,6 +72,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/keys",
     operation: CreateApiKeyDocument,
+    doc: { auth: "session", summary: "Create an API key", tag: "Account", requestBody: { variable: "input" }, responses: { 201: select("createApiKey") }, errors: ["PLAN_LIMIT_REACHED"] },
     // Named fields only: nothing else of the body reaches the operation.
     variables: (input) => ({ input: { name: objectBody(input).name as string } }),
     status: () => 201,
@@ -77,6 +82,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "DELETE",
     path: "/api/keys/:id",
     operation: RevokeApiKeyDocument,
+    doc: { auth: "session", summary: "Revoke an API key", tag: "Account", responses: { 204: null }, errors: ["NOT_FOUND"] },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     status: () => 204,
     body: () => undefined,
@@ -85,6 +91,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/members",
     operation: ListMembersDocument,
+    doc: { auth: "member", summary: "List members and pending invitations", tag: "Account", responses: { 200: select("members") }, errors: [] },
     variables: () => ({}),
     body: (data) => data.members,
   }),
@@ -92,6 +99,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/members/invitations",
     operation: InviteMemberDocument,
+    doc: { auth: "session", summary: "Invite a member", tag: "Account", requestBody: { variable: "input" }, responses: { 201: select("inviteMember") }, errors: ["PLAN_LIMIT_REACHED"] },
     variables: (input) => ({ input: { email: objectBody(input).email as string } }),
     status: () => 201,
     body: (data) => data.inviteMember,
@@ -100,6 +108,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "DELETE",
     path: "/api/members/invitations/:id",
     operation: CancelInvitationDocument,
+    doc: { auth: "session", summary: "Cancel an invitation", tag: "Account", responses: { 204: null }, errors: ["NOT_FOUND"] },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     status: () => 204,
     body: () => undefined,
@@ -108,6 +117,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "DELETE",
     path: "/api/members/:id",
     operation: RemoveMemberDocument,
+    doc: { auth: "session", summary: "Remove a member", tag: "Account", responses: { 204: null }, errors: ["NOT_FOUND"] },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     status: () => 204,
     body: () => undefined,
@@ -116,6 +126,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/billing/checkout",
     operation: StartCheckoutDocument,
+    doc: { auth: "session", summary: "Start a checkout for a plan or a score pack", tag: "Billing", requestBody: { variable: "input" }, responses: { 201: select("startCheckout") }, errors: ["PLAN_LIMIT_REACHED"] },
     variables: (input) => {
       const { plan, pack } = objectBody(input);
       return { input: { plan: (plan ?? null) as CheckoutInput["plan"], pack: (pack ?? null) as CheckoutInput["pack"] } };
@@ -127,6 +138,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/score",
     operation: ScoreDocument,
+    doc: scoreDoc("score", "Score a website (maturity framework, full crawl)"),
     variables: scoreVariables,
     status: (data) => scoreStatus(data.score),
     headers: (data) => scoreHeaders(data.score),
@@ -136,6 +148,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/score/quick",
     operation: QuickScoreDocument,
+    doc: scoreDoc("quickScore", "Quick score (at most 5 pages)"),
     variables: scoreVariables,
     status: (data) => scoreStatus(data.quickScore),
     headers: (data) => scoreHeaders(data.quickScore),
@@ -145,6 +158,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/score/product",
     operation: ProductScoreDocument,
+    doc: scoreDoc("productScore", "Score a product (product assessment framework)"),
     variables: scoreVariables,
     status: (data) => scoreStatus(data.productScore),
     headers: (data) => scoreHeaders(data.productScore),
@@ -154,6 +168,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/score/jobs/:id",
     operation: ScoreJobDocument,
+    doc: { auth: "anonymous", summary: "A scoring job and its progress", tag: "Scoring", responses: { 200: select("scoreJob") }, errors: ["NOT_FOUND"] },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     body: (data) => data.scoreJob,
   }),
@@ -161,6 +176,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/score/:id",
     operation: ScoreResultDocument,
+    doc: { auth: "public", summary: "A score result", tag: "Scoring", responses: { 200: select("scoreResult") }, errors: ["NOT_FOUND"] },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     body: (data) => data.scoreResult,
     // A stored result never changes: repeats are answered from memory, with an ETag.
@@ -171,6 +187,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/scores",
     operation: ScoreHistoryDocument,
+    doc: { auth: "member", summary: "The account's score history, newest first", tag: "Scoring", query: { limit: "limit", cursor: "cursor" }, responses: { 200: select("scores") }, errors: [] },
     variables: ({ query }) => ({ limit: intParam(query.limit, "limit"), cursor: stringParam(query.cursor) }),
     body: (data) => data.scores,
   }),
@@ -178,6 +195,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/score/link",
     operation: LinkScoreDocument,
+    doc: { auth: "member", summary: "Link an anonymous result to the account", tag: "Scoring", requestBody: { variable: "input" }, responses: { 200: object({ result: select("linkScore") }) }, errors: ["NOT_FOUND", "PLAN_LIMIT_REACHED"] },
     variables: (input) => {
       const { resultId, claimToken } = objectBody(input);
       return { input: { resultId: resultId as string, claimToken: claimToken as string } };
@@ -188,6 +206,14 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/products/:id",
     operation: ProductDocument,
+    doc: {
+      auth: "member",
+      summary: "A product and its results, newest first",
+      tag: "Products",
+      query: { limit: "limit", cursor: "cursor" },
+      responses: { 200: merge(select("product", { omit: ["resultPage"] }), object({ results: select("product.resultPage.results"), nextCursor: select("product.resultPage.nextCursor") })) },
+      errors: ["NOT_FOUND"],
+    },
     variables: ({ params, query }) => ({ id: params.id ?? "", limit: intParam(query.limit, "limit"), cursor: stringParam(query.cursor) }),
     body: (data) => {
       const { resultPage, ...product } = data.product;
@@ -198,6 +224,14 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/webhooks",
     operation: CreateWebhookDocument,
+    doc: {
+      auth: "member",
+      summary: "Create a webhook (its secret is shown once)",
+      tag: "Webhooks",
+      requestBody: { variable: "input" },
+      responses: { 201: object({ webhook: merge(select("createWebhook.webhook"), object({ secret: select("createWebhook.secret") })) }) },
+      errors: ["PLAN_LIMIT_REACHED"],
+    },
     variables: (input) => {
       const { url, events } = objectBody(input);
       return { input: { url: url as string, ...(events === undefined ? {} : { events: events as string[] }) } };
@@ -209,6 +243,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/webhooks",
     operation: ListWebhooksDocument,
+    doc: { auth: "member", summary: "List the account's webhooks", tag: "Webhooks", responses: { 200: select("webhooks") }, errors: [] },
     variables: () => ({}),
     body: (data) => data.webhooks,
   }),
@@ -216,6 +251,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/webhooks/:id",
     operation: WebhookDocument,
+    doc: { auth: "member", summary: "A webhook", tag: "Webhooks", responses: { 200: object({ webhook: select("webhook") }) }, errors: ["NOT_FOUND"] },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     body: (data) => ({ webhook: data.webhook }),
   }),
@@ -223,6 +259,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "PATCH",
     path: "/api/webhooks/:id",
     operation: UpdateWebhookDocument,
+    doc: { auth: "member", summary: "Change a webhook's address, events or state", tag: "Webhooks", requestBody: { variable: "input" }, responses: { 200: object({ webhook: select("updateWebhook") }) }, errors: ["NOT_FOUND"] },
     // Named fields only: nothing else of the body reaches the operation.
     variables: (input) => {
       const { url, events, enabled } = objectBody(input);
@@ -241,6 +278,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "DELETE",
     path: "/api/webhooks/:id",
     operation: DeleteWebhookDocument,
+    doc: { auth: "member", summary: "Delete a webhook", tag: "Webhooks", responses: { 204: null }, errors: ["NOT_FOUND"] },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     status: () => 204,
     body: () => undefined,
@@ -249,6 +287,13 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/webhooks/:id/rotate-secret",
     operation: RotateWebhookSecretDocument,
+    doc: {
+      auth: "member",
+      summary: "Rotate a webhook's signing secret",
+      tag: "Webhooks",
+      responses: { 200: object({ webhook: merge(select("rotateWebhookSecret.webhook"), object({ secret: select("rotateWebhookSecret.secret") })) }) },
+      errors: ["NOT_FOUND"],
+    },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     body: (data) => ({ webhook: { ...data.rotateWebhookSecret.webhook, secret: data.rotateWebhookSecret.secret } }),
   }),
@@ -256,6 +301,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/webhooks/:id/test",
     operation: SendTestWebhookDocument,
+    doc: { auth: "member", summary: "Send a test event", tag: "Webhooks", responses: { 202: object({ delivery: select("sendTestWebhook") }) }, errors: ["NOT_FOUND"] },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     status: () => 202,
     body: (data) => ({ delivery: data.sendTestWebhook }),
@@ -264,6 +310,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/webhooks/:id/deliveries",
     operation: WebhookDeliveriesDocument,
+    doc: { auth: "member", summary: "A webhook's deliveries, newest first", tag: "Webhooks", query: { limit: "limit", cursor: "cursor" }, responses: { 200: select("webhook.deliveries") }, errors: ["NOT_FOUND"] },
     variables: ({ params, query }) => ({ id: params.id ?? "", limit: intParam(query.limit, "limit"), cursor: stringParam(query.cursor) }),
     body: (data) => data.webhook.deliveries,
   }),
@@ -271,6 +318,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/webhooks/:id/deliveries/:deliveryId/retry",
     operation: RetryWebhookDeliveryDocument,
+    doc: { auth: "member", summary: "Deliver an event again", tag: "Webhooks", responses: { 202: object({ delivery: select("retryWebhookDelivery") }) }, errors: ["NOT_FOUND"] },
     variables: ({ params }) => ({ id: params.id ?? "", deliveryId: params.deliveryId ?? "" }),
     status: () => 202,
     body: (data) => ({ delivery: data.retryWebhookDelivery }),
@@ -279,6 +327,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/lifecycle/stages",
     operation: LifecycleStagesDocument,
+    doc: { auth: "public", summary: "The lifecycle stages and their tasks", tag: "Lifecycle", responses: { 200: object({ version: select("lifecycleStages.version"), stages: select("lifecycleStages.stages") }) }, errors: [] },
     variables: () => ({}),
     body: (data) => ({ version: data.lifecycleStages.version, stages: data.lifecycleStages.stages }),
     // The definition changes only with a deploy that bumps its version: cacheable, with an ETag.
@@ -288,6 +337,25 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/lifecycle/assessment",
     operation: AssessLifecycleDocument,
+    doc: {
+      auth: "member",
+      summary: "Record a lifecycle self-assessment",
+      tag: "Lifecycle",
+      requestBody: {
+        schema: {
+          type: "object",
+          required: ["productId", "answers"],
+          properties: {
+            productId: { type: "string", description: "The product's id." },
+            answers: { type: "object", description: "Task id → status; tasks left out count as not started.", additionalProperties: { type: "string", enum: ["completed", "in_progress", "not_started"] } },
+          },
+        },
+      },
+      responses: {
+        201: object({ assessment: merge(select("assessLifecycle", { omit: ["answers"] }), object({ answers: recordOf(select("assessLifecycle.answers.status"), "Task id → status.") })) }),
+      },
+      errors: ["NOT_FOUND"],
+    },
     // `answers` is an object of task id → status in REST, a list of pairs in GraphQL.
     variables: (input) => {
       const { productId, answers } = objectBody(input);
@@ -303,6 +371,15 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/chat",
     operation: SendChatMessageDocument,
+    doc: {
+      auth: "member",
+      summary: "Ask about a result or a product",
+      tag: "Chat",
+      requestBody: { variable: "input" },
+      responses: { 200: select("sendChatMessage") },
+      errors: ["NOT_FOUND", "SCORING_RATE_LIMITED"],
+      rateLimited: true,
+    },
     // Named fields only: nothing else of the body reaches the operation.
     variables: (input) => {
       const { message, resultId, productId, conversationId } = objectBody(input);
@@ -321,6 +398,15 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/chat/:conversationId",
     operation: ConversationDocument,
+    doc: {
+      auth: "member",
+      summary: "A conversation's messages",
+      tag: "Chat",
+      params: { conversationId: "id" },
+      query: { limit: "limit", cursor: "cursor" },
+      responses: { 200: merge(select("conversation", { omit: ["id"] }), object({ conversationId: select("conversation.id") })) },
+      errors: ["NOT_FOUND"],
+    },
     variables: ({ params, query }) => ({ id: params.conversationId ?? "", limit: intParam(query.limit, "limit"), cursor: stringParam(query.cursor) }),
     body: (data) => {
       const { id, ...rest } = data.conversation;
@@ -333,6 +419,24 @@ export const restRoutes: readonly AnyRestRoute[] = [
 function scoreVariables(input: RestInput) {
   const { url, context } = objectBody(input);
   return { input: { url: url as string, context: (context ?? null) as string | null } };
+}
+
+/** The contract of the three scoring routes: 200 with the result, or 202 with the job when scoring outlives the wait. */
+function scoreDoc(field: "score" | "quickScore" | "productScore", summary: string): RouteDoc {
+  const claimToken = object({ claimToken: select(`${field}.claimToken`, { nonNull: true }) }, { optional: ["claimToken"] });
+  return {
+    auth: field === "productScore" ? "member" : "anonymous",
+    summary,
+    tag: "Scoring",
+    requestBody: { variable: "input" },
+    responses: {
+      200: merge(select(`${field}.result`, { nonNull: true }), claimToken),
+      202: merge(object({ job: select(`${field}.job`) }), claimToken),
+    },
+    errors: ["INVALID_URL", "CRAWL_FAILED", "NOT_FOUND", "PLAN_LIMIT_REACHED", "IDEMPOTENCY_CONFLICT", "ANON_RATE_LIMIT", "SCORING_RATE_LIMITED"],
+    idempotent: true,
+    rateLimited: true,
+  };
 }
 
 /** 200 with the result; 202 with the job when scoring outlived the wait (follow it over GraphQL). */

@@ -8,7 +8,7 @@ import { ResolverContainer } from "./graphql/container.js";
 import { buildAppSchema } from "./graphql/schema.js";
 import { attachGraphQLWebSocket } from "./graphql/websocket.js";
 import { clientIp, trustProxyFunction } from "./http/client-ip.js";
-import { buildHttpServer, GRAPHIQL_PATH, GRAPHQL_PATH } from "./http/server.js";
+import { buildHttpServer, GRAPHIQL_PATH, GRAPHQL_PATH, type BuildOptions } from "./http/server.js";
 import { devRoutes } from "./http/dev-routes.js";
 import { stripeWebhookRoute } from "./http/provider-routes.js";
 import { DomainEvents } from "./events/domain-events.js";
@@ -73,6 +73,8 @@ export interface AppOverrides {
   readonly scoring?: ScoringOverrides & { readonly waitMs?: number };
   /** Tests only: the webhook dispatcher's clock, poll interval and jitter, or none at all. */
   readonly webhooks?: Partial<Pick<DispatcherOptions, "clock" | "pollMs" | "jitter" | "leaseMs">> & { readonly deliver?: boolean };
+  /** Tests only: sees every `/api` answer as sent (the OpenAPI contract check). */
+  readonly observeApiResponse?: BuildOptions["observeApiResponse"];
 }
 
 export async function createApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
@@ -131,6 +133,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH, introspection: config.graphql.introspection, metrics });
     // Fastify drains HTTP on close and then stops Apollo (onClose below), so Apollo needs no drain plugin.
     const server = await buildHttpServer({
+      ...(overrides.observeApiResponse ? { observeApiResponse: overrides.observeApiResponse } : {}),
       config,
       logger,
       schema,

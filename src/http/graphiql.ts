@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { CSS, JS, escapeHtml, makeAsset, packageRoot, sendAsset, type Asset } from "./static-assets.js";
 
 /**
  * GraphiQL served entirely from installed packages: no CDN, nothing fetched at
@@ -35,15 +35,7 @@ export interface GraphiqlOptions {
   endpoint: string;
 }
 
-interface Asset {
-  readonly contentType: string;
-  readonly identity: Buffer;
-  readonly gzip: Buffer | undefined;
-  readonly etag: string;
-}
 
-const JS = "text/javascript; charset=utf-8";
-const CSS = "text/css; charset=utf-8";
 
 const DEFAULT_QUERY = `# Welcome to GraphiQL.
 # Run with the ▶ button or Ctrl+Enter.
@@ -100,70 +92,6 @@ function bootstrapScript(endpoint: string): string {
   );
 })();
 `;
-}
-
-/** Root directory of an installed package, even if its exports map hides package.json. */
-function packageRoot(require: NodeJS.Require, pkg: string): string {
-  try {
-    return path.dirname(require.resolve(`${pkg}/package.json`));
-  } catch {
-    let dir = path.dirname(require.resolve(pkg));
-    for (;;) {
-      const candidate = path.join(dir, "package.json");
-      if (existsSync(candidate)) {
-        const json = JSON.parse(readFileSync(candidate, "utf8")) as { name?: unknown };
-        if (json.name === pkg) return dir;
-      }
-      const parent = path.dirname(dir);
-      if (parent === dir) throw new Error(`graphiql: cannot find the root of package "${pkg}"`);
-      dir = parent;
-    }
-  }
-}
-
-function makeAsset(contentType: string, body: Buffer): Asset {
-  const hash = createHash("sha256").update(body).digest("base64url").slice(0, 27);
-  // Only compress what is worth it; gzip is precomputed once, here.
-  const gzip = body.length > 1024 ? gzipSync(body, { level: 9 }) : undefined;
-  return { contentType, identity: body, gzip, etag: hash };
-}
-
-function acceptsGzip(request: FastifyRequest): boolean {
-  const header = request.headers["accept-encoding"];
-  if (typeof header !== "string") return false;
-  return header.split(",").some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(";");
-    if (coding !== "gzip" && coding !== "*") return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
-}
-
-function etagMatches(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers["if-none-match"];
-  if (typeof header !== "string") return false;
-  if (header.trim() === "*") return true;
-  const bare = etag.replace(/^W\//, "");
-  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === bare);
-}
-
-function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): FastifyReply {
-  const gzip = asset.gzip !== undefined && acceptsGzip(request);
-  const etag = `"${asset.etag}${gzip ? "-gz" : ""}"`;
-  reply
-    .header("Cache-Control", "public, max-age=86400")
-    .header("ETag", etag)
-    .header("X-Content-Type-Options", "nosniff")
-    .header("Cross-Origin-Resource-Policy", "same-origin");
-  if (asset.gzip !== undefined) reply.header("Vary", "Accept-Encoding");
-  if (etagMatches(request, etag)) return reply.code(304).send();
-  reply.type(asset.contentType);
-  if (gzip) reply.header("Content-Encoding", "gzip");
-  return reply.send(gzip ? asset.gzip : asset.identity);
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Host as the browser sent it (or X-Forwarded-Host under trustProxy), if it is safe to echo. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { ApolloServer } from "@apollo/server";
 import fastifyApollo from "@as-integrations/fastify";
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { mountRestCompat, sendError } from "../../rest-compat/mount.js";
@@ -15,6 +15,8 @@ import type { Authenticator } from "../modules/accounts/viewer.js";
 import { createContext, type ContextStreams, type GraphQLContext } from "../graphql/context.js";
 import { trustProxyFunction } from "./client-ip.js";
 import { registerGraphiql } from "./graphiql.js";
+import { registerApiDocs } from "./api-docs.js";
+import { buildOpenApiDocument } from "../../rest-compat/openapi.js";
 import { refuseControlCharacters } from "./control-characters.js";
 
 /** DESIGN.md §4: request bodies are at most 64 KiB, on every route. */
@@ -27,7 +29,7 @@ export function newRequestId(): string {
   return `req_${randomBytes(12).toString("hex")}`;
 }
 
-export async function buildHttpServer(options: {
+export interface BuildOptions {
   config: Config;
   logger: Logger;
   schema: GraphQLSchema;
@@ -42,9 +44,13 @@ export async function buildHttpServer(options: {
   extraRoutes?: ReadonlyArray<(app: FastifyInstance) => Promise<void>>;
   /** Request durations by route pattern and status, and error envelopes by code. */
   metrics?: ServiceMetrics;
+  /** Tests only: sees every `/api` answer as sent (the contract check of the OpenAPI document). */
+  observeApiResponse?: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => void;
   /** Durable stores of final REST answers, by the name routes give (`immutable.store`). */
   answerStores?: Readonly<Record<string, AnswerStore>>;
-}): Promise<FastifyInstance> {
+}
+
+export async function buildHttpServer(options: BuildOptions): Promise<FastifyInstance> {
   const { config, logger, schema, apollo, routes = restRoutes, authenticator } = options;
   const contextFor = (request: FastifyRequest) => requestContext(request, authenticator, options.streams, config.operatorToken);
   const app = Fastify({
@@ -80,8 +86,10 @@ export async function buildHttpServer(options: {
     reply.header("x-request-id", request.id);
     reply.header("x-content-type-options", "nosniff");
   });
+  const { observeApiResponse } = options;
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.url.startsWith("/api/") && !reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+    if (observeApiResponse && request.url.startsWith("/api/")) observeApiResponse(request, reply, payload);
     return payload;
   });
 
@@ -109,6 +117,7 @@ export async function buildHttpServer(options: {
   });
   await registerGraphiql(app, { path: GRAPHIQL_PATH, endpoint: GRAPHQL_PATH });
   mountRestCompat(app, schema, routes, contextFor, options.answerStores);
+  await registerApiDocs(app, buildOpenApiDocument(schema, routes, { version: config.version, serverUrl: config.publicBaseUrl }));
   for (const register of options.extraRoutes ?? []) await register(app);
   return app;
 }

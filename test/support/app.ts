@@ -1,6 +1,7 @@
 import { pino } from "pino";
 import { createApp, type App, type AppOverrides } from "../../src/app.js";
 import { loadConfig, type Config } from "../../src/config.js";
+import { observeApiResponse } from "./contract.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
 
 export interface TestApp {
@@ -18,7 +19,7 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string | undefined> = {}, overrides: AppOverrides = {}): Promise<TestApp> {
   const database = "DATABASE_URL" in env ? undefined : await createTestDatabase();
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATABASE_URL: database?.url, ...env });
-  const app = await createApp(config, pino({ level: config.logLevel }), overrides);
+  const app = await createApp(config, pino({ level: config.logLevel }), { observeApiResponse, ...overrides });
   const url = await app.listen(0, "127.0.0.1");
   return {
     url,

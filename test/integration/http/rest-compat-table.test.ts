@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { objectBody, route } from "../../../rest-compat/route.js";
 import { mountRestCompat } from "../../../rest-compat/mount.js";
+import { object, select } from "../../../rest-compat/shape.js";
 import { loadConfig } from "../../../src/config.js";
 import { AppError } from "../../../src/errors.js";
 import { startApollo } from "../../../src/graphql/apollo.js";
@@ -52,6 +53,7 @@ const rows = [
     operation: parse("query Thing($id: String!) { thing(id: $id) { name id } }"),
     variables: ({ params }) => ({ id: params.id ?? "" }),
     body: (data) => ({ thing: data.thing }),
+    doc: { auth: "public", summary: "A thing", tag: "Things", responses: { 200: object({ thing: select("thing") }) }, errors: [] },
   }),
   route<{ createThing: { name: string; id: string | null } }, { name: unknown }>({
     method: "POST",
@@ -61,6 +63,7 @@ const rows = [
     variables: (input) => ({ name: objectBody(input).name }),
     status: () => 201,
     body: (data) => ({ thing: data.createThing }),
+    doc: { auth: "public", summary: "Create a thing", tag: "Things", responses: { 201: object({ thing: select("createThing") }) }, errors: [] },
   }),
 ];
 
@@ -163,7 +166,7 @@ describe("REST compatibility table", () => {
   it("refuses, at boot, a row whose operation does not match the schema", async () => {
     const Fastify = (await import("fastify")).default;
     const scratch = Fastify();
-    const broken = route({ method: "GET", path: "/api/broken", operation: parse("{ nope }"), variables: () => ({}), body: (d) => d });
+    const broken = route({ method: "GET", path: "/api/broken", operation: parse("{ nope }"), variables: () => ({}), body: (d) => d, doc: { auth: "public", summary: "", tag: "", responses: {}, errors: [] } });
     expect(() => mountRestCompat(scratch, schema, [broken], (request) => requestContext(request))).toThrow(/REST route GET \/api\/broken: its operation does not match the schema/);
     await scratch.close();
   });

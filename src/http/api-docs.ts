@@ -1,0 +1,104 @@
+import { createHash, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { JS, escapeHtml, makeAsset, packageRoot, sendAsset, type Asset } from "./static-assets.js";
+
+/**
+ * `GET /api/openapi.json` (the document generated at boot from the route table) and
+ * `GET /docs`, a human reference rendered from it by Redoc 2 — its standalone bundle
+ * (`redoc/bundles/redoc.standalone.js`: React, styled-components and its search
+ * worker inlined), served from node_modules like GraphiQL, so the page makes no
+ * request to anything but this service. Redoc fetches the document from the same
+ * origin; styled-components tags its <style> elements with `__webpack_nonce__`,
+ * which the page sets from its per-request CSP nonce; the search index runs in a
+ * worker Redoc starts from a blob: URL.
+ */
+export const OPENAPI_PATH = "/api/openapi.json";
+export const DOCS_PATH = "/docs";
+
+export async function registerApiDocs(app: FastifyInstance, document: Record<string, unknown>): Promise<void> {
+  const json = Buffer.from(JSON.stringify(document));
+  const etag = `"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`;
+  app.get(OPENAPI_PATH, (request, reply) => {
+    reply.header("etag", etag).header("cache-control", "public, max-age=300").header("access-control-allow-origin", "*");
+    if (request.headers["if-none-match"] === etag) return reply.code(304).send();
+    return reply.type("application/json; charset=utf-8").send(json);
+  });
+
+  const require = createRequire(import.meta.url);
+  const assets = new Map<string, Asset>([
+    ["redoc.standalone.js", makeAsset(JS, readFileSync(path.join(packageRoot(require, "redoc"), "bundles/redoc.standalone.js")))],
+    ["docs.js", makeAsset(JS, Buffer.from(bootstrapScript()))],
+  ]);
+  for (const [name, asset] of assets) app.get(`${DOCS_PATH}/assets/${name}`, (request, reply) => sendAsset(request, reply, asset));
+  const url = (name: string) => escapeHtml(`${DOCS_PATH}/assets/${name}?v=${assets.get(name)?.etag.slice(0, 12) ?? ""}`);
+
+  app.get(DOCS_PATH, (_request, reply) => {
+    const nonce = randomBytes(16).toString("base64");
+    const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Product Maturity Scoring API — REST reference</title>
+<link rel="icon" href="data:,">
+</head>
+<body style="margin:0">
+<div id="docs" data-spec="${escapeHtml(OPENAPI_PATH)}"><noscript><p>This reference needs JavaScript; the document itself is <a href="${escapeHtml(OPENAPI_PATH)}">${escapeHtml(OPENAPI_PATH)}</a>.</p></noscript></div>
+<script src="${url("docs.js")}" nonce="${nonce}"></script>
+<script src="${url("redoc.standalone.js")}"></script>
+<script nonce="${nonce}" src="${url("docs.js")}&amp;start=1"></script>
+</body>
+</html>
+`;
+    return reply
+      .type("text/html; charset=utf-8")
+      .header(
+        "Content-Security-Policy",
+        [
+          "default-src 'none'",
+          "script-src 'self'",
+          "worker-src blob:",
+          `style-src 'self' 'nonce-${nonce}'`,
+          "img-src 'self' data:",
+          "font-src 'self' data:",
+          "connect-src 'self'",
+          "base-uri 'none'",
+          "form-action 'none'",
+          "frame-ancestors 'none'",
+          "object-src 'none'",
+        ].join("; "),
+      )
+      .header("Cache-Control", "no-store")
+      .header("Referrer-Policy", "no-referrer")
+      .header("Cross-Origin-Opener-Policy", "same-origin")
+      .send(html);
+  });
+}
+
+/**
+ * Loaded twice: before Redoc (hands the page's nonce to styled-components) and after
+ * it (`?start=1`: renders the reference from the same-origin document).
+ */
+function bootstrapScript(): string {
+  return `(function () {
+  "use strict";
+  var self = document.currentScript;
+  if (!/[?&]start=1/.test(self.src)) {
+    if (self.nonce) window.__webpack_nonce__ = self.nonce;
+    return;
+  }
+  var container = document.getElementById("docs");
+  window.Redoc.init(new URL(container.getAttribute("data-spec"), window.location.href).href, {
+    expandResponses: "200,201,202",
+    jsonSampleExpandLevel: 3,
+    hideDownloadButton: false,
+    sortPropsAlphabetically: false,
+    pathInMiddlePanel: true
+  }, container);
+})();
+`;
+}

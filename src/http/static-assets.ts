@@ -1,0 +1,82 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+/** Static files of the browser pages (GraphiQL, /docs): read once at boot, each on its own route. */
+
+export interface Asset {
+  readonly contentType: string;
+  readonly identity: Buffer;
+  readonly gzip: Buffer | undefined;
+  readonly etag: string;
+}
+
+export const JS = "text/javascript; charset=utf-8";
+export const CSS = "text/css; charset=utf-8";
+
+/** Root directory of an installed package, even if its exports map hides package.json. */
+export function packageRoot(require: NodeJS.Require, pkg: string): string {
+  try {
+    return path.dirname(require.resolve(`${pkg}/package.json`));
+  } catch {
+    let dir = path.dirname(require.resolve(pkg));
+    for (;;) {
+      const candidate = path.join(dir, "package.json");
+      if (existsSync(candidate)) {
+        const json = JSON.parse(readFileSync(candidate, "utf8")) as { name?: unknown };
+        if (json.name === pkg) return dir;
+      }
+      const parent = path.dirname(dir);
+      if (parent === dir) throw new Error(`cannot find the root of package "${pkg}"`);
+      dir = parent;
+    }
+  }
+}
+
+export function makeAsset(contentType: string, body: Buffer): Asset {
+  const hash = createHash("sha256").update(body).digest("base64url").slice(0, 27);
+  // Only compress what is worth it; gzip is precomputed once, here.
+  const gzip = body.length > 1024 ? gzipSync(body, { level: 9 }) : undefined;
+  return { contentType, identity: body, gzip, etag: hash };
+}
+
+function acceptsGzip(request: FastifyRequest): boolean {
+  const header = request.headers["accept-encoding"];
+  if (typeof header !== "string") return false;
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    if (coding !== "gzip" && coding !== "*") return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+function etagMatches(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers["if-none-match"];
+  if (typeof header !== "string") return false;
+  if (header.trim() === "*") return true;
+  const bare = etag.replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === bare);
+}
+
+export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): FastifyReply {
+  const gzip = asset.gzip !== undefined && acceptsGzip(request);
+  const etag = `"${asset.etag}${gzip ? "-gz" : ""}"`;
+  reply
+    .header("Cache-Control", "public, max-age=86400")
+    .header("ETag", etag)
+    .header("X-Content-Type-Options", "nosniff")
+    .header("Cross-Origin-Resource-Policy", "same-origin");
+  if (asset.gzip !== undefined) reply.header("Vary", "Accept-Encoding");
+  if (etagMatches(request, etag)) return reply.code(304).send();
+  reply.type(asset.contentType);
+  if (gzip) reply.header("Content-Encoding", "gzip");
+  return reply.send(gzip ? asset.gzip : asset.identity);
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+

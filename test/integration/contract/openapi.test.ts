@@ -1,0 +1,119 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { validate } from "@readme/openapi-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { restRoutes } from "../../../rest-compat/routes.js";
+import { errorCatalogue } from "../../../src/errors.js";
+import { startTestApp, type TestApp } from "../../support/app.js";
+import { checkAnswer, contractChecks, openApiDocument } from "../../support/contract.js";
+import { apiClient, signIn } from "../../support/http.js";
+
+let service: TestApp;
+beforeAll(async () => {
+  service = await startTestApp();
+});
+afterAll(() => service?.close());
+
+interface Document {
+  openapi: string;
+  info: { version: string };
+  servers: Array<{ url: string }>;
+  paths: Record<string, Record<string, { operationId: string; security: unknown[]; parameters?: Array<{ name: string; in: string }>; responses: Record<string, { content?: unknown; headers?: Record<string, unknown> }> }>>;
+}
+
+describe("GET /api/openapi.json", () => {
+  it("is an OpenAPI 3.1 document a third-party validator accepts, with every route of the table", async () => {
+    const response = await fetch(`${service.url}/api/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    const document = (await response.json()) as Document;
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info.version).toBe(service.config.version);
+    expect(document.servers[0]?.url).toBe(service.config.publicBaseUrl);
+
+    // @readme/openapi-parser validates against the OpenAPI 3.1 schema and resolves every $ref.
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "openapi-")), "openapi.json");
+    writeFileSync(file, JSON.stringify(document));
+    const result = await validate(file);
+    expect(result.valid ? [] : result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+
+    for (const row of restRoutes) {
+      const operation = document.paths[row.path.replace(/:([A-Za-z]+)/g, "{$1}")]?.[row.method.toLowerCase()];
+      expect(operation, `${row.method} ${row.path}`).toBeDefined();
+    }
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+    expect(operations).toHaveLength(restRoutes.length);
+    expect(new Set(operations.map((operation) => operation.operationId)).size).toBe(restRoutes.length);
+
+    // The document the contract check uses is the one the service serves.
+    const served = { ...document, info: { ...document.info, version: "test" }, servers: [{ url: "http://127.0.0.1" }] };
+    expect(served).toEqual(openApiDocument());
+  });
+
+  it("says who may call each route, its headers, and every error with its status", async () => {
+    const document = (await (await fetch(`${service.url}/api/openapi.json`)).json()) as Document;
+    const score = document.paths["/api/score"]!.post!;
+    expect(score.security).toEqual([{}, { bearer: [] }, { session: [] }]);
+    expect(score.parameters?.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(["header:Idempotency-Key"]);
+    expect(score.responses["202"]?.headers).toHaveProperty("Location");
+    expect(score.responses["429"]?.headers).toHaveProperty("Retry-After");
+    expect(score.responses["429"]?.headers).toHaveProperty("RateLimit");
+    expect(document.paths["/api/keys"]!.post!.security).toEqual([{ session: [] }]);
+    expect(document.paths["/api/usage"]!.get!.security).toEqual([{ bearer: [] }, { session: [] }]);
+    const immutable = document.paths["/api/score/{id}"]!.get!;
+    expect(Object.keys(immutable.responses)).toEqual(expect.arrayContaining(["200", "304", "404"]));
+    // Each error response lists only codes of its status.
+    for (const methods of Object.values(document.paths)) {
+      for (const operation of Object.values(methods)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const schema = (response.content as { "application/json"?: { schema: { properties?: { error?: { properties: { code: { enum: string[] } } } } } } } | undefined)?.["application/json"]?.schema;
+          const codes = schema?.properties?.error?.properties.code.enum;
+          if (!codes) continue;
+          for (const code of codes) expect(errorCatalogue[code as keyof typeof errorCatalogue].status, `${operation.operationId} ${status} ${code}`).toBe(Number(status));
+        }
+      }
+    }
+  });
+
+  it("answers 304 to its ETag", async () => {
+    const first = await fetch(`${service.url}/api/openapi.json`);
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await fetch(`${service.url}/api/openapi.json`, { headers: { "if-none-match": etag! } });
+    expect(again.status).toBe(304);
+  });
+});
+
+describe("the contract check of every REST answer", () => {
+  it("runs on this suite's answers", async () => {
+    const before = contractChecks.count;
+    const call = apiClient(service);
+    const member = await signIn(service, "contract@example.com");
+    expect((await call("/api/usage", { cookie: member.cookie })).status).toBe(200);
+    expect((await call("/api/webhooks/00000000-0000-4000-8000-000000000000", { cookie: member.cookie })).status).toBe(404);
+    expect(contractChecks.count).toBeGreaterThanOrEqual(before + 2);
+  });
+
+  it("refuses an answer with a field the document does not have, one missing a field, an undocumented code or status, and a missing header", async () => {
+    const json = { "content-type": "application/json; charset=utf-8", "x-request-id": "req_1" };
+    const key = { id: "k", name: "n", prefix: "pms_live_ab", createdAt: "2026-11-25T00:00:00.000Z", lastUsedAt: null, createdBy: "u" };
+    const listed = JSON.stringify({ keys: [key] });
+    // The real shape of GET /api/keys, to compare against.
+    const real = await apiClient(service)("/api/keys", { cookie: (await signIn(service, "contract-keys@example.com")).cookie });
+    const realBody = (await real.json()) as { keys: unknown[] };
+    expect(checkAnswer("GET", "/api/keys", 200, json, JSON.stringify(realBody))).toBeUndefined();
+    expect(checkAnswer("GET", "/api/keys", 200, json, listed)).toMatch(/does not match/);
+    expect(checkAnswer("GET", "/api/keys", 200, json, JSON.stringify({ ...realBody, extra: 1 }))).toMatch(/additional properties/);
+    expect(checkAnswer("GET", "/api/keys", 200, json, JSON.stringify({}))).toMatch(/must have required property 'keys'/);
+    const envelope = (code: string) => JSON.stringify({ error: { code, message: "m", action: "a", retryable: false } });
+    expect(checkAnswer("GET", "/api/keys", 404, json, envelope("NOT_FOUND"))).toMatch(/status not documented/);
+    expect(checkAnswer("DELETE", "/api/keys/:id", 404, json, envelope("NOT_FOUND"))).toBeUndefined();
+    expect(checkAnswer("DELETE", "/api/keys/:id", 409, json, envelope("IDEMPOTENCY_CONFLICT"))).toMatch(/status not documented/);
+    expect(checkAnswer("POST", "/api/keys", 402, json, envelope("CREDIT_EXHAUSTED"))).toBeUndefined();
+    expect(checkAnswer("GET", "/api/score/:id", 400, json, envelope("INVALID_URL"))).toMatch(/must be equal to one of the allowed values/);
+    expect(checkAnswer("GET", "/api/keys", 200, { "content-type": "application/json" }, JSON.stringify(realBody))).toMatch(/X-Request-Id missing/);
+    expect(checkAnswer("DELETE", "/api/keys/:id", 204, json, "")).toBeUndefined();
+  });
+});
