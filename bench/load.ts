@@ -4,10 +4,17 @@
 // APIs: share-link reads of stored results, history and usage by API key, and score
 // starts against a local fixture site, each followed by a graphql-ws progress
 // subscriber on the other API until it completes. Prints: requests, 5xx (must be 0),
-// p50/p99 per route, jobs completed per minute and each process's heap and RSS
-// before and after (read from its /metrics). Figures only: nothing is asserted on time.
+// p50/p99 per route, jobs completed per minute, and memory.
 //
-//   npm run bench:load      (BENCH_SECONDS=60, BENCH_CONCURRENCY=16; DATABASE_URL, REDIS_URL)
+// Memory: the run is cut into BENCH_WINDOWS windows of BENCH_SECONDS each. After a
+// warm-up window and after each window, every process's heap is read AFTER a full
+// garbage collection, forced over the V8 inspector protocol (the processes run with
+// --inspect on 127.0.0.1, nothing in the service changes for it): what survives a
+// full GC is what the process holds. A leak shows as post-GC heap that keeps growing
+// window after window in proportion to the requests served; a process that holds
+// steady has none at this traffic. Figures only: nothing is asserted on time.
+//
+//   npm run bench:load      (BENCH_SECONDS=60 per window, BENCH_WINDOWS=3, BENCH_CONCURRENCY=16; DATABASE_URL, REDIS_URL)
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -21,6 +28,7 @@ import { FixtureSites } from "../test/support/fixture-sites.js";
 import { withClient, withDatabase } from "../test/support/global-setup.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const ACCOUNTS = 12;
 const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -32,10 +40,11 @@ interface Proc {
   readonly child: ChildProcess;
   readonly url: string | undefined;
   readonly metricsUrl: string;
+  readonly inspector: string;
 }
 
 async function start(name: string, entry: string, env: Record<string, string>, ready: string): Promise<Proc> {
-  const child = spawn(process.execPath, [path.join(root, entry)], {
+  const child = spawn(process.execPath, ["--inspect=127.0.0.1:0", path.join(root, entry)], {
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info", LOG_FORMAT: "json", SSRF_ALLOWLIST: "127.0.0.1/32", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -43,12 +52,14 @@ async function start(name: string, entry: string, env: Record<string, string>, r
   const deadline = Date.now() + 30_000;
   let url: string | undefined;
   let metricsUrl: string | undefined;
+  let inspector: string | undefined;
   while (Date.now() < deadline) {
     for (const line of logs) {
       if (line.includes('"metrics endpoint listening"')) metricsUrl = (JSON.parse(line) as { url: string }).url;
       if (line.includes(`"${ready}"`)) url = (JSON.parse(line) as { url?: string }).url;
+      inspector ??= /^Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1];
     }
-    if (metricsUrl && logs.some((line) => line.includes(`"${ready}"`))) return { name, child, url, metricsUrl };
+    if (metricsUrl && inspector && logs.some((line) => line.includes(`"${ready}"`))) return { name, child, url, metricsUrl, inspector };
     if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode}:\n${logs.join("\n")}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -59,6 +70,34 @@ async function memory(proc: Proc): Promise<{ heap: number; rss: number }> {
   const text = await (await fetch(proc.metricsUrl)).text();
   const value = (name: string) => Number(/^(\S+) (\S+)$/m.exec(text.split("\n").find((line) => line.startsWith(`${name} `)) ?? "")?.[2] ?? NaN);
   return { heap: value("pms_nodejs_heap_size_used_bytes"), rss: value("pms_process_resident_memory_bytes") };
+}
+
+/** Heap used after a full GC, over the inspector protocol (HeapProfiler.collectGarbage, then Runtime.getHeapUsage). */
+async function heapAfterGc(proc: Proc): Promise<number> {
+  const socket = new WebSocket(proc.inspector);
+  await new Promise<void>((resolve, reject) => socket.once("open", () => resolve()).once("error", reject));
+  let id = 0;
+  const call = (method: string) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const mine = ++id;
+      const onMessage = (data: WebSocket.RawData) => {
+        const message = JSON.parse(data.toString()) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+        if (message.id !== mine) return;
+        socket.off("message", onMessage);
+        if (message.error) reject(new Error(`${method}: ${message.error.message}`));
+        else resolve(message.result ?? {});
+      };
+      socket.on("message", onMessage);
+      socket.send(JSON.stringify({ id: mine, method }));
+    });
+  try {
+    // Twice: objects with finalizers or weak references are freed by the second pass.
+    await call("HeapProfiler.collectGarbage");
+    await call("HeapProfiler.collectGarbage");
+    return (await call("Runtime.getHeapUsage")).usedSize as number;
+  } finally {
+    socket.close();
+  }
 }
 
 const percentile = (values: number[], p: number) => {
@@ -101,6 +140,8 @@ async function main(): Promise<void> {
     }
 
     const before = await Promise.all(procs.map(memory));
+    const heaps: number[][] = [];
+    const requestsAt: number[] = [];
     const latencies = new Map<string, number[]>();
     const statuses = new Map<number, number>();
     let fiveXx = 0;
@@ -140,10 +181,9 @@ async function main(): Promise<void> {
         );
       });
 
-    const deadline = Date.now() + SECONDS * 1000;
     let turn = 0;
     const lastStart = new Map<string, number>();
-    await Promise.all(
+    const traffic = (deadline: number) => Promise.all(
       Array.from({ length: CONCURRENCY }, async (_, worker) => {
         while (Date.now() < deadline) {
           const api = (turn++ + worker) % 2 ? apiB : apiA;
@@ -171,20 +211,38 @@ async function main(): Promise<void> {
         }
       }),
     );
-    await Promise.race([Promise.all(followers), new Promise((resolve) => setTimeout(resolve, 60_000))]);
+    const requestCount = () => [...statuses.values()].reduce((a, b) => a + b, 0);
+    // Window 0 warms up (JIT, pools, caches filling); the post-GC heap after it is the baseline.
+    for (let window = 0; window <= WINDOWS; window += 1) {
+      await traffic(Date.now() + SECONDS * 1000);
+      // Let the window's jobs finish and their subscribers close before reading what is held.
+      await Promise.race([Promise.all(followers), new Promise((resolve) => setTimeout(resolve, 60_000))]);
+      heaps.push(await Promise.all(procs.map(heapAfterGc)));
+      requestsAt.push(requestCount());
+    }
     const after = await Promise.all(procs.map(memory));
     const [stored] = (await withClient(databaseUrl, (client) => client.query(`SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed, count(*) FILTER (WHERE status = 'failed')::int AS failed FROM score_jobs`))).rows as Array<{ completed: number; failed: number }>;
 
-    const total = [...statuses.values()].reduce((a, b) => a + b, 0);
-    console.log(`${SECONDS} s, ${CONCURRENCY} concurrent clients, ${ACCOUNTS} accounts, 2 APIs + 1 worker (2 jobs at a time), Postgres + Redis on 127.0.0.1`);
-    console.log(`requests: ${total.toLocaleString("en")} (${(total / SECONDS).toFixed(0)}/s); by status: ${[...statuses.entries()].sort().map(([s, n]) => `${s}: ${n}`).join(", ")}; 5xx: ${fiveXx}`);
+    const total = requestCount();
+    const seconds = SECONDS * (WINDOWS + 1);
+    console.log(`${seconds} s (${WINDOWS + 1} windows of ${SECONDS} s, the first a warm-up), ${CONCURRENCY} concurrent clients, ${ACCOUNTS} accounts, 2 APIs + 1 worker (2 jobs at a time), Postgres + Redis on 127.0.0.1`);
+    console.log(`requests: ${total.toLocaleString("en")} (${(total / seconds).toFixed(0)}/s); by status: ${[...statuses.entries()].sort().map(([s, n]) => `${s}: ${n}`).join(", ")}; 5xx: ${fiveXx}`);
     console.log("route                          count    p50 ms   p99 ms");
     for (const [route, values] of latencies) console.log(`${route.padEnd(28)} ${String(values.length).padStart(7)} ${percentile(values, 50).toFixed(1).padStart(9)} ${percentile(values, 99).toFixed(1).padStart(8)}`);
-    console.log(`jobs: ${jobsStarted} started during the run, ${jobsCompleted} seen completed by a subscriber on the other API (${((jobsCompleted / SECONDS) * 60).toFixed(1)} per minute); in the database: ${stored?.completed ?? 0} completed, ${stored?.failed ?? 0} failed (3 seeding jobs included)`);
-    console.log("process        heap before → after (MB)    RSS before → after (MB)");
+    console.log(`jobs: ${jobsStarted} started during the run, ${jobsCompleted} seen completed by a subscriber on the other API (${((jobsCompleted / seconds) * 60).toFixed(1)} per minute); in the database: ${stored?.completed ?? 0} completed, ${stored?.failed ?? 0} failed (3 seeding jobs included)`);
+    console.log("process        heap before → after (MB, not collected)    RSS before → after (MB)");
     procs.forEach((proc, i) =>
       console.log(`${proc.name.padEnd(14)} ${(before[i]!.heap / 2 ** 20).toFixed(0).padStart(6)} → ${(after[i]!.heap / 2 ** 20).toFixed(0).padEnd(18)} ${(before[i]!.rss / 2 ** 20).toFixed(0).padStart(6)} → ${(after[i]!.rss / 2 ** 20).toFixed(0)}`),
     );
+    console.log(`heap after a forced full GC (MB), after the warm-up and after each window (requests served so far: ${requestsAt.map((n) => n.toLocaleString("en")).join(" / ")}):`);
+    procs.forEach((proc, i) => {
+      const series = heaps.map((sample) => sample[i]!);
+      const growth = series.at(-1)! - series[0]!;
+      const served = requestsAt.at(-1)! - requestsAt[0]!;
+      console.log(
+        `${proc.name.padEnd(14)} ${series.map((bytes) => (bytes / 2 ** 20).toFixed(1)).join(" → ")}   since warm-up: ${(growth / 2 ** 20).toFixed(1)} MB over ${served.toLocaleString("en")} requests (${(growth / Math.max(1, served)).toFixed(0)} bytes per request)`,
+      );
+    });
     if (fiveXx > 0) process.exitCode = 1;
   } finally {
     for (const proc of procs) proc.child.kill("SIGTERM");
