@@ -1,0 +1,80 @@
+import type { CreatedWebhook, Health, ScoreHistory, ScoreResult, Usage, Webhook } from "../client/index.js";
+import { bar } from "./progress-view.js";
+
+/** Readable reports of the API's answers, for people (the `--json` flag prints the answers themselves). */
+
+export function scoreReport(result: ScoreResult, options: { shareUrl: string; claimToken?: string | null | undefined }): string {
+  const lines: string[] = [];
+  lines.push(`${result.companyName} — ${result.url}`);
+  lines.push(`Total ${result.totalScore}/100 · ${result.stageName}`);
+  lines.push(`${result.framework} framework ${result.frameworkVersion} · ${result.mode} crawl · ${result.createdAt}`);
+  const nameWidth = Math.max(...result.dimensions.map((dimension) => dimension.dimensionName.length));
+  let pillar = "";
+  for (const dimension of result.dimensions) {
+    if (dimension.pillar !== pillar) {
+      pillar = dimension.pillar;
+      lines.push("", `  ${pillar.replace(/_/g, " ")}`);
+    }
+    lines.push(`    ${dimension.dimensionName.padEnd(nameWidth)}  ${bar(dimension.score, 100, 10)} ${String(dimension.score).padStart(3)}  ${dimension.stageName.padEnd(11)} ${dimension.confidence}`);
+  }
+  const named = (ids: readonly string[]) =>
+    ids
+      .map((id) => result.dimensions.find((dimension) => dimension.dimensionId === id))
+      .filter((dimension) => dimension !== undefined)
+      .map((dimension) => `${dimension.dimensionName} (${dimension.score})`)
+      .join(", ") || "—";
+  lines.push("", `Strongest: ${named(result.strengths)}`, `Weakest:   ${named(result.gaps)}`);
+  lines.push(`Share:     ${options.shareUrl}`);
+  if (result.held && options.claimToken) {
+    lines.push(`Held for 30 days as an anonymous result. Link it to an account with its claim token: ${options.claimToken}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export function historyReport(history: ScoreHistory): string {
+  if (history.results.length === 0) return "No results yet.\n";
+  const lines = history.results.map(
+    (result) => `${result.createdAt.slice(0, 16).replace("T", " ")}  ${String(result.totalScore).padStart(3)}  ${result.stageName.padEnd(11)} ${result.mode.padEnd(5)}  ${result.id}  ${result.url}`,
+  );
+  if (history.nextCursor) lines.push(`More: pms history --cursor ${history.nextCursor}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function usageReport(usage: Usage): string {
+  const of = (used: number, limit: number | null) => (limit === null ? `${used} (unlimited)` : `${used} of ${limit}`);
+  const { credits } = usage;
+  return [
+    `Plan:          ${usage.plan}`,
+    `Cycle:         ${usage.period.start.slice(0, 10)} to ${usage.period.end.slice(0, 10)}`,
+    `Credits:       ${of(credits.used, credits.limit)} used${credits.remaining === null ? "" : `, ${credits.remaining} left`}${credits.packBalance > 0 ? `, ${credits.packBalance} in packs` : ""}`,
+    `Scores:        ${of(usage.scores.used, usage.scores.limit)}`,
+    `Chat messages: ${of(usage.chatMessages.used, usage.chatMessages.limit)}`,
+    `API calls:     ${of(usage.apiCalls.used, usage.apiCalls.limit)}`,
+    `Products:      ${of(usage.products.used, usage.products.limit)}`,
+    `Seats:         ${of(usage.seats.used, usage.seats.limit)}`,
+    "",
+  ].join("\n");
+}
+
+export function webhooksReport(webhooks: readonly Webhook[]): string {
+  if (webhooks.length === 0) return "No webhooks.\n";
+  return `${webhooks
+    .map((webhook) => `${webhook.id}  ${webhook.enabled ? "enabled " : "disabled"}  ${webhook.url}  ${webhook.events.join(",")}${webhook.disabledReason ? `  (${webhook.disabledReason})` : ""}`)
+    .join("\n")}\n`;
+}
+
+export function createdWebhookReport(webhook: CreatedWebhook): string {
+  return [
+    `Created webhook ${webhook.id}`,
+    `  url:    ${webhook.url}`,
+    `  events: ${webhook.events.join(", ")}`,
+    `  secret: ${webhook.secret}`,
+    "Store the secret now: it is shown this once (verify deliveries with it).",
+    "",
+  ].join("\n");
+}
+
+export function healthReport(health: Health): string {
+  const checks = Object.entries(health.checks).map(([name, check]) => `  ${name.padEnd(12)} ${check.status}${check.detail ? `  ${check.detail}` : ""}`);
+  return [`Service ${health.status} (version ${health.version})`, ...checks, ""].join("\n");
+}

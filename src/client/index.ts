@@ -1,0 +1,239 @@
+import { randomUUID } from "node:crypto";
+import { print } from "graphql";
+import type { paths } from "./generated/openapi.js";
+import { StartScoreDocument, type StartScoreMutation, type StartScoreMutationVariables } from "./generated/operations.js";
+import { PmsApiError, PmsJobFailedError, PmsProtocolError } from "./errors.js";
+import { errorStatus } from "./generated/openapi.js";
+import { ProgressSocket, type ProgressStep } from "./progress.js";
+import { defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry.js";
+import { graphQLError, Transport, type Answer, type RetryNotice } from "./transport.js";
+
+export { PmsApiError, PmsError, PmsJobFailedError, PmsNetworkError, PmsProtocolError, type ErrorCode } from "./errors.js";
+export { defaultRetryPolicy, type RetryPolicy } from "./retry.js";
+export type { ProgressStep } from "./progress.js";
+export type { RetryNotice } from "./transport.js";
+
+/** The JSON body of a response (or a request body) in the generated document types. */
+type Json<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
+type Responses<P extends keyof paths, M extends "get" | "post" | "patch" | "delete"> = NonNullable<paths[P][M]> extends { responses: infer R } ? R : never;
+type Ok<P extends keyof paths, M extends "get" | "post" | "patch" | "delete", S extends number = 200> = Json<Responses<P, M>[S & keyof Responses<P, M>]>;
+type RequestBody<P extends keyof paths, M extends "post" | "patch"> = NonNullable<paths[P][M]> extends { requestBody: infer B } ? Json<B> : never;
+
+/** The three scoring routes, by the mode the client names them with. */
+const scoreRoutes = { full: "/api/score", quick: "/api/score/quick", product: "/api/score/product" } as const;
+export type ScoreMode = keyof typeof scoreRoutes;
+const jobKinds = { full: "score", quick: "quick", product: "product" } as const satisfies Record<ScoreMode, NonNullable<StartScoreMutationVariables["input"]["kind"]>>;
+
+export type ScoreRequest = RequestBody<"/api/score", "post">;
+/** A finished score, as `GET /api/score/{id}` answers it. */
+export type ScoreResult = Ok<"/api/score/{id}", "get">;
+/** A scoring route's 200: the result (the product view for `product`), plus `claimToken` for anonymous callers. */
+export type ScoreAnswer<M extends ScoreMode = ScoreMode> = Ok<(typeof scoreRoutes)[M], "post">;
+/** A scoring route's 202: the job still runs (it is charged: follow it, do not send it again). */
+export type ScoreAccepted<M extends ScoreMode = ScoreMode> = Ok<(typeof scoreRoutes)[M], "post", 202>;
+export type ScoreJob = Ok<"/api/score/jobs/{id}", "get">;
+export type ScoreHistory = Ok<"/api/scores", "get">;
+export type Usage = Ok<"/api/usage", "get">;
+export type Health = Ok<"/api/health", "get"> | Ok<"/api/health", "get", 503>;
+export type Webhook = Ok<"/api/webhooks", "get">["webhooks"][number];
+export type CreatedWebhook = Ok<"/api/webhooks", "post", 201>["webhook"];
+export type WebhookRequest = RequestBody<"/api/webhooks", "post">;
+export type LinkedScore = Ok<"/api/score/link", "post">;
+export type StartedScore = StartScoreMutation["startScore"];
+
+export interface ScoreOptions<M extends ScoreMode = ScoreMode> {
+  /** full (the default: maturity framework, full crawl), quick (at most 5 pages) or product (product framework, attached to a product). */
+  readonly mode?: M;
+  /** Free text about the product; it informs, never outweighs, the site. */
+  readonly context?: string;
+  /** Makes the request safe to send again; by default a new random UUID per call, sent on each of its retries. */
+  readonly idempotencyKey?: string;
+}
+
+export interface PmsClientOptions {
+  /** The service, e.g. `https://api.example.com` (paths start at `/api` and `/graphql`). */
+  readonly baseUrl: string;
+  /** An API key (`pms_live_…`), sent as `Authorization: Bearer <key>`; without one, only public and anonymous calls work. */
+  readonly apiKey?: string;
+  readonly retry?: Partial<RetryPolicy>;
+  /** Per request, except the scoring POSTs (default 30 s). */
+  readonly timeoutMs?: number;
+  /** The scoring POSTs wait for the result on the service (SCORE_WAIT_SECONDS, up to 600 s): default 11 minutes. */
+  readonly scoreTimeoutMs?: number;
+  /** Called before each retry (to tell a person why it waits). */
+  readonly onRetry?: (notice: RetryNotice) => void;
+  /** For tests and other runtimes. */
+  readonly fetch?: typeof fetch;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly webSocketImpl?: unknown;
+  readonly userAgent?: string;
+}
+
+/**
+ * A typed client of the service's REST API (types generated from its OpenAPI
+ * document) plus the two GraphQL operations REST cannot express: starting a job
+ * without waiting, and following its progress over graphql-ws.
+ */
+export class PmsClient {
+  readonly baseUrl: string;
+  private readonly transport: Transport;
+  private readonly progress: ProgressSocket;
+  private readonly scoreTimeoutMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(options: PmsClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.scoreTimeoutMs = options.scoreTimeoutMs ?? 660_000;
+    this.transport = new Transport({
+      baseUrl: this.baseUrl,
+      apiKey: options.apiKey,
+      fetch: options.fetch ?? globalThis.fetch,
+      sleep: this.sleep,
+      retry: { ...defaultRetryPolicy, ...options.retry },
+      timeoutMs: options.timeoutMs ?? 30_000,
+      userAgent: options.userAgent ?? "pms-client",
+      onRetry: options.onRetry,
+    });
+    this.progress = new ProgressSocket(this.baseUrl, options.apiKey, options.webSocketImpl);
+  }
+
+  /**
+   * Scores an address and waits on the service (`POST /api/score`, `/quick` or
+   * `/product`): `{status: "completed", result}` when it finished within the
+   * service's wait, else `{status: "accepted", job}` to follow (`waitForJob`).
+   */
+  async score<M extends ScoreMode = "full">(url: string, options: ScoreOptions<M> = {}): Promise<{ status: "completed"; result: ScoreAnswer<M> } | ({ status: "accepted" } & ScoreAccepted<M>)> {
+    const body: ScoreRequest = { url, ...(options.context === undefined ? {} : { context: options.context }) };
+    const answer = await this.transport.send({
+      method: "POST",
+      path: scoreRoutes[options.mode ?? "full"],
+      body,
+      headers: { "idempotency-key": options.idempotencyKey ?? randomUUID() },
+      timeoutMs: this.scoreTimeoutMs,
+    });
+    if (answer.status === 202) return { status: "accepted", ...(answer.body as object) } as { status: "accepted" } & ScoreAccepted<M>;
+    return { status: "completed", result: answer.body as ScoreAnswer<M> };
+  }
+
+  /** Scores and waits to the end, following the job when the service's wait ran out; answers the stored result. */
+  async scoreToCompletion(url: string, options: ScoreOptions = {}): Promise<ScoreResult | ScoreAnswer> {
+    const answer = await this.score(url, options);
+    if (answer.status === "completed") return answer.result;
+    const job = await this.waitForJob(answer.job.id);
+    return this.result(job.resultId!);
+  }
+
+  /**
+   * Starts a job and answers at once (GraphQL `startScore` over HTTP, same
+   * Idempotency-Key, charging and retry policy as the REST routes): follow it
+   * with `followProgress`, then read `result(resultId)`.
+   */
+  async startScore(url: string, options: ScoreOptions = {}): Promise<StartedScore> {
+    const variables: StartScoreMutationVariables = { input: { url, kind: jobKinds[options.mode ?? "full"], context: options.context ?? null } };
+    const answer = await this.transport.send({
+      method: "POST",
+      path: "/graphql",
+      body: { query: print(StartScoreDocument), variables, operationName: "StartScore" },
+      headers: { "idempotency-key": options.idempotencyKey ?? randomUUID() },
+      refusal: graphQLRefusal,
+    });
+    const data = (answer.body as { data?: StartScoreMutation | null }).data;
+    if (!data) throw new PmsProtocolError("startScore answered no data", answer.status, answer.headers.get("x-request-id") ?? undefined);
+    return data.startScore;
+  }
+
+  /** The job's steps as they happen over graphql-ws, ending after `completed` or `failed`. */
+  followProgress(jobId: string): AsyncGenerator<ProgressStep, void, undefined> {
+    return this.progress.follow(jobId);
+  }
+
+  /** `GET /api/score/jobs/{id}`. */
+  async job(id: string): Promise<ScoreJob> {
+    return (await this.get(`/api/score/jobs/${encodeURIComponent(id)}`)).body as ScoreJob;
+  }
+
+  /**
+   * Polls the job until it ends (REST only, for where a socket cannot go);
+   * a failed job throws PmsJobFailedError.
+   */
+  async waitForJob(id: string, options: { intervalMs?: number; timeoutMs?: number; onProgress?: (job: ScoreJob) => void } = {}): Promise<ScoreJob & { resultId: string }> {
+    const deadline = Date.now() + (options.timeoutMs ?? 15 * 60_000);
+    for (;;) {
+      const job = await this.job(id);
+      options.onProgress?.(job);
+      if (job.status === "completed" && job.resultId) return job as ScoreJob & { resultId: string };
+      if (job.status === "failed") throw jobFailure(job.id, job.error);
+      if (Date.now() > deadline) throw new Error(`job ${id} is still ${job.status}`);
+      await this.sleep(options.intervalMs ?? 1_000);
+    }
+  }
+
+  /** `GET /api/score/{id}`: public, for share links. */
+  async result(id: string): Promise<ScoreResult> {
+    return (await this.get(`/api/score/${encodeURIComponent(id)}`)).body as ScoreResult;
+  }
+
+  /** `GET /api/scores`: the account's results, newest first. */
+  async history(options: { limit?: number; cursor?: string } = {}): Promise<ScoreHistory> {
+    return (await this.get("/api/scores", { limit: options.limit, cursor: options.cursor })).body as ScoreHistory;
+  }
+
+  /** `POST /api/score/link`: moves a held anonymous result into the account's history. */
+  async link(resultId: string, claimToken: string): Promise<LinkedScore> {
+    const body: RequestBody<"/api/score/link", "post"> = { resultId, claimToken };
+    return (await this.transport.send({ method: "POST", path: "/api/score/link", body })).body as LinkedScore;
+  }
+
+  /** `GET /api/usage`: credits and quotas of this cycle. */
+  async usage(): Promise<Usage> {
+    return (await this.get("/api/usage")).body as Usage;
+  }
+
+  /** `GET /api/health`: the body of a 200 (pass, warn) or of a 503 (fail). */
+  async health(): Promise<Health> {
+    return (await this.transport.send({ method: "GET", path: "/api/health", bodyStatuses: [503] })).body as Health;
+  }
+
+  readonly webhooks = {
+    /** `GET /api/webhooks`, newest first. */
+    list: async (): Promise<Webhook[]> => ((await this.get("/api/webhooks")).body as Ok<"/api/webhooks", "get">).webhooks,
+    /** `POST /api/webhooks`: the answer holds the signing secret, shown this once. */
+    create: async (url: string, options: { events?: WebhookRequest["events"] } = {}): Promise<CreatedWebhook> => {
+      const body: WebhookRequest = { url, ...(options.events ? { events: options.events } : {}) };
+      return ((await this.transport.send({ method: "POST", path: "/api/webhooks", body })).body as Ok<"/api/webhooks", "post", 201>).webhook;
+    },
+    /** `GET /api/webhooks/{id}`. */
+    get: async (id: string): Promise<Webhook> => ((await this.get(`/api/webhooks/${encodeURIComponent(id)}`)).body as Ok<"/api/webhooks/{id}", "get">).webhook,
+    /** `DELETE /api/webhooks/{id}`, with its delivery log. */
+    delete: async (id: string): Promise<void> => {
+      await this.transport.send({ method: "DELETE", path: `/api/webhooks/${encodeURIComponent(id)}` });
+    },
+  };
+
+  /** Closes the progress socket, if one is open. */
+  async close(): Promise<void> {
+    await this.progress.close();
+  }
+
+  private get(path: string, query?: Record<string, string | number | undefined>): Promise<Answer> {
+    return this.transport.send({ method: "GET", path, ...(query ? { query } : {}) });
+  }
+}
+
+/** A GraphQL answer's first error, as the service's catalogue says it (code, action, retryable). */
+function graphQLRefusal(answer: Answer, attempt: number): PmsApiError | undefined {
+  const [first] = (answer.body as { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }).errors ?? [];
+  if (!first) return undefined;
+  return graphQLError(first, {
+    status: answer.status,
+    requestId: answer.headers.get("x-request-id") ?? undefined,
+    retryAfterSeconds: parseRetryAfter(answer.headers.get("retry-after")),
+    attempts: attempt,
+  });
+}
+
+/** A failed job's error, with the status its code has in the catalogue (CRAWL_FAILED, INVALID_URL …). */
+export function jobFailure(jobId: string, error: { code: string; message: string } | null | undefined): PmsJobFailedError {
+  return new PmsJobFailedError(jobId, error, (errorStatus as Partial<Record<string, number>>)[error?.code ?? ""] ?? 500);
+}

@@ -1,0 +1,40 @@
+/**
+ * The contract's retry policy (interface specification, Errors, rule 3): retry
+ * 429 throttling answers only, a capped number of times, with a backoff that
+ * starts from `Retry-After` and doubles. Never 402 (plan quota), nor any other
+ * 4xx, nor 5xx: the contract names 429 alone, and a scoring POST that failed
+ * with 5xx may have been charged (the error says `retryable`; the caller decides).
+ */
+export interface RetryPolicy {
+  /** Sends in all, the first included (default 3). 1 turns retries off. */
+  readonly maxAttempts: number;
+  /** The first wait when the answer has no Retry-After (default 1 s). */
+  readonly baseDelayMs: number;
+  /**
+   * The longest wait (default 120 s). A Retry-After beyond it is not waited out:
+   * the refusal is answered at once (an anonymous caller's hour, say).
+   */
+  readonly maxDelayMs: number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 120_000 };
+
+/**
+ * How long to wait before send number `attempt + 1`, after send `attempt` (1-based)
+ * was throttled; undefined: do not retry.
+ */
+export function retryDelayMs(policy: RetryPolicy, attempt: number, retryAfterSeconds: number | undefined): number | undefined {
+  if (attempt >= policy.maxAttempts) return undefined;
+  const floor = retryAfterSeconds === undefined ? policy.baseDelayMs : retryAfterSeconds * 1_000;
+  if (floor > policy.maxDelayMs) return undefined;
+  // Never sooner than the service asked; doubled per retry; capped.
+  return Math.max(floor, Math.min(policy.maxDelayMs, floor * 2 ** (attempt - 1)));
+}
+
+/** `Retry-After` in seconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === "") return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1_000));
+}
