@@ -99,6 +99,7 @@ export function buildOpenApiDocument(executable: GraphQLSchema, routes: readonly
     tags.add(row.doc.tag);
     (paths[path] ??= {})[row.method.toLowerCase()] = documented.describe(row);
   }
+  const objectSchemas = nameObjectSchemas(schema, paths);
   const enumSchemas = Object.fromEntries(
     [...enums.values()]
       .sort((a, b) => a.name.localeCompare(b.name))
@@ -123,9 +124,84 @@ export function buildOpenApiDocument(executable: GraphQLSchema, routes: readonly
         bearer: { type: "http", scheme: "bearer", description: "An API key: `Authorization: Bearer <key>` (Business and Enterprise plans)." },
         session: { type: "apiKey", in: "cookie", name: "__session", description: "The session cookie set at sign-in." },
       },
-      schemas: { ...enumSchemas, Error: errorSchema(Object.keys(errorCatalogue) as ErrorCode[]) },
+      schemas: { ...enumSchemas, ...objectSchemas, Error: errorSchema(Object.keys(errorCatalogue) as ErrorCode[]) },
     },
   };
+}
+
+/**
+ * Which GraphQL object type an object schema is a selection of. A symbol: copies
+ * made by spreading keep it, JSON never shows it.
+ */
+const GRAPHQL_TYPE = Symbol("graphql type");
+/** The named fragments spread directly in that selection, in order. */
+const FRAGMENTS = Symbol("fragments");
+type Tagged = JsonSchema & { [GRAPHQL_TYPE]?: string; [FRAGMENTS]?: string[] };
+
+/**
+ * Named components for generated clients: a GraphQL object type that every route
+ * selects with the same fields (ScoreResult, Dimension, Webhook, …) becomes
+ * `#/components/schemas/<Type>` and each use a `$ref` to it (`anyOf` with null
+ * where nullable; a field's own description beside the `$ref`). A type selected in
+ * different shapes by different routes stays inline at each use, so a component
+ * never claims fields a route does not answer. Rewrites `paths` in place; answers
+ * the components.
+ */
+function nameObjectSchemas(schema: GraphQLSchema, paths: Record<string, Record<string, unknown>>): Record<string, JsonSchema> {
+  const shapes = new Map<string, Map<string, Tagged>>();
+  const canonical = (node: Tagged): string => {
+    const { description: _description, type: _type, ...rest } = node;
+    return JSON.stringify(rest);
+  };
+  const visit = (node: unknown, each: (node: Tagged) => void): void => {
+    if (Array.isArray(node)) for (const item of node) visit(item, each);
+    else if (node !== null && typeof node === "object") {
+      if (GRAPHQL_TYPE in node) each(node as Tagged);
+      for (const value of Object.values(node)) visit(value, each);
+    }
+  };
+  visit(paths, (node) => {
+    const name = node[GRAPHQL_TYPE]!;
+    const byShape = shapes.get(name) ?? shapes.set(name, new Map()).get(name)!;
+    byShape.set(canonical(node), node);
+  });
+  // One shape: the type's name. Several: each shape selected through named fragments is named after them
+  // (ScoreResult_ScoreFields, ScoreResult_ScoreFields_ProductViewFields); one written inline stays inline.
+  const names = new Map<string, string>();
+  for (const [type, byShape] of shapes) {
+    for (const [key, node] of byShape) {
+      const fragments = node[FRAGMENTS] ?? [];
+      if (byShape.size === 1) names.set(key, type);
+      else if (fragments.length > 0) names.set(key, [type, ...fragments].join("_"));
+    }
+  }
+
+  const rewrite = (node: unknown, keepRoot = false): unknown => {
+    if (Array.isArray(node)) return node.map((item) => rewrite(item));
+    if (node === null || typeof node !== "object") return node;
+    const tagged = node as Tagged;
+    const type = tagged[GRAPHQL_TYPE];
+    const name = type === undefined ? undefined : names.get(canonical(tagged));
+    if (type !== undefined && name !== undefined && !keepRoot) {
+      const typeDescription = schema.getType(type)?.description ?? undefined;
+      const reference = { $ref: `#/components/schemas/${name}` };
+      const nullable = Array.isArray(tagged.type) && tagged.type.includes("null");
+      const described = tagged.description !== undefined && tagged.description !== typeDescription ? { description: tagged.description } : {};
+      return nullable ? { anyOf: [reference, { type: "null" }], ...described } : { ...reference, ...described };
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewrite(value)]));
+  };
+  for (const methods of Object.values(paths)) for (const [method, operation] of Object.entries(methods)) methods[method] = rewrite(operation);
+  return Object.fromEntries(
+    [...names].sort(([, a], [, b]) => a.localeCompare(b)).map(([key, name]) => {
+      const type = name.split("_")[0]!;
+      const shape = shapes.get(type)!.get(key)!;
+      const typeDescription = schema.getType(type)?.description ?? undefined;
+      const body = rewrite(shape, true) as JsonSchema;
+      const { description: _description, ...rest } = body;
+      return [name, { ...rest, type: "object", ...(typeDescription ? { description: typeDescription } : {}) }];
+    }),
+  );
 }
 
 function operationOf(row: AnyRestRoute): OperationDefinitionNode {
@@ -388,6 +464,8 @@ class OperationDoc {
     const fields = this.collectFields(mergedSelection(nodes));
     const definitions = type.getFields();
     return {
+      [GRAPHQL_TYPE]: type.name,
+      [FRAGMENTS]: nodes.flatMap((node) => node.selectionSet?.selections.filter((selection) => selection.kind === Kind.FRAGMENT_SPREAD).map((spread) => spread.name.value) ?? []),
       type: "object",
       ...(type.description ? { description: type.description } : {}),
       additionalProperties: false,
@@ -463,7 +541,9 @@ function omitProperties(schema: JsonSchema, keys: readonly string[]): JsonSchema
     if (!(key in properties)) throw new Error(`cannot omit "${key}": not selected`);
     delete properties[key];
   }
-  return { ...schema, properties, required: (schema.required as string[]).filter((key) => !keys.includes(key)) };
+  // A part of a type's selection is no longer that type's shape.
+  const { [GRAPHQL_TYPE]: _type, [FRAGMENTS]: _fragments, ...rest } = schema as Tagged;
+  return { ...rest, properties, required: (schema.required as string[]).filter((key) => !keys.includes(key)) };
 }
 
 function securityOf(auth: AnyRestRoute["doc"]["auth"]): JsonSchema[] {

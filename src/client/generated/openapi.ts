@@ -623,11 +623,169 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A programmatic credential of the account (Business and Enterprise plans). Its secret is never shown again after creation. */
+        ApiKey: {
+            /**
+             * Format: date-time
+             * @description When it was created.
+             */
+            createdAt: string;
+            /** @description The key's id, used to revoke it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it last authenticated a request (to the minute); null if never.
+             */
+            lastUsedAt: string | null;
+            /** @description A name to recognise it by. */
+            name: string;
+            /** @description The first characters of the secret (pms_live_…), to tell keys apart. */
+            prefix: string;
+        };
+        /** @description The account's active API keys, newest first. REST: GET /api/keys. */
+        ApiKeyList: {
+            /** @description Active keys. */
+            keys: components["schemas"]["ApiKey"][];
+        };
+        /** @description The current billing cycle. */
+        BillingPeriod: {
+            /**
+             * Format: date-time
+             * @description When the next cycle starts and plan credits reset.
+             */
+            end: string;
+            /**
+             * Format: date-time
+             * @description When this cycle (and its plan credits) started.
+             */
+            start: string;
+        };
+        /** @description The reply to a chat message. REST: POST /api/chat. */
+        ChatAnswerType: {
+            /** @description The conversation, to continue it and to read it back. */
+            conversationId: string;
+            /** @description The assistant's reply. */
+            reply: components["schemas"]["ChatMessage"];
+            /** @description What this message cost. */
+            usage: components["schemas"]["ChatUsage"];
+        };
+        /** @description Evidence of the result a reply rests on. */
+        ChatCitation: {
+            /** @description The dimension whose evidence is cited. */
+            dimensionId: string;
+            /** @description The evidence, as stored with the result. */
+            quote: string;
+            /** @description The page the evidence was seen on; null for self-reported context. */
+            url: string | null;
+        };
+        /** @description One message of a conversation. */
+        ChatMessage: {
+            /** @description For replies: the evidence cited (only evidence the result holds). */
+            citations: components["schemas"]["ChatCitation"][];
+            /** @description The text. */
+            content: string;
+            /**
+             * Format: date-time
+             * @description When it was stored.
+             */
+            createdAt: string;
+            /** @description Its id. */
+            id: string;
+            /** @description user or assistant. */
+            role: string;
+        };
+        /** @description What a chat message cost. */
+        ChatUsage: {
+            /** @description Credits charged: 1 per message. */
+            credits: number;
+        };
+        /** @description A started checkout. REST: POST /api/billing/checkout (201). */
+        CheckoutSessionType: {
+            /** @description Where the customer pays: the payment provider's hosted page. */
+            checkoutUrl: string;
+            /** @description The checkout's id; completion is reported to webhooks (subscription.changed) and in usage. */
+            sessionId: string;
+        };
         /**
          * @description How much of what evidences a dimension the site showed.
          * @enum {string}
          */
         Confidence: "high" | "low" | "medium";
+        /** @description A monthly count and its ceiling. */
+        CountUsage: {
+            /** @description The plan's ceiling; null means unlimited. */
+            limit: number | null;
+            /** @description Used this cycle (products and seats: in use now). */
+            used: number;
+        };
+        /** @description What the crawl read. */
+        CrawlStatsType: {
+            /** @description Characters of page text analysed (boilerplate counted once). */
+            contentLength: number;
+            /** @description How long the crawl took, in milliseconds. */
+            durationMs: number;
+            /** @description Pages analysed. */
+            pagesAnalyzed: number;
+            /** @description Pages chosen for the crawl. */
+            pagesPlanned: number;
+            /** @description True when the crawl's time budget ended before its plan did. */
+            partial: boolean;
+            /** @description Pages of the site that were found but not read because its robots.txt disallows them. */
+            skippedByRobots: number;
+            /** @description The first of those pages (at most 20). */
+            skippedByRobotsUrls: string[];
+        };
+        /** @description A newly created key with its secret: the only time the secret is shown. */
+        CreatedApiKey: {
+            /** @description The key. */
+            key: components["schemas"]["ApiKey"];
+            /** @description The secret to send as 'Authorization: Bearer <secret>'. Store it now: it is not stored readable. */
+            secret: string;
+        };
+        /** @description A new (or the already pending) invitation. REST: POST /api/members/invitations (201). */
+        CreatedInvitation: {
+            /** @description The invitation. */
+            invitation: components["schemas"]["Invitation"];
+        };
+        /** @description Credits, exact to the tenth (an API call costs 0.1). */
+        CreditUsage: {
+            /** @description Plan credits granted this cycle; null means unlimited. */
+            limit: number | null;
+            /** @description Credits from score packs: they never expire and are spent after plan credits. */
+            packBalance: number;
+            /** @description Plan credits left this cycle; null means unlimited. */
+            remaining: number | null;
+            /** @description Plan credits spent this cycle. */
+            used: number;
+        };
+        /** @description One of the 27 dimensions of a result. */
+        DimensionResult: {
+            /** @description high, medium or low. */
+            confidence: components["schemas"]["Confidence"];
+            /** @description Identifier, for example market_intelligence. */
+            dimensionId: string;
+            /** @description Display name, for example Market Intelligence. */
+            dimensionName: string;
+            /** @description The evidence as one readable text, best first. */
+            evidence: string;
+            /** @description The evidence item by item, with page addresses. */
+            evidenceItems: components["schemas"]["EvidenceItem"][];
+            /** @description The pillar it belongs to, for example market_strategy. */
+            pillar: string;
+            /** @description Why this score: what raised it, what lowered it, what would raise it. */
+            reasoning: string;
+            /** @description 0–100. */
+            score: number;
+            /** @description Foundation, Developing, Scaling, Compounding or Leading. */
+            stageName: string;
+        };
+        /** @description A dimension and its score in the product's latest result. */
+        DimensionScoreRef: {
+            /** @description The dimension's id. */
+            dimensionId: string;
+            /** @description Its score, 0 to 100. */
+            score: number;
+        };
         /** @description The error envelope (DESIGN.md §4). */
         Error: {
             error: {
@@ -644,26 +802,170 @@ export interface components {
                 retryable: boolean;
             };
         };
+        /** @description A fact a score rests on. */
+        EvidenceItem: {
+            /** @description True when it comes from the caller's context, not from the site. */
+            selfReported: boolean;
+            /** @description The quoted text or the observed fact. */
+            text: string;
+            /** @description The page it was seen on; null for self-reported context and for absences. */
+            url: string | null;
+        };
         /**
          * @description The rubric a result was scored with.
          * @enum {string}
          */
         Framework: "maturity" | "product";
+        /** @description Component-level health of the service. REST: GET /api/health (503 when status is fail). */
+        Health: {
+            /** @description The individual checks. */
+            checks: components["schemas"]["HealthChecks"];
+            /** @description fail if any check fails, else warn if any warns, else pass. */
+            status: components["schemas"]["HealthStatus"];
+            /** @description Version of the running service. */
+            version: string;
+        };
+        /** @description The result of checking one component of the service. */
+        HealthCheck: {
+            /** @description What was checked and what was found. Never contains a secret. */
+            detail: string | null;
+            /** @description Round-trip time of the check in milliseconds, where one was measured. */
+            latencyMs: number | null;
+            /** @description Whether the component works. */
+            status: components["schemas"]["HealthStatus"];
+        };
+        /** @description One check per component the service depends on. */
+        HealthChecks: {
+            /** @description Identity provider configuration used to verify session cookies. */
+            auth: components["schemas"]["HealthCheck"];
+            /** @description Billing provider used for checkout (Stripe or the local provider). */
+            billing: components["schemas"]["HealthCheck"];
+            /** @description A round trip to PostgreSQL. */
+            database: components["schemas"]["HealthCheck"];
+            /** @description Runtime mode, whether the settings it requires are present, and a round trip to Redis when REDIS_URL is set. */
+            environment: components["schemas"]["HealthCheck"];
+            /** @description Scoring engine in use: the deterministic heuristic scorer or an LLM, with its model. */
+            scoring: components["schemas"]["HealthCheck"];
+        };
         /**
          * @description Outcome of a health check, worst of its parts for the overall status.
          * @enum {string}
          */
         HealthStatus: "fail" | "pass" | "warn";
+        /** @description A seat offered to an e-mail address; it holds the seat until accepted or cancelled. */
+        Invitation: {
+            /**
+             * Format: date-time
+             * @description When it was sent.
+             */
+            createdAt: string;
+            /** @description The invited address (lower-cased). Its first sign-in, verified by the identity provider, joins this account. */
+            email: string;
+            /** @description The invitation's id, used to cancel it. */
+            id: string;
+        };
+        /** @description Why a job failed. */
+        JobError: {
+            /** @description The error code, as in the error catalogue (CRAWL_FAILED, INVALID_URL …). */
+            code: string;
+            /** @description What happened. */
+            message: string;
+        };
         /**
          * @description Where a scoring job is.
          * @enum {string}
          */
         JobStatus: "completed" | "crawling" | "failed" | "queued" | "scoring";
+        /** @description A stage of the product lifecycle, discovery to scale. */
+        LifecycleStage: {
+            /** @description What it means, in a sentence. */
+            description: string;
+            /** @description stage_discovery … stage_scale (the product framework's lifecycle ids). */
+            id: string;
+            /** @description Its name. */
+            name: string;
+            /** @description 1 for the first stage. */
+            order: number;
+            /** @description Its tasks, in order. */
+            tasks: components["schemas"]["LifecycleTask"][];
+        };
+        /** @description One task of a lifecycle stage. */
+        LifecycleTask: {
+            /** @description What it means, in a sentence. */
+            description: string;
+            /** @description The scoring dimensions doing this task moves. */
+            dimensions: string[];
+            /** @description Its id, used as a key of the assessment's answers (task_define_problem …). */
+            id: string;
+            /** @description Its name. */
+            name: string;
+        };
+        /** @description A person with a seat on the account. */
+        Member: {
+            /** @description The e-mail address the identity provider gave. */
+            email: string;
+            /** @description The member's user id. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the member joined the account.
+             */
+            joinedAt: string;
+            /** @description The display name, when the identity provider gave one. */
+            name: string | null;
+        };
+        /** @description The account's members and pending invitations; together they take the plan's seats. REST: GET /api/members. */
+        MemberList: {
+            /** @description Pending invitations, oldest first. */
+            invitations: components["schemas"]["Invitation"][];
+            /** @description Members, oldest first. */
+            members: components["schemas"]["Member"][];
+        };
+        /** @description An open task of the current stage, weakest related evidence first. */
+        NextTask: {
+            /** @description What it means, in a sentence. */
+            description: string;
+            /** @description Its id. */
+            id: string;
+            /** @description Its name. */
+            name: string;
+            /** @description in_progress or not_started. */
+            status: string;
+            /** @description The weakest of the task's dimensions in the product's latest score; null without a score. */
+            weakestDimension: components["schemas"]["DimensionScoreRef"] | null;
+        };
         /**
          * @description A subscription plan (the contract's plan table).
          * @enum {string}
          */
         Plan: "business" | "enterprise" | "free" | "pro";
+        /** @description The caller's results, newest first. REST: GET /api/scores. */
+        ScoreHistory: {
+            /** @description Pass as cursor for the next page; null on the last page. */
+            nextCursor: string | null;
+            /** @description A page of results. */
+            results: components["schemas"]["ScoreResult_ScoreFields"][];
+        };
+        /** @description A scoring job. Visible to members of its account, or to its anonymous requester's address. */
+        ScoreJob: {
+            /**
+             * Format: date-time
+             * @description When it was started.
+             */
+            createdAt: string;
+            /** @description Why it failed. */
+            error: components["schemas"]["JobError"] | null;
+            /** @description The job id, to follow with scoreProgress. */
+            id: string;
+            /** @description Which operation it runs. */
+            kind: components["schemas"]["ScoreKind"];
+            /** @description Its latest progress step. */
+            progress: components["schemas"]["ScoreProgress"] | null;
+            /** @description The stored result, once completed. */
+            resultId: string | null;
+            /** @description Where it is. */
+            status: components["schemas"]["JobStatus"];
+        };
         /**
          * @description Which scoring operation a job runs.
          * @enum {string}
@@ -679,6 +981,192 @@ export interface components {
          * @enum {string}
          */
         ScorePack: "large" | "medium" | "small";
+        /** @description One step of a scoring job, as scoreProgress streams it. */
+        ScoreProgress: {
+            /** @description scoring: the dimension just scored (1-based). */
+            dimension: number | null;
+            /** @description scoring: the id of the dimension just scored. */
+            dimensionId: string | null;
+            /** @description scoring: how many dimensions there are (27). */
+            dimensions: number | null;
+            /** @description crawling: the page just read (1-based). */
+            page: number | null;
+            /** @description crawling: pages planned so far. */
+            pages: number | null;
+            /** @description Where the job is. */
+            status: components["schemas"]["JobStatus"];
+            /** @description crawling: the page just read. */
+            url: string | null;
+        };
+        /** @description A stored score: immutable once completed. Readable by anyone with its id (share links). */
+        ScoreResult_ScoreFields: {
+            /** @description Name detected for the product. */
+            companyName: string;
+            /**
+             * Format: date-time
+             * @description When the result was stored.
+             */
+            createdAt: string;
+            /** @description The 27 dimensions, pillar by pillar. */
+            dimensions: components["schemas"]["DimensionResult"][];
+            /** @description The rubric used. */
+            framework: components["schemas"]["Framework"];
+            /** @description Semver of the rubric: scores of different versions are not compared. */
+            frameworkVersion: string;
+            /** @description The 3 weakest dimension ids. */
+            gaps: string[];
+            /** @description True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring. */
+            held: boolean;
+            /** @description Result identifier (UUID). */
+            id: string;
+            /** @description full or quick. */
+            mode: components["schemas"]["ScoreMode"];
+            /** @description The overall stage (possibly capped by a gate named in crossDimensionNotes). */
+            stageName: string;
+            /** @description The 3 strongest dimension ids (high or medium confidence only). */
+            strengths: string[];
+            /** @description 0–100: the confidence-weighted mean of the 27 dimensions. */
+            totalScore: number;
+            /** @description The address that was scored (normalized). */
+            url: string;
+        };
+        /** @description A stored score: immutable once completed. Readable by anyone with its id (share links). */
+        ScoreResult_ScoreFields_ProductViewFields: {
+            /** @description Anti-patterns found (product view). */
+            antiPatternsDetected: string[];
+            /** @description Name detected for the product. */
+            companyName: string;
+            /** @description Pages that were crawled (product view). */
+            crawledPages: string[];
+            /** @description What the crawl read (product view). */
+            crawlStats: components["schemas"]["CrawlStatsType"];
+            /**
+             * Format: date-time
+             * @description When the result was stored.
+             */
+            createdAt: string;
+            /** @description Notes across dimensions, gates that applied (product view). */
+            crossDimensionNotes: string;
+            /** @description The 27 dimensions, pillar by pillar. */
+            dimensions: components["schemas"]["DimensionResult"][];
+            /** @description The rubric used. */
+            framework: components["schemas"]["Framework"];
+            /** @description Semver of the rubric: scores of different versions are not compared. */
+            frameworkVersion: string;
+            /** @description The 3 weakest dimension ids. */
+            gaps: string[];
+            /** @description True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring. */
+            held: boolean;
+            /** @description Result identifier (UUID). */
+            id: string;
+            /** @description full or quick. */
+            mode: components["schemas"]["ScoreMode"];
+            /** @description The product the result belongs to (product view); null for plain scores. */
+            productId: string | null;
+            /** @description The overall stage (possibly capped by a gate named in crossDimensionNotes). */
+            stageName: string;
+            /** @description The 3 strongest dimension ids (high or medium confidence only). */
+            strengths: string[];
+            /** @description 0–100: the confidence-weighted mean of the 27 dimensions. */
+            totalScore: number;
+            /** @description The address that was scored (normalized). */
+            url: string;
+        };
+        /** @description How far one stage is, by its tasks' statuses. */
+        StageProgress: {
+            /** @description Tasks answered completed. */
+            completed: number;
+            /** @description Tasks answered in_progress. */
+            inProgress: number;
+            /** @description Tasks answered not_started or left out. */
+            notStarted: number;
+            /** @description Completed tasks as a whole percentage of the stage's tasks. */
+            percent: number;
+            /** @description The stage's id. */
+            stageId: string;
+        };
+        /** @description Live credit and quota consumption of the caller's account. REST: GET /api/usage. */
+        Usage: {
+            /** @description API calls (requests authenticated with an API key) this cycle. */
+            apiCalls: components["schemas"]["CountUsage"];
+            /** @description Chat messages this cycle. */
+            chatMessages: components["schemas"]["CountUsage"];
+            /** @description Credits of this cycle and of score packs. */
+            credits: components["schemas"]["CreditUsage"];
+            period: components["schemas"]["BillingPeriod"];
+            /** @description The account's plan. */
+            plan: components["schemas"]["Plan"];
+            /** @description Products stored. */
+            products: components["schemas"]["CountUsage"];
+            /** @description URL scores this cycle. */
+            scores: components["schemas"]["CountUsage"];
+            /** @description Members of the account. */
+            seats: components["schemas"]["CountUsage"];
+        };
+        /** @description A webhook subscription: an HTTPS destination and the event kinds it receives. Its secret is shown only when created or rotated. */
+        Webhook: {
+            /** @description The account it belongs to. */
+            accountId: string;
+            /**
+             * Format: date-time
+             * @description When it was created.
+             */
+            createdAt: string;
+            /** @description Why the service disabled it (410 Gone, or 5 days of failed deliveries); null otherwise. */
+            disabledReason: string | null;
+            /** @description Whether events are delivered to it. */
+            enabled: boolean;
+            /** @description Subscribed event kinds: score.completed, subscription.changed. */
+            events: string[];
+            /** @description The webhook's id. */
+            id: string;
+            /** @description The HTTPS destination. */
+            url: string;
+        };
+        /** @description One event sent (or being sent) to one webhook: the delivery log. */
+        WebhookDelivery: {
+            /** @description Attempts made so far. */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the event happened and the delivery was queued.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When a 2xx answer was received.
+             */
+            deliveredAt: string | null;
+            /** @description The event's id: the webhook-id header, the same on every attempt. */
+            eventId: string;
+            /** @description score.completed, subscription.changed or webhook.test. */
+            eventType: string;
+            /** @description The delivery's id (to replay it). */
+            id: string;
+            /** @description Why the last attempt failed. */
+            lastError: string | null;
+            /** @description The HTTP status of the last attempt; null when there was no answer. */
+            lastStatusCode: number | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (pending deliveries).
+             */
+            nextAttemptAt: string | null;
+            /** @description pending (waiting for its next attempt), delivered, or failed (attempts exhausted, or the webhook disabled). */
+            status: string;
+        };
+        /** @description A page of a webhook's deliveries, newest first. */
+        WebhookDeliveryPage: {
+            /** @description At most `limit` deliveries. */
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            nextCursor: string | null;
+        };
+        /** @description The account's webhooks, newest first (at most 10). */
+        WebhookList: {
+            /** @description Webhooks. */
+            webhooks: components["schemas"]["Webhook"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -714,12 +1202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Where the customer pays: the payment provider's hosted page. */
-                        checkoutUrl: string;
-                        /** @description The checkout's id; completion is reported to webhooks (subscription.changed) and in usage. */
-                        sessionId: string;
-                    };
+                    "application/json": components["schemas"]["CheckoutSessionType"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -987,38 +1470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The conversation, to continue it and to read it back. */
-                        conversationId: string;
-                        /** @description The assistant's reply. */
-                        reply: {
-                            /** @description For replies: the evidence cited (only evidence the result holds). */
-                            citations: {
-                                /** @description The dimension whose evidence is cited. */
-                                dimensionId: string;
-                                /** @description The evidence, as stored with the result. */
-                                quote: string;
-                                /** @description The page the evidence was seen on; null for self-reported context. */
-                                url: string | null;
-                            }[];
-                            /** @description The text. */
-                            content: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was stored.
-                             */
-                            createdAt: string;
-                            /** @description Its id. */
-                            id: string;
-                            /** @description user or assistant. */
-                            role: string;
-                        };
-                        /** @description What this message cost. */
-                        usage: {
-                            /** @description Credits charged: 1 per message. */
-                            credits: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["ChatAnswerType"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -1315,28 +1767,7 @@ export interface operations {
                          */
                         createdAt: string;
                         /** @description Its messages, newest first (one page). */
-                        messages: {
-                            /** @description For replies: the evidence cited (only evidence the result holds). */
-                            citations: {
-                                /** @description The dimension whose evidence is cited. */
-                                dimensionId: string;
-                                /** @description The evidence, as stored with the result. */
-                                quote: string;
-                                /** @description The page the evidence was seen on; null for self-reported context. */
-                                url: string | null;
-                            }[];
-                            /** @description The text. */
-                            content: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was stored.
-                             */
-                            createdAt: string;
-                            /** @description Its id. */
-                            id: string;
-                            /** @description user or assistant. */
-                            role: string;
-                        }[];
+                        messages: components["schemas"]["ChatMessage"][];
                         /** @description Pass as `cursor` for older messages; null on the last page. */
                         nextCursor: string | null;
                         /** @description The product, when the conversation began from one. */
@@ -1569,60 +2000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The individual checks. */
-                        checks: {
-                            /** @description Identity provider configuration used to verify session cookies. */
-                            auth: {
-                                /** @description What was checked and what was found. Never contains a secret. */
-                                detail: string | null;
-                                /** @description Round-trip time of the check in milliseconds, where one was measured. */
-                                latencyMs: number | null;
-                                /** @description Whether the component works. */
-                                status: components["schemas"]["HealthStatus"];
-                            };
-                            /** @description Billing provider used for checkout (Stripe or the local provider). */
-                            billing: {
-                                /** @description What was checked and what was found. Never contains a secret. */
-                                detail: string | null;
-                                /** @description Round-trip time of the check in milliseconds, where one was measured. */
-                                latencyMs: number | null;
-                                /** @description Whether the component works. */
-                                status: components["schemas"]["HealthStatus"];
-                            };
-                            /** @description A round trip to PostgreSQL. */
-                            database: {
-                                /** @description What was checked and what was found. Never contains a secret. */
-                                detail: string | null;
-                                /** @description Round-trip time of the check in milliseconds, where one was measured. */
-                                latencyMs: number | null;
-                                /** @description Whether the component works. */
-                                status: components["schemas"]["HealthStatus"];
-                            };
-                            /** @description Runtime mode, whether the settings it requires are present, and a round trip to Redis when REDIS_URL is set. */
-                            environment: {
-                                /** @description What was checked and what was found. Never contains a secret. */
-                                detail: string | null;
-                                /** @description Round-trip time of the check in milliseconds, where one was measured. */
-                                latencyMs: number | null;
-                                /** @description Whether the component works. */
-                                status: components["schemas"]["HealthStatus"];
-                            };
-                            /** @description Scoring engine in use: the deterministic heuristic scorer or an LLM, with its model. */
-                            scoring: {
-                                /** @description What was checked and what was found. Never contains a secret. */
-                                detail: string | null;
-                                /** @description Round-trip time of the check in milliseconds, where one was measured. */
-                                latencyMs: number | null;
-                                /** @description Whether the component works. */
-                                status: components["schemas"]["HealthStatus"];
-                            };
-                        };
-                        /** @description fail if any check fails, else warn if any warns, else pass. */
-                        status: components["schemas"]["HealthStatus"];
-                        /** @description Version of the running service. */
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -1785,60 +2163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The individual checks. */
-                        checks: {
-                            /** @description Identity provider configuration used to verify session cookies. */
-                            auth: {
-                                /** @description What was checked and what was found. Never contains a secret. */
-                                detail: string | null;
-                                /** @description Round-trip time of the check in milliseconds, where one was measured. */
-                                latencyMs: number | null;
-                                /** @description Whether the component works. */
-                                status: components["schemas"]["HealthStatus"];
-                            };
-                            /** @description Billing provider used for checkout (Stripe or the local provider). */
-                            billing: {
-                                /** @description What was checked and what was found. Never contains a secret. */
-                                detail: string | null;
-                                /** @description Round-trip time of the check in milliseconds, where one was measured. */
-                                latencyMs: number | null;
-                                /** @description Whether the component works. */
-                                status: components["schemas"]["HealthStatus"];
-                            };
-                            /** @description A round trip to PostgreSQL. */
-                            database: {
-                                /** @description What was checked and what was found. Never contains a secret. */
-                                detail: string | null;
-                                /** @description Round-trip time of the check in milliseconds, where one was measured. */
-                                latencyMs: number | null;
-                                /** @description Whether the component works. */
-                                status: components["schemas"]["HealthStatus"];
-                            };
-                            /** @description Runtime mode, whether the settings it requires are present, and a round trip to Redis when REDIS_URL is set. */
-                            environment: {
-                                /** @description What was checked and what was found. Never contains a secret. */
-                                detail: string | null;
-                                /** @description Round-trip time of the check in milliseconds, where one was measured. */
-                                latencyMs: number | null;
-                                /** @description Whether the component works. */
-                                status: components["schemas"]["HealthStatus"];
-                            };
-                            /** @description Scoring engine in use: the deterministic heuristic scorer or an LLM, with its model. */
-                            scoring: {
-                                /** @description What was checked and what was found. Never contains a secret. */
-                                detail: string | null;
-                                /** @description Round-trip time of the check in milliseconds, where one was measured. */
-                                latencyMs: number | null;
-                                /** @description Whether the component works. */
-                                status: components["schemas"]["HealthStatus"];
-                            };
-                        };
-                        /** @description fail if any check fails, else warn if any warns, else pass. */
-                        status: components["schemas"]["HealthStatus"];
-                        /** @description Version of the running service. */
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
@@ -1860,27 +2185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Active keys. */
-                        keys: {
-                            /**
-                             * Format: date-time
-                             * @description When it was created.
-                             */
-                            createdAt: string;
-                            /** @description The key's id, used to revoke it. */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @description When it last authenticated a request (to the minute); null if never.
-                             */
-                            lastUsedAt: string | null;
-                            /** @description A name to recognise it by. */
-                            name: string;
-                            /** @description The first characters of the secret (pms_live_…), to tell keys apart. */
-                            prefix: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -2088,29 +2393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The key. */
-                        key: {
-                            /**
-                             * Format: date-time
-                             * @description When it was created.
-                             */
-                            createdAt: string;
-                            /** @description The key's id, used to revoke it. */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @description When it last authenticated a request (to the minute); null if never.
-                             */
-                            lastUsedAt: string | null;
-                            /** @description A name to recognise it by. */
-                            name: string;
-                            /** @description The first characters of the secret (pms_live_…), to tell keys apart. */
-                            prefix: string;
-                        };
-                        /** @description The secret to send as 'Authorization: Bearer <secret>'. Store it now: it is not stored readable. */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -2666,38 +2949,11 @@ export interface operations {
                             /** @description Its id. */
                             id: string;
                             /** @description The current stage's open tasks, weakest related evidence first. */
-                            nextTasks: {
-                                /** @description What it means, in a sentence. */
-                                description: string;
-                                /** @description Its id. */
-                                id: string;
-                                /** @description Its name. */
-                                name: string;
-                                /** @description in_progress or not_started. */
-                                status: string;
-                                /** @description The weakest of the task's dimensions in the product's latest score; null without a score. */
-                                weakestDimension: {
-                                    /** @description The dimension's id. */
-                                    dimensionId: string;
-                                    /** @description Its score, 0 to 100. */
-                                    score: number;
-                                } | null;
-                            }[];
+                            nextTasks: components["schemas"]["NextTask"][];
                             /** @description The product assessed. */
                             productId: string;
                             /** @description The stages, in order. */
-                            stages: {
-                                /** @description Tasks answered completed. */
-                                completed: number;
-                                /** @description Tasks answered in_progress. */
-                                inProgress: number;
-                                /** @description Tasks answered not_started or left out. */
-                                notStarted: number;
-                                /** @description Completed tasks as a whole percentage of the stage's tasks. */
-                                percent: number;
-                                /** @description The stage's id. */
-                                stageId: string;
-                            }[];
+                            stages: components["schemas"]["StageProgress"][];
                         };
                     };
                 };
@@ -2984,27 +3240,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description The stages, in order. */
-                        stages: {
-                            /** @description What it means, in a sentence. */
-                            description: string;
-                            /** @description stage_discovery … stage_scale (the product framework's lifecycle ids). */
-                            id: string;
-                            /** @description Its name. */
-                            name: string;
-                            /** @description 1 for the first stage. */
-                            order: number;
-                            /** @description Its tasks, in order. */
-                            tasks: {
-                                /** @description What it means, in a sentence. */
-                                description: string;
-                                /** @description The scoring dimensions doing this task moves. */
-                                dimensions: string[];
-                                /** @description Its id, used as a key of the assessment's answers (task_define_problem …). */
-                                id: string;
-                                /** @description Its name. */
-                                name: string;
-                            }[];
-                        }[];
+                        stages: components["schemas"]["LifecycleStage"][];
                         /** @description The definition's version; stored with each assessment. */
                         version: string;
                     };
@@ -3218,34 +3454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Pending invitations, oldest first. */
-                        invitations: {
-                            /**
-                             * Format: date-time
-                             * @description When it was sent.
-                             */
-                            createdAt: string;
-                            /** @description The invited address (lower-cased). Its first sign-in, verified by the identity provider, joins this account. */
-                            email: string;
-                            /** @description The invitation's id, used to cancel it. */
-                            id: string;
-                        }[];
-                        /** @description Members, oldest first. */
-                        members: {
-                            /** @description The e-mail address the identity provider gave. */
-                            email: string;
-                            /** @description The member's user id. */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @description When the member joined the account.
-                             */
-                            joinedAt: string;
-                            /** @description The display name, when the identity provider gave one. */
-                            name: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["MemberList"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -3730,20 +3939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The invitation. */
-                        invitation: {
-                            /**
-                             * Format: date-time
-                             * @description When it was sent.
-                             */
-                            createdAt: string;
-                            /** @description The invited address (lower-cased). Its first sign-in, verified by the identity provider, joins this account. */
-                            email: string;
-                            /** @description The invitation's id, used to cancel it. */
-                            id: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CreatedInvitation"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -4294,88 +4490,7 @@ export interface operations {
                         /** @description Pass as cursor for the next page; null on the last page. */
                         nextCursor: string | null;
                         /** @description A page of results (product view). */
-                        results: {
-                            /** @description Anti-patterns found (product view). */
-                            antiPatternsDetected: string[];
-                            /** @description Name detected for the product. */
-                            companyName: string;
-                            /** @description Pages that were crawled (product view). */
-                            crawledPages: string[];
-                            /** @description What the crawl read (product view). */
-                            crawlStats: {
-                                /** @description Characters of page text analysed (boilerplate counted once). */
-                                contentLength: number;
-                                /** @description How long the crawl took, in milliseconds. */
-                                durationMs: number;
-                                /** @description Pages analysed. */
-                                pagesAnalyzed: number;
-                                /** @description Pages chosen for the crawl. */
-                                pagesPlanned: number;
-                                /** @description True when the crawl's time budget ended before its plan did. */
-                                partial: boolean;
-                                /** @description Pages of the site that were found but not read because its robots.txt disallows them. */
-                                skippedByRobots: number;
-                                /** @description The first of those pages (at most 20). */
-                                skippedByRobotsUrls: string[];
-                            };
-                            /**
-                             * Format: date-time
-                             * @description When the result was stored.
-                             */
-                            createdAt: string;
-                            /** @description Notes across dimensions, gates that applied (product view). */
-                            crossDimensionNotes: string;
-                            /** @description The 27 dimensions, pillar by pillar. */
-                            dimensions: {
-                                /** @description high, medium or low. */
-                                confidence: components["schemas"]["Confidence"];
-                                /** @description Identifier, for example market_intelligence. */
-                                dimensionId: string;
-                                /** @description Display name, for example Market Intelligence. */
-                                dimensionName: string;
-                                /** @description The evidence as one readable text, best first. */
-                                evidence: string;
-                                /** @description The evidence item by item, with page addresses. */
-                                evidenceItems: {
-                                    /** @description True when it comes from the caller's context, not from the site. */
-                                    selfReported: boolean;
-                                    /** @description The quoted text or the observed fact. */
-                                    text: string;
-                                    /** @description The page it was seen on; null for self-reported context and for absences. */
-                                    url: string | null;
-                                }[];
-                                /** @description The pillar it belongs to, for example market_strategy. */
-                                pillar: string;
-                                /** @description Why this score: what raised it, what lowered it, what would raise it. */
-                                reasoning: string;
-                                /** @description 0–100. */
-                                score: number;
-                                /** @description Foundation, Developing, Scaling, Compounding or Leading. */
-                                stageName: string;
-                            }[];
-                            /** @description The rubric used. */
-                            framework: components["schemas"]["Framework"];
-                            /** @description Semver of the rubric: scores of different versions are not compared. */
-                            frameworkVersion: string;
-                            /** @description The 3 weakest dimension ids. */
-                            gaps: string[];
-                            /** @description True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring. */
-                            held: boolean;
-                            /** @description Result identifier (UUID). */
-                            id: string;
-                            /** @description full or quick. */
-                            mode: components["schemas"]["ScoreMode"];
-                            /** @description The product the result belongs to (product view); null for plain scores. */
-                            productId: string | null;
-                            /** @description The overall stage (possibly capped by a gate named in crossDimensionNotes). */
-                            stageName: string;
-                            /** @description The 3 strongest dimension ids (high or medium confidence only). */
-                            strengths: string[];
-                            /** @description 0–100: the confidence-weighted mean of the 27 dimensions. */
-                            totalScore: number;
-                            /** @description The address that was scored (normalized). */
-                            url: string;
-                        }[];
+                        results: components["schemas"]["ScoreResult_ScoreFields_ProductViewFields"][];
                         /** @description The normalized address. */
                         url: string;
                     };
@@ -4631,33 +4746,7 @@ export interface operations {
                          */
                         createdAt: string;
                         /** @description The 27 dimensions, pillar by pillar. */
-                        dimensions: {
-                            /** @description high, medium or low. */
-                            confidence: components["schemas"]["Confidence"];
-                            /** @description Identifier, for example market_intelligence. */
-                            dimensionId: string;
-                            /** @description Display name, for example Market Intelligence. */
-                            dimensionName: string;
-                            /** @description The evidence as one readable text, best first. */
-                            evidence: string;
-                            /** @description The evidence item by item, with page addresses. */
-                            evidenceItems: {
-                                /** @description True when it comes from the caller's context, not from the site. */
-                                selfReported: boolean;
-                                /** @description The quoted text or the observed fact. */
-                                text: string;
-                                /** @description The page it was seen on; null for self-reported context and for absences. */
-                                url: string | null;
-                            }[];
-                            /** @description The pillar it belongs to, for example market_strategy. */
-                            pillar: string;
-                            /** @description Why this score: what raised it, what lowered it, what would raise it. */
-                            reasoning: string;
-                            /** @description 0–100. */
-                            score: number;
-                            /** @description Foundation, Developing, Scaling, Compounding or Leading. */
-                            stageName: string;
-                        }[];
+                        dimensions: components["schemas"]["DimensionResult"][];
                         /** @description The rubric used. */
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -4699,45 +4788,7 @@ export interface operations {
                         /** @description Anonymous callers only: the one-time token that links the held result to an account (linkScore). */
                         claimToken?: string;
                         /** @description The job that produced it. */
-                        job: {
-                            /**
-                             * Format: date-time
-                             * @description When it was started.
-                             */
-                            createdAt: string;
-                            /** @description Why it failed. */
-                            error: {
-                                /** @description The error code, as in the error catalogue (CRAWL_FAILED, INVALID_URL …). */
-                                code: string;
-                                /** @description What happened. */
-                                message: string;
-                            } | null;
-                            /** @description The job id, to follow with scoreProgress. */
-                            id: string;
-                            /** @description Which operation it runs. */
-                            kind: components["schemas"]["ScoreKind"];
-                            /** @description Its latest progress step. */
-                            progress: {
-                                /** @description scoring: the dimension just scored (1-based). */
-                                dimension: number | null;
-                                /** @description scoring: the id of the dimension just scored. */
-                                dimensionId: string | null;
-                                /** @description scoring: how many dimensions there are (27). */
-                                dimensions: number | null;
-                                /** @description crawling: the page just read (1-based). */
-                                page: number | null;
-                                /** @description crawling: pages planned so far. */
-                                pages: number | null;
-                                /** @description Where the job is. */
-                                status: components["schemas"]["JobStatus"];
-                                /** @description crawling: the page just read. */
-                                url: string | null;
-                            } | null;
-                            /** @description The stored result, once completed. */
-                            resultId: string | null;
-                            /** @description Where it is. */
-                            status: components["schemas"]["JobStatus"];
-                        };
+                        job: components["schemas"]["ScoreJob"];
                     };
                 };
             };
@@ -5053,63 +5104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Name detected for the product. */
-                        companyName: string;
-                        /**
-                         * Format: date-time
-                         * @description When the result was stored.
-                         */
-                        createdAt: string;
-                        /** @description The 27 dimensions, pillar by pillar. */
-                        dimensions: {
-                            /** @description high, medium or low. */
-                            confidence: components["schemas"]["Confidence"];
-                            /** @description Identifier, for example market_intelligence. */
-                            dimensionId: string;
-                            /** @description Display name, for example Market Intelligence. */
-                            dimensionName: string;
-                            /** @description The evidence as one readable text, best first. */
-                            evidence: string;
-                            /** @description The evidence item by item, with page addresses. */
-                            evidenceItems: {
-                                /** @description True when it comes from the caller's context, not from the site. */
-                                selfReported: boolean;
-                                /** @description The quoted text or the observed fact. */
-                                text: string;
-                                /** @description The page it was seen on; null for self-reported context and for absences. */
-                                url: string | null;
-                            }[];
-                            /** @description The pillar it belongs to, for example market_strategy. */
-                            pillar: string;
-                            /** @description Why this score: what raised it, what lowered it, what would raise it. */
-                            reasoning: string;
-                            /** @description 0–100. */
-                            score: number;
-                            /** @description Foundation, Developing, Scaling, Compounding or Leading. */
-                            stageName: string;
-                        }[];
-                        /** @description The rubric used. */
-                        framework: components["schemas"]["Framework"];
-                        /** @description Semver of the rubric: scores of different versions are not compared. */
-                        frameworkVersion: string;
-                        /** @description The 3 weakest dimension ids. */
-                        gaps: string[];
-                        /** @description True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring. */
-                        held: boolean;
-                        /** @description Result identifier (UUID). */
-                        id: string;
-                        /** @description full or quick. */
-                        mode: components["schemas"]["ScoreMode"];
-                        /** @description The overall stage (possibly capped by a gate named in crossDimensionNotes). */
-                        stageName: string;
-                        /** @description The 3 strongest dimension ids (high or medium confidence only). */
-                        strengths: string[];
-                        /** @description 0–100: the confidence-weighted mean of the 27 dimensions. */
-                        totalScore: number;
-                        /** @description The address that was scored (normalized). */
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["ScoreResult_ScoreFields"];
                 };
             };
             /** @description Not modified: the ETag sent is still the answer. */
@@ -5348,45 +5343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: date-time
-                         * @description When it was started.
-                         */
-                        createdAt: string;
-                        /** @description Why it failed. */
-                        error: {
-                            /** @description The error code, as in the error catalogue (CRAWL_FAILED, INVALID_URL …). */
-                            code: string;
-                            /** @description What happened. */
-                            message: string;
-                        } | null;
-                        /** @description The job id, to follow with scoreProgress. */
-                        id: string;
-                        /** @description Which operation it runs. */
-                        kind: components["schemas"]["ScoreKind"];
-                        /** @description Its latest progress step. */
-                        progress: {
-                            /** @description scoring: the dimension just scored (1-based). */
-                            dimension: number | null;
-                            /** @description scoring: the id of the dimension just scored. */
-                            dimensionId: string | null;
-                            /** @description scoring: how many dimensions there are (27). */
-                            dimensions: number | null;
-                            /** @description crawling: the page just read (1-based). */
-                            page: number | null;
-                            /** @description crawling: pages planned so far. */
-                            pages: number | null;
-                            /** @description Where the job is. */
-                            status: components["schemas"]["JobStatus"];
-                            /** @description crawling: the page just read. */
-                            url: string | null;
-                        } | null;
-                        /** @description The stored result, once completed. */
-                        resultId: string | null;
-                        /** @description Where it is. */
-                        status: components["schemas"]["JobStatus"];
-                    };
+                    "application/json": components["schemas"]["ScoreJob"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -5623,63 +5580,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description Moves a held anonymous result into the caller's history with its one-time claim token. REST: POST /api/score/link. */
-                        result: {
-                            /** @description Name detected for the product. */
-                            companyName: string;
-                            /**
-                             * Format: date-time
-                             * @description When the result was stored.
-                             */
-                            createdAt: string;
-                            /** @description The 27 dimensions, pillar by pillar. */
-                            dimensions: {
-                                /** @description high, medium or low. */
-                                confidence: components["schemas"]["Confidence"];
-                                /** @description Identifier, for example market_intelligence. */
-                                dimensionId: string;
-                                /** @description Display name, for example Market Intelligence. */
-                                dimensionName: string;
-                                /** @description The evidence as one readable text, best first. */
-                                evidence: string;
-                                /** @description The evidence item by item, with page addresses. */
-                                evidenceItems: {
-                                    /** @description True when it comes from the caller's context, not from the site. */
-                                    selfReported: boolean;
-                                    /** @description The quoted text or the observed fact. */
-                                    text: string;
-                                    /** @description The page it was seen on; null for self-reported context and for absences. */
-                                    url: string | null;
-                                }[];
-                                /** @description The pillar it belongs to, for example market_strategy. */
-                                pillar: string;
-                                /** @description Why this score: what raised it, what lowered it, what would raise it. */
-                                reasoning: string;
-                                /** @description 0–100. */
-                                score: number;
-                                /** @description Foundation, Developing, Scaling, Compounding or Leading. */
-                                stageName: string;
-                            }[];
-                            /** @description The rubric used. */
-                            framework: components["schemas"]["Framework"];
-                            /** @description Semver of the rubric: scores of different versions are not compared. */
-                            frameworkVersion: string;
-                            /** @description The 3 weakest dimension ids. */
-                            gaps: string[];
-                            /** @description True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring. */
-                            held: boolean;
-                            /** @description Result identifier (UUID). */
-                            id: string;
-                            /** @description full or quick. */
-                            mode: components["schemas"]["ScoreMode"];
-                            /** @description The overall stage (possibly capped by a gate named in crossDimensionNotes). */
-                            stageName: string;
-                            /** @description The 3 strongest dimension ids (high or medium confidence only). */
-                            strengths: string[];
-                            /** @description 0–100: the confidence-weighted mean of the 27 dimensions. */
-                            totalScore: number;
-                            /** @description The address that was scored (normalized). */
-                            url: string;
-                        };
+                        result: components["schemas"]["ScoreResult_ScoreFields"];
                     };
                 };
             };
@@ -5982,22 +5883,7 @@ export interface operations {
                         /** @description Pages that were crawled (product view). */
                         crawledPages: string[];
                         /** @description What the crawl read (product view). */
-                        crawlStats: {
-                            /** @description Characters of page text analysed (boilerplate counted once). */
-                            contentLength: number;
-                            /** @description How long the crawl took, in milliseconds. */
-                            durationMs: number;
-                            /** @description Pages analysed. */
-                            pagesAnalyzed: number;
-                            /** @description Pages chosen for the crawl. */
-                            pagesPlanned: number;
-                            /** @description True when the crawl's time budget ended before its plan did. */
-                            partial: boolean;
-                            /** @description Pages of the site that were found but not read because its robots.txt disallows them. */
-                            skippedByRobots: number;
-                            /** @description The first of those pages (at most 20). */
-                            skippedByRobotsUrls: string[];
-                        };
+                        crawlStats: components["schemas"]["CrawlStatsType"];
                         /**
                          * Format: date-time
                          * @description When the result was stored.
@@ -6006,33 +5892,7 @@ export interface operations {
                         /** @description Notes across dimensions, gates that applied (product view). */
                         crossDimensionNotes: string;
                         /** @description The 27 dimensions, pillar by pillar. */
-                        dimensions: {
-                            /** @description high, medium or low. */
-                            confidence: components["schemas"]["Confidence"];
-                            /** @description Identifier, for example market_intelligence. */
-                            dimensionId: string;
-                            /** @description Display name, for example Market Intelligence. */
-                            dimensionName: string;
-                            /** @description The evidence as one readable text, best first. */
-                            evidence: string;
-                            /** @description The evidence item by item, with page addresses. */
-                            evidenceItems: {
-                                /** @description True when it comes from the caller's context, not from the site. */
-                                selfReported: boolean;
-                                /** @description The quoted text or the observed fact. */
-                                text: string;
-                                /** @description The page it was seen on; null for self-reported context and for absences. */
-                                url: string | null;
-                            }[];
-                            /** @description The pillar it belongs to, for example market_strategy. */
-                            pillar: string;
-                            /** @description Why this score: what raised it, what lowered it, what would raise it. */
-                            reasoning: string;
-                            /** @description 0–100. */
-                            score: number;
-                            /** @description Foundation, Developing, Scaling, Compounding or Leading. */
-                            stageName: string;
-                        }[];
+                        dimensions: components["schemas"]["DimensionResult"][];
                         /** @description The rubric used. */
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -6076,45 +5936,7 @@ export interface operations {
                         /** @description Anonymous callers only: the one-time token that links the held result to an account (linkScore). */
                         claimToken?: string;
                         /** @description The job that produced it. */
-                        job: {
-                            /**
-                             * Format: date-time
-                             * @description When it was started.
-                             */
-                            createdAt: string;
-                            /** @description Why it failed. */
-                            error: {
-                                /** @description The error code, as in the error catalogue (CRAWL_FAILED, INVALID_URL …). */
-                                code: string;
-                                /** @description What happened. */
-                                message: string;
-                            } | null;
-                            /** @description The job id, to follow with scoreProgress. */
-                            id: string;
-                            /** @description Which operation it runs. */
-                            kind: components["schemas"]["ScoreKind"];
-                            /** @description Its latest progress step. */
-                            progress: {
-                                /** @description scoring: the dimension just scored (1-based). */
-                                dimension: number | null;
-                                /** @description scoring: the id of the dimension just scored. */
-                                dimensionId: string | null;
-                                /** @description scoring: how many dimensions there are (27). */
-                                dimensions: number | null;
-                                /** @description crawling: the page just read (1-based). */
-                                page: number | null;
-                                /** @description crawling: pages planned so far. */
-                                pages: number | null;
-                                /** @description Where the job is. */
-                                status: components["schemas"]["JobStatus"];
-                                /** @description crawling: the page just read. */
-                                url: string | null;
-                            } | null;
-                            /** @description The stored result, once completed. */
-                            resultId: string | null;
-                            /** @description Where it is. */
-                            status: components["schemas"]["JobStatus"];
-                        };
+                        job: components["schemas"]["ScoreJob"];
                     };
                 };
             };
@@ -6447,33 +6269,7 @@ export interface operations {
                          */
                         createdAt: string;
                         /** @description The 27 dimensions, pillar by pillar. */
-                        dimensions: {
-                            /** @description high, medium or low. */
-                            confidence: components["schemas"]["Confidence"];
-                            /** @description Identifier, for example market_intelligence. */
-                            dimensionId: string;
-                            /** @description Display name, for example Market Intelligence. */
-                            dimensionName: string;
-                            /** @description The evidence as one readable text, best first. */
-                            evidence: string;
-                            /** @description The evidence item by item, with page addresses. */
-                            evidenceItems: {
-                                /** @description True when it comes from the caller's context, not from the site. */
-                                selfReported: boolean;
-                                /** @description The quoted text or the observed fact. */
-                                text: string;
-                                /** @description The page it was seen on; null for self-reported context and for absences. */
-                                url: string | null;
-                            }[];
-                            /** @description The pillar it belongs to, for example market_strategy. */
-                            pillar: string;
-                            /** @description Why this score: what raised it, what lowered it, what would raise it. */
-                            reasoning: string;
-                            /** @description 0–100. */
-                            score: number;
-                            /** @description Foundation, Developing, Scaling, Compounding or Leading. */
-                            stageName: string;
-                        }[];
+                        dimensions: components["schemas"]["DimensionResult"][];
                         /** @description The rubric used. */
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -6515,45 +6311,7 @@ export interface operations {
                         /** @description Anonymous callers only: the one-time token that links the held result to an account (linkScore). */
                         claimToken?: string;
                         /** @description The job that produced it. */
-                        job: {
-                            /**
-                             * Format: date-time
-                             * @description When it was started.
-                             */
-                            createdAt: string;
-                            /** @description Why it failed. */
-                            error: {
-                                /** @description The error code, as in the error catalogue (CRAWL_FAILED, INVALID_URL …). */
-                                code: string;
-                                /** @description What happened. */
-                                message: string;
-                            } | null;
-                            /** @description The job id, to follow with scoreProgress. */
-                            id: string;
-                            /** @description Which operation it runs. */
-                            kind: components["schemas"]["ScoreKind"];
-                            /** @description Its latest progress step. */
-                            progress: {
-                                /** @description scoring: the dimension just scored (1-based). */
-                                dimension: number | null;
-                                /** @description scoring: the id of the dimension just scored. */
-                                dimensionId: string | null;
-                                /** @description scoring: how many dimensions there are (27). */
-                                dimensions: number | null;
-                                /** @description crawling: the page just read (1-based). */
-                                page: number | null;
-                                /** @description crawling: pages planned so far. */
-                                pages: number | null;
-                                /** @description Where the job is. */
-                                status: components["schemas"]["JobStatus"];
-                                /** @description crawling: the page just read. */
-                                url: string | null;
-                            } | null;
-                            /** @description The stored result, once completed. */
-                            resultId: string | null;
-                            /** @description Where it is. */
-                            status: components["schemas"]["JobStatus"];
-                        };
+                        job: components["schemas"]["ScoreJob"];
                     };
                 };
             };
@@ -6864,68 +6622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Pass as cursor for the next page; null on the last page. */
-                        nextCursor: string | null;
-                        /** @description A page of results. */
-                        results: {
-                            /** @description Name detected for the product. */
-                            companyName: string;
-                            /**
-                             * Format: date-time
-                             * @description When the result was stored.
-                             */
-                            createdAt: string;
-                            /** @description The 27 dimensions, pillar by pillar. */
-                            dimensions: {
-                                /** @description high, medium or low. */
-                                confidence: components["schemas"]["Confidence"];
-                                /** @description Identifier, for example market_intelligence. */
-                                dimensionId: string;
-                                /** @description Display name, for example Market Intelligence. */
-                                dimensionName: string;
-                                /** @description The evidence as one readable text, best first. */
-                                evidence: string;
-                                /** @description The evidence item by item, with page addresses. */
-                                evidenceItems: {
-                                    /** @description True when it comes from the caller's context, not from the site. */
-                                    selfReported: boolean;
-                                    /** @description The quoted text or the observed fact. */
-                                    text: string;
-                                    /** @description The page it was seen on; null for self-reported context and for absences. */
-                                    url: string | null;
-                                }[];
-                                /** @description The pillar it belongs to, for example market_strategy. */
-                                pillar: string;
-                                /** @description Why this score: what raised it, what lowered it, what would raise it. */
-                                reasoning: string;
-                                /** @description 0–100. */
-                                score: number;
-                                /** @description Foundation, Developing, Scaling, Compounding or Leading. */
-                                stageName: string;
-                            }[];
-                            /** @description The rubric used. */
-                            framework: components["schemas"]["Framework"];
-                            /** @description Semver of the rubric: scores of different versions are not compared. */
-                            frameworkVersion: string;
-                            /** @description The 3 weakest dimension ids. */
-                            gaps: string[];
-                            /** @description True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring. */
-                            held: boolean;
-                            /** @description Result identifier (UUID). */
-                            id: string;
-                            /** @description full or quick. */
-                            mode: components["schemas"]["ScoreMode"];
-                            /** @description The overall stage (possibly capped by a gate named in crossDimensionNotes). */
-                            stageName: string;
-                            /** @description The 3 strongest dimension ids (high or medium confidence only). */
-                            strengths: string[];
-                            /** @description 0–100: the confidence-weighted mean of the 27 dimensions. */
-                            totalScore: number;
-                            /** @description The address that was scored (normalized). */
-                            url: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ScoreHistory"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -7126,69 +6823,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description API calls (requests authenticated with an API key) this cycle. */
-                        apiCalls: {
-                            /** @description The plan's ceiling; null means unlimited. */
-                            limit: number | null;
-                            /** @description Used this cycle (products and seats: in use now). */
-                            used: number;
-                        };
-                        /** @description Chat messages this cycle. */
-                        chatMessages: {
-                            /** @description The plan's ceiling; null means unlimited. */
-                            limit: number | null;
-                            /** @description Used this cycle (products and seats: in use now). */
-                            used: number;
-                        };
-                        /** @description Credits of this cycle and of score packs. */
-                        credits: {
-                            /** @description Plan credits granted this cycle; null means unlimited. */
-                            limit: number | null;
-                            /** @description Credits from score packs: they never expire and are spent after plan credits. */
-                            packBalance: number;
-                            /** @description Plan credits left this cycle; null means unlimited. */
-                            remaining: number | null;
-                            /** @description Plan credits spent this cycle. */
-                            used: number;
-                        };
-                        /** @description The current billing cycle. */
-                        period: {
-                            /**
-                             * Format: date-time
-                             * @description When the next cycle starts and plan credits reset.
-                             */
-                            end: string;
-                            /**
-                             * Format: date-time
-                             * @description When this cycle (and its plan credits) started.
-                             */
-                            start: string;
-                        };
-                        /** @description The account's plan. */
-                        plan: components["schemas"]["Plan"];
-                        /** @description Products stored. */
-                        products: {
-                            /** @description The plan's ceiling; null means unlimited. */
-                            limit: number | null;
-                            /** @description Used this cycle (products and seats: in use now). */
-                            used: number;
-                        };
-                        /** @description URL scores this cycle. */
-                        scores: {
-                            /** @description The plan's ceiling; null means unlimited. */
-                            limit: number | null;
-                            /** @description Used this cycle (products and seats: in use now). */
-                            used: number;
-                        };
-                        /** @description Members of the account. */
-                        seats: {
-                            /** @description The plan's ceiling; null means unlimited. */
-                            limit: number | null;
-                            /** @description Used this cycle (products and seats: in use now). */
-                            used: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["Usage"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -7389,28 +7024,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Webhooks. */
-                        webhooks: {
-                            /** @description The account it belongs to. */
-                            accountId: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was created.
-                             */
-                            createdAt: string;
-                            /** @description Why the service disabled it (410 Gone, or 5 days of failed deliveries); null otherwise. */
-                            disabledReason: string | null;
-                            /** @description Whether events are delivered to it. */
-                            enabled: boolean;
-                            /** @description Subscribed event kinds: score.completed, subscription.changed. */
-                            events: string[];
-                            /** @description The webhook's id. */
-                            id: string;
-                            /** @description The HTTPS destination. */
-                            url: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -7899,25 +7513,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description One webhook of the account. REST: GET /api/webhooks/{id}. */
-                        webhook: {
-                            /** @description The account it belongs to. */
-                            accountId: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was created.
-                             */
-                            createdAt: string;
-                            /** @description Why the service disabled it (410 Gone, or 5 days of failed deliveries); null otherwise. */
-                            disabledReason: string | null;
-                            /** @description Whether events are delivered to it. */
-                            enabled: boolean;
-                            /** @description Subscribed event kinds: score.completed, subscription.changed. */
-                            events: string[];
-                            /** @description The webhook's id. */
-                            id: string;
-                            /** @description The HTTPS destination. */
-                            url: string;
-                        };
+                        webhook: components["schemas"]["Webhook"];
                     };
                 };
             };
@@ -8437,25 +8033,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description Changes a webhook's url, events or enabled. REST: PATCH /api/webhooks/{id}. */
-                        webhook: {
-                            /** @description The account it belongs to. */
-                            accountId: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was created.
-                             */
-                            createdAt: string;
-                            /** @description Why the service disabled it (410 Gone, or 5 days of failed deliveries); null otherwise. */
-                            disabledReason: string | null;
-                            /** @description Whether events are delivered to it. */
-                            enabled: boolean;
-                            /** @description Subscribed event kinds: score.completed, subscription.changed. */
-                            events: string[];
-                            /** @description The webhook's id. */
-                            id: string;
-                            /** @description The HTTPS destination. */
-                            url: string;
-                        };
+                        webhook: components["schemas"]["Webhook"];
                     };
                 };
             };
@@ -8740,42 +8318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description At most `limit` deliveries. */
-                        deliveries: {
-                            /** @description Attempts made so far. */
-                            attempts: number;
-                            /**
-                             * Format: date-time
-                             * @description When the event happened and the delivery was queued.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description When a 2xx answer was received.
-                             */
-                            deliveredAt: string | null;
-                            /** @description The event's id: the webhook-id header, the same on every attempt. */
-                            eventId: string;
-                            /** @description score.completed, subscription.changed or webhook.test. */
-                            eventType: string;
-                            /** @description The delivery's id (to replay it). */
-                            id: string;
-                            /** @description Why the last attempt failed. */
-                            lastError: string | null;
-                            /** @description The HTTP status of the last attempt; null when there was no answer. */
-                            lastStatusCode: number | null;
-                            /**
-                             * Format: date-time
-                             * @description When the next attempt is due (pending deliveries).
-                             */
-                            nextAttemptAt: string | null;
-                            /** @description pending (waiting for its next attempt), delivered, or failed (attempts exhausted, or the webhook disabled). */
-                            status: string;
-                        }[];
-                        /** @description Pass as `cursor` for the next page; null on the last. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -9008,37 +8551,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description Replays one delivery now. REST: POST /api/webhooks/{id}/deliveries/{deliveryId}/retry (202). */
-                        delivery: {
-                            /** @description Attempts made so far. */
-                            attempts: number;
-                            /**
-                             * Format: date-time
-                             * @description When the event happened and the delivery was queued.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description When a 2xx answer was received.
-                             */
-                            deliveredAt: string | null;
-                            /** @description The event's id: the webhook-id header, the same on every attempt. */
-                            eventId: string;
-                            /** @description score.completed, subscription.changed or webhook.test. */
-                            eventType: string;
-                            /** @description The delivery's id (to replay it). */
-                            id: string;
-                            /** @description Why the last attempt failed. */
-                            lastError: string | null;
-                            /** @description The HTTP status of the last attempt; null when there was no answer. */
-                            lastStatusCode: number | null;
-                            /**
-                             * Format: date-time
-                             * @description When the next attempt is due (pending deliveries).
-                             */
-                            nextAttemptAt: string | null;
-                            /** @description pending (waiting for its next attempt), delivered, or failed (attempts exhausted, or the webhook disabled). */
-                            status: string;
-                        };
+                        delivery: components["schemas"]["WebhookDelivery"];
                     };
                 };
             };
@@ -9622,37 +9135,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description Sends a webhook.test event to this webhook. REST: POST /api/webhooks/{id}/test (202). */
-                        delivery: {
-                            /** @description Attempts made so far. */
-                            attempts: number;
-                            /**
-                             * Format: date-time
-                             * @description When the event happened and the delivery was queued.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description When a 2xx answer was received.
-                             */
-                            deliveredAt: string | null;
-                            /** @description The event's id: the webhook-id header, the same on every attempt. */
-                            eventId: string;
-                            /** @description score.completed, subscription.changed or webhook.test. */
-                            eventType: string;
-                            /** @description The delivery's id (to replay it). */
-                            id: string;
-                            /** @description Why the last attempt failed. */
-                            lastError: string | null;
-                            /** @description The HTTP status of the last attempt; null when there was no answer. */
-                            lastStatusCode: number | null;
-                            /**
-                             * Format: date-time
-                             * @description When the next attempt is due (pending deliveries).
-                             */
-                            nextAttemptAt: string | null;
-                            /** @description pending (waiting for its next attempt), delivered, or failed (attempts exhausted, or the webhook disabled). */
-                            status: string;
-                        };
+                        delivery: components["schemas"]["WebhookDelivery"];
                     };
                 };
             };

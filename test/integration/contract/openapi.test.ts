@@ -77,6 +77,20 @@ describe("GET /api/openapi.json", () => {
     }
   });
 
+  it("names the types a generated client should have, and references them where they are answered", async () => {
+    const document = (await (await fetch(`${service.url}/api/openapi.json`)).json()) as Document & { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    const schemas = document.components.schemas;
+    for (const name of ["ScoreJob", "DimensionResult", "EvidenceItem", "Webhook", "WebhookDelivery", "Usage", "Health", "ScoreResult_ScoreFields", "ScoreResult_ScoreFields_ProductViewFields"]) {
+      expect(schemas[name], name).toBeDefined();
+    }
+    // The product view selects more of ScoreResult than a result does: two components, neither claiming the other's fields.
+    expect(Object.keys(schemas.ScoreResult_ScoreFields_ProductViewFields!.properties!).length).toBeGreaterThan(Object.keys(schemas.ScoreResult_ScoreFields!.properties!).length);
+    const answer = (document.paths["/api/score/{id}"]!.get!.responses["200"]!.content as { "application/json": { schema: { $ref: string } } })["application/json"].schema;
+    expect(answer.$ref).toBe("#/components/schemas/ScoreResult_ScoreFields");
+    const job = (document.paths["/api/score/jobs/{id}"]!.get!.responses["200"]!.content as { "application/json": { schema: { $ref: string } } })["application/json"].schema;
+    expect(job.$ref).toBe("#/components/schemas/ScoreJob");
+  });
+
   it("answers 304 to its ETag", async () => {
     const first = await fetch(`${service.url}/api/openapi.json`);
     const etag = first.headers.get("etag");
