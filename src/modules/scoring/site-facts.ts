@@ -1,6 +1,6 @@
 import type { CrawlResult, ExtractedPage, FoundPrice, OutboundKind, OutboundLink } from "../crawl/crawl.types.js";
 import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
-import { mayMatch, scanSource, wordPrefixes, type WordPrefixes } from "./word-prefilter.js";
+import { mayMatch, requiredLiterals, scanSource, WordIndex } from "./word-prefilter.js";
 
 /**
  * What the rules read: the crawl, indexed once. Every answer is ordered (home
@@ -23,8 +23,10 @@ interface IndexedPage {
   sentences?: readonly string[];
   /** The sentences, a line each: one multiline pass rules out a sentence-anchored pattern for the whole page. */
   joined?: string;
-  /** The haystack's words' first characters: rules out most patterns without a regex pass. */
-  prefixes?: WordPrefixes;
+  /** The haystack's words and where each starts: rules out most patterns without a regex pass, and says where the rest can match. */
+  words?: WordIndex;
+  /** Whether a pattern matches the haystack, once per pattern. */
+  matched?: Map<RegExp, boolean>;
 }
 
 const MAX_QUOTE = 200;
@@ -42,7 +44,9 @@ export class SiteFacts {
   readonly now: Date;
   private readonly indexed: readonly IndexedPage[];
   private links: ReadonlyArray<{ url: string; text: string }> | undefined;
-  private linkLines: { urls: string; texts: string } | undefined;
+  private linkLines: { urls: string; texts: string; urlWords: WordIndex; textWords: WordIndex } | undefined;
+  /** linksMatching's answers, once per pattern. */
+  private readonly linkMatches = new Map<RegExp, ReadonlyArray<{ url: string; text: string }>>();
   private posts: ReadonlyArray<{ url: string; date: string; category: PageCategory }> | undefined;
 
   constructor(readonly crawl: CrawlResult) {
@@ -117,7 +121,7 @@ export class SiteFacts {
       if (options.in && !options.in.includes(entry.category)) continue;
       // Most patterns match few pages: one pass over the page rules it out before any sentence is tried.
       // (Not for patterns with "^": anchored to a sentence's start, they cannot be tried on the whole page.)
-      if (anchored(pattern) ? !test(perLine(pattern), this.joinedSentencesOf(entry)) : !(mayMatch(pattern, this.prefixesOf(entry)) && test(pattern, entry.haystack))) continue;
+      if (anchored(pattern) ? !this.linesMatch(entry, pattern) : !this.haystackMatches(entry, pattern)) continue;
       for (const sentence of this.sentencesOf(entry)) {
         if (!test(pattern, sentence) || seen.has(sentence)) continue;
         seen.add(sentence);
@@ -134,15 +138,27 @@ export class SiteFacts {
     for (const entry of this.indexed) {
       if (options.in && !options.in.includes(entry.category)) continue;
       const { page } = entry;
-      if (test(pattern, page.title) || (mayMatch(pattern, this.prefixesOf(entry)) && test(pattern, entry.haystack))) count += 1;
+      if (test(pattern, page.title) || this.haystackMatches(entry, pattern)) count += 1;
     }
     return count;
   }
 
   /** Links (internal and external, from any page) whose URL or text matches, deduplicated by URL, in page order. */
   linksMatching(pattern: RegExp): Array<{ url: string; text: string }> {
+    let found = this.linkMatches.get(pattern);
+    if (!found) {
+      found = this.findLinks(pattern);
+      this.linkMatches.set(pattern, found);
+    }
+    return [...found];
+  }
+
+  private findLinks(pattern: RegExp): ReadonlyArray<{ url: string; text: string }> {
     const found = new Map<string, { url: string; text: string }>();
-    // One pass over all addresses and all link texts (a line each) rules most patterns out.
+    // Text every match contains, looked for in all addresses and link texts at once, rules most patterns out;
+    const literals = requiredLiterals(pattern);
+    if (literals !== null && !this.joinedLinks().urlWords.mayContain(literals) && !this.joinedLinks().textWords.mayContain(literals)) return [];
+    // then one pass over all addresses and all link texts (a line each).
     const lines = perLine(pattern);
     if (!test(lines, this.joinedLinks().urls) && !test(lines, this.joinedLinks().texts)) return [];
     for (const link of this.uniqueLinks()) {
@@ -157,25 +173,46 @@ export class SiteFacts {
    */
   mayMention(page: ExtractedPage, pattern: RegExp): boolean {
     const entry = this.indexed.find((candidate) => candidate.page === page);
-    return !entry || mayMatch(pattern, this.prefixesOf(entry));
+    return !entry || mayMatch(pattern, this.wordsOf(entry));
   }
 
-  private joinedLinks(): { urls: string; texts: string } {
-    this.linkLines ??= { urls: this.uniqueLinks().map((link) => link.url).join("\n"), texts: this.uniqueLinks().map((link) => link.text).join("\n") };
+  private joinedLinks(): { urls: string; texts: string; urlWords: WordIndex; textWords: WordIndex } {
+    if (!this.linkLines) {
+      const urls = this.uniqueLinks().map((link) => link.url).join("\n");
+      const texts = this.uniqueLinks().map((link) => link.text).join("\n");
+      this.linkLines = { urls, texts, urlWords: new WordIndex(urls), textWords: new WordIndex(texts) };
+    }
     return this.linkLines;
   }
 
   /** Every (URL, text) pair once, in page order: menus repeat the same links on every page. */
   private uniqueLinks(): ReadonlyArray<{ url: string; text: string }> {
     if (!this.links) {
-      const distinct = new Map<string, { url: string; text: string }>();
+      // By URL, then by text: no key string is built per link. (Keyed by "URL\ntext" where
+      // a URL has a line break, so that two pairs that spell the same key stay one link.)
+      const lineBreak = this.indexed.some(({ page }) => page.internalLinks.some((link) => link.url.includes("\n")) || page.externalLinks.some((link) => link.url.includes("\n")));
+      const distinct = new Map<string, Set<string>>();
+      const links: Array<{ url: string; text: string }> = [];
+      const add = (link: { readonly url: string; readonly text: string }) => {
+        if (lineBreak) return addByKey(link);
+        let texts = distinct.get(link.url);
+        if (!texts) distinct.set(link.url, (texts = new Set()));
+        if (texts.has(link.text)) return;
+        texts.add(link.text);
+        links.push({ url: link.url, text: link.text });
+      };
+      const keys = new Set<string>();
+      const addByKey = (link: { readonly url: string; readonly text: string }) => {
+        const key = `${link.url}\n${link.text}`;
+        if (keys.has(key)) return;
+        keys.add(key);
+        links.push({ url: link.url, text: link.text });
+      };
       for (const { page } of this.indexed) {
-        for (const link of [...page.internalLinks, ...page.externalLinks]) {
-          const key = `${link.url}\n${link.text}`;
-          if (!distinct.has(key)) distinct.set(key, { url: link.url, text: link.text });
-        }
+        for (const link of page.internalLinks) add(link);
+        for (const link of page.externalLinks) add(link);
       }
-      this.links = [...distinct.values()];
+      this.links = links;
     }
     return this.links;
   }
@@ -255,9 +292,34 @@ export class SiteFacts {
     return undefined;
   }
 
-  private prefixesOf(entry: IndexedPage): WordPrefixes {
-    entry.prefixes ??= wordPrefixes(entry.haystack);
-    return entry.prefixes;
+  private wordsOf(entry: IndexedPage): WordIndex {
+    entry.words ??= new WordIndex(entry.haystack);
+    return entry.words;
+  }
+
+  /**
+   * `pattern.test(entry.haystack)`, answered once per page and pattern. A pattern
+   * whose every match starts at a word (see matchStarts) is tried only where such a
+   * word starts, with a sticky copy: the regex engine's own attempts at every other
+   * offset would fail, so the answer is the same.
+   */
+  private haystackMatches(entry: IndexedPage, pattern: RegExp): boolean {
+    entry.matched ??= new Map();
+    let matched = entry.matched.get(pattern);
+    if (matched === undefined) {
+      matched = this.wordsOf(entry).test(pattern);
+      entry.matched.set(pattern, matched);
+    }
+    return matched;
+  }
+
+  /** Whether a sentence-anchored pattern matches some sentence's line of the page; a page without the words it needs is ruled out first. */
+  private linesMatch(entry: IndexedPage, pattern: RegExp): boolean {
+    // (Each sentence is a piece of the haystack, so what the haystack lacks, no sentence has.)
+    if (!this.wordsOf(entry).satisfies(pattern)) return false;
+    const literals = requiredLiterals(pattern);
+    if (literals !== null && !this.wordsOf(entry).mayContain(literals)) return false;
+    return test(perLine(pattern), this.joinedSentencesOf(entry));
   }
 
   private joinedSentencesOf(entry: IndexedPage): string {
@@ -293,11 +355,22 @@ const multilineCopies = new WeakMap<RegExp, RegExp>();
 function perLine(pattern: RegExp): RegExp {
   let copy = multilineCopies.get(pattern);
   if (!copy) {
-    copy = pattern.multiline ? pattern : new RegExp(pattern.source, `${pattern.flags.replace(/[gy]/g, "")}m`);
+    if (pattern.multiline) {
+      copy = pattern;
+    } else {
+      // Shared by every object of the same source and flags (a regex literal in a function is a new object per call).
+      const key = `${pattern.flags}/${pattern.source}`;
+      copy = multilineBySource.get(key);
+      if (!copy) {
+        if (multilineBySource.size >= 10_000) multilineBySource.clear();
+        multilineBySource.set(key, (copy = new RegExp(pattern.source, `${pattern.flags.replace(/[gy]/g, "")}m`)));
+      }
+    }
     multilineCopies.set(pattern, copy);
   }
   return copy;
 }
+const multilineBySource = new Map<string, RegExp>();
 
 /**
  * Whether the pattern is anchored to a sentence's start or end (`^` or `$` outside a
