@@ -23,13 +23,13 @@ import { productPage } from "./pages.js";
 const PAGES = 200;
 const HOST = "bench.test";
 
-type PageSet = "marketing" | "text-dense";
+export type PageSet = "marketing" | "text-dense";
 
 /**
  * A text-dense 100–200 KB page (about 70% visible text, a dated line in every
  * section): the worst case for extraction, whose cost grows with the text.
  */
-function denseHtml(index: number): string {
+export function denseHtml(index: number): string {
   const target = 100_000 + ((index * 7919) % 100_000);
   const links = Array.from({ length: 40 }, (_, i) => `<a href="/page-${(index * 13 + i) % PAGES}">Page ${i}</a>`).join(" ");
   const head = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${index} | Bench</title>
@@ -53,7 +53,7 @@ function denseHtml(index: number): string {
 }
 
 /** Serves 200 pages; every other path answers one of them, so no link leads to a 404. */
-function serve(set: PageSet): void {
+export function serve(set: PageSet): void {
   const make = set === "marketing" ? productPage : denseHtml;
   // No canonical links: every path served is its own page, none is skipped as a duplicate.
   const pages = Array.from({ length: PAGES }, (_, i) => make(i).replace(/<link rel="canonical"[^>]*>/, ""));
@@ -204,10 +204,12 @@ function row(name: string, samples: number[], started: number, peakBytes: number
 
 const phaseIndex = process.argv.indexOf("--phase");
 const serveIndex = process.argv.indexOf("--serve");
-if (serveIndex > 0) serve((process.argv[serveIndex + 1] ?? "marketing") as PageSet);
-else if (phaseIndex > 0) {
+// Imported (scripts/crawl-equivalence.ts reads the same pages), the file only defines.
+const isEntry = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
+if (isEntry && serveIndex > 0) serve((process.argv[serveIndex + 1] ?? "marketing") as PageSet);
+else if (isEntry && phaseIndex > 0) {
   const result = await phase(process.argv[phaseIndex + 1] as "got" | "parse5" | "crawl", Number(process.argv[phaseIndex + 2]));
   // Run by hand (e.g. under --cpu-prof) a phase prints its row instead of reporting to a parent.
   if (process.send) process.send(result, () => process.exit(0));
   else console.log(JSON.stringify(result));
-} else await main();
+} else if (isEntry) await main();

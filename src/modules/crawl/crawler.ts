@@ -61,7 +61,7 @@ export class Crawler {
     const rules = new SiteRules(fetcher, this.settings.robotsToken, signal);
     const maxPages = options.mode === "quick" ? Math.min(this.settings.quickMaxPages, this.settings.maxPages) : this.settings.maxPages;
     try {
-      const { page: home, servedFrom } = await this.fetchHome(start, fetcher, rules, signal);
+      const { page: home, servedFrom, body: homeBody } = await this.fetchHome(start, fetcher, rules, signal);
       options.onProgress?.({ n: 1, of: 1, url: home.url });
       const site = new URL(home.url);
       const basePath = folderOf(servedFrom);
@@ -75,10 +75,32 @@ export class Crawler {
       // Pages are deduplicated on their key: canonical spelling, "www." or not.
       const seen = new Set<string>([pageKey(home.url), pageKey(canonicalUrl(start.toString()) ?? start.toString())]);
       // What the pages read contain, to recognise one page served at two addresses.
-      const contents = new Set<string>([fingerprint(home)]);
+      const homeContent = fingerprint(home);
+      const contents = new Set<string>([homeContent]);
+      // The same bytes served at another address extract to the same page: a body whose page was already
+      // read (and is no refresh stub, whatever its address) is recognised by its digest, not extracted again.
+      // Sites that answer many addresses with one page (tracking parameters, catch-all routes) cost a fetch each, not a parse.
+      const readBodies = new Map<string, string>();
+      const remember = (body: string, page: ExtractedPage, content: string) => {
+        if (!mayBeRefreshStub(page)) readBodies.set(body, content);
+      };
+      const alreadyRead = (body: string): boolean => {
+        const content = readBodies.get(body);
+        return content !== undefined && contents.has(content);
+      };
+      remember(homeBody, home, homeContent);
+      // Whether an address is on the site depends on its scheme, host and port only: asked once per origin
+      // (a site's pages link to a handful of hosts, thousands of times).
+      const onSiteByOrigin = new Map<string, boolean>();
+      const onSite = (canonical: string): boolean => {
+        const origin = canonical.slice(0, canonical.indexOf("/", canonical.indexOf("//") + 2));
+        let answer = onSiteByOrigin.get(origin);
+        if (answer === undefined) onSiteByOrigin.set(origin, (answer = isSameSite(canonical, site)));
+        return answer;
+      };
       // `canonical` is the page's spelling (links carry it already); `url` the address to fetch.
       const offer = (canonical: string | undefined, url: string, text: string, depth: number) => {
-        if (canonical === undefined || !isSameSite(canonical, site)) return;
+        if (canonical === undefined || !onSite(canonical)) return;
         const key = pageKey(canonical);
         if (!seen.has(key)) queue.offer(key, url, text, depth);
       };
@@ -100,10 +122,16 @@ export class Crawler {
             return;
           }
           await rules.waitTurn(url);
-          const { page } = await fetchPageOrFolder(fetcher, url, signal, rules);
-          if (!isSameSite(page.url, site)) throw new FetchFailure("redirects", "redirected off the site", url);
-          const key = pageKey(page.url);
+          const fetched = await fetchPageOrFolder(fetcher, url, signal, rules, alreadyRead);
+          if (!isSameSite(fetched.url, site)) throw new FetchFailure("redirects", "redirected off the site", url);
+          const key = pageKey(fetched.url);
           if (seen.has(key) && key !== pageKey(canonicalUrl(url) ?? url)) return; // a redirect to a page already read
+          const { page } = fetched;
+          if (page === undefined) {
+            // Bytes already read at another address: what the checks below would find for the extracted page.
+            seen.add(key);
+            return;
+          }
           // A stub that only refreshes to another page of the site is a redirect, not a page: read where it leads.
           if (isRefreshStub(page) && page.metaRefresh && isSameSite(page.metaRefresh, site)) {
             offerAddress(page.metaRefresh, text, depth);
@@ -114,6 +142,7 @@ export class Crawler {
           // every page are common, and trusting them would skip every page.
           seen.add(key);
           const content = fingerprint(page);
+          remember(fetched.body, page, content);
           if (contents.has(content)) return;
           contents.add(content);
           if (pages.length >= maxPages) return;
@@ -182,7 +211,7 @@ export class Crawler {
   }
 
   /** The home page must be readable: anything else fails the whole crawl with the reason. */
-  private async fetchHome(start: URL, fetcher: Fetcher, rules: SiteRules, signal: AbortSignal): Promise<FetchedPage> {
+  private async fetchHome(start: URL, fetcher: Fetcher, rules: SiteRules, signal: AbortSignal): Promise<ExtractedFetch> {
     const fail = (reason: string) => new AppError("CRAWL_FAILED", `Could not crawl ${start.hostname}: ${reason}.`);
     let url = start.toString();
     for (let refreshes = 0; ; refreshes += 1) {
@@ -191,7 +220,7 @@ export class Crawler {
         if (unreadable) throw fail(`its robots.txt could not be read (${unreadable}), and crawlers must then stay away (RFC 9309)`);
         throw fail(`its robots.txt does not allow ${this.settings.robotsToken} to read ${url}`);
       }
-      let fetched: FetchedPage;
+      let fetched: ExtractedFetch;
       try {
         await rules.waitTurn(url);
         fetched = await fetchPage(fetcher, url, signal);
@@ -211,22 +240,40 @@ export class Crawler {
 }
 
 interface FetchedPage {
-  readonly page: ExtractedPage;
+  /** Undefined when the body was recognised as one already read (see `alreadyRead`): it was not extracted. */
+  readonly page: ExtractedPage | undefined;
+  /** The page's canonical address (what `page.url` is, extracted or not). */
+  readonly url: string;
   /** The address the body was served from, after redirects, as fetched (a folder keeps its "/"). */
   readonly servedFrom: string;
+  /**
+   * A digest of what the page's title and text are made from: kind, Content-Type and bytes (the address,
+   * status and other headers change other fields only, which a page already read is never asked for).
+   */
+  readonly body: string;
 }
 
-async function fetchPage(fetcher: Fetcher, url: string, signal: AbortSignal): Promise<FetchedPage> {
+type ExtractedFetch = FetchedPage & { readonly page: ExtractedPage };
+
+async function fetchPage(fetcher: Fetcher, url: string, signal: AbortSignal): Promise<ExtractedFetch>;
+async function fetchPage(fetcher: Fetcher, url: string, signal: AbortSignal, alreadyRead: (body: string) => boolean): Promise<FetchedPage>;
+async function fetchPage(fetcher: Fetcher, url: string, signal: AbortSignal, alreadyRead?: (body: string) => boolean): Promise<FetchedPage> {
   const fetched: Fetched = await fetcher.fetch(url, { expect: "page", signal });
   if (fetched.status >= 400) throw new FetchFailure("http", `HTTP ${fetched.status}`, url);
   const kind = fetched.kind ?? "html";
   const contentType = headerValue(fetched.headers["content-type"]);
+  const body = createHash("sha256").update(`${kind}\u0000${contentType ?? ""}\u0000`).update(fetched.body).digest("base64");
+  if (alreadyRead?.(body)) {
+    // The same turn of the event loop as an extraction, so the crawl's order is the one it would have been.
+    await new Promise((resolve) => setImmediate(resolve));
+    return { page: undefined, url: canonicalUrl(fetched.url) ?? fetched.url, servedFrom: fetched.url, body };
+  }
   const { text } = decodeBody(fetched.body, contentType, kind);
   // Links resolve against the URL exactly as served (`/docs/` vs `/docs` differ); extractPage canonicalises its own.
   const page = extractPage({ url: fetched.url, status: fetched.status, body: text, kind, headers: fetched.headers });
   // Let the event loop breathe between CPU-bound extractions.
   await new Promise((resolve) => setImmediate(resolve));
-  return { page, servedFrom: fetched.url };
+  return { page, url: page.url, servedFrom: fetched.url, body };
 }
 
 /**
@@ -234,15 +281,21 @@ async function fetchPage(fetcher: Fetcher, url: string, signal: AbortSignal): Pr
  * folder but has the page without the slash (a 404 at "/careers/", a page at
  * "/careers"), the slashless address is read instead, as a lenient host would.
  */
-async function fetchPageOrFolder(fetcher: Fetcher, url: string, signal: AbortSignal, rules: SiteRules): Promise<FetchedPage> {
+async function fetchPageOrFolder(
+  fetcher: Fetcher,
+  url: string,
+  signal: AbortSignal,
+  rules: SiteRules,
+  alreadyRead: (body: string) => boolean,
+): Promise<FetchedPage> {
   try {
-    return await fetchPage(fetcher, url, signal);
+    return await fetchPage(fetcher, url, signal, alreadyRead);
   } catch (error) {
     const bare = canonicalUrl(url);
     if (!(error instanceof FetchFailure && error.reason === "HTTP 404") || bare === undefined || bare === url) throw error;
     if (!(await rules.allows(bare))) throw error;
     await rules.waitTurn(bare);
-    return fetchPage(fetcher, bare, signal);
+    return fetchPage(fetcher, bare, signal, alreadyRead);
   }
 }
 
@@ -253,7 +306,9 @@ const fingerprint = (page: ExtractedPage): string => createHash("sha256").update
 const MAX_SKIPPED_REPORTED = 20;
 
 /** A page with a refresh and next to no text of its own: browsers show where it leads. */
-const isRefreshStub = (page: ExtractedPage): boolean => page.metaRefresh !== undefined && page.text.length < 200;
+const isRefreshStub = (page: ExtractedPage): boolean => page.metaRefresh !== undefined && mayBeRefreshStub(page);
+/** Whether the same bytes at another address could be a refresh stub (the refresh target resolves against the address). */
+const mayBeRefreshStub = (page: ExtractedPage): boolean => page.text.length < 200;
 
 /** "/website/" for "https://x/website/" or "https://x/website/home.html"; "/" at the root. */
 function folderOf(url: string): string {

@@ -1,10 +1,9 @@
 import { createRequire } from "node:module";
-import { parseDocument } from "htmlparser2";
 import { getDomainWithoutSuffix } from "tldts";
 import type { ExtractedPage, JsonLdEntity, PageLink, TrustHeaders } from "./crawl.types.js";
-import { domAdapter, htmlparser2Adapter, walkTree, type RawPage } from "./html-tree.js";
+import { domAdapter, walkHtml, walkTree, type RawPage } from "./html-tree.js";
 import { findDates, findPrices } from "./text-signals.js";
-import { canonicalUrl, fetchAddress, isSameSite } from "./url.js";
+import { canonicalUrl, fetchAddress, folderAddress, isSameSite, resolveLink } from "./url.js";
 
 /**
  * From a decoded page to plain data for the scorer. HTML goes through
@@ -28,7 +27,7 @@ export interface PageInput {
  * canonical spelling.
  */
 export function extractPage(input: PageInput): ExtractedPage {
-  const raw = (input.kind === "xhtml" && walkXhtml(input.body, input.url)) || walkTree(parseHtml(input.body), htmlparser2Adapter);
+  const raw = (input.kind === "xhtml" && walkXhtml(input.body, input.url)) || walkHtml(input.body);
   const base = (raw.baseHref !== undefined && canonicalBase(raw.baseHref, input.url)) || input.url;
   const { internal, external } = resolveLinks(raw, base, input.url);
   return {
@@ -63,11 +62,6 @@ function detach(value: string): string {
 
 const detachLink = (link: PageLink): PageLink =>
   link.href === undefined ? { url: link.url, text: detach(link.text), inNav: link.inNav } : { url: link.url, href: link.href, text: detach(link.text), inNav: link.inNav };
-
-/** HTML as browsers read it where it matters for extraction: lower-case names, entities decoded. */
-function parseHtml(html: string) {
-  return parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
-}
 
 /**
  * jsdom costs ~90 MB of RSS once loaded and only XHTML pages need it, so it is
@@ -112,8 +106,9 @@ function resolveLinks(raw: RawPage, base: string, pageUrl: string): { internal: 
     const href = link.href.trim();
     if (href === "" || href.startsWith("#") || seenHrefs.has(href)) continue; // "#…" is a place in this page
     seenHrefs.add(href);
-    const url = canonicalUrl(href, base);
-    if (url === undefined || seen.has(url)) continue;
+    const resolved = resolveLink(href, base);
+    if (resolved === undefined || seen.has(resolved.url)) continue;
+    const { url } = resolved;
     seen.add(url);
     const origin = url.slice(0, url.indexOf("/", url.indexOf("//") + 2));
     let internalLink = sameSite.get(origin);
@@ -122,7 +117,7 @@ function resolveLinks(raw: RawPage, base: string, pageUrl: string): { internal: 
       external.push({ url, text: link.text, inNav: link.inNav });
       continue;
     }
-    const fetchUrl = fetchAddress(href, base, url);
+    const fetchUrl = resolved.folder ? folderAddress(url) : url;
     internal.push(fetchUrl === url ? { url, text: link.text, inNav: link.inNav } : { url, href: fetchUrl, text: link.text, inNav: link.inNav });
   }
   return { internal, external };

@@ -1,4 +1,5 @@
-import { JSDOM } from "jsdom";
+import { createRequire } from "node:module";
+import type { JSDOM } from "jsdom";
 
 /**
  * Sitemaps (sitemaps.org protocol): an XML <urlset> of pages or <sitemapindex> of
@@ -16,6 +17,13 @@ export interface Sitemap {
   readonly entries: SitemapEntry[];
 }
 
+/**
+ * jsdom costs ~90 MB of RSS once loaded, and most sites serve no sitemap: it is
+ * required (CommonJS, so synchronously) the first time an XML sitemap arrives.
+ */
+let jsdomModule: typeof import("jsdom") | undefined;
+const loadJsdom = (): typeof import("jsdom") => (jsdomModule ??= createRequire(import.meta.url)("jsdom") as typeof import("jsdom"));
+
 /** The protocol's own limit per file. */
 const MAX_ENTRIES = 50_000;
 
@@ -29,7 +37,7 @@ function parseXmlSitemap(xml: string): Sitemap {
   let dom: JSDOM;
   try {
     // jsdom's XML parser rejects malformed documents and never loads external entities.
-    dom = new JSDOM(xml, { contentType: "text/xml" });
+    dom = new (loadJsdom().JSDOM)(xml, { contentType: "text/xml" });
   } catch (error) {
     throw new Error(`The sitemap is not well-formed XML: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

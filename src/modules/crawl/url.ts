@@ -72,6 +72,15 @@ const isTrackingParameter = (name: string): boolean => {
  * or cannot be parsed. Applying it twice changes nothing.
  */
 export function canonicalUrl(href: string, base?: string | URL): string | undefined {
+  return resolveLink(href, base)?.url;
+}
+
+/**
+ * A link's canonical spelling (`canonicalUrl`) and whether it was written as a
+ * folder ("/tour/", "/tour/index.html"), from one parse: what `canonicalUrl` and
+ * `fetchAddress` answer, for the price of the first.
+ */
+export function resolveLink(href: string, base?: string | URL): { url: string; folder: boolean } | undefined {
   let url: URL;
   try {
     // The WHATWG parser trims outer whitespace and percent-encodes inner spaces, as browsers do.
@@ -82,15 +91,28 @@ export function canonicalUrl(href: string, base?: string | URL): string | undefi
   if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
   if (url.hostname === "") return undefined;
 
-  url.hash = "";
+  // Every URL setter re-parses the whole address, so only those that change something are called.
+  // In a parsed http(s) address "#" can only start the fragment and "?" the query (anywhere else they are percent-encoded).
+  if (url.href.includes("#")) url.hash = "";
   // Credentials a page embeds in a link are never sent on, and never make a page distinct.
-  url.username = "";
-  url.password = "";
+  if (url.username !== "" || url.password !== "") {
+    url.username = "";
+    url.password = "";
+  }
   stripTrailingDot(url);
-  url.pathname = canonicalPath(url.pathname);
-  url.search = canonicalQuery(url.search);
-  return url.href;
+  const pathname = url.pathname;
+  const folder = FOLDER_PATH.test(pathname);
+  const path = canonicalPath(pathname);
+  if (path !== pathname) url.pathname = path;
+  const search = url.search;
+  const query = canonicalQuery(search);
+  // An empty query ("/a?") reads as "" but is still spelled: setting "" drops the "?".
+  if (query !== search || (search === "" && url.href.includes("?"))) url.search = query;
+  return { url: url.href, folder };
 }
+
+/** A path written as a folder: a final "/", or an index file after it. */
+const FOLDER_PATH = /\/(?:index\.html?)?$/i;
 
 /**
  * The address to fetch for a link whose canonical spelling is `canonical`: the
@@ -106,7 +128,11 @@ export function fetchAddress(href: string, base: string | URL | undefined, canon
   } catch {
     return canonical;
   }
-  if (!/\/(?:index\.html?)?$/i.test(written.pathname)) return canonical;
+  return FOLDER_PATH.test(written.pathname) ? folderAddress(canonical) : canonical;
+}
+
+/** `canonical` with the folder's final "/" put back (before the query); the root has it already. */
+export function folderAddress(canonical: string): string {
   // The canonical spelling has no fragment and no final "/" except at the root: add it before the query.
   const query = canonical.indexOf("?");
   const path = query === -1 ? canonical : canonical.slice(0, query);
@@ -134,6 +160,7 @@ function canonicalPath(pathname: string): string {
  * stable on names, so repeated names keep their order ("?a=2&a=1" differs from "?a=1&a=2").
  */
 function canonicalQuery(search: string): string {
+  if (search === "") return "";
   const pairs = search
     .replace(/^\?/, "")
     .split("&")
