@@ -28,7 +28,7 @@ const STALE_DAYS = 730;
 function pricingWithoutPrices(facts: SiteFacts): string[] {
   const [page] = facts.pagesIn("pricing");
   // One finding per site: a second pricing page (e.g. /pricing/enterprise) may rightly have no prices of its own.
-  if (!page || facts.prices({ in: ["pricing"] }).length > 0) return [];
+  if (!page || facts.hasPrices({ in: ["pricing"] })) return [];
   // A product that is free says so instead of showing "$0"; that is not hiding the price.
   if (facts.mentions(/\b(free forever|completely free|100% free|always free|free for everyone|is (entirely )?free)\b/i, { in: ["pricing"], limit: 1 }).length > 0) return [];
   return [`Pricing page without prices (${page.url})`];
@@ -46,6 +46,8 @@ const LOREM = /\b(lorem ipsum|dolor sit amet|consectetur adipiscing)\b/i;
 const TEMPLATE = /(\byour (headline|tagline|title|text|content|company name|product name) (goes )?here\b|\binsert (text|content|image|copy) here\b|\[(company|product|your) name\])/i;
 /** Case-sensitive on purpose: a to-do app says "todo" in lowercase; a forgotten marker is "TODO" or "FIXME". */
 const MARKER = /(^|[\s(\[])(TODO|FIXME)(?=$|[\s:).\]])/;
+/** MARKER can only match a block with "TODO" or "FIXME" in it (case-sensitive, like MARKER). */
+const hasMarker = (block: string): boolean => block.includes("TODO") || block.includes("FIXME");
 const COMING_SOON = /\b(coming soon|under construction|launching soon|check back soon|stay tuned)\b/i;
 
 function placeholderText(facts: SiteFacts): string[] {
@@ -54,7 +56,7 @@ function placeholderText(facts: SiteFacts): string[] {
     const blocks = [page.title, ...page.headings.map((heading) => heading.text), page.text.slice(0, SCORED_TEXT_PER_PAGE)];
     const may = (pattern: RegExp) => facts.mayMention(page, pattern) || pattern.test(page.title);
     const placeholder =
-      (may(LOREM) ? firstMatch(blocks, LOREM) : undefined) ?? (may(TEMPLATE) ? firstMatch(blocks, TEMPLATE) : undefined) ?? firstMatch(blocks, MARKER)?.trim();
+      (may(LOREM) ? firstMatch(blocks, LOREM) : undefined) ?? (may(TEMPLATE) ? firstMatch(blocks, TEMPLATE) : undefined) ?? (blocks.some(hasMarker) ? firstMatch(blocks, MARKER)?.trim() : undefined);
     if (placeholder !== undefined) {
       found.push(`Placeholder text "${placeholder}" on ${page.url}`);
     } else if (page.text.trim().length < NEARLY_EMPTY * 1.5) {

@@ -224,6 +224,11 @@ export class SiteFacts {
       .flatMap((entry) => entry.page.prices.map((price) => ({ ...price, url: entry.page.url })));
   }
 
+  /** Whether any page (of these categories) shows a price: `prices(options).length > 0` without listing them. */
+  hasPrices(options: { in?: readonly PageCategory[] } = {}): boolean {
+    return this.indexed.some((entry) => (!options.in || options.in.includes(entry.category)) && entry.page.prices.length > 0);
+  }
+
   /**
    * Dates found (YYYY-MM-DD), newest first, not after the crawl: those in pages'
    * text, and those in the addresses of dated posts (`/2020/05/27/…`) whether the

@@ -29,7 +29,7 @@ export function siteProfile(facts: SiteFacts): SiteProfile {
   const sellsAi = aiOnHome || aiPages >= 3;
 
   const openSourcePages = facts.pagesMentioning(OPEN_SOURCE);
-  const priced = facts.prices().length > 0;
+  const priced = facts.hasPrices();
   const commercialPages = facts.pagesMentioning(COMMERCIAL, { in: ["other", "pricing", "customers", "integrations"] });
   const openSource = openSourcePages >= 1 && !priced && commercialPages === 0 && !facts.hasPage("pricing");
 

@@ -580,14 +580,24 @@ const UNKNOWN_START: Start = { first: 0, last: 0, at: undefined, count: Infinity
  * table by comparing it with the word's first occurrence, so only a word not seen
  * before is cut out of the text (most words of a page repeat).
  */
+/** Scratch space for indexWords (the word and offset of each occurrence), reused from text to text. */
+let scratchWord = new Int32Array(4096);
+let scratchAt = new Int32Array(4096);
+
 function indexWords(text: string): { words: string[]; from: Int32Array; offsets: Int32Array } {
   // One pass over the characters: each word is hashed as it is read and found in an
   // open-addressing table by comparing it with the word's first occurrence, so only a
   // word not seen before is cut out of the text (most words of a page repeat).
   const length = text.length;
   const most = (length >> 1) + 1;
-  const occurrenceWord = new Int32Array(most);
-  const occurrenceAt = new Int32Array(most);
+  // (A text too long to keep scratch space for gets its own.)
+  const keep = most <= 1 << 18;
+  if (keep && scratchWord.length < most) {
+    scratchWord = new Int32Array(most);
+    scratchAt = new Int32Array(most);
+  }
+  const occurrenceWord = keep ? scratchWord : new Int32Array(most);
+  const occurrenceAt = keep ? scratchAt : new Int32Array(most);
   let occurrences = 0;
   const firstAt: number[] = [];
   const size: number[] = [];

@@ -204,6 +204,8 @@ const TOOLS: ReadonlyMap<string, string> = new Map(
     .split("|")
     .map((name) => [name.toLowerCase(), name === "Postgres" ? "PostgreSQL" : name]),
 );
+/** The first words of TOOLS' two-word names: no other word can begin a pair that names a tool. */
+const PAIR_STARTS: ReadonlySet<string> = new Set([...TOOLS.keys()].filter((key) => key.includes(" ")).map((key) => key.slice(0, key.indexOf(" "))));
 const CONNECTS = /\b(?:integrat\w*|connect(?:s|ors?|ions?)?|sync\w*|plug-?ins?|works with|apps?|extensions?)\b/i;
 const DIRECTORY_LINK = /\/(?:integrations?|marketplace|app-directory|apps|plugins)(?:\/|$)/i;
 const DETAIL_LINK = /\/(?:integrations?|marketplace|apps|plugins)\/[\w-]+/i;
@@ -220,10 +222,12 @@ function namedTools(facts: SiteFacts): Map<string, string> {
   const scan = (text: string, url: string) => {
     const words = text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
     words.forEach((word, index) => {
-      for (const key of [word, `${word} ${words[index + 1] ?? ""}`]) {
-        const name = TOOLS.get(key);
-        if (name && !found.has(name)) found.set(name, url);
-      }
+      const name = TOOLS.get(word);
+      if (name && !found.has(name)) found.set(name, url);
+      // A word pair is only built where the word starts a two-word name ("google drive").
+      if (!PAIR_STARTS.has(word)) return;
+      const pair = TOOLS.get(`${word} ${words[index + 1] ?? ""}`);
+      if (pair && !found.has(pair)) found.set(pair, url);
     });
   };
   for (const page of facts.pagesIn("integrations")) scan([page.title, ...page.headings.map((h) => h.text), page.text].join("\n"), page.url);
