@@ -192,7 +192,7 @@ export function jobOpenings(facts: SiteFacts): Opening[] {
 }
 
 /** Applicant-tracking hosts: a careers page that links to one has its openings there. */
-export const JOB_BOARD = /\/\/([\w-]+\.)*(greenhouse\.io|lever\.co|ashbyhq\.com|workable\.com|recruitee\.com|personio\.(de|com)|smartrecruiters\.com|bamboohr\.com|teamtailor\.com|welcometothejungle\.com|wellfound\.com)\b/i;
+export const JOB_BOARD = /\/\/([\w-]+\.)*(greenhouse\.io|grnh\.se|lever\.co|ashbyhq\.com|workable\.com|recruitee\.com|personio\.(de|com)|smartrecruiters\.com|bamboohr\.com|teamtailor\.com|welcometothejungle\.com|wellfound\.com)\b/i;
 
 export function talentOrganization(facts: SiteFacts) {
   const assessor = new Assessor();
