@@ -133,7 +133,7 @@ export function customerSuccess(facts: SiteFacts) {
     channels.length > 1 ? `support channels: ${channels.map((channel) => channel.name).join(", ")}` : channels.length === 1 ? `only one support channel (${channels[0]!.name})` : "no support channels stated",
     channels.slice(0, 2).map((channel) => channel.mention));
 
-  present(assessor, 1, facts.mentions(/\b(24\/7|24x7|round[- ]the[- ]clock|business hours|support hours|response times?|respond within|within \d{1,3} (business )?(hours?|days?|minutes))\b/i, { limit: 1 }),
+  present(assessor, 1, facts.mentions(/\b(24\/7|24x7|round[- ]the[- ]clock|business hours|support hours|(support|average|first|typical) response times?|(respond|reply|replies|answer|get back to you)\w* within|within \d{1,3} (business (hours?|days?)|hours?|minutes))\b/i, { limit: 1 }),
     85, "support hours or response times", "no support hours or response times");
   present(assessor, 1.5, facts.mentions(/\b(customer success (managers?|team)|dedicated (account|success|support) (managers?|team|engineers?)|onboarding (services?|specialists?|sessions?|assistance)|white[- ]glove|implementation (services?|support|team)|technical account managers?)\b/i, { limit: 1 }),
     85, "customer success or onboarding services", "no customer success or onboarding services");

@@ -200,8 +200,9 @@ export function targetSegments(facts: SiteFacts) {
 // ---------------------------------------------------------------- customer_proof
 
 const STORY_LINK = /\/(?:customers|case-studies|case-study|customer-stories|stories|success-stories|clients|references|achievements|showcase)\/[\w-]+/i;
+/** "Used by" alone is the label of a logo strip; in a sentence it must say by whom ("used by 500 teams"), not "used by You" or "used by banks". */
 const NAMED =
-  /\b(?:trusted by|used by|loved by|relied on by|chosen by|customers (?:like|include|such as)|companies (?:like|such as)|teams at|join(?:ed)? (?:over |more than )?[\d,.]{1,15}k?\+? (?:companies|teams|customers|businesses|organi[sz]ations|developers|users))\b/i;
+  /\b(?:trusted by|used by (?:over |more than )?(?:\d[\d,.]{0,15}k?\+? |thousands|millions|hundreds|leading|top|the world'?s|teams|companies|developers|engineers|businesses|organi[sz]ations|customers|brands)|loved by|relied on by|chosen by|customers (?:like|include|such as)|companies (?:like|such as)|teams at|join(?:ed)? (?:over |more than )?[\d,.]{1,15}k?\+? (?:companies|teams|customers|businesses|organi[sz]ations|developers|users))\b|\bused by:?$/i;
 /**
  * A named organisation choosing the product, in prose: "EasyJet, UK's largest
  * airline, selected FlightWatching", "Etihad chose Acme". Case matters: the
