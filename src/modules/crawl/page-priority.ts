@@ -22,7 +22,7 @@ const SEGMENTS: Record<Known, readonly string[]> = {
   changelog: ["changelog", "change-log", "changes", "release-notes", "releases", "whats-new", "what-s-new", "updates", "product-updates"],
   security: ["security", "trust", "trust-center", "compliance", "soc2", "soc-2"],
   privacy: ["privacy", "privacy-policy", "dpa", "subprocessors", "sub-processors", "gdpr", "ccpa", "cookies", "cookie-policy"],
-  careers: ["careers", "career", "jobs", "join-us", "hiring", "work-with-us"],
+  careers: ["careers", "career", "jobs", "join-us", "joinus", "hiring", "work-with-us", "open-positions", "vacancies"],
   customers: ["customers", "customer-stories", "case-studies", "case-study", "stories", "success-stories", "testimonials", "clients", "references", "achievements", "showcase"],
   integrations: ["integrations", "integration", "marketplace", "apps", "partners", "plugins", "app-directory"],
   status: ["status", "system-status", "uptime"],

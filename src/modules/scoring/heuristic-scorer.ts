@@ -80,7 +80,9 @@ export class HeuristicScorer implements Scorer {
   private scoreDimension({ definition, site, silence }: DimensionReading, context: SiteFacts | undefined, mode: ScoreMode, thorough: boolean): DimensionResult {
     const rule = this.rules[definition.id];
     let score = silence ? definition.prior : onCurve(definition.id, site.raw);
-    let confidence = silence?.means === "early" && thorough ? "medium" : confidenceFor(site.coverage);
+    // On a site read thoroughly, finding little where the dimension applies is as telling as finding
+    // nothing: a faint reading must not weigh less in the total than silence does.
+    let confidence = (silence?.means === "early" || (!silence && site.coverage < 0.25)) && thorough ? "medium" : confidenceFor(site.coverage);
     const evidence: Evidence[] = [...site.evidence];
     let contextNote = "";
 
@@ -110,7 +112,7 @@ export class HeuristicScorer implements Scorer {
       evidence: describeEvidence(evidence),
       evidenceItems: evidence,
       confidence,
-      reasoning: reasoning(definition, site, silence) + contextNote,
+      reasoning: reasoning(definition, site, silence, thorough) + contextNote,
       ...(applicable ? {} : { applicable: false }),
     };
   }
@@ -146,7 +148,7 @@ function describeEvidence(evidence: readonly Evidence[]): string {
     .join(" · ");
 }
 
-function reasoning(definition: DimensionDefinition, site: DimensionAssessment, silence: Silence | undefined): string {
+function reasoning(definition: DimensionDefinition, site: DimensionAssessment, silence: Silence | undefined, thorough: boolean): string {
   const parts: string[] = [];
   const name = definition.name.toLowerCase();
   if (silence?.means === "not_applicable") {
@@ -160,7 +162,7 @@ function reasoning(definition: DimensionDefinition, site: DimensionAssessment, s
   } else {
     if (site.raised.length > 0) parts.push(`Raised by: ${site.raised.join("; ")}.`);
     if (site.lowered.length > 0) parts.push(`Lowered by: ${site.lowered.join("; ")}.`);
-    if (site.coverage < 0.25) parts.push("Little was observable, so confidence is low.");
+    if (site.coverage < 0.25) parts.push(thorough ? "Little of it shows on a site read thoroughly, and that is itself the finding." : "Little was observable, so confidence is low.");
   }
   if (site.toRaise) parts.push(`To raise it: ${site.toRaise}`);
   return parts.join(" ");

@@ -25,14 +25,17 @@ export interface DimensionDefinition {
  * as an analyst does: a headline, a privacy policy, a sign-up button or a claimed
  * certification take an afternoon to write and say little about a company's stage;
  * named customers, open roles, years of dated news, a dated changelog, real docs
- * and an active community take years to accumulate. Costly evidence weighs 2,
- * moderate 1, cheap 0.5 (times the pillar weight and the confidence weight).
+ * and support take years to accumulate. Each class weighs four times the one below
+ * (the time each takes to show differs by far more than twice): costly 4, moderate 1,
+ * cheap 0.25 (times the pillar weight and the confidence weight). Community and
+ * architecture are moderate: what a site can show of them (a Discord or forum linked,
+ * GitHub links, a stack named, engineering posts) takes days to put up, not years.
  */
 export type EvidenceCost = "costly" | "moderate" | "cheap";
-export const evidenceCostWeight: Readonly<Record<EvidenceCost, number>> = { costly: 2, moderate: 1, cheap: 0.5 };
+export const evidenceCostWeight: Readonly<Record<EvidenceCost, number>> = { costly: 4, moderate: 1, cheap: 0.25 };
 
 const COSTLY: ReadonlySet<DimensionId> = new Set([
-  "customer_proof", "talent_organization", "company_momentum", "delivery_velocity", "documentation_quality", "community_ecosystem", "customer_success", "architecture_systems",
+  "customer_proof", "talent_organization", "company_momentum", "delivery_velocity", "documentation_quality", "customer_success",
 ]);
 const CHEAP: ReadonlySet<DimensionId> = new Set([
   "value_proposition", "experience_design", "onboarding_activation", "pricing_packaging", "reliability_operations", "security_posture", "compliance_certifications", "data_privacy",

@@ -25,6 +25,21 @@ function pageWithDate(facts: SiteFacts, date: string, fallback: string): string 
   return facts.pageWithDate(date) ?? fallback;
 }
 
+/** Legal pages (terms, privacy, policies, cookies …): their "last updated" date is a formality, not news or history. */
+const LEGAL_PAGE = /\/(terms|tos|privacy|policies|policy|legal|cookies?|eula|aup|dmca|imprint|impressum|disclaimer|gdpr|dpa)([-_./]|$)/i;
+
+/**
+ * The site's dates (newest first) without those seen only on legal pages: a terms
+ * page "updated 2013-08-01" says nothing about whether the company is moving.
+ * Dated post addresses and dates on any other page count as before.
+ */
+function datesBeyondLegal(facts: SiteFacts): string[] {
+  const kept = new Set<string>();
+  for (const page of facts.pages) if (!LEGAL_PAGE.test(new URL(page.url).pathname)) for (const date of page.dates) kept.add(date);
+  for (const post of facts.postsIn("blog", "changelog", "about", "customers", "other", "docs", "careers", "security", "integrations", "pricing", "status", "api_reference")) kept.add(post.date);
+  return facts.dates().filter((date) => kept.has(date));
+}
+
 export function growthDistribution(facts: SiteFacts) {
   const assessor = new Assessor();
   const [blog] = facts.pagesIn("blog");
@@ -49,7 +64,7 @@ export function growthDistribution(facts: SiteFacts) {
   present(assessor, 1, newsletter.length > 0 ? newsletter : linkTo(facts, /\bnewsletter\b/i, "newsletter"), 80, "a newsletter", "no newsletter");
   present(assessor, 1, facts.mentions(/\b(webinars?|podcasts?|virtual events?|live (demos?|sessions?|workshops?)|workshops?|conferences?|summit)\b/i, { limit: 1 }),
     80, "webinars, podcasts or events", "no webinars or events");
-  const partners = facts.mentions(/\b(partner (program|programme|network|portal)|affiliate (program|programme)?|referral (program|programme)|resellers?|become a partner)\b/i, { limit: 1 });
+  const partners = facts.mentions(/\b(partner (program|programme|network|portal)|affiliate (program|programme)|referral (program|programme)|resellers?|become a partner)\b/i, { limit: 1 });
   present(assessor, 1, partners.length > 0 ? partners : linkTo(facts, /\b(affiliates?|referral|become-a-partner|partner-program)\b/i, "partner programme"),
     85, "a partner, affiliate or referral programme", "no partner or affiliate programme");
   const selfServe = facts.mentions(/\b(sign up|get started (for )?free|start (your )?free|free trial|try (it )?(for )?free|create (an |your )?(free )?account)\b/i, { limit: 1 });
@@ -118,7 +133,7 @@ export function customerSuccess(facts: SiteFacts) {
     channels.length > 1 ? `support channels: ${channels.map((channel) => channel.name).join(", ")}` : channels.length === 1 ? `only one support channel (${channels[0]!.name})` : "no support channels stated",
     channels.slice(0, 2).map((channel) => channel.mention));
 
-  present(assessor, 1, facts.mentions(/\b(24\/7|24x7|round[- ]the[- ]clock|business hours|support hours|response times?|respond within|within \d{1,3} (business )?(hours?|days?|minutes))\b/i, { limit: 1 }),
+  present(assessor, 1, facts.mentions(/\b(24\/7|24x7|round[- ]the[- ]clock|business hours|support hours|(support|average|first|typical) response times?|(respond|reply|replies|answer|get back to you)\w* within|within \d{1,3} (business (hours?|days?)|hours?|minutes))\b/i, { limit: 1 }),
     85, "support hours or response times", "no support hours or response times");
   present(assessor, 1.5, facts.mentions(/\b(customer success (managers?|team)|dedicated (account|success|support) (managers?|team|engineers?)|onboarding (services?|specialists?|sessions?|assistance)|white[- ]glove|implementation (services?|support|team)|technical account managers?)\b/i, { limit: 1 }),
     85, "customer success or onboarding services", "no customer success or onboarding services");
@@ -177,7 +192,7 @@ export function jobOpenings(facts: SiteFacts): Opening[] {
 }
 
 /** Applicant-tracking hosts: a careers page that links to one has its openings there. */
-export const JOB_BOARD = /\/\/([\w-]+\.)*(greenhouse\.io|lever\.co|ashbyhq\.com|workable\.com|recruitee\.com|personio\.(de|com)|smartrecruiters\.com|bamboohr\.com|teamtailor\.com|welcometothejungle\.com|wellfound\.com)\b/i;
+export const JOB_BOARD = /\/\/([\w-]+\.)*(greenhouse\.io|grnh\.se|lever\.co|ashbyhq\.com|workable\.com|recruitee\.com|personio\.(de|com)|smartrecruiters\.com|bamboohr\.com|teamtailor\.com|welcometothejungle\.com|wellfound\.com)\b/i;
 
 export function talentOrganization(facts: SiteFacts) {
   const assessor = new Assessor();
@@ -251,16 +266,16 @@ export function companyMomentum(facts: SiteFacts) {
   assessor.signal(1.5, news > 0 ? moreIsBetter(news, 2, 6) : undefined, news > 0 ? said : "no news or announcements",
     announcements.length >= posts.length ? announcements.slice(0, 2) : [{ url: posts[0]!.url, text: `${said}, e.g. ${posts[0]!.date}` }]);
 
-  const funding = facts.mentions(/\b(raised (a |an )?[$€£\d]|raises [$€£\d]|series [a-e]\b|seed (round|funding)|pre[- ]seed|funding round|backed by|investors? (include|including|like)|y ?combinator|yc [swfx]\d{2}|sequoia|andreessen|a16z|accel|index ventures|lightspeed|general catalyst|khosla|greylock|kleiner)\b/i, { limit: 1 });
+  const funding = facts.mentions(/\b(raised (a |an )?[$€£\d]|raises [$€£\d]|series [a-e]\b|seed (round|funding)|pre[- ]seed|funding round|backed by (?:(?:leading|top|world-class|great) )?(?:investors|vcs?\b|venture|angels?)|backed by [\w&.' -]{1,40} (?:ventures|capital|partners)\b|investors? (include|including|like)|y ?combinator|yc [swfx]\d{2}|sequoia|andreessen|a16z|accel|index ventures|lightspeed|general catalyst|khosla|greylock|kleiner)\b/i, { limit: 1 });
   const withAmount = funding.some((mention) => /[$€£]\s?\d[\d.,]*\s?(m|mm|million|bn|billion)\b/i.test(mention.text));
   present(assessor, 1.5, funding, withAmount ? 95 : 85, withAmount ? "funding named with an amount" : "funding or investors named", "no funding or investors named");
 
-  const growth = facts.mentions(/(\b\d[\d,.]{0,15}\s?(k|m|million|billion)?\+?\s{1,3}(customers|users|teams|companies|businesses|developers|organi[sz]ations|brands|merchants|creators)\b|\b\d{1,4}x (growth|revenue|arr)\b|\bgrew (by )?\d{1,4}%|\b(arr|revenue) (grew|doubled|tripled)\b)/i, { limit: 5 });
+  const growth = facts.mentions(/(\b(\d{1,3}(,\d{3})+|\d{3,}|\d+(\.\d+)?\s?(k|m|million|billion))\+?\s{1,3}(customers|users|teams|companies|businesses|developers|organi[sz]ations|brands|merchants|creators)\b|\b\d{1,4}x (growth|revenue|arr)\b|\bgrew (by )?\d{1,4}%|\b(arr|revenue) (grew|doubled|tripled)\b)/i, { limit: 5 });
   // One growth figure is the median; three ("10,000 customers", "3x ARR") is a confident growth story.
   assessor.signal(1, growth.length > 0 ? moreIsBetter(growth.length, 1, 3) : undefined,
     growth.length > 0 ? `${plural(growth.length, "growth figure")} stated` : "no growth figures", growth.slice(0, 2));
 
-  const [newest] = facts.dates();
+  const [newest] = datesBeyondLegal(facts);
   if (newest) {
     const days = facts.daysSince(newest);
     // Three weeks since the newest dated item scores 90; five months is the median; a year old falls below 25.
@@ -305,7 +320,7 @@ function trackRecord(facts: SiteFacts, crawlYear: number): { years: number; fact
     const year = Number(match?.[1] ?? match?.[2]);
     if (year >= 1900 && year <= crawlYear) best = { years: crawlYear - year, fact: `founded or active since ${year}`, evidence: founding };
   }
-  const dates = facts.dates();
+  const dates = datesBeyondLegal(facts);
   const newest = dates[0];
   const oldest = dates.at(-1);
   if (newest && oldest) {

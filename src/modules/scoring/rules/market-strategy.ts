@@ -31,6 +31,7 @@ const pathOf = (url: string): string => url.replace(/^[a-z]+:\/\/[^/]+/i, "");
 // ---------------------------------------------------------------- market_intelligence
 
 const COMPARISON_LINK = /(?:^|[\s/-])(?:vs\.?|versus|alternatives?)(?=[\s/-]|$)|\/compare(?:[/-]|$)/i;
+const CODE_HOST = /^https?:\/\/(www\.)?(github\.com|gitlab\.com|bitbucket\.org)\//i;
 // ASCII classes, not \p{L}: a "u" regex scans about nine times slower, and these run over every sentence.
 const COMPARISON_TEXT = /\b(?:vs\.?|versus)\s+[a-z0-9à-öø-ÿ]|\balternatives? to\s+[a-z0-9à-öø-ÿ]/i;
 const RESEARCH =
@@ -42,7 +43,8 @@ export function marketIntelligence(facts: SiteFacts) {
   const assessor = new Assessor();
 
   // Comparison pages, by URL ("/vs/zendesk", "/alternatives/x") or by a heading or sentence ("Acme vs Zendesk").
-  const links = facts.linksMatching(COMPARISON_LINK);
+  // A code host's "/compare/v1...v2" is a diff between releases, not a page comparing products.
+  const links = facts.linksMatching(COMPARISON_LINK).filter((link) => !CODE_HOST.test(link.url));
   const texts = facts.mentions(COMPARISON_TEXT, { limit: 10 });
   const targets = new Set([...links.map((link) => link.url), ...texts.map((mention) => mention.url)]);
   const comparisonEvidence: Evidence[] = [...links.slice(0, 2).map((link) => ({ url: link.url, text: `comparison page: ${link.text}` })), ...texts.slice(0, 2)];
@@ -141,6 +143,8 @@ export function valueProposition(facts: SiteFacts) {
 // ---------------------------------------------------------------- target_segments
 
 const SOLUTION_LINK = /\/(?:solutions?|industries|industry|use-cases?|for|who-we-serve|teams|roles?)\/[\w-]+/i;
+/** Help-desk articles (Freshdesk files its knowledge base under "/support/solutions/articles/…"): how-tos, not pages per segment. */
+const HELP_DESK_ARTICLE = /\/(?:support|help|kb)\/solutions?\/|\/solutions?\/articles?\//i;
 const FOR_SEGMENT =
   /\b(?:built |made |designed )?for (?:(?:small|growing|modern|large|global|fast-growing|high-growth) )?(?:start-?ups?|smbs?|small business(?:es)?|mid-?market|enterprises?|agencies|freelancers|developers|engineering teams|product teams|marketing teams|sales teams|support teams|finance teams|hr teams|it teams|designers|marketers|recruiters|healthcare|fintech|financial services|banks|insurance|e-?commerce|retail(?:ers)?|education|schools|universities|government|public sector|non-?profits|manufacturing|logistics|real estate|legal|law firms|media)\b/i;
 const SEGMENTS: ReadonlyArray<readonly [string, RegExp]> = [
@@ -159,7 +163,7 @@ const SEGMENT_PLAN =
 export function targetSegments(facts: SiteFacts) {
   const assessor = new Assessor();
 
-  const solutionLinks = facts.linksMatching(SOLUTION_LINK).filter((link) => SOLUTION_LINK.test(pathOf(link.url)));
+  const solutionLinks = facts.linksMatching(SOLUTION_LINK).filter((link) => SOLUTION_LINK.test(pathOf(link.url)) && !HELP_DESK_ARTICLE.test(pathOf(link.url)));
   // Two solutions pages (say, one per size) is a typical start; six covers industries and roles.
   counted(assessor, 2, solutionLinks.length, [2, 6], `${plural(solutionLinks.length, "solutions page")} by industry, role or size`,
     "no solutions pages by industry, role or size", solutionLinks.slice(0, 2).map((link) => ({ url: link.url, text: `solutions page: ${link.text}` })));
@@ -196,8 +200,9 @@ export function targetSegments(facts: SiteFacts) {
 // ---------------------------------------------------------------- customer_proof
 
 const STORY_LINK = /\/(?:customers|case-studies|case-study|customer-stories|stories|success-stories|clients|references|achievements|showcase)\/[\w-]+/i;
+/** "Used by" alone is the label of a logo strip; in a sentence it must say by whom ("used by 500 teams"), not "used by You" or "used by banks". */
 const NAMED =
-  /\b(?:trusted by|used by|loved by|relied on by|chosen by|customers (?:like|include|such as)|companies (?:like|such as)|teams at|join(?:ed)? (?:over |more than )?[\d,.]{1,15}k?\+? (?:companies|teams|customers|businesses|organi[sz]ations|developers|users))\b/i;
+  /\b(?:trusted by|used by (?:over |more than )?(?:\d[\d,.]{0,15}k?\+? |thousands|millions|hundreds|leading|top|the world'?s|teams|companies|developers|engineers|businesses|organi[sz]ations|customers|brands)|loved by|relied on by|chosen by|customers (?:like|include|such as)|companies (?:like|such as)|teams at|join(?:ed)? (?:over |more than )?[\d,.]{1,15}k?\+? (?:companies|teams|customers|businesses|organi[sz]ations|developers|users))\b|\bused by:?$/i;
 /**
  * A named organisation choosing the product, in prose: "EasyJet, UK's largest
  * airline, selected FlightWatching", "Etihad chose Acme". Case matters: the
