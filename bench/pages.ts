@@ -2,7 +2,8 @@
 // nav, footer, prose with inline markup and classes, links, tables, scripts and styles,
 // roughly a third visible text, as marketing and docs pages tend to be.
 
-function rng(seed: number): () => number {
+/** A seeded random number generator (mulberry32): the same seed, the same numbers. */
+export function rng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -21,7 +21,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { denseHtml } from "../bench/crawl.js";
-import { productPage } from "../bench/pages.js";
+import { productPage, rng } from "../bench/pages.js";
 import * as newExtract from "../src/modules/crawl/extract.js";
 import * as newTree from "../src/modules/crawl/html-tree.js";
 import * as newUrl from "../src/modules/crawl/url.js";
@@ -71,17 +71,6 @@ function same(label: string, before: unknown, after: unknown): boolean {
 }
 
 // ------------------------------------------------------------------ random
-
-function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const BASES = [
   "http://acme.test/",

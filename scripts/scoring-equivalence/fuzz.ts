@@ -5,17 +5,6 @@ import { join } from "node:path";
 
 const root = join(import.meta.dirname, "../..");
 
-export function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The regex literals of the scoring and crawl code (sources, flags), sorted by file. */
 export function rubricPatterns(): RegExp[] {
   const patterns: RegExp[] = [];

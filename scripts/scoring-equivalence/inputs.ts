@@ -12,8 +12,9 @@ import { calibrationSites } from "../../test/fixtures/calibration-sites.js";
 import { acmeSite } from "../../test/fixtures/crawl-sites.js";
 import type { Site } from "../../test/support/fixture-sites.js";
 import { syntheticCrawl, type PageSpec } from "../../test/support/synthetic-crawl.js";
-import { productPage } from "../../bench/pages.js";
-import { fuzzText, rng, rubricPhrases } from "./fuzz.js";
+import { crawlOf as benchCrawl, scoreBenchCorpora } from "../../bench/score-corpora.js";
+import { rng } from "../../bench/pages.js";
+import { fuzzText, rubricPhrases } from "./fuzz.js";
 
 export interface EquivalenceInput {
   readonly name: string;
@@ -74,31 +75,7 @@ function snapshots(): Array<{ name: string; crawl: CrawlResult }> {
 }
 
 function benchCorpora(): Array<{ name: string; crawl: CrawlResult }> {
-  const paths = ["/", "/pricing", "/docs", "/docs/api", "/changelog", "/security", "/privacy", "/careers", "/customers", "/integrations", "/blog", "/about"];
-  const full = Array.from({ length: 25 }, (_, i) =>
-    extractPage({ url: `https://bench.example${paths[i] ?? `/page-${i}`}`, status: 200, body: productPage(i), kind: "html", headers: {} }));
-  const filler = [
-    "The team met on Tuesday to go through the plan for the next quarter.",
-    "Most of the work happens in small groups that own a part of the product.",
-    "We write things down, keep meetings short and prefer clear decisions.",
-    "Customers tell us what they need, and we try to answer within a day.",
-    "Our office is near the station, and many of us work from home on Fridays.",
-  ];
-  const leader = calibrationSites.find((site) => site.host === "leader.test")!;
-  const realistic = Object.entries(leader.pages)
-    .filter(([, route]) => typeof route === "string" || (route.body !== undefined && !route.headers?.["content-type"]?.startsWith("text/plain")))
-    .slice(0, 25)
-    .map(([path, route]) => {
-      const page = extractPage({ url: `https://leader.example${path}`, status: 200, body: typeof route === "string" ? route : String(route.body), kind: "html", headers: {} });
-      let text = page.text;
-      for (let i = 0; text.length < 6_000; i += 1) text += `\n${filler[i % filler.length]}`;
-      return { ...page, text };
-    });
-  return [
-    { name: "bench worst case", crawl: { ...crawlOf("https://bench.example", full), companyName: "Bench" } },
-    { name: "bench 6k", crawl: crawlOf("https://bench.example", full.map((page) => ({ ...page, text: page.text.slice(0, 6_000) }))) },
-    { name: "bench realistic", crawl: crawlOf("https://leader.example", realistic) },
-  ];
+  return scoreBenchCorpora().map(({ name, pages }) => ({ name: `bench ${name}`, crawl: benchCrawl(pages) }));
 }
 
 function captured(files: readonly string[]): EquivalenceInput[] {

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { CSS, JS, escapeHtml, makeAsset, packageRoot, sendAsset, type Asset } from "./static-assets.js";
+import { CSS, JS, escapeHtml, makeAsset, packageRoot, sendAsset, sendPage, type Asset } from "./static-assets.js";
 
 /**
  * GraphiQL served entirely from installed packages: no CDN, nothing fetched at
@@ -176,13 +176,6 @@ export async function registerGraphiql(app: FastifyInstance, options: GraphiqlOp
 </body>
 </html>
 `;
-    return reply
-      .type("text/html; charset=utf-8")
-      .header("Content-Security-Policy", contentSecurityPolicy(request, nonce))
-      .header("Cache-Control", "no-store")
-      .header("X-Content-Type-Options", "nosniff")
-      .header("Referrer-Policy", "no-referrer")
-      .header("Cross-Origin-Opener-Policy", "same-origin")
-      .send(html);
+    return sendPage(reply, html, contentSecurityPolicy(request, nonce));
   });
 }

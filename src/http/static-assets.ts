@@ -16,6 +16,18 @@ export interface Asset {
 export const JS = "text/javascript; charset=utf-8";
 export const CSS = "text/css; charset=utf-8";
 
+/** An HTML page made of allow-listed assets: its CSP, never cached, no referrer, its own browsing context group. */
+export function sendPage(reply: FastifyReply, html: string, contentSecurityPolicy: string): FastifyReply {
+  return reply
+    .type("text/html; charset=utf-8")
+    .header("Content-Security-Policy", contentSecurityPolicy)
+    .header("Cache-Control", "no-store")
+    .header("X-Content-Type-Options", "nosniff")
+    .header("Referrer-Policy", "no-referrer")
+    .header("Cross-Origin-Opener-Policy", "same-origin")
+    .send(html);
+}
+
 /** Root directory of an installed package, even if its exports map hides package.json. */
 export function packageRoot(require: NodeJS.Require, pkg: string): string {
   try {

@@ -1,29 +1,9 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { ARTIFACTS, browserSuite, launchChromium, RUN_BROWSER_SUITES } from "../support/browser.js";
+import type { Browser } from "playwright-core";
+import { ARTIFACTS, browserSuite, launchChromium, RUN_BROWSER_SUITES, watchPage } from "../support/browser.js";
 import { startTestApp, type TestApp } from "../support/app.js";
-
-/** Every request the page makes, console errors, uncaught exceptions and CSP violations. */
-async function watch(page: Page): Promise<{ requests: string[]; errors: string[] }> {
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on("request", (request) => requests.push(request.url()));
-  page.on("websocket", (socket) => requests.push(socket.url()));
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(`console.error: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-  // A CSP refusal is not always a console error (a blocked style is silent): report each one.
-  await page.exposeFunction("__reportViolation", (text: string) => errors.push(`csp: ${text}`));
-  await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) => {
-      (window as unknown as { __reportViolation(text: string): void }).__reportViolation(`${event.violatedDirective} ${event.blockedURI}`);
-    });
-  });
-  return { requests, errors };
-}
 
 const local = (url: string, origin: string): boolean => {
   const parsed = new URL(url);
@@ -44,7 +24,7 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("/docs, the REST reference, in
   it("renders every operation of the document from same-origin assets, with no CSP violation", async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
-    const { requests, errors } = await watch(page);
+    const { requests, errors, violations } = await watchPage(page);
 
     const response = await page.goto(`${service.url}/docs`, { waitUntil: "load" });
     expect(response?.status()).toBe(200);
@@ -77,6 +57,7 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("/docs, the REST reference, in
     expect(requests).toContain(`${service.url}/api/openapi.json`);
     expect(requests.filter((url) => !local(url, service.url))).toEqual([]);
     expect(errors).toEqual([]);
+    expect(await violations()).toEqual([]);
     await context.close();
   }, 90_000);
 });

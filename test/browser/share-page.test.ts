@@ -3,8 +3,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { ARTIFACTS, browserSuite, launchChromium, RUN_BROWSER_SUITES } from "../support/browser.js";
-import { type Browser, type BrowserContext, type ConsoleMessage, type Page, type Request } from "playwright-core";
+import { ARTIFACTS, browserSuite, launchChromium, RUN_BROWSER_SUITES, watchPage } from "../support/browser.js";
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { renderSharePage, sharePageCsp } from "../../src/http/share-page.js";
 import type { ScoreResultView } from "../../src/modules/score/score-result.view.js";
 import { dimensions } from "../../src/modules/scoring/framework/dimensions.js";
@@ -60,28 +60,6 @@ async function startShareServer(): Promise<{ url: string; close(): Promise<void>
   };
 }
 
-/** Every request, console error, uncaught exception, dialog and CSP violation of a page. */
-async function watch(page: Page): Promise<{ requests: string[]; errors: string[]; violations: () => Promise<string[]> }> {
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on("request", (request: Request) => requests.push(request.url()));
-  page.on("console", (message: ConsoleMessage) => {
-    if (message.type() === "error" || message.type() === "warning") errors.push(`console.${message.type()}: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-  page.on("dialog", (dialog) => {
-    errors.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  // Init scripts come from DevTools, not the page, so the page's CSP does not block them.
-  await page.addInitScript({
-    content:
-      "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => " +
-      "window.__violations.push(e.violatedDirective + ' ' + (e.blockedURI || 'inline')), true);",
-  });
-  return { requests, errors, violations: async () => (await page.evaluate("window.__violations")) as string[] };
-}
-
 describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("share page in a real browser"), () => {
   let browser: Browser;
   let server: { url: string; close(): Promise<void> };
@@ -96,10 +74,10 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("share page in a real browser"
     await server?.close();
   });
 
-  async function open(width: number, id = "res_01HXYZ"): Promise<{ context: BrowserContext; page: Page } & Awaited<ReturnType<typeof watch>>> {
+  async function open(width: number, id = "res_01HXYZ"): Promise<{ context: BrowserContext; page: Page } & Awaited<ReturnType<typeof watchPage>>> {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
-    const watched = await watch(page);
+    const watched = await watchPage(page);
     const response = await page.goto(`${server.url}/r/${id}`, { waitUntil: "load" });
     expect(response?.status()).toBe(200);
     expect(response?.headers()["content-security-policy"]).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+';/);
@@ -211,7 +189,7 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("share page in a real browser"
       const result = (await scored.json()) as { id: string; companyName: string; totalScore: number };
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
-      const { requests, errors, violations } = await watch(page);
+      const { requests, errors, violations } = await watchPage(page);
       const response = await page.goto(`${service.url}/r/${result.id}`, { waitUntil: "load" });
       expect(response?.status()).toBe(200);
       expect(await page.locator("h1").innerText()).toBe(result.companyName);

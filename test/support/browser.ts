@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 
 /** Debian's Chromium (installed by .ci/run), or the one CHROMIUM_PATH names. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -33,4 +33,26 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM_PATH,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
+}
+
+/** Every request, console error, uncaught exception, dialog and CSP violation of a page. */
+export async function watchPage(page: Page): Promise<{ requests: string[]; errors: string[]; violations: () => Promise<string[]> }> {
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (request) => requests.push(request.url()));
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") errors.push(`console.${message.type()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("dialog", (dialog) => {
+    errors.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  // Init scripts come from DevTools, not the page, so the page's CSP does not block them.
+  await page.addInitScript({
+    content:
+      "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => " +
+      "window.__violations.push(e.violatedDirective + ' ' + (e.blockedURI || 'inline')), true);",
+  });
+  return { requests, errors, violations: async () => (await page.evaluate("window.__violations")) as string[] };
 }

@@ -9,7 +9,7 @@ import { collectOutbound, contentLengthOf } from "./crawl-summary.js";
 import { CandidateQueue } from "./candidate-queue.js";
 import { SiteRules } from "./site-rules.js";
 import { setRepeatedTextApart } from "./repeated-text.js";
-import { canonicalUrl, isSameSite, normalizeInputUrl, pageKey } from "./url.js";
+import { canonicalUrl, isSameSite, normalizeInputUrl, originOf, pageKey } from "./url.js";
 
 export interface CrawlerSettings {
   readonly guard: AddressGuard;
@@ -93,7 +93,7 @@ export class Crawler {
       // (a site's pages link to a handful of hosts, thousands of times).
       const onSiteByOrigin = new Map<string, boolean>();
       const onSite = (canonical: string): boolean => {
-        const origin = canonical.slice(0, canonical.indexOf("/", canonical.indexOf("//") + 2));
+        const origin = originOf(canonical);
         let answer = onSiteByOrigin.get(origin);
         if (answer === undefined) onSiteByOrigin.set(origin, (answer = isSameSite(canonical, site)));
         return answer;

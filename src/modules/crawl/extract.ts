@@ -3,7 +3,7 @@ import { getDomainWithoutSuffix } from "tldts";
 import type { ExtractedPage, JsonLdEntity, PageLink, TrustHeaders } from "./crawl.types.js";
 import { domAdapter, walkHtml, walkTree, type RawPage } from "./html-tree.js";
 import { findDates, findPrices } from "./text-signals.js";
-import { canonicalUrl, fetchAddress, folderAddress, isSameSite, resolveLink } from "./url.js";
+import { canonicalUrl, fetchAddress, folderAddress, isSameSite, originOf, resolveLink } from "./url.js";
 
 /**
  * From a decoded page to plain data for the scorer. HTML goes through
@@ -110,7 +110,7 @@ function resolveLinks(raw: RawPage, base: string, pageUrl: string): { internal: 
     if (resolved === undefined || seen.has(resolved.url)) continue;
     const { url } = resolved;
     seen.add(url);
-    const origin = url.slice(0, url.indexOf("/", url.indexOf("//") + 2));
+    const origin = originOf(url);
     let internalLink = sameSite.get(origin);
     if (internalLink === undefined) sameSite.set(origin, (internalLink = isSameSite(url, pageUrl)));
     if (!internalLink) {

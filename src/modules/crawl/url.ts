@@ -111,6 +111,9 @@ export function resolveLink(href: string, base?: string | URL): { url: string; f
   return { url: url.href, folder };
 }
 
+/** "https://x.example:8443" of a canonical address (`canonicalUrl` always has a path after the host). */
+export const originOf = (canonical: string): string => canonical.slice(0, canonical.indexOf("/", canonical.indexOf("//") + 2));
+
 /** A path written as a folder: a final "/", or an index file after it. */
 const FOLDER_PATH = /\/(?:index\.html?)?$/i;
 

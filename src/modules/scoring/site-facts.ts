@@ -1,6 +1,6 @@
 import type { CrawlResult, ExtractedPage, FoundPrice, OutboundKind, OutboundLink } from "../crawl/crawl.types.js";
 import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
-import { mayMatch, requiredLiterals, scanSource, WordIndex } from "./word-prefilter.js";
+import { requiredLiterals, scanSource, WordIndex } from "./word-prefilter.js";
 
 /**
  * What the rules read: the crawl, indexed once. Every answer is ordered (home
@@ -173,7 +173,7 @@ export class SiteFacts {
    */
   mayMention(page: ExtractedPage, pattern: RegExp): boolean {
     const entry = this.indexed.find((candidate) => candidate.page === page);
-    return !entry || mayMatch(pattern, this.wordsOf(entry));
+    return !entry || this.wordsOf(entry).mayStart(pattern);
   }
 
   private joinedLinks(): { urls: string; texts: string; urlWords: WordIndex; textWords: WordIndex } {

@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { lineCondition, matchStarts, requiredLiterals, WordIndex, wordPrefixes } from "../../../src/modules/scoring/word-prefilter.js";
-import { fuzzText, rng, rubricPatterns, rubricPhrases } from "../../../scripts/scoring-equivalence/fuzz.js";
+import { lineCondition, matchStarts, requiredLiterals, WordIndex } from "../../../src/modules/scoring/word-prefilter.js";
+
+/** The obvious reading of a text's words (`\b` is ASCII), as keys: whole (`=word`) and by their first one to six characters. */
+function wordPrefixes(text: string): Set<string> {
+  const keys = new Set<string>();
+  for (const raw of new Set(text.split(/[^A-Za-z0-9_]+/))) {
+    if (raw === "") continue;
+    const word = raw.toLowerCase();
+    keys.add(`=${word}`);
+    for (let length = Math.min(6, word.length); length >= 1; length -= 1) keys.add(word.slice(0, length));
+  }
+  return keys;
+}
+import { rng } from "../../../bench/pages.js";
+import { fuzzText, rubricPatterns, rubricPhrases } from "../../../scripts/scoring-equivalence/fuzz.js";
 
 /**
  * The word index answers `pattern.test(text)` by trying the pattern only where a
