@@ -18,18 +18,28 @@ export function configOrExit(problems: (config: Config) => string[] = () => []):
   }
 }
 
+/** How long a stop after a crash may drain before the process exits anyway. */
+const CRASH_STOP_MS = 10_000;
+
 /**
  * SIGTERM/SIGINT: stop once (a second signal while draining is ignored), then exit
  * 0, or 1 when stopping failed. Shared by the API process and the worker process.
+ *
+ * Failures nobody caught are logged as JSON like every other line (never a bare
+ * stack trace on stderr). A promise that failed with nobody waiting on it leaves
+ * no half-done synchronous state, so serving goes on and the line is there to
+ * alert on; a thrown exception nobody caught may have left anything half done,
+ * so the process drains (bounded) and exits 1 for its supervisor to restart it.
  */
 export function stopOnSignals(logger: Logger, what: string, close: () => Promise<void>): void {
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (reason: NodeJS.Signals | "crash") => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, `${what} shutting down`);
+    logger.info({ signal: reason === "crash" ? undefined : reason }, `${what} shutting down`);
+    if (reason === "crash") setTimeout(() => process.exit(1), CRASH_STOP_MS).unref();
     close().then(
-      () => process.exit(0),
+      () => process.exit(reason === "crash" ? 1 : 0),
       (error: unknown) => {
         logger.error({ err: error }, `${what} shutdown failed`);
         process.exit(1);
@@ -38,4 +48,11 @@ export function stopOnSignals(logger: Logger, what: string, close: () => Promise
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+  process.on("unhandledRejection", (reason: unknown) => {
+    logger.error({ err: reason }, `${what}: a promise failed with nobody waiting on it; serving goes on`);
+  });
+  process.on("uncaughtException", (error: Error) => {
+    logger.fatal({ err: error }, `${what}: an exception nobody caught; stopping`);
+    stop("crash");
+  });
 }

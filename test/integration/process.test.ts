@@ -167,15 +167,50 @@ describe("the service process", () => {
     }
   });
 
+  it("logs a failure nobody caught as JSON: a stray rejection leaves it serving, an uncaught exception drains it and exits 1", async () => {
+    const lifecycle = new URL("../../dist/src/process-lifecycle.js", import.meta.url).href;
+    const script = `
+      import pino from "pino";
+      import { stopOnSignals } from ${JSON.stringify(lifecycle)};
+      const logger = pino();
+      stopOnSignals(logger, "service", async () => logger.info("drained"));
+      setInterval(() => undefined, 1000);
+      Promise.reject(new Error("stray rejection"));
+      setTimeout(() => {
+        logger.info("still serving");
+        setTimeout(() => { throw new Error("uncaught boom"); }, 20);
+      }, 100);
+    `;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: new URL("../..", import.meta.url).pathname,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const lines = collectLines(child);
+    expect(await exitOf(child)).toBe(1);
+    const parsed = lines.filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as { level: number; msg: string; err?: { message: string } });
+    expect(parsed.map((line) => [line.level, line.msg, line.err?.message])).toEqual([
+      [50, "service: a promise failed with nobody waiting on it; serving goes on", "stray rejection"],
+      [30, "still serving", undefined],
+      [60, "service: an exception nobody caught; stopping", "uncaught boom"],
+      [30, "service shutting down", undefined],
+      [30, "drained", undefined],
+    ]);
+  });
+
   it("reports fail while its embedded database is down, and still shuts down when it has died", async () => {
     const service = await startService({ DATA_DIR: dataDir });
     process.kill(await postmasterPid(dataDir), "SIGKILL");
     // Backends of a killed postmaster notice its death a moment later; until then a
     // pooled connection may still answer. Poll, bounded, until the outage shows.
-    let health = await fetch(`${service.url}/api/health`);
+    const check = () =>
+      fetch(`${service.url}/api/health`).catch(async (error: unknown) => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        throw new Error(`health request failed (service exit ${service.child.exitCode}/${service.child.signalCode}):\n${service.logs.slice(-40).join("\n")}`, { cause: error });
+      });
+    let health = await check();
     for (let waited = 0; health.status !== 503 && waited < 10_000; waited += 200) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      health = await fetch(`${service.url}/api/health`);
+      health = await check();
     }
     expect(health.status).toBe(503);
     expect((await health.json()).checks.database.status).toBe("fail");
