@@ -1,17 +1,20 @@
-// Load on GET /api/score/{id} through the REST layer (Fastify → REST table →
-// graphql-js execute → resolver → TypeORM → Postgres), beside a baseline
+// Load on GET /api/score/{id} through the REST layer, beside a baseline
 // measured in the same run: a bare node:http handler that reads the same result
 // and its 27 dimension rows with `pg` on every request and answers the same
-// JSON bytes (checked before any load). Target (issue): the service keeps at
-// least half the baseline's throughput.
+// JSON bytes (checked before any load). Target (issue 14): at least the
+// baseline's throughput on ids the service's memory does not hold.
 //
 // Two workloads:
 //   - one id, again and again: what a popular share link costs. The service
 //     answers repeats from memory (the route is `immutable`), the baseline
 //     still reads Postgres every time;
-//   - 2,500 ids in turn: more than the REST answer cache (2,000) and the result
-//     view cache (1,000) hold, both dropping the oldest first, so every service
-//     request runs the whole path down to Postgres, like the baseline.
+//   - 2,500 ids in turn: more than the REST answer cache (16 MB, ~2,000 of these
+//     answers) and the result view cache (1,000) hold, both dropping the oldest
+//     first, so no service request is answered from memory. A completed result's
+//     answer is stored when its job completes, so such a read is one primary-key
+//     read of that answer; BENCH_NO_STORED_ANSWERS=1 measures results without one
+//     (completed before that was built): Fastify → REST table → graphql-jit →
+//     resolver → TypeORM → Postgres, and the answer stored by the first read.
 //
 // Setup: a scratch database on DATABASE_URL's server (default
 // postgres://postgres@127.0.0.1:5432/test), migrated like the service does and
@@ -39,6 +42,12 @@ import type { CrawlResult } from '../src/modules/crawl/crawl.types.js';
 import { extractPage } from '../src/modules/crawl/extract.js';
 import { dimensions as frameworkDimensions } from '../src/modules/scoring/framework/dimensions.js';
 import { HeuristicScorer } from '../src/modules/scoring/heuristic-scorer.js';
+import { resultAnswerSchema } from '../src/modules/score/final-result-answers.js';
+import { ResultAnswerStore } from '../src/modules/score/result-answer-store.js';
+import { ScoreResultsService } from '../src/modules/score/score-results.service.js';
+import type { ScoreService } from '../src/modules/score/score.service.js';
+import { FinalAnswers } from '../rest-compat/final-answers.js';
+import { restRoute } from '../rest-compat/routes.js';
 import { calibrationSites } from '../test/fixtures/calibration-sites.js';
 import { withClient, withDatabase } from '../test/support/global-setup.js';
 
@@ -272,6 +281,26 @@ async function seed(databaseUrl: string): Promise<string[]> {
   });
 }
 
+/**
+ * What a job's completion does for each result (`storeFinalResultAnswers`): run the
+ * REST route's operation on the worker's schema and store the answer. The seed
+ * bypasses the job runner, so this step stands in for its completion.
+ */
+async function storeAnswersAsCompletionDoes(databaseUrl: string, ids: readonly string[]): Promise<void> {
+  const dataSource = dataSourceFor(databaseUrl, 4);
+  await dataSource.initialize();
+  try {
+    const schema = resultAnswerSchema(undefined as unknown as ScoreService, new ScoreResultsService(dataSource), 0);
+    const answers = new FinalAnswers(schema, restRoute('GET', '/api/score/:id'), new ResultAnswerStore(dataSource), pino({ level: 'warn' }));
+    for (let at = 0; at < ids.length; at += 8) {
+      const stored = await Promise.all(ids.slice(at, at + 8).map((id) => answers.write({ id })));
+      if (stored.includes(false)) throw new Error('an answer was not stored');
+    }
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
 // ------------------------------------------------------------------ bench --
 
 interface Target {
@@ -393,7 +422,7 @@ function printTable(samples: Map<Target, Sample[]>, bodyBytes: number): void {
   );
   for (const t of TARGETS.filter((x) => x.server === 'service')) {
     const ratio = rpsOf(t) / rpsOf(baselineOf(t));
-    console.log(`${t.name}: ${(ratio * 100).toFixed(0)}% of the baseline's throughput; target >= 50%: ${ratio >= 0.5 ? 'MET' : 'MISSED'}`);
+    console.log(`${t.name}: ${(ratio * 100).toFixed(0)}% of the baseline's throughput; target >= 100%: ${ratio >= 1 ? 'MET' : 'MISSED'}`);
   }
 }
 
@@ -420,6 +449,13 @@ async function main(): Promise<void> {
     const seeding = performance.now();
     const ids = await seed(databaseUrl);
     process.stderr.write(`seeded ${ids.length} results × 27 dimensions in ${Math.round(performance.now() - seeding)} ms\n`);
+    if (process.env.BENCH_NO_STORED_ANSWERS === '1') {
+      process.stderr.write('answers not stored at completion: the first read of each id builds and stores it (results from before that was built)\n');
+    } else {
+      const storing = performance.now();
+      await storeAnswersAsCompletionDoes(databaseUrl, ids);
+      process.stderr.write(`stored their REST answers as a job's completion does in ${Math.round(performance.now() - storing)} ms\n`);
+    }
 
     for (const kind of ['baseline', 'service'] as const) servers.set(kind, await spawnServer(kind, databaseUrl));
     const ports = new Map([...servers].map(([kind, { port }]) => [kind, port] as const));

@@ -35,7 +35,7 @@ export function mountRestCompat(
     const storeName = row.immutable?.store;
     const store = storeName ? answerStores[storeName] : undefined;
     // Without its store (a test mounting the table alone) the route keeps its memory cache only.
-    const durable = store ? { store, shape: createHash("sha256").update(print(row.operation)).digest("base64url").slice(0, 22) } : undefined;
+    const durable = store ? { store, shape: answerShape(row) } : undefined;
     app.route({ method: row.method, url: row.path, handler: (request, reply) => serve(run, row, contextFor(request), request, reply, immutableAnswers, durable) });
   }
 
@@ -70,7 +70,12 @@ const IMMUTABLE_CACHE_CHARS = 16 * 1024 * 1024;
 /** Per route: answers by key, and the characters they hold. */
 type AnswerCache = Map<AnyRestRoute, { readonly answers: Map<string, string>; chars: number }>;
 
-type Executor = (variables: Record<string, unknown>, context: GraphQLContext) => Promise<ExecutionResult>;
+/** Names a route's operation in stored answers: a hash of its document, so another selection never serves them. */
+export function answerShape(row: AnyRestRoute): string {
+  return createHash("sha256").update(print(row.operation)).digest("base64url").slice(0, 22);
+}
+
+export type Executor = (variables: Record<string, unknown>, context: GraphQLContext) => Promise<ExecutionResult>;
 
 /**
  * The table runs a fixed set of known documents, so each is compiled once at boot
@@ -78,7 +83,7 @@ type Executor = (variables: Record<string, unknown>, context: GraphQLContext) =>
  * graphql-js's per-request walk of the document). A document graphql-jit cannot
  * compile runs on graphql-js `execute`.
  */
-function executorFor(schema: GraphQLSchema, row: AnyRestRoute): Executor {
+export function executorFor(schema: GraphQLSchema, row: AnyRestRoute): Executor {
   const compiled = compileQuery(schema, row.operation);
   if (isCompiledQuery(compiled)) {
     return async (variables, context) => compiled.query(undefined, context, variables) as ExecutionResult | Promise<ExecutionResult>;

@@ -35,7 +35,7 @@ import {
 } from "./generated/operations.js";
 import { AppError } from "../src/errors.js";
 import { LIFECYCLE_VERSION } from "../src/modules/lifecycle/stages.js";
-import { objectBody, route, type AnyRestRoute, type RestInput, type RouteDoc } from "./route.js";
+import { objectBody, route, type AnyRestRoute, type HttpMethod, type RestInput, type RouteDoc } from "./route.js";
 import { merge, object, recordOf, select } from "./shape.js";
 
 /**
@@ -462,4 +462,11 @@ function intParam(value: string | string[] | undefined, name: string): number | 
 
 function stringParam(value: string | string[] | undefined): string | null {
   return typeof value === "string" ? value : null;
+}
+
+/** The table's row for a method and path (as written in the table, `:id` parameters), or a boot-time error. */
+export function restRoute(method: HttpMethod, path: string): AnyRestRoute {
+  const row = restRoutes.find((candidate) => candidate.method === method && candidate.path === path);
+  if (!row) throw new Error(`no REST route ${method} ${path}`);
+  return row;
 }

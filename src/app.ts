@@ -36,6 +36,7 @@ import { ChatService, chatReplyStream } from "./modules/chat/chat.service.js";
 import type { ContextStreams } from "./graphql/context.js";
 import { ServiceMetrics } from "./metrics.js";
 import { ResultAnswerStore } from "./modules/score/result-answer-store.js";
+import { storeFinalResultAnswers } from "./modules/score/final-result-answers.js";
 import { DeterministicChatEngine } from "./modules/chat/deterministic-chat.js";
 import { OpenAiChatEngine } from "./modules/chat/openai-chat.js";
 import type { ChatEngine } from "./modules/chat/chat-engine.js";
@@ -129,6 +130,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(LifecycleResolver, new LifecycleResolver(new LifecycleService(database.dataSource)))
       .register(ChatResolver, new ChatResolver(chat));
     const schema = buildAppSchema(container);
+    storeFinalResultAnswers({ schema, dataSource: database.dataSource, events, logger });
 
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH, introspection: config.graphql.introspection, metrics });
     // Fastify drains HTTP on close and then stops Apollo (onClose below), so Apollo needs no drain plugin.

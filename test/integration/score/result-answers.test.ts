@@ -1,6 +1,11 @@
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
 import { apiClient, signIn } from "../../support/http.js";
+import { DomainEvents } from "../../../src/events/domain-events.js";
+import { resultAnswerSchema, storeFinalResultAnswers } from "../../../src/modules/score/final-result-answers.js";
+import { ScoreResultsService } from "../../../src/modules/score/score-results.service.js";
+import type { ScoreService } from "../../../src/modules/score/score.service.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 
 /**
@@ -33,6 +38,39 @@ async function scoreOne(email: string): Promise<string> {
 }
 
 describe("stored final answers", () => {
+  it("stores a result's final answer when its job completes, before anyone reads it: the bytes every read then serves", async () => {
+    const id = await scoreOne("di@answers.test");
+    // The scoring call answered after the completion was announced, and the answer is stored before that.
+    const [stored] = (await sql(`SELECT body FROM score_result_answers WHERE result_id = $1`, [id])) as Array<{ body: string }>;
+    expect(stored).toBeDefined();
+    const fromMemory = await (await apiClient(first)(`/api/score/${id}`)).text();
+    const fromStore = await (await apiClient(second)(`/api/score/${id}`)).text();
+    expect(fromMemory).toBe(stored!.body);
+    expect(fromStore).toBe(stored!.body);
+    // Without it (a result completed before this was built, or a failed write) the first read stores it.
+    await sql(`DELETE FROM score_result_answers WHERE result_id = $1`, [id]);
+    const third = await startScoringApp({ env: { DATABASE_URL: database.url } });
+    try {
+      expect(await (await apiClient(third)(`/api/score/${id}`)).text()).toBe(stored!.body);
+    } finally {
+      await third.close();
+    }
+    await expect.poll(async () => (await sql(`SELECT body FROM score_result_answers WHERE result_id = $1`, [id]))[0]?.body).toBe(stored!.body);
+  });
+
+  it("builds the same answer in a worker process's schema (the scoring resolver alone behind the whole contract)", async () => {
+    const id = await scoreOne("ed@answers.test");
+    const [before] = (await sql(`SELECT body FROM score_result_answers WHERE result_id = $1`, [id])) as Array<{ body: string }>;
+    await sql(`DELETE FROM score_result_answers WHERE result_id = $1`, [id]);
+    const dataSource = first.app.database.dataSource;
+    const schema = resultAnswerSchema(undefined as unknown as ScoreService, new ScoreResultsService(dataSource), 0);
+    const events = new DomainEvents(pino({ level: "silent" }));
+    storeFinalResultAnswers({ schema, dataSource, events, logger: pino({ level: "silent" }) });
+    await events.publish([{ id: "evt", type: "score.completed", accountId: "acct", occurredAt: new Date(), data: { accountId: "acct", resultId: id, jobId: "job", url: "u", totalScore: 1, stageName: "s", framework: "maturity", productId: null } }]);
+    const [after] = (await sql(`SELECT body FROM score_result_answers WHERE result_id = $1`, [id])) as Array<{ body: string }>;
+    expect(after?.body).toBe(before!.body);
+  });
+
   it("stores a final answer once when first served, and a service whose memory misses serves it with one read", async () => {
     const id = await scoreOne("ada@answers.test");
     const served = await (await apiClient(first)(`/api/score/${id}`)).text();
