@@ -58,7 +58,13 @@ export function serve(set: PageSet): void {
   // No canonical links: every path served is its own page, none is skipped as a duplicate.
   const pages = Array.from({ length: PAGES }, (_, i) => make(i).replace(/<link rel="canonical"[^>]*>/, ""));
   const index = `<!doctype html><title>Bench</title><body>${Array.from({ length: PAGES }, (_, i) => `<a href="/page-${i}">p${i}</a>`).join(" ")}</body>`;
+  // Requests answered, reported and reset when the parent asks (after each phase).
+  let requests = 0;
+  process.on("message", (message) => {
+    if (message === "requests") process.send?.({ requests }, () => (requests = 0));
+  });
   createServer((request, response) => {
+    requests += 1;
     const path = (request.url ?? "/").split("?")[0] ?? "/";
     if (path === "/robots.txt" || path === "/sitemap.xml" || path.startsWith("/.well-known/")) return void response.writeHead(404).end();
     const match = /^\/page-(\d+)$/.exec(path);
@@ -104,6 +110,8 @@ interface Row {
   mean: number;
   startMb: number;
   peakMb: number;
+  /** Requests the site answered during the phase (robots.txt and the like included). */
+  requests?: number;
 }
 
 /** Each phase runs in a fresh process, so one phase's heap does not inflate another's peak RSS. */
@@ -165,7 +173,19 @@ async function main(): Promise<void> {
     const port = await new Promise<number>((resolve) => server.once("message", (message: { port: number }) => resolve(message.port)));
     const rows: Row[] = [];
     try {
-      for (const name of ["got", "parse5", "crawl"]) rows.push(await runPhase(name, port));
+      for (const name of ["got", "parse5", "crawl"]) {
+        const measured = await runPhase(name, port);
+        measured.requests = await new Promise<number>((resolve) => {
+          const onMessage = (message: { requests?: number }) => {
+            if (message.requests === undefined) return;
+            server.off("message", onMessage);
+            resolve(message.requests);
+          };
+          server.on("message", onMessage);
+          server.send("requests");
+        });
+        rows.push(measured);
+      }
     } finally {
       server.kill();
     }
@@ -176,10 +196,10 @@ async function main(): Promise<void> {
   for (const { set, rows } of results) {
     const parseFloor = rows[1]!.median;
     console.log(`\n${set} pages`);
-    console.log("target                          pages   pages/s   CPU ms/page: median    p95   mean   RSS MB: start   peak   median vs parse5");
+    console.log("target                          pages  fetches   pages/s   CPU ms/page: median    p95   mean   RSS MB: start   peak   median vs parse5");
     for (const r of rows) {
       console.log(
-        `${r.name.padEnd(30)} ${String(r.pages).padStart(6)} ${(r.pages / r.seconds).toFixed(1).padStart(9)} ${r.median.toFixed(2).padStart(20)} ${r.p95.toFixed(2).padStart(6)} ${r.mean.toFixed(2).padStart(6)} ${r.startMb.toFixed(0).padStart(15)} ${r.peakMb.toFixed(0).padStart(6)} ${(r.median / parseFloor).toFixed(2).padStart(17)}×`,
+        `${r.name.padEnd(30)} ${String(r.pages).padStart(6)} ${String(r.requests ?? "").padStart(8)} ${(r.pages / r.seconds).toFixed(1).padStart(9)} ${r.median.toFixed(2).padStart(20)} ${r.p95.toFixed(2).padStart(6)} ${r.mean.toFixed(2).padStart(6)} ${r.startMb.toFixed(0).padStart(15)} ${r.peakMb.toFixed(0).padStart(6)} ${(r.median / parseFloor).toFixed(2).padStart(17)}×`,
       );
     }
     const crawl = rows[2]!;
