@@ -5,6 +5,7 @@
 // for two page mixes: marketing/docs-like pages (about a third visible text) and a
 // text-dense worst case (about 70% text, a date in every section).
 // Budget (issue 3): crawler median CPU per page ≤ 2× the parse5 floor; peak RSS < 300 MB.
+// The "fetches" column counts the requests the site answered in each phase.
 // The site is served by a child process so its CPU is not counted here. Phases run
 // with the service's own V8 flags (npm start): a 32 MB young generation lets each
 // page's parse tree die young instead of being promoted (without it, about one
@@ -52,11 +53,22 @@ export function denseHtml(index: number): string {
   return chunks.join("\n");
 }
 
-/** Serves 200 pages; every other path answers one of them, so no link leads to a 404. */
+/**
+ * Serves `/page-0` … `/page-199` (the pages the floors read) and, like a real site,
+ * a page of its own at every other address its pages link to (generated from the
+ * address, same generator and sizes), so no link leads to a 404 and no two
+ * addresses share a page. With BENCH_CATCH_ALL=1 every other address answers one
+ * of the 200 pages instead (a catch-all site): reading 200 distinct pages then
+ * means collecting all 200 through random addresses, about a thousand fetches
+ * (200 × H(200) ≈ 1,176 expected), and the figure is mostly that.
+ */
 export function serve(set: PageSet): void {
   const make = set === "marketing" ? productPage : denseHtml;
+  const catchAll = process.env.BENCH_CATCH_ALL === "1";
   // No canonical links: every path served is its own page, none is skipped as a duplicate.
-  const pages = Array.from({ length: PAGES }, (_, i) => make(i).replace(/<link rel="canonical"[^>]*>/, ""));
+  const page = (seed: number) => make(seed).replace(/<link rel="canonical"[^>]*>/, "");
+  const pages = Array.from({ length: PAGES }, (_, i) => page(i));
+  const others = new Map<string, string>();
   const index = `<!doctype html><title>Bench</title><body>${Array.from({ length: PAGES }, (_, i) => `<a href="/page-${i}">p${i}</a>`).join(" ")}</body>`;
   // Requests answered, reported and reset when the parent asks (after each phase).
   let requests = 0;
@@ -68,7 +80,14 @@ export function serve(set: PageSet): void {
     const path = (request.url ?? "/").split("?")[0] ?? "/";
     if (path === "/robots.txt" || path === "/sitemap.xml" || path.startsWith("/.well-known/")) return void response.writeHead(404).end();
     const match = /^\/page-(\d+)$/.exec(path);
-    const body = path === "/" ? index : pages[match ? Number(match[1]) % PAGES : hash(path) % PAGES];
+    let body: string | undefined;
+    if (path === "/") body = index;
+    else if (match) body = pages[Number(match[1]) % PAGES];
+    else if (catchAll) body = pages[hash(path) % PAGES];
+    else {
+      body = others.get(path);
+      if (body === undefined) others.set(path, (body = page(PAGES + (hash(path) % 1_000_000))));
+    }
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
   }).listen(0, "127.0.0.1", function (this: import("node:net").Server) {
     const address = this.address();
@@ -192,7 +211,10 @@ async function main(): Promise<void> {
     results.push({ set, rows });
   }
 
-  console.log(`\n${PAGES} pages of 100–200 KB on 127.0.0.1, Node ${process.version}; each phase in its own process`);
+  console.log(
+    `\n${PAGES} pages of 100–200 KB on 127.0.0.1, Node ${process.version}; each phase in its own process; ` +
+      (process.env.BENCH_CATCH_ALL === "1" ? "catch-all site (every other address answers one of the 200 pages)" : "every address its own page"),
+  );
   for (const { set, rows } of results) {
     const parseFloor = rows[1]!.median;
     console.log(`\n${set} pages`);
