@@ -128,11 +128,14 @@ function pathCategory(segments: readonly string[], host: Known | undefined): Pag
   return category ? { category, depth: below(0) } : undefined;
 }
 
+/** A segment that decoding, lowercasing, "_" → "-" and dropping an extension leave as it is. */
+const PLAIN_SEGMENT = /^[a-z0-9-]*$/;
+
 function meaningfulSegments(pathname: string): string[] {
   const segments = pathname
     .split("/")
     .filter((segment) => segment !== "")
-    .map((segment) => safeDecode(segment).toLowerCase().replace(/_/g, "-").replace(/\.(html?|php|aspx?)$/, ""));
+    .map((segment) => (PLAIN_SEGMENT.test(segment) ? segment : safeDecode(segment).toLowerCase().replace(/_/g, "-").replace(/\.(html?|php|aspx?)$/, "")));
   const [first, second] = segments;
   if (first === undefined || second === undefined) return segments;
   if (LOCALE.test(first)) return segments.slice(1);
@@ -141,7 +144,28 @@ function meaningfulSegments(pathname: string): string[] {
   return !names(first) && names(second) ? segments.slice(1) : segments;
 }
 
+/**
+ * Answers of the two pure lookups every offered link repeats (a site links to a
+ * handful of hosts, and navigation labels recur on every page), kept per process
+ * and bounded: past the bound a cache starts over.
+ */
+const CACHE_BOUND = 10_000;
+const hostCategories = new Map<string, Known | undefined>();
+const textCategories = new Map<string, Known | undefined>();
+
+function remembered(cache: Map<string, Known | undefined>, key: string, answer: (key: string) => Known | undefined): Known | undefined {
+  if (cache.has(key)) return cache.get(key);
+  const value = answer(key);
+  if (cache.size >= CACHE_BOUND) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
 function hostCategory(hostname: string): Known | undefined {
+  return remembered(hostCategories, hostname, readHostCategory);
+}
+
+function readHostCategory(hostname: string): Known | undefined {
   const site = registrableDomain(hostname);
   if (!hostname.endsWith(`.${site}`)) return undefined;
   const subdomain = hostname.slice(0, -site.length - 1).split(".");
@@ -154,7 +178,11 @@ function hostCategory(hostname: string): Known | undefined {
 
 /** Only short link texts: a long one is a headline ("How we rethought pricing"), not a navigation label. */
 function textCategory(text: string | undefined): Known | undefined {
-  const normalised = (text ?? "").toLowerCase().replace(/[’]/g, "'").replace(/\s+/g, " ").trim();
+  return text === undefined || text === "" ? undefined : remembered(textCategories, text, readTextCategory);
+}
+
+function readTextCategory(text: string): Known | undefined {
+  const normalised = text.toLowerCase().replace(/[’]/g, "'").replace(/\s+/g, " ").trim();
   if (normalised === "" || normalised.split(" ").length > 4) return undefined;
   return TEXT_PATTERNS.find(([, pattern]) => pattern.test(normalised))?.[0];
 }

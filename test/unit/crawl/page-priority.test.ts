@@ -90,6 +90,20 @@ describe("classifyPage: what a page is, from its path", () => {
     expect(classifyPage(site("/"), "Pricing")).toBe("other");
   });
 
+  it("answers the same once its remembered hosts and link texts have started over (more than 10,000 of each)", () => {
+    const before = [classifyPage("https://status.acme.com/x"), classifyPage(site("/x"), "Pricing"), classifyPage(site("/x"), "Release notes")];
+    for (let i = 0; i < 12_000; i++) classifyPage(`https://h${i}.acme.com/x`, `label ${i}`);
+    expect([classifyPage("https://status.acme.com/x"), classifyPage(site("/x"), "Pricing"), classifyPage(site("/x"), "Release notes")]).toEqual(before);
+    expect(before).toEqual(["status", "pricing", "changelog"]);
+  });
+
+  it("reads plain and encoded segments alike", () => {
+    expect(classifyPage(site("/Pricing.html"))).toBe("pricing");
+    expect(classifyPage(site("/%70ricing"))).toBe("pricing");
+    expect(classifyPage(site("/release_notes/v2"))).toBe("changelog");
+    expect(classifyPage(site("/release-notes/v2"))).toBe("changelog");
+  });
+
   it("answers other for an unparsable URL unless the text says more", () => {
     expect(classifyPage("not a url")).toBe("other");
     expect(classifyPage("not a url", "Docs")).toBe("docs");
