@@ -15,20 +15,32 @@ export interface RetryPolicy {
    * the refusal is answered at once (an anonymous caller's hour, say).
    */
   readonly maxDelayMs: number;
+  /**
+   * Up to this fraction is added to each wait at random (default 0.2), so clients
+   * throttled together do not all come back in the same second. Only ever added:
+   * no wait is shorter than the service's Retry-After.
+   */
+  readonly jitter: number;
 }
 
-export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 120_000 };
+export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 120_000, jitter: 0.2 };
 
 /**
  * How long to wait before send number `attempt + 1`, after send `attempt` (1-based)
  * was throttled; undefined: do not retry.
  */
-export function retryDelayMs(policy: RetryPolicy, attempt: number, retryAfterSeconds: number | undefined): number | undefined {
+export function retryDelayMs(
+  policy: RetryPolicy,
+  attempt: number,
+  retryAfterSeconds: number | undefined,
+  random: () => number = Math.random,
+): number | undefined {
   if (attempt >= policy.maxAttempts) return undefined;
   const floor = retryAfterSeconds === undefined ? policy.baseDelayMs : retryAfterSeconds * 1_000;
   if (floor > policy.maxDelayMs) return undefined;
-  // Never sooner than the service asked; doubled per retry; capped.
-  return Math.max(floor, Math.min(policy.maxDelayMs, floor * 2 ** (attempt - 1)));
+  // Never sooner than the service asked; doubled per retry; spread by the jitter; capped.
+  const backoff = floor * 2 ** (attempt - 1) * (1 + Math.max(0, policy.jitter) * random());
+  return Math.max(floor, Math.min(policy.maxDelayMs, Math.round(backoff)));
 }
 
 /** `Retry-After` in seconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PmsApiError, PmsClient, PmsNetworkError, PmsProtocolError } from "../../../src/client/index.js";
+import { defaultRetryPolicy, PmsApiError, PmsClient, PmsNetworkError, PmsProtocolError } from "../../../src/client/index.js";
 
 /**
  * The client's retry policy against a small local HTTP server that answers what
@@ -52,7 +52,8 @@ beforeEach(() => {
 
 function client(options: Partial<ConstructorParameters<typeof PmsClient>[0]> = {}) {
   const sleeps: number[] = [];
-  const pms = new PmsClient({ baseUrl, apiKey: "pms_live_test", sleep: async (ms) => void sleeps.push(ms), ...options });
+  // Exact schedules without the random spread; the spread itself is checked below and in the unit test.
+  const pms = new PmsClient({ baseUrl, apiKey: "pms_live_test", sleep: async (ms) => void sleeps.push(ms), ...options, retry: { jitter: 0, ...options.retry } });
   return { pms, sleeps };
 }
 
@@ -66,6 +67,18 @@ async function refusal(promise: Promise<unknown>): Promise<PmsApiError> {
 }
 
 describe("the retry policy", () => {
+  it("spreads its waits by default: up to 20 % more than the doubled Retry-After, never less", async () => {
+    script = [throttled("2"), throttled("2"), scored];
+    const { pms, sleeps } = client({ retry: { jitter: defaultRetryPolicy.jitter } });
+    await pms.score("https://acme.example", { mode: "quick" });
+    expect(sleeps).toHaveLength(2);
+    expect(sleeps[0]).toBeGreaterThanOrEqual(2_000);
+    expect(sleeps[0]).toBeLessThanOrEqual(2_400);
+    expect(sleeps[1]).toBeGreaterThanOrEqual(4_000);
+    expect(sleeps[1]).toBeLessThanOrEqual(4_800);
+  });
+
+
   it("retries a 429 after Retry-After, doubling, and sends the same Idempotency-Key and body each time", async () => {
     script = [throttled("2"), throttled("2"), scored];
     const { pms, sleeps } = client();
