@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, request as httpRequest, type ServerResponse } from "node:http";
+import { connect, type AddressInfo, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PmsClient } from "../../../src/client/index.js";
@@ -158,6 +158,88 @@ describe("pms score", { timeout: 120_000 }, () => {
     expect(output).toMatch(/Crawled \d+ pages?\r?\n/);
     expect(output).toMatch(/Scored 27 dimensions\r?\n/);
     expect(output).toMatch(/Total \d+\/100/);
+  });
+});
+
+/**
+ * A proxy in front of the service, as a corporate one might be: HTTP passes;
+ * WebSocket upgrades are refused (`upgrades: "refuse"`), or the first socket is
+ * cut right after the service's first progress message and later ones pass
+ * (`upgrades: "cut-first"`).
+ */
+async function proxy(upgrades: "refuse" | "cut-first"): Promise<{ url: string; sockets: number; close(): Promise<void> }> {
+  const target = new URL(service.url);
+  let sockets = 0;
+  const server = createServer((request, response) => {
+    const upstream = httpRequest({ host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    upstream.on("error", () => response.destroy());
+    request.pipe(upstream);
+  });
+  server.on("upgrade", (request, socket: Socket, head: Buffer) => {
+    sockets += 1;
+    if (upgrades === "refuse") return void socket.end("HTTP/1.1 403 Forbidden\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+    const cut = sockets === 1;
+    const upstream = connect(Number(target.port), target.hostname, () => {
+      const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(", ") : value}`);
+      upstream.write(`${request.method} ${request.url} HTTP/1.1\r\n${headers.join("\r\n")}\r\n\r\n`);
+      upstream.write(head);
+      socket.pipe(upstream);
+    });
+    upstream.on("data", (chunk: Buffer) => {
+      socket.write(chunk);
+      // Server frames are not masked: the first progress message is readable as it passes.
+      if (cut && chunk.includes('"type":"next"')) {
+        socket.destroy();
+        upstream.destroy();
+      }
+    });
+    upstream.on("end", () => socket.end());
+    upstream.on("error", () => socket.destroy());
+    socket.on("error", () => upstream.destroy());
+    socket.on("close", () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get sockets() {
+      return sockets;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("pms score behind a proxy", { timeout: 120_000 }, () => {
+  it("follows the job over REST when the proxy refuses the progress socket, and still reports the result", async () => {
+    const front = await proxy("refuse");
+    try {
+      const key = (await keyedMember(service, "refused-socket@client.test")).apiKey;
+      const run = await pms(["score", service.siteUrl("leader.test"), "--quick"], { PMS_API_URL: front.url, PMS_API_KEY: key });
+      expect(run.stderr).toContain("Live progress unavailable");
+      expect(run.stderr).toContain("polling the job");
+      expect(run.code).toBe(exitCodes.ok.code);
+      expect(run.stdout).toMatch(/^Total \d+\/100/m);
+      expect(front.sockets).toBeGreaterThanOrEqual(1);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it("opens the socket again when it drops in the middle of a job and follows it to the end, without falling back", async () => {
+    const front = await proxy("cut-first");
+    try {
+      const key = (await keyedMember(service, "dropped-socket@client.test")).apiKey;
+      const run = await pms(["score", service.siteUrl("gated.test"), "--quick"], { PMS_API_URL: front.url, PMS_API_KEY: key }, gated());
+      expect(front.sockets).toBeGreaterThanOrEqual(2);
+      expect(run.stderr).not.toContain("polling the job");
+      expect(run.stderr.trim().split("\n")).toContain("completed");
+      expect(run.code).toBe(exitCodes.ok.code);
+      expect(run.stdout).toMatch(/^Total \d+\/100/m);
+    } finally {
+      await front.close();
+    }
   });
 });
 
