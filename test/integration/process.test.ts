@@ -186,9 +186,21 @@ describe("the service process", () => {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const lines = collectLines(child);
-    expect(await exitOf(child)).toBe(1);
-    const parsed = lines.filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as { level: number; msg: string; err?: { message: string } });
-    expect(parsed.map((line) => [line.level, line.msg, line.err?.message])).toEqual([
+    // "close", not "exit": the last lines may still be in the pipes when the process has exited.
+    const code = await new Promise<number | null>((resolve) => child.once("close", (exitCode) => resolve(exitCode)));
+    const output = lines.join("\n");
+    expect(code, output).toBe(1);
+    // Every line is JSON: no bare stack trace.
+    const parsed = lines
+      .filter((line) => line.trim() !== "")
+      .map((line) => {
+        try {
+          return JSON.parse(line) as { level: number; msg: string; err?: { message: string } };
+        } catch {
+          throw new Error(`a line that is not JSON:\n${line}\n\nall output:\n${output}`);
+        }
+      });
+    expect(parsed.map((line) => [line.level, line.msg, line.err?.message]), output).toEqual([
       [50, "service: a promise failed with nobody waiting on it; serving goes on", "stray rejection"],
       [30, "still serving", undefined],
       [60, "service: an exception nobody caught; stopping", "uncaught boom"],
