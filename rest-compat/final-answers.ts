@@ -23,7 +23,7 @@ export class FinalAnswers {
     schema: GraphQLSchema,
     private readonly row: AnyRestRoute,
     private readonly store: AnswerStore,
-    private readonly logger: Pick<Logger, "warn" | "child">,
+    private readonly logger: Logger,
   ) {
     if (!row.immutable?.store) throw new Error(`REST route ${row.method} ${row.path} has no durable answer store`);
     this.immutable = row.immutable;
@@ -38,7 +38,7 @@ export class FinalAnswers {
     try {
       const context = createContext({
         requestId: `final-answer:${key}`,
-        log: this.logger.child({ finalAnswer: `${this.row.path} ${key}` }) as never,
+        log: this.logger.child({ finalAnswer: `${this.row.path} ${key}` }),
         clientIp: "127.0.0.1",
       });
       const result = await this.run(this.row.variables(input), context);

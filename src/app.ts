@@ -130,7 +130,8 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(LifecycleResolver, new LifecycleResolver(new LifecycleService(database.dataSource)))
       .register(ChatResolver, new ChatResolver(chat));
     const schema = buildAppSchema(container);
-    storeFinalResultAnswers({ schema, dataSource: database.dataSource, events, logger });
+    const answerStore = new ResultAnswerStore(database.dataSource);
+    storeFinalResultAnswers({ schema, store: answerStore, events, logger });
 
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH, introspection: config.graphql.introspection, metrics });
     // Fastify drains HTTP on close and then stops Apollo (onClose below), so Apollo needs no drain plugin.
@@ -143,7 +144,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       authenticator,
       streams,
       metrics,
-      answerStores: { scoreResults: new ResultAnswerStore(database.dataSource) },
+      answerStores: { scoreResults: answerStore },
       extraRoutes: [
         shareRoute(scoring.results, config.publicBaseUrl),
         ...(local ? [devRoutes(local, sessions, accounts, billing)] : []),

@@ -33,13 +33,18 @@ const CRASH_STOP_MS = 10_000;
  */
 export function stopOnSignals(logger: Logger, what: string, close: () => Promise<void>): void {
   let stopping = false;
+  let crashed = false;
   const stop = (reason: NodeJS.Signals | "crash") => {
+    if (reason === "crash" && !crashed) {
+      // Also during a drain already under way: that stop then ends with 1, within the bound.
+      crashed = true;
+      setTimeout(() => process.exit(1), CRASH_STOP_MS).unref();
+    }
     if (stopping) return;
     stopping = true;
     logger.info({ signal: reason === "crash" ? undefined : reason }, `${what} shutting down`);
-    if (reason === "crash") setTimeout(() => process.exit(1), CRASH_STOP_MS).unref();
     close().then(
-      () => process.exit(reason === "crash" ? 1 : 0),
+      () => process.exit(crashed ? 1 : 0),
       (error: unknown) => {
         logger.error({ err: error }, `${what} shutdown failed`);
         process.exit(1);

@@ -7,6 +7,7 @@ import { AddressGuard } from "./modules/crawl/address-guard.js";
 import { WebhookDispatcher } from "./modules/webhooks/webhook-dispatcher.js";
 import { createScoringRuntime } from "./modules/score/scoring-runtime.js";
 import { resultAnswerSchema, storeFinalResultAnswers } from "./modules/score/final-result-answers.js";
+import { ResultAnswerStore } from "./modules/score/result-answer-store.js";
 import { connectRedis } from "./redis.js";
 import { ServiceMetrics } from "./metrics.js";
 import { configOrExit, stopOnSignals } from "./process-lifecycle.js";
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
   const runtime = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, metrics });
   // A completed result's REST answer is stored here, before its completion is announced.
   const schema = resultAnswerSchema(runtime.scores, runtime.results, config.scoreWaitMs);
-  storeFinalResultAnswers({ schema, dataSource: database.dataSource, events, logger });
+  storeFinalResultAnswers({ schema, store: new ResultAnswerStore(database.dataSource), events, logger });
   const metricsEndpoint = config.metrics ? await metrics.serve(config.metrics.port, config.metrics.host) : undefined;
   if (metricsEndpoint) logger.info({ url: metricsEndpoint.url }, "metrics endpoint listening");
   // Deliveries of the events this process records (score.completed) go out from here at once;

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { JS, escapeHtml, makeAsset, packageRoot, sendAsset, sendPage, type Asset } from "./static-assets.js";
+import { JS, escapeHtml, makeAsset, packageRoot, sendPage, serveAssets, type Asset } from "./static-assets.js";
 
 /**
  * `GET /api/openapi.json` (the document generated at boot from the route table) and
@@ -51,8 +51,7 @@ export async function registerApiDocs(app: FastifyInstance, document: Record<str
     ["redoc.standalone.js", makeAsset(JS, Buffer.from(localBundle(readFileSync(path.join(packageRoot(require, "redoc"), "bundles/redoc.standalone.js"), "utf8"))))],
     ["docs.js", makeAsset(JS, Buffer.from(bootstrapScript()))],
   ]);
-  for (const [name, asset] of assets) app.get(`${DOCS_PATH}/assets/${name}`, (request, reply) => sendAsset(request, reply, asset));
-  const url = (name: string) => escapeHtml(`${DOCS_PATH}/assets/${name}?v=${assets.get(name)?.etag.slice(0, 12) ?? ""}`);
+  const url = serveAssets(app, `${DOCS_PATH}/assets`, assets);
 
   // The same page for every request (no nonce: see DOCS_CSP).
   const html = `<!doctype html>

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { CSS, JS, escapeHtml, makeAsset, packageRoot, sendAsset, sendPage, type Asset } from "./static-assets.js";
+import { CSS, JS, escapeHtml, makeAsset, packageRoot, sendPage, serveAssets, type Asset } from "./static-assets.js";
 
 /**
  * GraphiQL served entirely from installed packages: no CDN, nothing fetched at
@@ -147,12 +147,7 @@ export async function registerGraphiql(app: FastifyInstance, options: GraphiqlOp
   assets.set("page.css", makeAsset(CSS, Buffer.from(PAGE_CSS)));
   assets.set("bootstrap.js", makeAsset(JS, Buffer.from(bootstrapScript(options.endpoint))));
 
-  for (const [name, asset] of assets) {
-    app.get(`${assetBase}/${name}`, (request, reply) => sendAsset(request, reply, asset));
-  }
-
-  // Content hashes in the URLs: a package upgrade is picked up at once despite max-age.
-  const url = (name: string): string => escapeHtml(`${assetBase}/${name}?v=${assets.get(name)?.etag.slice(0, 12) ?? ""}`);
+  const url = serveAssets(app, assetBase, assets);
 
   app.get(pagePath, (request, reply) => {
     const nonce = randomBytes(16).toString("base64");

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 /** Static files of the browser pages (GraphiQL, /docs): read once at boot, each on its own route. */
 
@@ -86,6 +86,20 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
   reply.type(asset.contentType);
   if (gzip) reply.header("Content-Encoding", "gzip");
   return reply.send(gzip ? asset.gzip : asset.identity);
+}
+
+/**
+ * Serves each asset at `{base}/{name}`; answers the HTML-escaped address to put in
+ * a page, with the content's hash in it so a package upgrade is picked up at once
+ * despite max-age.
+ */
+export function serveAssets(app: FastifyInstance, base: string, assets: ReadonlyMap<string, Asset>): (name: string) => string {
+  for (const [name, asset] of assets) app.get(`${base}/${name}`, (request, reply) => sendAsset(request, reply, asset));
+  return (name) => {
+    const asset = assets.get(name);
+    if (!asset) throw new Error(`no asset ${name} under ${base}`);
+    return escapeHtml(`${base}/${name}?v=${asset.etag.slice(0, 12)}`);
+  };
 }
 
 export function escapeHtml(value: string): string {

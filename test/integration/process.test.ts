@@ -209,6 +209,31 @@ describe("the service process", () => {
     ]);
   });
 
+  it("exits 1, not 0, when an exception nobody caught comes while it drains after SIGTERM", async () => {
+    const lifecycle = new URL("../../dist/src/process-lifecycle.js", import.meta.url).href;
+    const script = `
+      import pino from "pino";
+      import { stopOnSignals } from ${JSON.stringify(lifecycle)};
+      const logger = pino();
+      stopOnSignals(logger, "service", () => new Promise((resolve) => {
+        setTimeout(() => { throw new Error("boom while draining"); }, 20);
+        setTimeout(() => { logger.info("drained"); resolve(); }, 80);
+      }));
+      setInterval(() => undefined, 1000);
+      process.kill(process.pid, "SIGTERM");
+    `;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: new URL("../..", import.meta.url).pathname, stdio: ["ignore", "pipe", "pipe"] });
+    const lines = collectLines(child);
+    const code = await new Promise<number | null>((resolve) => child.once("close", (exitCode) => resolve(exitCode)));
+    const output = lines.join("\n");
+    expect(code, output).toBe(1);
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg), output).toEqual([
+      "service shutting down",
+      "service: an exception nobody caught; stopping",
+      "drained",
+    ]);
+  });
+
   it("reports fail while its embedded database is down, and still shuts down when it has died", async () => {
     const service = await startService({ DATA_DIR: dataDir });
     process.kill(await postmasterPid(dataDir), "SIGKILL");

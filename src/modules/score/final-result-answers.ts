@@ -1,12 +1,11 @@
 import type { GraphQLSchema } from "graphql";
-import type { DataSource } from "typeorm";
 import type { Logger } from "pino";
 import { FinalAnswers } from "../../../rest-compat/final-answers.js";
 import { restRoute } from "../../../rest-compat/routes.js";
 import type { DomainEvents } from "../../events/domain-events.js";
 import { ResolverContainer } from "../../graphql/container.js";
 import { buildAppSchema } from "../../graphql/schema.js";
-import { ResultAnswerStore } from "./result-answer-store.js";
+import type { ResultAnswerStore } from "./result-answer-store.js";
 import { ScoreResolver } from "./score.resolver.js";
 import type { ScoreResultsService } from "./score-results.service.js";
 import type { ScoreService } from "./score.service.js";
@@ -16,12 +15,17 @@ import type { ScoreService } from "./score.service.js";
  * process that completed it, before the completion is announced), so every
  * later read that misses memory is one primary-key read.
  */
-export function storeFinalResultAnswers(deps: { schema: GraphQLSchema; dataSource: DataSource; events: DomainEvents; logger: Logger }): FinalAnswers {
-  const answers = new FinalAnswers(deps.schema, restRoute("GET", "/api/score/:id"), new ResultAnswerStore(deps.dataSource), deps.logger);
+export function storeFinalResultAnswers(deps: { schema: GraphQLSchema; store: ResultAnswerStore; events: DomainEvents; logger: Logger }): FinalAnswers {
+  const answers = finalResultAnswers(deps.schema, deps.store, deps.logger);
   deps.events.on("score.completed", async (event) => {
     await answers.write({ id: event.data.resultId });
   });
   return answers;
+}
+
+/** Writes `GET /api/score/{id}`'s answer for a result id (`write({ id })`). */
+export function finalResultAnswers(schema: GraphQLSchema, store: ResultAnswerStore, logger: Logger): FinalAnswers {
+  return new FinalAnswers(schema, restRoute("GET", "/api/score/:id"), store, logger);
 }
 
 /**
