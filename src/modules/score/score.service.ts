@@ -12,6 +12,7 @@ import { normalizeInputUrl } from "../crawl/url.js";
 import { clientNetwork } from "../../http/client-ip.js";
 import type { ProductsService } from "../products/products.service.js";
 import { IdempotencyKey } from "./idempotency-key.entity.js";
+import { idempotencyKeyDigest, openClaimToken, sealClaimToken } from "./idempotency-seal.js";
 import type { ScoreKind } from "./score-job.entity.js";
 import { ScoreJob } from "./score-job.entity.js";
 import { isTerminal, type JobQueue, type ProgressBus, type ScoreProgress } from "./score-progress.js";
@@ -59,8 +60,6 @@ export const hashToken = (token: string): string => createHash("sha256").update(
  * and the job row. A replayed Idempotency-Key skips all of it.
  */
 export class ScoreService {
-  private readonly claimTokens = new Map<string, string>();
-
   constructor(
     private readonly dataSource: DataSource,
     private readonly ledger: CreditLedger,
@@ -107,7 +106,16 @@ export class ScoreService {
       job = await this.dataSource.transaction(async (manager) => {
         const jobId = randomUUID();
         // First, so a concurrent request with the same key waits here (holding nothing else) and then replays.
-        if (key) await manager.insert(IdempotencyKey, { scope, key, operation: request.kind, requestHash, jobId });
+        if (key) {
+          await manager.insert(IdempotencyKey, {
+            scope,
+            key: idempotencyKeyDigest(key),
+            operation: request.kind,
+            requestHash,
+            jobId,
+            sealedClaimToken: claimToken ? sealClaimToken(claimToken, scope, key) : null,
+          });
+        }
         let productId: string | null = null;
         if (viewer.kind === "member") {
           // Layer 2: plan quota and credits; layer 3: the API-call ceiling; then the product limit.
@@ -159,7 +167,6 @@ export class ScoreService {
       throw error;
     }
     if (viewer.kind === "member") caller.apiCallCharged();
-    if (claimToken && key) this.rememberClaimToken(job.id, claimToken);
     // The job is committed and charged: a queue or bus hiccup must not fail the request.
     // The maintenance sweep enqueues any job left waiting without a worker.
     await this.bus.publish({ jobId: job.id, status: "queued" }).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not publish queued"));
@@ -205,31 +212,25 @@ export class ScoreService {
   async purgeIdempotencyKeys(): Promise<number> {
     const cutoff = new Date(this.clock().getTime() - IDEMPOTENCY_WINDOW_MS);
     const result = await this.dataSource.getRepository(IdempotencyKey).createQueryBuilder().delete().where("created_at < :cutoff", { cutoff }).execute();
-    for (const [jobId, entry] of this.claimTokens) if (entry.split("|")[1]! < cutoff.toISOString()) this.claimTokens.delete(jobId);
     return result.affected ?? 0;
   }
 
   private async replay(scope: string, key: string, kind: ScoreKind, requestHash: string): Promise<StartedJob | undefined> {
     const cutoff = new Date(this.clock().getTime() - IDEMPOTENCY_WINDOW_MS);
-    const record = await this.dataSource.getRepository(IdempotencyKey).findOneBy({ scope, key });
+    const digest = idempotencyKeyDigest(key);
+    const record = await this.dataSource.getRepository(IdempotencyKey).findOneBy({ scope, key: digest });
     if (!record || record.createdAt < cutoff) {
-      if (record) await this.dataSource.getRepository(IdempotencyKey).delete({ scope, key });
+      if (record) await this.dataSource.getRepository(IdempotencyKey).delete({ scope, key: digest });
       return undefined;
     }
     if (record.operation !== kind || record.requestHash !== requestHash) {
       throw new AppError("IDEMPOTENCY_CONFLICT", "This Idempotency-Key was used with a different request in the last 24 hours.");
     }
     const job = await this.job(record.jobId);
-    return { job, claimToken: this.claimTokens.get(job.id)?.split("|")[0] ?? null };
-  }
-
-  /**
-   * The claim token of an anonymous job started with an Idempotency-Key, so its
-   * replay can answer the same token. Held in this process's memory only (never
-   * stored readable); a replay answered by another process omits it.
-   */
-  private rememberClaimToken(jobId: string, token: string): void {
-    this.claimTokens.set(jobId, `${token}|${this.clock().toISOString()}`);
+    // The same token the first answer carried, whichever process answered it.
+    const claimToken = record.sealedClaimToken === null ? null : openClaimToken(record.sealedClaimToken, scope, key);
+    if (claimToken === undefined) this.logger.warn({ jobId: job.id }, "an idempotency record's claim token did not open with its key");
+    return { job, claimToken: claimToken ?? null };
   }
 }
 

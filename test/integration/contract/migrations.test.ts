@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DataSource } from "typeorm";
 import { dataSourceFor } from "../../../src/db/database.js";
+import { idempotencyKeyDigest } from "../../../src/modules/score/idempotency-seal.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
 
 let database: TestDatabase;
@@ -24,6 +25,17 @@ describe("migrations and entities", () => {
 
   it("have no pending migration after start", async () => {
     expect(await dataSource.showMigrations()).toBe(false);
+  });
+
+  it("turn the idempotency keys stored before digests into the digests the service looks up", async () => {
+    await dataSource.undoLastMigration();
+    await dataSource.query(
+      `INSERT INTO "idempotency_keys" ("scope", "key", "operation", "request_hash", "job_id") VALUES ('ip:203.0.113.0', 'order-4711', 'score', 'h', '00000000-0000-4000-8000-000000000001')`,
+    );
+    await dataSource.runMigrations();
+    const rows = (await dataSource.query(`SELECT "key", "sealed_claim_token" FROM "idempotency_keys"`)) as Array<{ key: string; sealed_claim_token: string | null }>;
+    expect(rows).toEqual([{ key: idempotencyKeyDigest("order-4711"), sealed_claim_token: null }]);
+    await dataSource.query(`DELETE FROM "idempotency_keys"`);
   });
 
   it("can be reverted and re-applied", async () => {

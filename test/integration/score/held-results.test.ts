@@ -182,3 +182,48 @@ describe("the anonymous cap counts networks, not addresses", () => {
     expect((await follow("2001:db8:77:8::1")).errors?.[0].extensions.code).toBe("NOT_FOUND");
   });
 });
+
+describe("an anonymous Idempotency-Key replay", () => {
+  it("answers the same claim token from another process, which then links the result; the table keeps neither key nor token readable", async () => {
+    // A second service on the same database: another process as far as the scoring service knows (nothing shared in memory).
+    const other = await startScoringApp({ env: { TRUST_PROXY: "127.0.0.1", DATABASE_URL: service.database!.url } });
+    try {
+      const address = `203.0.113.${nextAddress++}`;
+      const key = `anon-replay-${Date.now()}`;
+      const request = { method: "POST", body: { url: service.siteUrl("maker.test") }, headers: { "x-forwarded-for": address, "idempotency-key": key } };
+      const first = await api()("/api/score", request);
+      const firstBody = await first.json();
+      expect(first.status, JSON.stringify(firstBody)).toBe(200);
+      expect(firstBody.claimToken).toMatch(/^clm_/);
+
+      // The client's connection dropped; its retry reaches the other process.
+      const replay = await apiClient(other)("/api/score", request);
+      expect(replay.status).toBe(200);
+      expect(await replay.json()).toEqual(firstBody);
+      // And GraphQL's door, with the same key, answers the same token.
+      const viaGraphQL = await (
+        await apiClient(other)("/graphql", {
+          method: "POST",
+          body: { query: `mutation($input: ScoreInput!) { score(input: $input) { result { id } claimToken } }`, variables: { input: { url: service.siteUrl("maker.test") } } },
+          headers: { "x-forwarded-for": address, "idempotency-key": key },
+        })
+      ).json();
+      expect(viaGraphQL.data?.score).toEqual({ result: { id: firstBody.id }, claimToken: firstBody.claimToken });
+
+      const rows = (await dataSource().query(`SELECT "key", "sealed_claim_token" FROM "idempotency_keys" WHERE "job_id" = (SELECT "id" FROM "score_jobs" WHERE "result_id" = $1)`, [firstBody.id])) as Array<{ key: string; sealed_claim_token: string }>;
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.key).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(rows[0]!.key).not.toContain(key);
+      expect(rows[0]!.sealed_claim_token).toMatch(/^v1\./);
+      expect(rows[0]!.sealed_claim_token).not.toContain(firstBody.claimToken.slice(4));
+
+      // The replayed token is the real one: it links the result, once.
+      const member = await signIn(other, "replay-linker@example.com");
+      const linked = await apiClient(other)("/api/score/link", { method: "POST", body: { resultId: firstBody.id, claimToken: firstBody.claimToken }, cookie: member.cookie });
+      expect(linked.status).toBe(200);
+      expect((await stored(firstBody.id))!.account_id).toBe(member.accountId);
+    } finally {
+      await other.close();
+    }
+  });
+});
