@@ -12,6 +12,8 @@ export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5
 export const DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
 export const MAX_STORED_RESPONSE = 4_096;
 const TIMEOUT_MS = 10_000;
+/** The most one delivery may take in all (a receiver dripping bytes included): well inside the claim's lease. */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface DispatcherOptions {
   readonly publicBaseUrl: string;
@@ -20,7 +22,13 @@ export interface DispatcherOptions {
   readonly leaseMs?: number;
   /** How often to look for due deliveries without being woken. */
   readonly pollMs?: number;
-  readonly batchSize?: number;
+  /** Deliveries in flight at once in this process (default 20). */
+  readonly concurrency?: number;
+  /**
+   * Of those, at most this many to one webhook (default 5): a slow or hanging
+   * destination holds a few slots until its timeouts, never the others' deliveries.
+   */
+  readonly perWebhook?: number;
   /** 0…1: each retry delay is moved by up to this share, so failing receivers are not hit in lockstep. */
   readonly jitter?: number;
   /** Told each attempt's outcome (metrics). */
@@ -53,16 +61,25 @@ type Outcome = { readonly ok: true; readonly status: number; readonly body: stri
  * processes deliver each event once and a crashed one's claims lapse and are taken
  * again. Destinations go through the crawler's address guard at connection time
  * (DNS rebinding included); redirects are not followed.
+ *
+ * Deliveries run in a pool, not in batches: a slot freed by one delivery is
+ * filled at once, and one webhook holds at most `perWebhook` slots, so a
+ * destination that hangs until its timeouts delays only its own deliveries.
  */
 export class WebhookDispatcher {
   private readonly clock: () => Date;
   private readonly leaseMs: number;
   private readonly pollMs: number;
-  private readonly batchSize: number;
+  private readonly concurrency: number;
+  private readonly perWebhook: number;
   private readonly jitter: number;
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  /** The claiming pass under way, if any (one at a time per process). */
+  private filling: Promise<void> | undefined;
   private again = false;
+  /** Deliveries under way in this process, and how many of them each webhook has. */
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly busy = new Map<string, number>();
   private stopped = false;
   private unsubscribe: () => void = () => undefined;
 
@@ -76,7 +93,8 @@ export class WebhookDispatcher {
     this.clock = options.clock ?? (() => new Date());
     this.leaseMs = options.leaseMs ?? 60_000;
     this.pollMs = options.pollMs ?? 1_000;
-    this.batchSize = options.batchSize ?? 20;
+    this.concurrency = Math.max(1, options.concurrency ?? 20);
+    this.perWebhook = Math.max(1, options.perWebhook ?? 5);
     this.jitter = options.jitter ?? 0.1;
   }
 
@@ -89,17 +107,17 @@ export class WebhookDispatcher {
     return this;
   }
 
-  /** Runs a pass now (or once more after the current one). */
+  /** Fills free slots now (or once more after the pass under way). */
   wake(): void {
     if (this.stopped) return;
-    if (this.running) {
+    if (this.filling) {
       this.again = true;
       return;
     }
-    this.running = this.drain()
+    this.filling = this.fill()
       .catch((error: unknown) => this.logger.warn({ err: error }, "webhook delivery pass failed; the next pass retries"))
       .finally(() => {
-        this.running = undefined;
+        this.filling = undefined;
         if (this.again && !this.stopped) {
           this.again = false;
           this.wake();
@@ -107,44 +125,89 @@ export class WebhookDispatcher {
       });
   }
 
+  /** Stops claiming and waits for the deliveries under way (each bounded by its timeouts). */
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe();
     if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.filling;
+    await Promise.all(this.inFlight);
   }
 
-  private async drain(): Promise<void> {
-    while (!this.stopped && (await this.runOnce()) === this.batchSize) {
-      // a full batch: there may be more due
+  /**
+   * Claims due deliveries into the free slots and starts each. A webhook already
+   * at `perWebhook` is not claimed for; claimed deliveries beyond its share in one
+   * pass are handed back at once (attempt not counted) and the pass claims again
+   * without it, so a webhook's backlog cannot fill the pool. Bounded: every
+   * repeat leaves one more webhook out.
+   */
+  private async fill(): Promise<void> {
+    while (!this.stopped) {
+      const free = this.concurrency - this.inFlight.size;
+      if (free <= 0) return;
+      const full = [...this.busy].filter(([, count]) => count >= this.perWebhook).map(([id]) => id);
+      const rows = await this.claim(free, full);
+      if (rows.length === 0) return;
+      const handedBack: Claimed[] = [];
+      for (const row of rows) {
+        const count = this.busy.get(row.webhook_id) ?? 0;
+        if (count >= this.perWebhook) handedBack.push(row);
+        else this.begin(row, count);
+      }
+      if (handedBack.length > 0) await this.handBack(handedBack);
+      // Fewer than asked and none handed back: nothing more is due now.
+      else if (rows.length < free) return;
     }
   }
 
-  /** Claims and delivers the due deliveries (at most one batch); answers how many were claimed. */
-  async runOnce(): Promise<number> {
+  private begin(row: Claimed, count: number): void {
+    this.busy.set(row.webhook_id, count + 1);
+    const delivery: Promise<void> = this.deliver(row)
+      .catch((error: unknown) => this.logger.warn({ err: error, delivery: row.id }, "could not record a webhook delivery; its claim lapses and it is retried"))
+      .finally(() => {
+        this.inFlight.delete(delivery);
+        const left = (this.busy.get(row.webhook_id) ?? 1) - 1;
+        if (left > 0) this.busy.set(row.webhook_id, left);
+        else this.busy.delete(row.webhook_id);
+        this.wake();
+      });
+    this.inFlight.add(delivery);
+  }
+
+  /** Claims up to `limit` due deliveries, none of the `except` webhooks, with a fenced lease; earliest due first. */
+  private async claim(limit: number, except: readonly string[]): Promise<Claimed[]> {
     const now = this.clock();
     const token = randomUUID();
     const [claimed] = (await this.dataSource.query(
       `WITH "due" AS (
          SELECT "id" FROM "webhook_deliveries"
           WHERE "status" = 'pending' AND "next_attempt_at" <= $1 AND ("locked_until" IS NULL OR "locked_until" < $1)
+            AND NOT ("webhook_id" = ANY($5::uuid[]))
           ORDER BY "next_attempt_at" LIMIT $4 FOR UPDATE SKIP LOCKED)
        UPDATE "webhook_deliveries" "d" SET "attempts" = "d"."attempts" + 1, "locked_until" = $2, "lease_token" = $3
          FROM "due" WHERE "d"."id" = "due"."id"
        RETURNING "d"."id"`,
-      [now, new Date(now.getTime() + this.leaseMs), token, this.batchSize],
+      [now, new Date(now.getTime() + this.leaseMs), token, limit, except],
     )) as [Array<{ id: string }>, number];
-    if (claimed.length === 0) return 0;
-    const rows = (await this.dataSource.query(
+    if (claimed.length === 0) return [];
+    return (await this.dataSource.query(
       `SELECT "d"."id", "d"."lease_token", "d"."attempts", "d"."event_id", "d"."event_type",
               "e"."data" AS "event_data", "e"."occurred_at", "w"."id" AS "webhook_id", "w"."account_id", "w"."url", "w"."enabled",
               "w"."secret", "w"."previous_secret", "w"."previous_secret_expires_at"
          FROM "webhook_deliveries" "d" JOIN "domain_events" "e" ON "e"."id" = "d"."event_id" JOIN "webhooks" "w" ON "w"."id" = "d"."webhook_id"
-        WHERE "d"."id" = ANY($1) AND "d"."lease_token" = $2`,
+        WHERE "d"."id" = ANY($1) AND "d"."lease_token" = $2
+        ORDER BY "d"."next_attempt_at", "d"."id"`,
       [claimed.map((row) => row.id), token],
     )) as Claimed[];
-    await Promise.all(rows.map((row) => this.deliver(row)));
-    return claimed.length;
+  }
+
+  /** Returns claimed deliveries untried: the claim's attempt is taken back and they are due again at once. */
+  private async handBack(rows: readonly Claimed[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE "webhook_deliveries" SET "attempts" = "attempts" - 1, "locked_until" = NULL, "lease_token" = NULL
+        WHERE "id" = ANY($1) AND "lease_token" = $2`,
+      [rows.map((row) => row.id), rows[0]!.lease_token],
+    );
   }
 
   private async deliver(row: Claimed): Promise<void> {
@@ -239,7 +302,7 @@ export class WebhookDispatcher {
     }
   }
 
-  /** One POST: HTTPS only, through the address guard, no redirects, 10 s to connect and 10 s to answer, at most 4 KiB of the answer kept. */
+  /** One POST: HTTPS only, through the address guard, no redirects, 10 s to connect and 10 s to answer, 30 s in all, at most 4 KiB of the answer kept. */
   private async post(target: string, headers: Record<string, string>, body: string): Promise<Outcome> {
     let url: URL;
     try {
@@ -260,7 +323,7 @@ export class WebhookDispatcher {
         followRedirect: false,
         throwHttpErrors: false,
         retry: { limit: 0 },
-        timeout: { lookup: TIMEOUT_MS, connect: TIMEOUT_MS, secureConnect: TIMEOUT_MS, response: TIMEOUT_MS, read: TIMEOUT_MS },
+        timeout: { lookup: TIMEOUT_MS, connect: TIMEOUT_MS, secureConnect: TIMEOUT_MS, response: TIMEOUT_MS, read: TIMEOUT_MS, request: REQUEST_TIMEOUT_MS },
       });
       const done = (outcome: Outcome) => {
         stream.destroy();

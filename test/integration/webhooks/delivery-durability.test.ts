@@ -1,3 +1,6 @@
+import { createServer as createHttpsServer, type Server } from "node:https";
+import type { ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import type { DataSource } from "typeorm";
@@ -18,7 +21,8 @@ import { WebhookReceiver } from "../../support/webhook-receiver.js";
 /**
  * At-least-once under failure: a receiver that is down while the service restarts
  * still gets every event afterwards; two dispatchers (as two processes would) deliver
- * each event once; the outbox is purged after 30 days; the secret is in no log line.
+ * each event once; a destination that hangs delays only its own deliveries; the
+ * outbox is purged after 30 days; the secret is in no log line.
  */
 let database: TestDatabase;
 let dataSource: DataSource;
@@ -104,8 +108,8 @@ describe("webhook delivery under failure", () => {
     const other = dataSourceFor(database.url, 6);
     await other.initialize();
     const guard = new AddressGuard({ allowlist: ["127.0.0.1/32"] });
-    const one = new WebhookDispatcher(dataSource, guard, events, silent, { publicBaseUrl: "https://pms.test", batchSize: 10 });
-    const two = new WebhookDispatcher(other, guard, new DomainEvents(silent), silent, { publicBaseUrl: "https://pms.test", batchSize: 10 });
+    const one = new WebhookDispatcher(dataSource, guard, events, silent, { publicBaseUrl: "https://pms.test", concurrency: 10 });
+    const two = new WebhookDispatcher(other, guard, new DomainEvents(silent), silent, { publicBaseUrl: "https://pms.test", concurrency: 10 });
     const before = receiver.received.length;
     try {
       one.start();
@@ -123,6 +127,64 @@ describe("webhook delivery under failure", () => {
     expect(new Set(ids).size).toBe(300);
     const [counts] = await dataSource.query(`SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered, max(attempts)::int AS attempts FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.account_id = $1`, [accountId]);
     expect(counts).toEqual({ delivered: 300, attempts: 1 });
+  });
+
+  it("keeps delivering to others while one destination hangs: it holds at most its share of the pool, and its backlog is handed back untried", async () => {
+    // A destination that reads each request and answers nothing until released.
+    const held: ServerResponse[] = [];
+    let released = false;
+    const tarpit: Server = createHttpsServer(inject("testTls"), (request, response) => {
+      request.resume();
+      request.on("end", () => (released ? response.writeHead(200).end("ok") : held.push(response)));
+    });
+    await new Promise<void>((resolve) => tarpit.listen(0, "127.0.0.1", resolve));
+    const slow = await account("hangs");
+    const prompt = await account("answers");
+    await dataSource.query(`INSERT INTO webhooks (account_id, url, events, secret) VALUES ($1, $2, $3, $4)`, [
+      slow,
+      `https://127.0.0.1:${(tarpit.address() as AddressInfo).port}/hang`,
+      ["subscription.changed"],
+      newWebhookSecret(),
+    ]);
+    await webhookFor(prompt, "/prompt");
+    const events = new DomainEvents(silent);
+    // 24 events for the hanging destination first: more than a whole pool (or a batch of the old default 20) of theirs.
+    await recordEvents(events, slow, 24);
+    await recordEvents(events, prompt, 1);
+    const dispatcher = new WebhookDispatcher(dataSource, new AddressGuard({ allowlist: ["127.0.0.1/32"] }), events, silent, {
+      publicBaseUrl: "https://pms.test",
+      concurrency: 6,
+      perWebhook: 2,
+    });
+    const before = receiver.received.length;
+    try {
+      dispatcher.start();
+      // Delivered while the hanging destination holds its two requests (its response timeout is 10 s).
+      const [delivered] = (await receiver.waitFor(before + 1, 8_000)).slice(before);
+      expect(delivered!.path).toBe("/prompt");
+      await expect.poll(() => held.length).toBe(2);
+      // Never more than its share in flight, and the deliveries handed back were not counted as attempts.
+      const waiting = await dataSource.query(
+        `SELECT count(*) FILTER (WHERE lease_token IS NOT NULL)::int AS claimed, count(*)::int AS pending, max(attempts)::int AS attempts
+           FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.account_id = $1 AND d.status = 'pending'`,
+        [slow],
+      );
+      expect(waiting).toEqual([{ claimed: 2, pending: 24, attempts: 1 }]);
+      expect(held).toHaveLength(2);
+
+      // Released, it gets all 24, each on its first attempt.
+      released = true;
+      for (const response of held.splice(0)) response.writeHead(200).end("ok");
+      await expect
+        .poll(async () => (await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.account_id = $1 AND d.status = 'delivered' AND d.attempts = 1`, [slow]))[0].n, { timeout: 10_000 })
+        .toBe(24);
+    } finally {
+      released = true;
+      for (const response of held.splice(0)) response.writeHead(200).end("ok");
+      await dispatcher.stop();
+      tarpit.closeAllConnections();
+      await new Promise<void>((resolve) => tarpit.close(() => resolve()));
+    }
   });
 
   it("purges events older than 30 days that nothing waits on, with their delivery log, and keeps the rest", async () => {
