@@ -1,18 +1,27 @@
 import "reflect-metadata";
 import { createApp } from "./app.js";
 import { createLogger } from "./logger.js";
-import { configOrExit, stopOnSignals } from "./process-lifecycle.js";
+import { configOrExit, listenFailure, stopOnSignals } from "./process-lifecycle.js";
 
 /** Process entry: a bad configuration stops here, naming the variable. */
 async function main(): Promise<void> {
   const bootStarted = performance.now();
   const config = configOrExit();
   const logger = createLogger(config);
+  const ports = [
+    { port: config.http.port, portVariable: "PORT", hostVariable: "HOST" },
+    ...(config.metrics ? [{ port: config.metrics.port, portVariable: "METRICS_PORT", hostVariable: "METRICS_HOST" }] : []),
+  ];
   const app = await createApp(config, logger).catch((error: unknown) => {
-    logger.fatal({ err: error }, "service failed to start");
+    logger.fatal({ err: error }, listenFailure(error, ports.slice(1)) ?? "service failed to start");
     process.exit(1);
   });
-  const url = await app.listen();
+  const url = await app.listen().catch(async (error: unknown) => {
+    logger.fatal({ err: error }, listenFailure(error, ports.slice(0, 1)) ?? "service could not listen");
+    // Its embedded database and connections go with it.
+    await app.close().catch(() => undefined);
+    process.exit(1);
+  });
   logger.info({ url, bootMs: Math.round(performance.now() - bootStarted), database: config.database.kind }, "service listening");
 
   stopOnSignals(logger, "service", () => app.close());

@@ -81,7 +81,14 @@ export class ServiceMetrics {
         () => response.writeHead(500, { "content-type": "text/plain" }).end("metrics unavailable\n"),
       );
     });
-    await new Promise<void>((resolve) => server.listen(port, host, resolve));
+    // A port in use is an error to report, not an 'error' event nobody listens to (which would crash the process).
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
     const address = server.address() as AddressInfo;
     return {
       url: `http://${host}:${address.port}/metrics`,

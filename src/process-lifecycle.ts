@@ -18,6 +18,29 @@ export function configOrExit(problems: (config: Config) => string[] = () => []):
   }
 }
 
+/**
+ * Why a server could not listen, in words an operator acts on, naming the
+ * variable to change; undefined for any other failure. `ports` maps each port
+ * this process listens on to its variables.
+ */
+export function listenFailure(error: unknown, ports: ReadonlyArray<{ port: number; portVariable: string; hostVariable: string }>): string | undefined {
+  const failure = error as { code?: unknown; syscall?: unknown; port?: unknown; address?: unknown } | null;
+  if (!failure || typeof failure !== "object" || failure.syscall !== "listen" || typeof failure.code !== "string") return undefined;
+  const where = ports.find((candidate) => candidate.port === failure.port) ?? ports[0];
+  const port = String(failure.port ?? where?.port ?? "");
+  const address = String(failure.address ?? "");
+  switch (failure.code) {
+    case "EADDRINUSE":
+      return `port ${port} on ${address} is already in use: stop what listens there, or set ${where?.portVariable ?? "PORT"} to another port`;
+    case "EACCES":
+      return `not allowed to listen on port ${port} (ports below 1024 need privileges): set ${where?.portVariable ?? "PORT"} to another port`;
+    case "EADDRNOTAVAIL":
+      return `${address} is not an address of this machine: set ${where?.hostVariable ?? "HOST"}`;
+    default:
+      return undefined;
+  }
+}
+
 /** How long a stop after a crash may drain before the process exits anyway. */
 const CRASH_STOP_MS = 10_000;
 

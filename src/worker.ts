@@ -10,7 +10,7 @@ import { resultAnswerSchema, storeFinalResultAnswers } from "./modules/score/fin
 import { ResultAnswerStore } from "./modules/score/result-answer-store.js";
 import { connectRedis } from "./redis.js";
 import { ServiceMetrics } from "./metrics.js";
-import { configOrExit, stopOnSignals } from "./process-lifecycle.js";
+import { configOrExit, listenFailure, stopOnSignals } from "./process-lifecycle.js";
 
 /**
  * `npm run worker`: a process that only runs scoring jobs, from the BullMQ queue in
@@ -25,33 +25,45 @@ async function main(): Promise<void> {
   ]);
   const redisUrl = config.redisUrl!;
   const logger = createLogger(config);
-  const database = await openDatabase(config, logger);
-  const redis = connectRedis(redisUrl, logger);
-  const events = new DomainEvents(logger);
-  // Job outcomes and durations are counted where jobs run: with METRICS_PORT, this process serves them too.
-  const metrics = new ServiceMetrics(database.dataSource);
-  const ledger = new CreditLedger(database.dataSource, undefined, (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10));
-  const runtime = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, metrics });
-  // A completed result's REST answer is stored here, before its completion is announced.
-  const schema = resultAnswerSchema(runtime.scores, runtime.results, config.scoreWaitMs);
-  storeFinalResultAnswers({ schema, store: new ResultAnswerStore(database.dataSource), events, logger });
-  const metricsEndpoint = config.metrics ? await metrics.serve(config.metrics.port, config.metrics.host) : undefined;
-  if (metricsEndpoint) logger.info({ url: metricsEndpoint.url }, "metrics endpoint listening");
-  // Deliveries of the events this process records (score.completed) go out from here at once;
-  // any process's dispatcher may take any due delivery (SKIP LOCKED), each exactly once.
-  const webhooks = new WebhookDispatcher(database.dataSource, new AddressGuard({ allowlist: config.crawl.ssrfAllowlist }), events, logger, {
-    publicBaseUrl: config.publicBaseUrl,
-    onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
-  }).start();
-  logger.info({ concurrency: config.scoringWorkers }, "scoring worker ready");
+  // What is open so far: closed in reverse should start-up fail half way (pools, sockets, the job consumer).
+  const opened: Array<() => Promise<void>> = [];
+  try {
+    const database = await openDatabase(config, logger);
+    opened.push(() => database.close());
+    const redis = connectRedis(redisUrl, logger);
+    opened.push(() => redis.close());
+    const events = new DomainEvents(logger);
+    // Job outcomes and durations are counted where jobs run: with METRICS_PORT, this process serves them too.
+    const metrics = new ServiceMetrics(database.dataSource);
+    const ledger = new CreditLedger(database.dataSource, undefined, (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10));
+    const runtime = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, metrics });
+    opened.push(() => runtime.close());
+    // A completed result's REST answer is stored here, before its completion is announced.
+    const schema = resultAnswerSchema(runtime.scores, runtime.results, config.scoreWaitMs);
+    storeFinalResultAnswers({ schema, store: new ResultAnswerStore(database.dataSource), events, logger });
+    const metricsEndpoint = config.metrics ? await metrics.serve(config.metrics.port, config.metrics.host) : undefined;
+    if (metricsEndpoint) logger.info({ url: metricsEndpoint.url }, "metrics endpoint listening");
+    // Deliveries of the events this process records (score.completed) go out from here at once;
+    // any process's dispatcher may take any due delivery (SKIP LOCKED), each exactly once.
+    const webhooks = new WebhookDispatcher(database.dataSource, new AddressGuard({ allowlist: config.crawl.ssrfAllowlist }), events, logger, {
+      publicBaseUrl: config.publicBaseUrl,
+      onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+    }).start();
+    logger.info({ concurrency: config.scoringWorkers }, "scoring worker ready");
 
-  stopOnSignals(logger, "worker", async () => {
-    await webhooks.stop();
-    await metricsEndpoint?.close();
-    await runtime.close();
-    await redis.close();
-    await database.close();
-  });
+    stopOnSignals(logger, "worker", async () => {
+      await webhooks.stop();
+      await metricsEndpoint?.close();
+      await runtime.close();
+      await redis.close();
+      await database.close();
+    });
+  } catch (error) {
+    const ports = config.metrics ? [{ port: config.metrics.port, portVariable: "METRICS_PORT", hostVariable: "METRICS_HOST" }] : [];
+    logger.fatal({ err: error }, listenFailure(error, ports) ?? "worker failed to start");
+    for (const close of opened.reverse()) await close().catch(() => undefined);
+    process.exit(1);
+  }
 }
 
 await main();
