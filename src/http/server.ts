@@ -86,8 +86,15 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
     reply.header("x-request-id", request.id);
     reply.header("x-content-type-options", "nosniff");
   });
+  // Once the server is closing (SIGTERM), every answer still in flight closes its connection: a client's
+  // keep-alive socket would otherwise hold the drain open until its idle timeout (72 s).
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
   const { observeApiResponse } = options;
   app.addHook("onSend", async (request, reply, payload) => {
+    if (closing) reply.header("connection", "close");
     if (request.url.startsWith("/api/") && !reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
     if (observeApiResponse && request.url.startsWith("/api/")) observeApiResponse(request, reply, payload);
     return payload;

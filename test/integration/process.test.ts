@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { createServer as createHttpServer } from "node:http";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
@@ -272,6 +273,36 @@ describe("the service process", () => {
       "service: an exception nobody caught; stopping",
       "drained",
     ]);
+  });
+
+  it("answers a request in flight at SIGTERM from its embedded database before stopping it, then exits 0", async () => {
+    // A site whose home page takes a moment: the scoring request is in flight when SIGTERM comes.
+    let release: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (release = resolve));
+    const site = createHttpServer((request, response) => {
+      const page = `<!doctype html><html lang="en"><head><title>Slowpoke</title></head><body><h1>Slowpoke</h1><p>A product page.</p></body></html>`;
+      if (request.url !== "/") return void response.writeHead(404).end();
+      release();
+      setTimeout(() => response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page), 1_500);
+    });
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+    const service = await startService({ DATA_DIR: dataDir, SSRF_ALLOWLIST: "127.0.0.1/32" });
+    try {
+      const answer = fetch(`${service.url}/api/score/quick`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: siteUrl }) });
+      await asked;
+      service.child.kill("SIGTERM");
+      const response = await Promise.race([answer, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer:\n${service.logs.join("\n")}`)), 15_000))]);
+      const body = (await response.json()) as { totalScore?: number; error?: unknown };
+      expect(response.status, `${JSON.stringify(body)}\n${service.logs.slice(-20).join("\n")}`).toBe(200);
+      expect(body.totalScore).toEqual(expect.any(Number));
+      // The answer closes its connection, so a keep-alive client does not hold the drain open.
+      expect(response.headers.get("connection")).toBe("close");
+      expect(await exitOf(service.child)).toBe(0);
+    } finally {
+      if (service.child.exitCode === null) service.child.kill("SIGKILL");
+      site.close();
+    }
   });
 
   it("reports fail while its embedded database is down, and still shuts down when it has died", async () => {
