@@ -10,10 +10,22 @@ export function encodeCursor(at: Date, id: string): string {
   return Buffer.from(JSON.stringify([at.toISOString(), id])).toString("base64url");
 }
 
+/**
+ * Only the exact `toISOString()` form this API writes, years 0001–9999: `at` goes to
+ * Postgres as text, which rejects or misreads much of what `Date.parse` accepts ("1",
+ * "March 7", the ±YYYYYY extended years, year 0000), and that would be a 500.
+ */
+const ISSUED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const isIssuedAt = (at: unknown): at is string =>
+  typeof at === "string" && ISSUED_AT.test(at) && !at.startsWith("0000") && !Number.isNaN(Date.parse(at)) && new Date(at).toISOString() === at;
+
 export function decodeCursor(cursor: string): { at: string; id: string } {
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof at === "string" && typeof id === "string" && !Number.isNaN(Date.parse(at)) && isUuid(id)) return { at, id };
+    const decoded: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(decoded) && decoded.length === 2) {
+      const [at, id] = decoded as unknown[];
+      if (isIssuedAt(at) && isUuid(id)) return { at, id };
+    }
   } catch {
     // fall through
   }

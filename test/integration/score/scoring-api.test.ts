@@ -24,6 +24,10 @@ const score = (path: string, body: unknown, init: { cookie?: string; bearer?: st
   api(path, { method: "POST", body, ...init });
 const errorOf = async (response: Response) => ({ status: response.status, ...((await response.json()) as { error: { code: string; message: string; retryable: boolean } }).error });
 
+/** Timestamps Date.parse accepts and Postgres rejects (or reads as another instant), in a cursor of the API's shape. */
+const TAMPERED_TIMESTAMPS = ["1", "+275760-09-13T00:00:00.000Z", "March 7", "-000001-01-01T00:00:00Z", "0000-01-01T00:00:00.000Z"];
+const tampered = (at: string, id: string) => Buffer.from(JSON.stringify([at, id])).toString("base64url");
+
 const SCORE_FIELDS = `id url companyName totalScore stageName framework frameworkVersion mode
   dimensions { dimensionId dimensionName pillar score stageName evidence evidenceItems { url text selfReported } confidence reasoning }
   strengths gaps createdAt held`;
@@ -317,6 +321,9 @@ describe("products", () => {
     expect(second.nextCursor).toBeNull();
     expect((await api(`/api/products/${result.productId}?limit=101`, { cookie: gus.cookie })).status).toBe(400);
     expect((await api(`/api/products/${result.productId}?cursor=forged`, { cookie: gus.cookie })).status).toBe(400);
+    for (const at of TAMPERED_TIMESTAMPS) {
+      expect((await api(`/api/products/${result.productId}?cursor=${tampered(at, result.id)}`, { cookie: gus.cookie })).status, at).toBe(400);
+    }
     const viaGraphQL = await graphql(
       `query($id: ID!) { product(id: $id) { results(limit: 1) { id } resultPage(limit: 1) { results { id } nextCursor } } }`,
       { id: result.productId },
@@ -352,6 +359,14 @@ describe("GET /api/scores", () => {
     expect(second).toMatchObject({ results: [{ id: ids[0] }], nextCursor: null });
     for (const query of ["limit=0", "limit=101", "limit=abc", "cursor=forged"]) {
       expect((await errorOf(await api(`/api/scores?${query}`, { cookie: hal.cookie }))).code, query).toBe("VALIDATION_FAILED");
+    }
+    // A cursor re-encoded with a timestamp Date.parse accepts but Postgres does not is still the caller's mistake.
+    for (const at of TAMPERED_TIMESTAMPS) {
+      expect(await errorOf(await api(`/api/scores?cursor=${tampered(at, ids[0]!)}`, { cookie: hal.cookie })), at).toMatchObject({
+        status: 400,
+        code: "VALIDATION_FAILED",
+        message: "cursor: is not a cursor this API returned",
+      });
     }
     expect((await api("/api/scores")).status).toBe(401);
   });
