@@ -19,7 +19,7 @@ import {
  * mutations each waiting 120 s.
  */
 export const operationLimits = Object.freeze({
-  /** Nesting of fields (introspection's own fields are not counted). */
+  /** Nesting of fields (introspection's is bounded by graphql-js's own rule instead: its usual query is deeper). */
   maxDepth: 10,
   /** Fields answered under another name: `a: scoreResult(id: 1) b: scoreResult(id: 2) …`. */
   maxAliases: 20,
@@ -129,15 +129,28 @@ function estimate(
   depth: number,
   path: ReadonlySet<string>,
   pageSize?: number,
+  introspection = false,
 ): number {
-  if (field.name.value.startsWith("__")) return 0; // introspection: bounded by the schema itself
+  const name = field.name.value;
+  // Aliases count everywhere: inside introspection they are what multiplies its answer
+  // (32 aliased copies of `types`, each with aliased `fields`, made a 241 MB answer from 8 KB).
+  if (field.alias && field.alias.value !== name) tally.aliases += 1;
+  if (name === "__typename") return 0; // a leaf read off the object: its aliases are counted above
   tally.fields += 1;
-  if (field.alias && field.alias.value !== field.name.value) tally.aliases += 1;
-  tally.depth = Math.max(tally.depth, depth);
   if (tally.fields > operationLimits.maxFields) {
     tally.overflow = true;
     return 0;
   }
+  if (introspection || name.startsWith("__")) {
+    // The schema answers introspection from memory: it costs nothing but its size, bounded by the
+    // fields and aliases counted here; its nesting is bounded by graphql-js's MaxIntrospectionDepthRule.
+    for (const child of field.selectionSet ? fieldsOf(field.selectionSet, fragments, path) : []) {
+      estimate(child.field, fragments, tally, depth + 1, child.path, undefined, true);
+      if (tally.overflow) return 0;
+    }
+    return 0;
+  }
+  tally.depth = Math.max(tally.depth, depth);
   // A leaf is read off an object already loaded: it counts toward the fields, not the cost.
   if (!field.selectionSet) return 0;
   const { items, inner: childPageSize } = sizeOf(field, pageSize, depth === 1);

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { buildSchema, parse, validate } from "graphql";
+import { buildSchema, getIntrospectionQuery, parse, validate } from "graphql";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { exportSPKI, generateKeyPair } from "jose";
@@ -97,6 +97,34 @@ describe("operation limits", () => {
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe("VALIDATION_FAILED");
+  });
+
+  it("counts introspection's aliases and fields: an aliased introspection bomb is refused over both doors, the usual introspection query is answered", async () => {
+    // 8 KB that answered 241 MB: aliased copies of `types`, each with aliased `fields`, through one fragment.
+    const fields = (inner: string) => Array.from({ length: 10 }, (_, i) => `a${i}: fields { name description type { name ofType { name ${inner} } } }`).join(" ");
+    const bomb = `{ __schema { ${Array.from({ length: 32 }, (_, i) => `t${i}: types { ...F }`).join(" ")} } } fragment F on __Type { name ${fields(fields("description"))} }`;
+    expectRefused(await graphql(bomb), /at most 2000 fields/);
+    // Smaller, still 44 aliases: refused for those.
+    const aliased = `{ __schema { ${Array.from({ length: 4 }, (_, i) => `t${i}: types { ...F }`).join(" ")} } } fragment F on __Type { name ${fields("")} }`;
+    expectRefused(await graphql(aliased), /at most 20 aliases; this one uses 44/);
+    const client = createClient({ url: service.url.replace(/^http/, "ws") + "/graphql", webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    try {
+      const overSocket = await new Promise<unknown>((resolve) => {
+        client.subscribe({ query: aliased }, { next: resolve, error: resolve, complete: () => resolve("complete") });
+      });
+      expect(JSON.stringify(overSocket)).toMatch(/at most 20 aliases/);
+    } finally {
+      await client.dispose();
+    }
+    // Unaliased copies are merged by execution, so they cost one answer; they still count toward the fields.
+    expectRefused(await graphql(`{ __schema { ${Array.from({ length: 700 }, () => "types { name kind description }").join(" ")} } }`), /at most 2000 fields/);
+
+    // What GraphiQL and codegen send is answered in full.
+    for (const query of [getIntrospectionQuery(), getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true, directiveIsRepeatable: true, specifiedByUrl: true })]) {
+      const answer = await graphql(query);
+      expect(answer.status, JSON.stringify(answer.body.errors)).toBe(200);
+      expect((answer.body.data as { __schema: { types: unknown[] } }).__schema.types.length).toBeGreaterThan(50);
+    }
   });
 
   it("keeps every operation of the REST table and the usual queries within the limits", () => {
