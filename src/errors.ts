@@ -72,7 +72,7 @@ export class AppError extends Error {
   }
 }
 
-/** Errors a database driver raises when the server cannot be reached or is shutting down. */
+/** Errors a database driver raises when the server cannot be reached, is shutting down or will not take a session now. */
 const unavailableErrorCodes = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
@@ -83,18 +83,32 @@ const unavailableErrorCodes = new Set([
   "57P01", // admin_shutdown
   "57P02", // crash_shutdown
   "57P03", // cannot_connect_now
+  "57P04", // database_dropped
   "53300", // too_many_connections
+  "3D000", // invalid_catalog_name: the database does not exist (dropped, or not restored yet)
   "08000",
   "08001",
   "08003",
+  "08004",
   "08006", // connection exceptions
 ]);
+
+/**
+ * 55000 (object_not_in_prerequisite_state) is mostly a bug of ours (currval before
+ * nextval, a sequence or tablespace in use), so only the start-up refusal counts:
+ * `ALLOW_CONNECTIONS false`, or a database left invalid by an interrupted DROP. Both
+ * are raised in postinit.c; the file name, unlike the message, is not translated.
+ */
+const refusesSessions = (candidate: { code?: unknown; file?: unknown; message?: unknown }) =>
+  candidate.code === "55000" &&
+  (candidate.file === "postinit.c" || (typeof candidate.message === "string" && /is not currently accepting connections/.test(candidate.message)));
 
 export function isUnavailableError(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth += 1) {
-    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    const candidate = current as { code?: unknown; file?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
     if (typeof candidate.code === "string" && unavailableErrorCodes.has(candidate.code)) return true;
+    if (refusesSessions(candidate)) return true;
     if (typeof candidate.message === "string" && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(candidate.message)) {
       return true;
     }

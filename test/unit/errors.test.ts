@@ -52,6 +52,36 @@ describe("error catalogue", () => {
     expect(toAppError(refused).message).not.toContain("5432");
   });
 
+  // What pg raises (a DatabaseError with the server's SQLSTATE and source file) when Postgres is up but will not serve us now.
+  const postgresError = (code: string, message: string, file = "postinit.c") => Object.assign(new Error(message), { name: "error", severity: "FATAL", code, file });
+
+  it.each([
+    ["57P01", "terminating connection due to administrator command"],
+    ["57P02", "terminating connection because of crash of another server process"],
+    ["57P03", "the database system is starting up"],
+    ["57P04", "terminating connection because database is being dropped"],
+    ["53300", "sorry, too many clients already"],
+    ["3D000", 'database "pms" does not exist'],
+    ["08000", "connection exception"],
+    ["08001", "could not establish connection"],
+    ["08003", "connection does not exist"],
+    ["08004", "server rejected the connection"],
+    ["08006", "connection failure"],
+    ["55000", 'database "pms" is not currently accepting connections'],
+    ["55000", 'cannot connect to invalid database "pms"'],
+  ])("reports SQLSTATE %s (%s) as SERVICE_UNAVAILABLE, retryable, also when TypeORM wraps it", (code, message) => {
+    const raised = postgresError(code, message);
+    expect(toAppError(raised)).toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503, retryable: true });
+    // TypeORM's QueryFailedError copies the driver error's fields onto itself.
+    expect(toAppError(Object.assign(new Error(message), { name: "QueryFailedError", driverError: raised, code, file: raised.file })).code).toBe("SERVICE_UNAVAILABLE");
+    expect(toAppError(raised).message).not.toContain("pms");
+  });
+
+  it("keeps 55000 raised by a query (a bug of ours, not an outage) INTERNAL", () => {
+    expect(toAppError(postgresError("55000", 'currval of sequence "s" is not yet defined in this session', "sequence.c")).code).toBe("INTERNAL");
+    expect(toAppError(postgresError("55000", 'tablespace "t" is not empty', "tablespace.c")).code).toBe("INTERNAL");
+  });
+
   it("treats document errors as the caller's and execution errors as ours", () => {
     expect(toAppError(new GraphQLError('Cannot query field "x" on type "Query".')).code).toBe("VALIDATION_FAILED");
     expect(toAppError(new GraphQLError("Cannot return null for non-nullable field Query.health.", { path: ["health"] })).code).toBe("INTERNAL");
