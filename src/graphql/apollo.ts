@@ -1,7 +1,7 @@
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { GraphQLError, Kind, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
-import { toAppError } from "../errors.js";
+import { AppError, toAppError } from "../errors.js";
 import type { GraphQLContext } from "./context.js";
 import { OperationLimitsRule } from "./limits.js";
 import { refuseControlCharacters, refuseControlCharactersInDocument } from "../http/control-characters.js";
@@ -59,6 +59,21 @@ const controlCharacters: ApolloServerPlugin<GraphQLContext> = {
         } catch (error) {
           throw asRequestError(error);
         }
+      },
+    };
+  },
+};
+
+/**
+ * Subscriptions are served over graphql-ws only: over HTTP their resolvers would run
+ * without a stream (an INTERNAL error anyone could trigger). Refused before anything runs.
+ */
+const subscriptionsOverSocketOnly: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation }) {
+        if (operation?.operation !== "subscription") return;
+        throw asRequestError(new AppError("VALIDATION_FAILED", "Subscriptions are served over a WebSocket on this path (graphql-ws, protocol graphql-transport-ws), not over HTTP."));
       },
     };
   },
@@ -127,7 +142,7 @@ export async function startApollo(schema: GraphQLSchema, logger: Logger, options
     formatError: formatGraphQLError,
     // Cookie-authenticated mutations must not be triggerable by a cross-site form post.
     csrfPrevention: true,
-    plugins: [errorLogging, controlCharacters, responseHeaders, landingPageRedirect(options.graphiqlPath), ...(options.metrics ? [operationMetrics(options.metrics)] : [])],
+    plugins: [errorLogging, controlCharacters, subscriptionsOverSocketOnly, responseHeaders, landingPageRedirect(options.graphiqlPath), ...(options.metrics ? [operationMetrics(options.metrics)] : [])],
   });
   await apollo.start();
   return apollo;

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { GraphQLError, validate, type GraphQLSchema } from "graphql";
+import { GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from "graphql";
 import { validationRules } from "./limits.js";
 import { useServer } from "graphql-ws/use/ws";
 import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
 import { AppError, toAppError } from "../errors.js";
-import { findControlCharacter } from "../http/control-characters.js";
+import { refuseControlCharacters, refuseControlCharactersInDocument } from "../http/control-characters.js";
 import type { Authenticator } from "../modules/accounts/viewer.js";
 import { createContext, type ContextStreams, type GraphQLContext } from "./context.js";
 
@@ -15,17 +15,34 @@ export interface GraphQLWebSocket {
   close(): Promise<void>;
 }
 
-/** Same catalogue mapping as the HTTP door, for results streamed over the socket. */
-function formatErrors(errors: readonly GraphQLError[]): GraphQLError[] {
+/**
+ * Same catalogue mapping as the HTTP door, for results streamed over the socket.
+ * What is masked (INTERNAL) or a dependency failing is logged, as the HTTP door's
+ * plugin does; a socket has no X-Request-Id header, so such an error carries its
+ * request id in `extensions.requestId` for the caller to quote.
+ */
+function formatErrors(errors: readonly GraphQLError[], log: Pick<Logger, "error" | "warn">, requestId: string): GraphQLError[] {
   return errors.map((error) => {
     const appError = toAppError(error);
-    return new GraphQLError(appError.message, {
-      nodes: error.nodes,
-      path: error.path,
-      extensions: appError.toGraphQLExtensions(),
-    });
+    const extensions: Record<string, unknown> = appError.toGraphQLExtensions();
+    if (appError.code === "INTERNAL") {
+      log.error({ err: error.originalError ?? error, requestId }, "unexpected GraphQL error");
+      extensions.action = "Retry later; if it persists, contact support quoting this error's requestId.";
+      extensions.requestId = requestId;
+    } else if (appError.code === "SERVICE_UNAVAILABLE") {
+      log.warn({ err: error.originalError ?? error, requestId }, "dependency unavailable");
+    }
+    return new GraphQLError(appError.message, { nodes: error.nodes, path: error.path, extensions });
   });
 }
+
+/** Operations one socket may have running at once (a page follows a few jobs, not thousands). */
+export const MAX_ACTIVE_OPERATIONS = 25;
+/** Sockets one client address may hold open at once. */
+export const MAX_SOCKETS_PER_ADDRESS = 100;
+/** Operations one client address may start per window, over all its sockets: each may read the database. */
+export const MAX_OPERATIONS_PER_WINDOW = 200;
+const OPERATION_WINDOW_MS = 10_000;
 
 /**
  * Credentials of a socket: an API key sent in `connectionParams`
@@ -39,7 +56,8 @@ function socketCredentials(request: IncomingMessage, params: Readonly<Record<str
   const origin = request.headers.origin;
   const sameOrigin = origin === undefined || hostOf(origin) === request.headers.host;
   return {
-    authorization: typeof authorization === "string" ? authorization : undefined,
+    // A credential that is there but not a string is a wrong credential (answered 401), never "anonymous".
+    authorization: authorization === undefined || authorization === null ? undefined : typeof authorization === "string" ? authorization : JSON.stringify(authorization),
     cookie: sameOrigin ? request.headers.cookie : undefined,
   };
 }
@@ -72,13 +90,31 @@ export function attachGraphQLWebSocket(
 ): GraphQLWebSocket {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 
+  // Sockets open and operations started per client address (in this process), so one
+  // address cannot make the database answer thousands of subscriptions a second.
+  const openByAddress = new Map<string, number>();
+  const startedByAddress = new Map<string, { since: number; count: number }>();
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
     if (pathname !== options.path) {
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit("connection", ws, request));
+    const address = options.clientIp(request);
+    if ((openByAddress.get(address) ?? 0) >= MAX_SOCKETS_PER_ADDRESS) {
+      const body = JSON.stringify({ error: { code: "VALIDATION_FAILED", message: `At most ${MAX_SOCKETS_PER_ADDRESS} sockets may be open from one address; close one first.`, retryable: true } });
+      socket.end(`HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: application/json\r\nRetry-After: 10\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      openByAddress.set(address, (openByAddress.get(address) ?? 0) + 1);
+      ws.once("close", () => {
+        const left = (openByAddress.get(address) ?? 1) - 1;
+        if (left > 0) openByAddress.set(address, left);
+        else openByAddress.delete(address);
+      });
+      sockets.emit("connection", ws, request);
+    });
   };
   server.on("upgrade", onUpgrade);
 
@@ -103,18 +139,49 @@ export function attachGraphQLWebSocket(
             : {}),
         });
       },
-      // Control characters in variables are refused before anything runs, as over HTTP.
-      onSubscribe: (_ctx, _id, payload) => {
-        const found = findControlCharacter(payload.variables ?? {});
-        if (!found) return undefined;
-        return formatErrors([new GraphQLError(`${found.path}: must not contain control characters.`, { originalError: new AppError("VALIDATION_FAILED", `${found.path}: must not contain control characters.`) })]);
+      // Before anything runs: the socket's and the address's share, then control characters in the
+      // document's literals and in the variables, refused naming the field as over HTTP.
+      onSubscribe: (ctx, id, payload) => {
+        const refuse = (error: AppError) => formatErrors([new GraphQLError(error.message, { originalError: error })], options.logger, `ws_${id}`);
+        if (Object.keys(ctx.subscriptions).length > MAX_ACTIVE_OPERATIONS) {
+          return refuse(new AppError("VALIDATION_FAILED", `At most ${MAX_ACTIVE_OPERATIONS} operations may be active on one socket; complete one first.`));
+        }
+        const address = options.clientIp(ctx.extra.request);
+        const now = Date.now();
+        let window = startedByAddress.get(address);
+        if (!window || now - window.since >= OPERATION_WINDOW_MS) {
+          if (startedByAddress.size >= 10_000) for (const [key, value] of startedByAddress) if (now - value.since >= OPERATION_WINDOW_MS) startedByAddress.delete(key);
+          startedByAddress.set(address, (window = { since: now, count: 0 }));
+        }
+        if (++window.count > MAX_OPERATIONS_PER_WINDOW) {
+          return refuse(new AppError("SCORING_RATE_LIMITED", `At most ${MAX_OPERATIONS_PER_WINDOW} operations may start per ${OPERATION_WINDOW_MS / 1000} s from one address; retry after a few seconds.`));
+        }
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query);
+        } catch {
+          return undefined; // graphql-ws answers the syntax error itself
+        }
+        try {
+          refuseControlCharactersInDocument(document);
+          refuseControlCharacters(payload.variables ?? {});
+        } catch (error) {
+          return refuse(toAppError(error));
+        }
+        return undefined;
       },
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: formatErrors(result.errors) } : result,
-      onError: (_ctx, _id, _payload, errors) => formatErrors(errors),
+      onNext: (_ctx, id, _payload, args, result) =>
+        result.errors ? { ...result, errors: formatErrors(result.errors, (args.contextValue as GraphQLContext).log, (args.contextValue as GraphQLContext).requestId ?? `ws_${id}`) } : result,
+      onError: (_ctx, id, _payload, errors) => formatErrors(errors, options.logger, `ws_${id}`),
     },
     sockets,
   );
+  // graphql-ws prints a socket's errors (a frame over the 64 KiB limit, say: ws then closes it
+  // with 1009) to stderr with a stack; they are the client's doing: one JSON line instead.
+  sockets.on("connection", (ws) => {
+    ws.removeAllListeners("error");
+    ws.on("error", (error: Error & { code?: string }) => options.logger.info({ code: error.code, reason: error.message }, "graphql-ws socket error; closed"));
+  });
 
   return {
     async close() {
