@@ -7,6 +7,7 @@ import type { GraphQLContext } from "../src/graphql/context.js";
 import type { AnswerStore, AnyRestRoute, HttpMethod, RestInput } from "./route.js";
 import { validationRules } from "../src/graphql/limits.js";
 import { answeredErrorCode } from "../src/metrics.js";
+import { ifNoneMatchNames } from "../src/http/if-none-match.js";
 
 const allMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
@@ -105,19 +106,24 @@ async function serve(
     query: request.query as Record<string, string | string[]>,
     body: request.body,
   };
-  let remember: ((body: string) => void) | undefined;
+  let answerFinal: ((body: string, status: number) => FastifyReply) | undefined;
   if (row.immutable) {
     const { cacheControl } = row.immutable;
     const key = row.immutable.key(input);
     const etag = `"${createHash("sha256").update(`${row.path}\n${key}`).digest("base64url").slice(0, 27)}"`;
-    // Only final answers ever carry this ETag, so a client holding it holds the final answer.
-    if (request.headers["if-none-match"] === etag) return reply.code(304).header("etag", etag).header("cache-control", cacheControl).send();
+    // The ETag is a hash of the key, which anyone can compute for any id: a match says
+    // nothing until the answer is known to exist and be final, so 304 only where a 200
+    // would have carried this ETag (a memory or stored answer, or a final result).
+    const revalidated = ifNoneMatchNames(request.headers["if-none-match"], etag);
+    const sendFinal = (body: string, status = 200) => {
+      reply.header("etag", etag).header("cache-control", cacheControl);
+      if (revalidated) return reply.code(304).send();
+      return reply.code(status).header("content-type", "application/json; charset=utf-8").send(body);
+    };
     const cache = immutableAnswers.get(row) ?? { answers: new Map<string, string>(), chars: 0 };
     immutableAnswers.set(row, cache);
     const cached = cache.answers.get(key);
-    if (cached !== undefined) {
-      return reply.code(200).header("etag", etag).header("cache-control", cacheControl).header("content-type", "application/json; charset=utf-8").send(cached);
-    }
+    if (cached !== undefined) return sendFinal(cached);
     const keep = (body: string) => {
       if (body.length > IMMUTABLE_CACHE_CHARS / 64) return;
       cache.answers.set(key, body);
@@ -132,13 +138,13 @@ async function serve(
     const stored = durable ? await durable.store.get(key, durable.shape).catch(() => undefined) : undefined;
     if (stored !== undefined) {
       keep(stored);
-      return reply.code(200).header("etag", etag).header("cache-control", cacheControl).header("content-type", "application/json; charset=utf-8").send(stored);
+      return sendFinal(stored);
     }
-    remember = (body) => {
-      reply.header("etag", etag).header("cache-control", cacheControl);
+    answerFinal = (body, status) => {
       keep(body);
       // Written once, off the answer's path; a failed write only means the next miss runs the operation.
       if (durable) durable.store.put(key, durable.shape, body).catch((error: unknown) => request.log.warn({ err: error }, "could not store a final answer"));
+      return sendFinal(body, status);
     };
   }
   const result = await run(row.variables(input), contextValue);
@@ -153,11 +159,7 @@ async function serve(
   const status = row.status?.(data) ?? 200;
   if (row.headers) reply.headers(row.headers(data));
   if (status === 204) return reply.code(204).send();
-  if (remember && (row.immutable?.cacheable?.(data) ?? true)) {
-    const body = JSON.stringify(row.body(data));
-    remember(body);
-    return reply.code(status).header("content-type", "application/json; charset=utf-8").send(body);
-  }
+  if (answerFinal && (row.immutable?.cacheable?.(data) ?? true)) return answerFinal(JSON.stringify(row.body(data)), status);
   return reply.code(status).send(row.body(data));
 }
 

@@ -87,6 +87,26 @@ describe("stored final answers", () => {
     expect(fromStore.headers.get("etag")).toBeTruthy();
   });
 
+  it("revalidates a final answer with 304 however it is found: built afresh, read from the store, or from memory", async () => {
+    const id = await scoreOne("fay@answers.test");
+    const etag = (await apiClient(first)(`/api/score/${id}`)).headers.get("etag")!;
+    await sql(`DELETE FROM score_result_answers WHERE result_id = $1`, [id]);
+    // The second service has never read it and nothing is stored: the operation runs, and finds it final.
+    const built = await apiClient(second)(`/api/score/${id}`, { headers: { "if-none-match": etag } });
+    expect(built.status).toBe(304);
+    expect(built.headers.get("etag")).toBe(etag);
+    await expect.poll(async () => (await sql(`SELECT 1 FROM score_result_answers WHERE result_id = $1`, [id])).length).toBe(1);
+    const third = await startScoringApp({ env: { DATABASE_URL: database.url } });
+    try {
+      const fromStore = await apiClient(third)(`/api/score/${id}`, { headers: { "if-none-match": `W/${etag}` } });
+      expect(fromStore.status).toBe(304);
+      expect(fromStore.headers.get("cache-control")).toBe("public, max-age=300");
+      expect((await apiClient(third)(`/api/score/${id}`, { headers: { "if-none-match": etag } })).status).toBe(304);
+    } finally {
+      await third.close();
+    }
+  });
+
   it("does not serve an answer stored for another shape of the operation; it answers afresh and replaces it", async () => {
     const id = await scoreOne("bo@answers.test");
     await expect.poll(async () => (await apiClient(first)(`/api/score/${id}`)).status).toBe(200);

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 import { apiClient, graphqlClient, signIn, type Caller } from "../../support/http.js";
@@ -27,6 +28,9 @@ const errorOf = async (response: Response) => ({ status: response.status, ...((a
 /** Timestamps Date.parse accepts and Postgres rejects (or reads as another instant), in a cursor of the API's shape. */
 const TAMPERED_TIMESTAMPS = ["1", "+275760-09-13T00:00:00.000Z", "March 7", "-000001-01-01T00:00:00Z", "0000-01-01T00:00:00.000Z"];
 const tampered = (at: string, id: string) => Buffer.from(JSON.stringify([at, id])).toString("base64url");
+
+/** The ETag GET /api/score/{id} gives a final result: derived from the id alone, so anyone can compute it for any id. */
+const guessedEtag = (id: string) => `"${createHash("sha256").update(`/api/score/:id\n${id}`).digest("base64url").slice(0, 27)}"`;
 
 const SCORE_FIELDS = `id url companyName totalScore stageName framework frameworkVersion mode
   dimensions { dimensionId dimensionName pillar score stageName evidence evidenceItems { url text selfReported } confidence reasoning }
@@ -125,6 +129,13 @@ describe("POST /api/score and mutation score", () => {
     const { claimToken, ...publicView } = held;
     expect(publicView.held).toBe(true);
     expect(await shared.json()).toEqual(publicView);
+    // Not even to a client that presents the ETag it would have once final: a held result may yet be purged.
+    for (const ifNoneMatch of [guessedEtag(held.id), "*"]) {
+      const revalidated = await api(`/api/score/${held.id}`, { headers: { "if-none-match": ifNoneMatch } });
+      expect(revalidated.status, ifNoneMatch).toBe(200);
+      expect(revalidated.headers.get("etag")).toBeNull();
+      expect(await revalidated.json()).toEqual(publicView);
+    }
 
     // Linked to an account, it is final: ETag, public caching, 304 on revalidation.
     const ivy = await signIn(service, "ivy@score.test");
@@ -133,10 +144,18 @@ describe("POST /api/score and mutation score", () => {
     const final = await api(`/api/score/${held.id}`);
     const etag = final.headers.get("etag");
     expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(etag).toBe(guessedEtag(held.id));
     expect(final.headers.get("cache-control")).toBe("public, max-age=300");
     expect(await final.json()).toEqual({ ...publicView, held: false });
     const again = await api(`/api/score/${held.id}`, { headers: { "if-none-match": etag! } });
     expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(again.headers.get("cache-control")).toBe("public, max-age=300");
+    // RFC 9110: a weak tag compares equal, a list matches when one of its tags does, `*` matches an answer that exists.
+    for (const ifNoneMatch of [`W/${etag}`, `"something-else", ${etag}`, `W/"x",W/${etag}`, "*"]) {
+      expect((await api(`/api/score/${held.id}`, { headers: { "if-none-match": ifNoneMatch } })).status, ifNoneMatch).toBe(304);
+    }
+    expect((await api(`/api/score/${held.id}`, { headers: { "if-none-match": '"something-else"' } })).status).toBe(200);
 
     // The anonymous cap: one per IP per hour.
     const capped = await score("/api/score/quick", { url: service.siteUrl("growing.test") });
@@ -150,6 +169,13 @@ describe("POST /api/score and mutation score", () => {
     expect(missing.status).toBe(404);
     expect(missing.headers.get("etag")).toBeNull();
     expect((await api("/api/score/not-a-uuid")).status).toBe(404);
+    // Also to an If-None-Match that looks right: the ETag only names an answer that exists.
+    for (const ifNoneMatch of [guessedEtag("11111111-2222-4333-8444-555555555555"), "*"]) {
+      const guessed = await api("/api/score/11111111-2222-4333-8444-555555555555", { headers: { "if-none-match": ifNoneMatch } });
+      expect(guessed.status, ifNoneMatch).toBe(404);
+      expect(guessed.headers.get("etag")).toBeNull();
+      expect((await guessed.json()).error.code).toBe("NOT_FOUND");
+    }
   });
 });
 
