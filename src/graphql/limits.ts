@@ -38,11 +38,16 @@ const oncePerOperation = new Set(["health", "usage", "sendChatMessage"]);
 /** What a root field costs beyond its selection: a database read or more. */
 const rootCost: Readonly<Record<string, number>> = { scoreResult: 10, scores: 10, scoreJob: 5, product: 10, products: 10, usage: 20, health: 20, apiKeys: 5, members: 5 };
 /** List fields without a `limit` argument, by how many items they hold at most (or typically). */
-const listSize: Readonly<Record<string, number>> = { dimensions: 27, evidenceItems: 10, keys: 100, members: 50, invitations: 50, strengths: 3, gaps: 3 };
-/** Page objects whose `limit` (1–100; a variable counts as the maximum) sizes the list inside them. */
-const pages = new Set(["scores", "products", "resultPage"]);
+const listSize: Readonly<Record<string, number>> = {
+  dimensions: 27, evidenceItems: 10, keys: 100, members: 50, invitations: 50, strengths: 3, gaps: 3,
+  webhooks: 10, stages: 5, tasks: 6, nextTasks: 6, answers: 30, citations: 27,
+};
+/** Page objects at the root whose `limit` (1–100; a variable counts as the maximum) sizes the list inside them. */
+const rootPages = new Set(["scores", "products", "conversation"]);
+/** Page objects wherever they are. */
+const pages = new Set(["resultPage", "assessments", "deliveries"]);
 /** Lists of a page (or paginated themselves, with their own `limit`). */
-const pageLists = new Set(["results", "products"]);
+const pageLists = new Set(["results", "products", "assessments", "deliveries", "messages"]);
 const MAX_PAGE = 100;
 const DEFAULT_PAGE = 20;
 
@@ -184,9 +189,10 @@ function fieldsOf(selectionSet: SelectionSetNode, fragments: ReadonlyMap<string,
 function sizeOf(field: FieldNode, pageSize: number | undefined, atRoot: boolean): { items: number; inner?: number } {
   const name = field.name.value;
   const limit = limitOf(field);
-  // `scores`/`products` at the root and `resultPage` are page objects: their list holds `limit` items.
-  if ((atRoot && pages.has(name)) || name === "resultPage") return { items: 1, inner: limit ?? DEFAULT_PAGE };
-  if (pageLists.has(name)) return { items: limit ?? pageSize ?? DEFAULT_PAGE };
+  // The list inside a page object holds the page's `limit` items (`assessments { assessments }` shares a name).
+  if (pageSize !== undefined && pageLists.has(name)) return { items: limit ?? pageSize };
+  if ((atRoot && rootPages.has(name)) || pages.has(name)) return { items: 1, inner: limit ?? DEFAULT_PAGE };
+  if (pageLists.has(name)) return { items: limit ?? DEFAULT_PAGE };
   return { items: listSize[name] ?? 1 };
 }
 

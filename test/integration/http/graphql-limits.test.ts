@@ -132,6 +132,16 @@ describe("operation limits", () => {
     const usual = parse(`{ scores(limit: 100) { results { id dimensions { dimensionId score evidence confidence reasoning evidenceItems { text url selfReported } } } nextCursor } }`);
     expect(validate(schema, usual, validationRules({ introspection: true })).map((error) => error.message)).toEqual([]);
   });
+
+  it("sizes every paginated list by its page: assessments, deliveries and a conversation's messages too", () => {
+    const schema = buildSchema(readFileSync(new URL("../../../schema.graphql", import.meta.url), "utf8"));
+    const errors = (query: string) => validate(schema, parse(query), validationRules({ introspection: true })).map((error) => error.message);
+    // 100 products × 100 assessments × their 5 stages and 6 next tasks: about 120,000 objects.
+    expect(errors(`{ products(limit: 100) { products { assessments(limit: 100) { assessments { stages { stageId } nextTasks { id } } } } } }`)).toEqual([expect.stringMatching(/would resolve about \d+ objects/)]);
+    expect(errors(`{ products(limit: 5) { products { assessments(limit: 5) { assessments { stages { stageId } nextTasks { id } } } } } }`)).toEqual([]);
+    expect(errors(`{ conversation(id: "c", limit: 100) { messages { citations { quote } } } }`)).toEqual([]);
+    expect(errors(`{ webhooks { webhooks { deliveries(limit: 100) { deliveries { id } } } } }`)).toEqual([]);
+  });
 });
 
 describe("depth", () => {
