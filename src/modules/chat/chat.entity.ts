@@ -58,6 +58,6 @@ export class ChatMessage {
   @Column({ type: "jsonb", default: () => "'[]'" })
   citations: Citation[];
 
-  @CreateDateColumn({ name: "created_at", type: "timestamptz" })
+  @CreateDateColumn({ name: "created_at", type: "timestamptz", precision: 3 })
   createdAt: Date;
 }

@@ -58,6 +58,6 @@ export class LifecycleAssessment {
   @Column({ name: "lifecycle_version", type: "text" })
   lifecycleVersion: string;
 
-  @CreateDateColumn({ name: "created_at", type: "timestamptz" })
+  @CreateDateColumn({ name: "created_at", type: "timestamptz", precision: 3 })
   createdAt: Date;
 }

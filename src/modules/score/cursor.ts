@@ -3,8 +3,9 @@ import { AppError } from "../../errors.js";
 import { isUuid } from "../../db/uuid.js";
 
 /**
- * Keyset cursors: the (createdAt, id) of the last item, opaque to callers. Timestamps
- * keep their microseconds as an ISO string with the id as the tie-breaker.
+ * Keyset cursors: the (createdAt, id) of the last item, opaque to callers. Every
+ * table paged this way stores created_at to the millisecond (timestamptz(3)), as a
+ * JavaScript Date holds it, so the cursor names the row exactly; the id breaks ties.
  */
 export function encodeCursor(at: Date, id: string): string {
   return Buffer.from(JSON.stringify([at.toISOString(), id])).toString("base64url");
@@ -52,7 +53,9 @@ export async function keysetPage<T extends ObjectLiteral & { createdAt: Date; id
   query.orderBy(`${alias}.created_at`, "DESC").addOrderBy(`${alias}.id`, "DESC").take(limit + 1);
   if (cursor) {
     const after = decodeCursor(cursor);
-    query.andWhere(`(${alias}.created_at, ${alias}.id) < (:at, :id)`, { at: after.at, id: after.id });
+    // Names of their own: the caller's query may already bind `:id` (chat did: its conversation's id was
+    // overwritten by the cursor's, and every page after the first came back empty).
+    query.andWhere(`(${alias}.created_at, ${alias}.id) < (:keysetAt, :keysetId)`, { keysetAt: after.at, keysetId: after.id });
   }
   const rows = await query.getMany();
   const page = rows.slice(0, limit);

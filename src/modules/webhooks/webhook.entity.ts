@@ -120,6 +120,6 @@ export class WebhookDelivery {
   @Column({ name: "delivered_at", type: "timestamptz", nullable: true })
   deliveredAt: Date | null;
 
-  @CreateDateColumn({ name: "created_at", type: "timestamptz" })
+  @CreateDateColumn({ name: "created_at", type: "timestamptz", precision: 3 })
   createdAt: Date;
 }

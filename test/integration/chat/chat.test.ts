@@ -67,6 +67,25 @@ describe("chat", () => {
     expect((viaGraphql.data as { conversation: { nextCursor: string | null } }).conversation.nextCursor).not.toBeNull();
   });
 
+  it("pages a conversation one message at a time without losing messages written in the same millisecond", async () => {
+    const first = await (await chat(owner, { message: "What should we work on first?", resultId: result.id })).json();
+    await chat(owner, { message: "And our strengths?", conversationId: first.conversationId });
+    // Four messages in one millisecond, microseconds apart (as writes in one transaction, or close ones, can be).
+    const ids = ((await service.app.database.dataSource.query(`SELECT id FROM chat_messages WHERE conversation_id = $1`, [first.conversationId])) as Array<{ id: string }>).map((row) => row.id);
+    expect(ids).toHaveLength(4);
+    for (const [index, id] of ids.entries()) {
+      await service.app.database.dataSource.query(`UPDATE chat_messages SET created_at = $2::timestamptz WHERE id = $1`, [id, `2026-01-01T00:00:00.123${100 + index * 200}Z`]);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await (await api(`/api/chat/${first.conversationId}?limit=1${cursor ? `&cursor=${cursor}` : ""}`, { cookie: owner.cookie })).json()) as { messages: Array<{ id: string }>; nextCursor: string | null };
+      seen.push(...page.messages.map((message) => message.id));
+      cursor = page.nextCursor;
+    } while (cursor && seen.length < 10);
+    expect(seen.sort()).toEqual([...ids].sort());
+  });
+
   it("refuses anonymous callers (401), empty or oversized messages and a missing subject (400), another account's product or conversation (404), charging nothing", async () => {
     const other = await signIn(service, "other@chat.test");
     const before = await usageOf(other);
