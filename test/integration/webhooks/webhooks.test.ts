@@ -64,6 +64,26 @@ describe("webhook subscriptions", () => {
     expect((await api(`/api/webhooks/${webhook.id}`, { cookie: ada.cookie })).status).toBe(404);
   });
 
+  it("pages a webhook's delivery log one delivery at a time, every page after the first included", async () => {
+    const ida = await signIn(service, "ida@hooks.test");
+    const { webhook } = await (await create(ida, { url: receiver.url("/ida") })).json();
+    const sent: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const test = await api(`/api/webhooks/${webhook.id}/test`, { method: "POST", cookie: ida.cookie });
+      expect(test.status).toBe(202);
+      sent.push((await test.json()).delivery.id);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await (await api(`/api/webhooks/${webhook.id}/deliveries?limit=1${cursor ? `&cursor=${cursor}` : ""}`, { cookie: ida.cookie })).json()) as { deliveries: Array<{ id: string }>; nextCursor: string | null };
+      expect(page.deliveries).toHaveLength(1);
+      seen.push(page.deliveries[0]!.id);
+      cursor = page.nextCursor;
+    } while (cursor && seen.length < 5);
+    expect(seen).toEqual([...sent].reverse());
+  });
+
   it("refuses a non-HTTPS, private, overlong or malformed url and unknown event kinds with 400 naming the field", async () => {
     const bo = await signIn(service, "bo@hooks.test");
     const refused = async (body: unknown) => errorOf(await create(bo, body));
