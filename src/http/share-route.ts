@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../errors.js";
 import type { ScoreResultsService } from "../modules/score/score-results.service.js";
+import { ifNoneMatchNames } from "./if-none-match.js";
 import { renderSharePage, sharePageCsp } from "./share-page.js";
 
 export const SHARE_PATH = "/r/:id";
@@ -9,18 +10,22 @@ const notFoundPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 
 /**
  * `/r/{id}`: the share page of a result, for people. A result of an account never
- * changes, so its page is cacheable and revalidates by ETag without a database read.
+ * changes, so its page is cacheable and revalidates by ETag: a match is answered 304
+ * once the result is found final (a revalidation costs the read, not the rendering).
+ * An unknown id is 404 and a held result 200 without an ETag, whatever the header says.
  */
 export function shareRoute(results: ScoreResultsService, publicBaseUrl: string) {
   return async (app: FastifyInstance): Promise<void> => {
     app.get<{ Params: { id: string } }>(SHARE_PATH, async (request, reply) => {
       const etag = `"r-${request.params.id}-1"`;
-      if (request.headers["if-none-match"] === etag) return reply.code(304).header("etag", etag).send();
       let html: string;
       let final = false;
       try {
         const result = await results.getPublicWithDetails(request.params.id);
         final = !result.held;
+        if (final && ifNoneMatchNames(request.headers["if-none-match"], etag)) {
+          return reply.code(304).header("etag", etag).header("cache-control", "public, max-age=300").send();
+        }
         html = renderSharePage(result, { publicBaseUrl });
       } catch (error) {
         if (error instanceof AppError && error.code === "NOT_FOUND") {

@@ -227,3 +227,28 @@ describe("an anonymous Idempotency-Key replay", () => {
     }
   });
 });
+
+describe("the share page's revalidation", () => {
+  it("answers 304 only for a final result: an unknown id is 404 and a held result 200 without an ETag, whatever If-None-Match says", async () => {
+    const unknown = "11111111-2222-4333-8444-555555555555";
+    const missing = await api()(`/r/${unknown}`, { headers: { "if-none-match": `"r-${unknown}-1"` } });
+    expect(missing.status).toBe(404);
+
+    const held = await anonymousScore("seed.test");
+    const tag = `"r-${held.id}-1"`;
+    const whileHeld = await api()(`/r/${held.id}`, { headers: { "if-none-match": tag } });
+    expect(whileHeld.status).toBe(200);
+    expect(whileHeld.headers.get("etag")).toBeNull();
+    expect(whileHeld.headers.get("cache-control")).toBe("no-store");
+
+    const member = await signIn(service, "share-revalidator@example.com");
+    expect((await link(member.cookie, { resultId: held.id, claimToken: held.claimToken })).status).toBe(200);
+    const fresh = await api()(`/r/${held.id}`);
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get("etag")).toBe(tag);
+    for (const header of [tag, `W/${tag}`, `"other", ${tag}`, "*"]) {
+      expect((await api()(`/r/${held.id}`, { headers: { "if-none-match": header } })).status, header).toBe(304);
+    }
+    expect((await api()(`/r/${held.id}`, { headers: { "if-none-match": `"r-${held.id}-2"` } })).status).toBe(200);
+  });
+});
