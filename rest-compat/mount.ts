@@ -165,5 +165,10 @@ async function serve(
 
 export function sendError(reply: FastifyReply, error: AppError) {
   answeredErrorCode.set(reply, error.code);
-  return reply.code(error.status).headers(error.headers).send(error.toEnvelope());
+  // A 503 says when to come back, as a 429 does: a dependency that blipped is usually back within seconds.
+  const retryAfter = error.status === 503 && !Object.keys(error.headers).some((name) => name.toLowerCase() === "retry-after") ? { "Retry-After": String(SERVICE_UNAVAILABLE_RETRY_SECONDS) } : {};
+  return reply.code(error.status).headers({ ...error.headers, ...retryAfter }).send(error.toEnvelope());
 }
+
+/** Retry-After of a 503 that names no wait of its own. */
+export const SERVICE_UNAVAILABLE_RETRY_SECONDS = 5;

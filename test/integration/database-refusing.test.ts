@@ -32,6 +32,7 @@ describe("a database that refuses connections", () => {
     try {
       const refused = await api("/api/usage", { cookie: ada.cookie });
       expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("5");
       expect(await refused.json()).toEqual({
         error: { code: "SERVICE_UNAVAILABLE", message: "The service cannot reach its database right now.", action: expect.any(String), retryable: true },
       });
