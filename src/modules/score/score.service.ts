@@ -91,14 +91,20 @@ export class ScoreService {
 
     // Layer 1: the short-window limit, for every caller: per person signed in, per account for
     // API keys (all of an account's keys share it, so minting keys buys no extra crawls).
-    if (viewer.kind === "anonymous") {
-      const cap = await this.anonymousCap.consume(network);
-      caller.setHeaders(cap.headers);
-    } else {
-      const decision = await this.limiter.check("score", memberSubject(viewer));
-      caller.setHeaders(decision.headers);
-      if (!decision.allowed) throw decision.toError();
-    }
+    const limit = async () => {
+      if (viewer.kind === "anonymous") {
+        const cap = await this.anonymousCap.consume(network);
+        caller.setHeaders(cap.headers);
+      } else {
+        const decision = await this.limiter.check("score", memberSubject(viewer));
+        caller.setHeaders(decision.headers);
+        if (!decision.allowed) throw decision.toError();
+      }
+    };
+    // With a key, layer 1 runs once the key is this request's (below): concurrent retries of one
+    // request then wait for the first and replay it, instead of each spending a slot (or, anonymous,
+    // being refused the hour's one score that the first request is using).
+    if (!key) await limit();
 
     const claimToken = viewer.kind === "anonymous" ? `clm_${randomBytes(24).toString("base64url")}` : null;
     let job: ScoreJob;
@@ -115,6 +121,8 @@ export class ScoreService {
             jobId,
             sealedClaimToken: claimToken ? sealClaimToken(claimToken, scope, key) : null,
           });
+          // A refusal rolls the key back with everything else: a later retry with it is a first request.
+          await limit();
         }
         let productId: string | null = null;
         if (viewer.kind === "member") {

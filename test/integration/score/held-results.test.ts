@@ -228,6 +228,17 @@ describe("an anonymous Idempotency-Key replay", () => {
   });
 });
 
+describe("concurrent anonymous retries with one Idempotency-Key", () => {
+  it("all answer the first request's result: none is refused the hour's one anonymous score the first is using", async () => {
+    const headers = { "x-forwarded-for": `203.0.113.${nextAddress++}`, "idempotency-key": `race-${Date.now()}` };
+    const answers = await Promise.all([1, 2, 3].map(() => api()("/api/score", { method: "POST", body: { url: service.siteUrl("maker.test") }, headers })));
+    const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as Array<{ id?: string; claimToken?: string; error?: { code: string } }>;
+    expect(answers.map((answer) => answer.status), JSON.stringify(bodies.map((body) => body.error))).toEqual([200, 200, 200]);
+    expect(new Set(bodies.map((body) => body.id)).size).toBe(1);
+    expect(new Set(bodies.map((body) => body.claimToken)).size).toBe(1);
+  });
+});
+
 describe("the share page's revalidation", () => {
   it("answers 304 only for a final result: an unknown id is 404 and a held result 200 without an ETag, whatever If-None-Match says", async () => {
     const unknown = "11111111-2222-4333-8444-555555555555";

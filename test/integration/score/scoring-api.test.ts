@@ -318,6 +318,10 @@ describe("Idempotency-Key", () => {
     const ids = new Set(bodies.map((body) => body.id ?? body.error?.code));
     expect(ids.size).toBe(1);
     expect((await usageOf(fay)).scores.used).toBe(2);
+    // Only the first of the racing three spent a slot of the 5 per 60 s: order-4711, race-1 and this one make 3.
+    const next = await score("/api/score/quick", { url: service.siteUrl("maker.test") }, { cookie: fay.cookie, headers: { "idempotency-key": "after-the-race" } });
+    expect(next.status).toBe(200);
+    expect(next.headers.get("ratelimit")).toMatch(/^"score";r=2;t=\d+$/);
   });
 });
 
