@@ -18,6 +18,8 @@ import { registerGraphiql } from "./graphiql.js";
 import { registerApiDocs } from "./api-docs.js";
 import { buildOpenApiDocument } from "../../rest-compat/openapi.js";
 import { refuseControlCharacters } from "./control-characters.js";
+import { answerClientError, answerFrameworkError, parseJsonBody } from "./malformed-requests.js";
+import { notFound, registerMethodRefusals } from "./method-refusals.js";
 
 /** DESIGN.md §4: request bodies are at most 64 KiB, on every route. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -62,6 +64,8 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, newRequestId(), logger as FastifyBaseLogger),
   });
 
   // CSRF, the REST equivalent of Apollo's prevention: a cross-site page can only send
@@ -70,6 +74,9 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
   // (415) before any route runs; DELETE/PATCH are never simple. The session cookie
   // is also SameSite=Lax.
   app.removeContentTypeParser("text/plain");
+  // Fastify's JSON parser reports a __proto__/constructor.prototype key as invalid JSON; ours names it.
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, parseJsonBody);
 
   const { metrics } = options;
   if (metrics) {
@@ -86,6 +93,8 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
     reply.header("x-request-id", request.id);
     reply.header("x-content-type-options", "nosniff");
   });
+  // 405 with Allow (204 for OPTIONS) on known paths, and 404s, before a body is read.
+  registerMethodRefusals(app, routes);
   // Once the server is closing (SIGTERM), every answer still in flight closes its connection: a client's
   // keep-alive socket would otherwise hold the drain open until its idle timeout (72 s).
   let closing = false;
@@ -114,9 +123,7 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
     if (appError.code === "INTERNAL") request.log.error({ err: error }, "unexpected error");
     return sendError(reply, appError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new AppError("NOT_FOUND", `No route for ${request.method} ${request.url.split("?")[0]}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => sendError(reply, notFound(request)));
 
   await app.register(fastifyApollo(apollo), {
     path: GRAPHQL_PATH,
@@ -168,9 +175,6 @@ function fromHttpLayerError(error: FastifyError): AppError | undefined {
       return new AppError("VALIDATION_FAILED", "The Content-Length header does not match the body.");
     default:
       break;
-  }
-  if (/forbidden prototype property/i.test(error.message)) {
-    return new AppError("VALIDATION_FAILED", "body: contains a forbidden key (__proto__ or constructor.prototype).");
   }
   if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || (error instanceof SyntaxError && error.statusCode === 400)) {
     return new AppError("VALIDATION_FAILED", "body: is not valid JSON.");

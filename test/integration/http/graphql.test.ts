@@ -45,11 +45,28 @@ describe("GraphQL over HTTP", () => {
     expect(await response.json()).toMatchObject({ error: { code: "VALIDATION_FAILED", message: "body: is not valid JSON.", retryable: false } });
   });
 
-  it("refuses prototype-polluting bodies", async () => {
-    const response = await postGraphQL('{"query": "{ health { status } }", "__proto__": {"polluted": true}}');
-    expect(response.status).toBe(400);
-    expect((await response.json()).error.code).toBe("VALIDATION_FAILED");
+  it("refuses prototype-polluting bodies, saying so rather than calling valid JSON invalid", async () => {
+    for (const body of [
+      '{"query": "{ health { status } }", "__proto__": {"polluted": true}}',
+      '{"query": "{ health { status } }", "extensions": {"deep": [{"constructor": {"prototype": {"polluted": true}}}]}}',
+      '{"query": "{ health { status } }", "extensions": {"\\u005f_proto__": {"polluted": true}}}',
+    ]) {
+      const response = await postGraphQL(body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: { code: "VALIDATION_FAILED", message: "body: contains a forbidden key (__proto__ or constructor.prototype).", retryable: false },
+      });
+    }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // A key merely named "constructor" is fine.
+    const harmless = await postGraphQL('{"query": "{ health { status } }", "extensions": {"constructor": {"name": "x"}}}');
+    expect(harmless.status).toBe(200);
+  });
+
+  it("refuses an empty JSON body naming it", async () => {
+    const response = await postGraphQL("");
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: "VALIDATION_FAILED", message: "body: is empty; send a JSON object." } });
   });
 
   it("refuses a body over 64 KiB with a 413 envelope before parsing it", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../support/app.js";
+import { rawRequest, type RawResponse } from "../../support/raw-http.js";
 
 let service: TestApp;
 beforeAll(async () => {
@@ -81,9 +82,93 @@ describe("REST compatibility layer", () => {
     expect(await response.text()).toBe("");
   });
 
-  it("answers non-/api unknown paths with the same envelope", async () => {
+  it("answers non-/api unknown paths with the same envelope, whatever the body", async () => {
     const response = await fetch(`${service.url}/wp-admin.php`);
     expect(response.status).toBe(404);
     expect((await response.json()).error.code).toBe("NOT_FOUND");
+    const withBrokenBody = await fetch(`${service.url}/wp-admin.php`, { method: "POST", headers: { "content-type": "application/json" }, body: "{broken" });
+    expect(withBrokenBody.status).toBe(404);
+    expect((await withBrokenBody.json()).error.code).toBe("NOT_FOUND");
+  });
+});
+
+/** The envelope of a raw answer, after checking it is JSON of exactly Content-Length bytes. */
+function envelopeOf(response: RawResponse) {
+  expect(response.headers["content-type"]).toMatch(/^application\/json/);
+  expect(Number(response.headers["content-length"])).toBe(Buffer.byteLength(response.body));
+  const body = JSON.parse(response.body);
+  expect(body).toEqual(envelopeShape);
+  return body.error as { code: string; message: string; retryable: boolean };
+}
+
+const requestTo = (method: string, path: string, extra = "") => `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${extra}\r\n`;
+
+describe("a known path with a method it does not serve", () => {
+  it.each(["TRACE", "PROPFIND", "QUERY", "MKCOL"])("answers %s on a REST route with 405 and its Allow header", async (method) => {
+    const response = await rawRequest(service.url, requestTo(method, "/api/health", "Content-Type: application/json\r\n"));
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe("GET, HEAD, OPTIONS");
+    expect(response.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(envelopeOf(response)).toMatchObject({ code: "METHOD_NOT_ALLOWED", message: `${method} is not allowed on /api/health; allowed: GET, HEAD.`, retryable: false });
+  });
+
+  it("answers the same on /api/openapi.json, /docs and /graphql, without reading the body", async () => {
+    const brokenBody = "Content-Type: application/json\r\nContent-Length: 7\r\n\r\n{broken";
+    for (const [method, path, allow] of [
+      ["PUT", "/api/openapi.json", "GET, HEAD, OPTIONS"],
+      ["PATCH", "/api/openapi.json", "GET, HEAD, OPTIONS"],
+      ["POST", "/api/openapi.json", "GET, HEAD, OPTIONS"],
+      ["DELETE", "/api/openapi.json", "GET, HEAD, OPTIONS"],
+      ["TRACE", "/api/openapi.json", "GET, HEAD, OPTIONS"],
+      ["POST", "/docs", "GET, HEAD, OPTIONS"],
+      ["PUT", "/graphql", "GET, POST, HEAD, OPTIONS"],
+    ] as const) {
+      const response = await rawRequest(service.url, requestTo(method, path).slice(0, -2) + brokenBody);
+      expect({ method, path, status: response.status, allow: response.headers.allow, code: envelopeOf(response).code }).toEqual({
+        method, path, status: 405, allow, code: "METHOD_NOT_ALLOWED",
+      });
+    }
+  });
+
+  it("answers OPTIONS on /api/openapi.json and /docs with 204 and Allow, like the REST routes", async () => {
+    for (const path of ["/api/openapi.json", "/docs"]) {
+      const response = await fetch(`${service.url}${path}`, { method: "OPTIONS" });
+      expect(response.status).toBe(204);
+      expect(response.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    }
+  });
+
+  it("still answers 404 for a method the path serves when the path names nothing (an over-long id)", async () => {
+    for (const path of [`/api/score/${"a".repeat(120)}`, `/r/${"a".repeat(120)}`]) {
+      const response = await fetch(`${service.url}${path}`);
+      expect(response.status).toBe(404);
+      expect(response.headers.get("x-request-id")).toMatch(/^req_/);
+      expect(await response.json()).toMatchObject({ error: { code: "NOT_FOUND", message: `No route for GET ${path}.` } });
+    }
+  });
+});
+
+describe("requests refused before any route runs", () => {
+  it.each(["/api/score/%ZZ", "/api/score/%FF", "/api/score/%C0%AF", "/%ZZ"])("refuses the malformed percent-encoding in %s as 400 naming the path", async (path) => {
+    const response = await rawRequest(service.url, requestTo("GET", path));
+    expect(response.status).toBe(400);
+    expect(response.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(envelopeOf(response)).toMatchObject({ code: "VALIDATION_FAILED", message: `path: ${path} holds malformed percent-encoding.`, retryable: false });
+  });
+
+  it.each([
+    ["headers over 16 KiB", requestTo("GET", "/api/health", `X-Filler: ${"a".repeat(17_000)}\r\n`), 431, "PAYLOAD_TOO_LARGE"],
+    ["a URL over 16 KiB", requestTo("GET", `/api/health?q=${"a".repeat(17_000)}`), 431, "PAYLOAD_TOO_LARGE"],
+    ["a Content-Length that is not a number", requestTo("POST", "/graphql", "Content-Length: abc\r\n"), 400, "VALIDATION_FAILED"],
+    ["both Content-Length and Transfer-Encoding", requestTo("POST", "/graphql", "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n") + "0\r\n\r\n", 400, "VALIDATION_FAILED"],
+    ["a control character in a header", requestTo("GET", "/api/health", "X-Name: a\u0001b\r\n"), 400, "VALIDATION_FAILED"],
+    ["HTTP/9.9", "GET /api/health HTTP/9.9\r\nHost: localhost\r\n\r\n", 400, "VALIDATION_FAILED"],
+    ["bytes that are not HTTP", "\u0000\u0001garbage\r\n\r\n", 400, "VALIDATION_FAILED"],
+  ])("answers %s with the envelope and closes the connection", async (_case, request, status, code) => {
+    const response = await rawRequest(service.url, request);
+    expect(response.status).toBe(status);
+    expect(response.headers.connection).toBe("close");
+    expect(response.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(envelopeOf(response)).toMatchObject({ code, retryable: false });
   });
 });
