@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { execute, print, validate, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { AppError, toAppError } from "../src/errors.js";
+import { restFieldMessage } from "./field-messages.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
 import type { AnswerStore, AnyRestRoute, HttpMethod, RestInput } from "./route.js";
 import { validationRules } from "../src/graphql/limits.js";
@@ -25,6 +26,7 @@ export function mountRestCompat(
 ): void {
   const methodsByPath = new Map<string, HttpMethod[]>();
   const immutableAnswers: AnswerCache = new Map();
+  const toRestError = (error: AppError) => restFieldMessage(error, schema);
   for (const row of routes) {
     // The table's own operations keep within the limits every caller has.
     const problems = validate(schema, row.operation, validationRules({ introspection: false }));
@@ -37,7 +39,7 @@ export function mountRestCompat(
     const store = storeName ? answerStores[storeName] : undefined;
     // Without its store (a test mounting the table alone) the route keeps its memory cache only.
     const durable = store ? { store, shape: answerShape(row) } : undefined;
-    app.route({ method: row.method, url: row.path, handler: (request, reply) => serve(run, row, contextFor(request), request, reply, immutableAnswers, durable) });
+    app.route({ method: row.method, url: row.path, handler: (request, reply) => serve(run, row, contextFor(request), request, reply, immutableAnswers, durable, toRestError) });
   }
 
   // Refusals (405, and 404 for unknown /api paths) are decided by method and path
@@ -100,6 +102,7 @@ async function serve(
   reply: FastifyReply,
   immutableAnswers: AnswerCache,
   durable?: { readonly store: AnswerStore; readonly shape: string },
+  toRestError: (error: AppError) => AppError = (error) => error,
 ) {
   const input: RestInput = {
     params: request.params as Record<string, string>,
@@ -153,7 +156,7 @@ async function serve(
   if (firstError || !result.data) {
     const error = toAppError(firstError ?? new Error("operation returned no data"));
     if (error.code === "INTERNAL") request.log.error({ err: firstError?.originalError ?? firstError }, "unexpected error in REST route");
-    return sendError(reply, error);
+    return sendError(reply, toRestError(error));
   }
   const data = result.data;
   const status = row.status?.(data) ?? 200;

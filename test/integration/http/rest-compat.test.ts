@@ -172,3 +172,22 @@ describe("requests refused before any route runs", () => {
     expect(envelopeOf(response)).toMatchObject({ code, retryable: false });
   });
 });
+
+describe("a body the operation's variables refuse", () => {
+  it("is answered in the body's terms, naming the field (not GraphQL's variable message)", async () => {
+    const login = await fetch(`${service.url}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "fields@rest.test" }) });
+    const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${service.url}${path}`, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+      const answer = (await response.json()) as { error: { code: string; message: string } };
+      return { status: response.status, code: answer.error.code, message: answer.error.message };
+    };
+    const refused = (message: string) => ({ status: 400, code: "VALIDATION_FAILED", message });
+    expect(await post("/api/keys", {})).toEqual(refused("name: is required"));
+    expect(await post("/api/keys", { name: null })).toEqual(refused("name: is required"));
+    expect(await post("/api/keys", { name: 5 })).toEqual(refused("name: must be a string (got 5)"));
+    expect(await post("/api/score/quick", {})).toEqual(refused("url: is required"));
+    expect(await post("/api/score/quick", { url: "https://example.com", context: { a: 1 } })).toEqual(refused("context: must be a string (got { a: 1 })"));
+    expect(await post("/api/billing/checkout", { plan: "PRO" })).toEqual({ status: 400, code: "VALIDATION_FAILED", message: expect.stringMatching(/^plan: must be one of [a-z_]+(, [a-z_]+)+ \(got "PRO"\)$/) });
+  });
+});
