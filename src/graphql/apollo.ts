@@ -134,6 +134,8 @@ export async function startApollo(schema: GraphQLSchema, logger: Logger, options
     schema,
     logger,
     introspection: options.introspection ?? true,
+    // Where introspection is off, "Did you mean …?" must not hand out the schema field by field.
+    hideSchemaDetailsFromClientErrors: !(options.introspection ?? true),
     // Depth, alias, field and cost limits and one scoring mutation per operation, before anything runs.
     validationRules: [OperationLimitsRule],
     // One operation per HTTP request: a batch would multiply every limit above.

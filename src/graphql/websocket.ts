@@ -36,6 +36,9 @@ function formatErrors(errors: readonly GraphQLError[], log: Pick<Logger, "error"
   });
 }
 
+/** graphql-js's suggestion suffix on a validation error: " Did you mean "x" or "y"?" */
+const DID_YOU_MEAN = / Did you mean .+\?$/;
+
 /** Operations one socket may have running at once (a page follows a few jobs, not thousands). */
 export const MAX_ACTIVE_OPERATIONS = 25;
 /** Sockets one client address may hold open at once. */
@@ -172,7 +175,13 @@ export function attachGraphQLWebSocket(
       },
       onNext: (_ctx, id, _payload, args, result) =>
         result.errors ? { ...result, errors: formatErrors(result.errors, (args.contextValue as GraphQLContext).log, (args.contextValue as GraphQLContext).requestId ?? `ws_${id}`) } : result,
-      onError: (_ctx, id, _payload, errors) => formatErrors(errors, options.logger, `ws_${id}`),
+      // As over HTTP: where introspection is off, a validation error does not suggest the schema's names.
+      onError: (_ctx, id, _payload, errors) =>
+        formatErrors(
+          options.introspection === false ? errors.map((error) => (DID_YOU_MEAN.test(error.message) ? new GraphQLError(error.message.replace(DID_YOU_MEAN, ""), { nodes: error.nodes, extensions: error.extensions }) : error)) : errors,
+          options.logger,
+          `ws_${id}`,
+        ),
     },
     sockets,
   );

@@ -172,8 +172,15 @@ describe("introspection in production", () => {
         const overSocket = await new Promise<unknown>((resolve) => {
           client.subscribe({ query: "{ __schema { queryType { name } } }" }, { next: resolve, error: resolve, complete: () => resolve("complete") });
         });
-        await client.dispose();
         expect(JSON.stringify(overSocket).includes('"queryType"'), JSON.stringify(overSocket)).toBe(allowed);
+        // Where it is off, a misspelt field does not suggest the schema's names either, on either door.
+        const misspelt = "{ scoreResul(id: \"x\") { id } }";
+        const viaHttp = await (await fetch(`${app.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: misspelt }) })).json();
+        const viaSocket = await new Promise<unknown>((resolve) => {
+          client.subscribe({ query: misspelt }, { next: resolve, error: resolve, complete: () => resolve("complete") });
+        });
+        await client.dispose();
+        for (const answer of [viaHttp, viaSocket]) expect(JSON.stringify(answer).includes("Did you mean"), JSON.stringify(answer)).toBe(allowed);
       } finally {
         await app.close();
       }
