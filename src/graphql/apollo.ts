@@ -19,9 +19,11 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   if (typeof code === "string" && apolloProtocolCodes.has(code)) {
     return { ...formatted, extensions: { code, action: "Send the full query text with the hash.", retryable: true } };
   }
-  const appError = toAppError(error);
+  // Apollo's own HTTP refusals: a mutation over GET is a 405 (with Allow: POST), and says so in its code.
+  const status = (error as { extensions?: { http?: { status?: number } } } | null)?.extensions?.http?.status;
+  const appError = status === 405 ? new AppError("METHOD_NOT_ALLOWED", formatted.message.trim()) : toAppError(error);
   return {
-    message: appError.message,
+    message: appError.message.trim(),
     ...(formatted.locations ? { locations: formatted.locations } : {}),
     ...(formatted.path ? { path: formatted.path } : {}),
     extensions: appError.toGraphQLExtensions(),

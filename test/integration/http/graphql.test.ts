@@ -139,3 +139,15 @@ describe("GraphQL over WebSocket (graphql-ws) on the same path", () => {
     expect(outcome).toMatch(/404/);
   });
 });
+
+describe("a mutation over GET", () => {
+  it("is 405 METHOD_NOT_ALLOWED with Allow: POST, in its code as in its status", async () => {
+    const query = encodeURIComponent("mutation { createApiKey(input: { name: \"x\" }) { key { id } } }");
+    const response = await fetch(`${service.url}/graphql?query=${query}`, { headers: { "apollo-require-preflight": "true" } });
+    const body = (await response.json()) as { errors?: Array<{ message: string; extensions: { code: string } }> };
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("POST");
+    expect(body.errors?.[0]?.extensions.code).toBe("METHOD_NOT_ALLOWED");
+    expect(body.errors?.[0]?.message).not.toMatch(/\n$/);
+  });
+});
