@@ -10,6 +10,9 @@ import { AppError } from "../src/errors.js";
  */
 export function restFieldMessage(error: AppError, schema: GraphQLSchema): AppError {
   if (error.code !== "VALIDATION_FAILED") return error;
+  // graphql-js: a variable missing or null altogether.
+  const absent = /^Variable "\$(\w+)" of (?:non-null|required) type "[^"]+" (?:must not be null|was not provided)\.$/.exec(error.message);
+  if (absent) return new AppError("VALIDATION_FAILED", `${absent[1]}: is required`, { cause: error });
   const match = /^Variable "\$(\w+)" got invalid value (.*?); (.*?)(?: at value\.([\w.[\]]+))?\.?$/s.exec(error.message);
   if (!match) return error;
   const [, variable, value, reason, path] = match as unknown as [string, string, string, string, string | undefined];

@@ -241,13 +241,22 @@ describe("the service process", () => {
           throw new Error(`a line that is not JSON:\n${line}\n\nall output:\n${output}`);
         }
       });
-    expect(parsed.map((line) => [line.level, line.msg, line.err?.message]), output).toEqual([
+    const summary = parsed.map((line) => [line.level, line.msg, line.err?.message ?? ""] as const);
+    expect(summary.slice(0, 2), output).toEqual([
       [50, "service: a promise failed with nobody waiting on it; serving goes on", "stray rejection"],
-      [30, "still serving", undefined],
-      [60, "service: an exception nobody caught; stopping", "uncaught boom"],
-      [30, "service shutting down", undefined],
-      [30, "drained", undefined],
+      [30, "still serving", ""],
     ]);
+    // The crash's lines. pino flushes a fatal line on its own (flushSync), and on a loaded host with a
+    // full pipe that flush can land it after the lines logged right after it; the drain's own order holds.
+    expect([...summary.slice(2)].sort(), output).toEqual(
+      [
+        [60, "service: an exception nobody caught; stopping", "uncaught boom"],
+        [30, "service shutting down", ""],
+        [30, "drained", ""],
+      ].sort(),
+    );
+    const messages = summary.map(([, msg]) => msg);
+    expect(messages.indexOf("drained")).toBeGreaterThan(messages.indexOf("service shutting down"));
   });
 
   it("exits 1, not 0, when an exception nobody caught comes while it drains after SIGTERM", async () => {
