@@ -115,43 +115,6 @@ describe("the service process", () => {
     expect(output).not.toMatch(/\n\s+at /);
   });
 
-  it("says which port is taken, and which variable moves it, instead of crashing with a stack trace (API, metrics, worker)", async () => {
-    const taken = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
-    const port = String((taken.address() as AddressInfo).port);
-    const fatalOf = async (child: ChildProcess) => {
-      const lines = collectLines(child);
-      const [code] = (await once(child, "close")) as [number | null];
-      const output = lines.join("\n");
-      expect(code, output).toBe(1);
-      expect(output).not.toMatch(/\n\s+at /);
-      return lines.map((line) => JSON.parse(line) as { level: number; msg: string }).find((record) => record.level === 60)?.msg;
-    };
-    try {
-      // The API's own port: its embedded database was up by then, and goes with it.
-      expect(await fatalOf(run({ DATA_DIR: dataDir, PORT: port }))).toBe(`port ${port} on 127.0.0.1 is already in use: stop what listens there, or set PORT to another port`);
-      // The metrics port.
-      expect(await fatalOf(run({ DATA_DIR: dataDir, METRICS_PORT: port }))).toBe(`port ${port} on 127.0.0.1 is already in use: stop what listens there, or set METRICS_PORT to another port`);
-      // A worker's metrics port.
-      const database = await createTestDatabase();
-      try {
-        const worker = spawn(process.execPath, [new URL("../../dist/src/worker.js", import.meta.url).pathname], {
-          env: { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", REDIS_PREFIX: `pmstest-port-${port}`, METRICS_PORT: port },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        expect(await fatalOf(worker)).toBe(`port ${port} on 127.0.0.1 is already in use: stop what listens there, or set METRICS_PORT to another port`);
-      } finally {
-        await database.drop();
-      }
-    } finally {
-      taken.close();
-    }
-    // Nothing was left holding the data directory: the next start takes it.
-    const service = await startService({ DATA_DIR: dataDir });
-    service.child.kill("SIGTERM");
-    expect(await exitOf(service.child)).toBe(0);
-  });
-
   it("refuses production without an identity provider", async () => {
     const child = run({ NODE_ENV: "production", DATA_DIR: dataDir });
     const logs = collectLines(child);
@@ -206,6 +169,43 @@ describe("the service process", () => {
       first.child.kill("SIGTERM");
       expect(await exitOf(first.child)).toBe(0);
     }
+  });
+
+  it("says which port is taken, and which variable moves it, instead of crashing with a stack trace (API, metrics, worker)", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = String((taken.address() as AddressInfo).port);
+    const fatalOf = async (child: ChildProcess) => {
+      const lines = collectLines(child);
+      const [code] = (await once(child, "close")) as [number | null];
+      const output = lines.join("\n");
+      expect(code, output).toBe(1);
+      expect(output).not.toMatch(/\n\s+at /);
+      return lines.map((line) => JSON.parse(line) as { level: number; msg: string }).find((record) => record.level === 60)?.msg;
+    };
+    try {
+      // The API's own port: its embedded database was up by then, and goes with it.
+      expect(await fatalOf(run({ DATA_DIR: dataDir, PORT: port }))).toBe(`port ${port} on 127.0.0.1 is already in use: stop what listens there, or set PORT to another port`);
+      // The metrics port.
+      expect(await fatalOf(run({ DATA_DIR: dataDir, METRICS_PORT: port }))).toBe(`port ${port} on 127.0.0.1 is already in use: stop what listens there, or set METRICS_PORT to another port`);
+      // A worker's metrics port.
+      const database = await createTestDatabase();
+      try {
+        const worker = spawn(process.execPath, [new URL("../../dist/src/worker.js", import.meta.url).pathname], {
+          env: { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", REDIS_PREFIX: `pmstest-port-${port}`, METRICS_PORT: port },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        expect(await fatalOf(worker)).toBe(`port ${port} on 127.0.0.1 is already in use: stop what listens there, or set METRICS_PORT to another port`);
+      } finally {
+        await database.drop();
+      }
+    } finally {
+      taken.close();
+    }
+    // Nothing was left holding the data directory: the next start takes it.
+    const service = await startService({ DATA_DIR: dataDir });
+    service.child.kill("SIGTERM");
+    expect(await exitOf(service.child)).toBe(0);
   });
 
   it("logs a failure nobody caught as JSON: a stray rejection leaves it serving, an uncaught exception drains it and exits 1", async () => {
