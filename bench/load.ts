@@ -14,10 +14,12 @@
 // window after window in proportion to the requests served; a process that holds
 // steady has none at this traffic. Figures only: nothing is asserted on time.
 //
-//   npm run bench:load      (BENCH_SECONDS=60 per window, BENCH_WINDOWS=3, BENCH_CONCURRENCY=16; DATABASE_URL, REDIS_URL)
+//   npm run bench:load      (BENCH_SECONDS=60 per window, BENCH_WINDOWS=3, BENCH_CONCURRENCY=16; DATABASE_URL, REDIS_URL;
+//                            BENCH_HEAP_SNAPSHOTS=dir writes each process's heap snapshot after the warm-up and the last window)
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "graphql-ws";
@@ -30,6 +32,7 @@ import { withClient, withDatabase } from "../test/support/global-setup.js";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const SNAPSHOTS = process.env.BENCH_HEAP_SNAPSHOTS;
 const ACCOUNTS = 12;
 const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -98,6 +101,26 @@ async function heapAfterGc(proc: Proc): Promise<number> {
   } finally {
     socket.close();
   }
+}
+
+/** A heap snapshot over the inspector protocol (HeapProfiler.takeHeapSnapshot), written to `file`. */
+async function heapSnapshot(proc: Proc, file: string): Promise<void> {
+  const socket = new WebSocket(proc.inspector, { maxPayload: 1024 * 1024 * 1024 });
+  await new Promise<void>((resolve, reject) => socket.once("open", () => resolve()).once("error", reject));
+  const out = createWriteStream(file);
+  socket.on("message", (data: WebSocket.RawData) => {
+    const message = JSON.parse(data.toString()) as { method?: string; params?: { chunk?: string } };
+    if (message.method === "HeapProfiler.addHeapSnapshotChunk") out.write(message.params!.chunk!);
+  });
+  await new Promise<void>((resolve) => {
+    socket.on("message", (data: WebSocket.RawData) => {
+      if ((JSON.parse(data.toString()) as { id?: number }).id === 1) resolve();
+    });
+    socket.send(JSON.stringify({ id: 1, method: "HeapProfiler.takeHeapSnapshot", params: { reportProgress: false } }));
+  });
+  socket.close();
+  await new Promise<void>((resolve) => out.end(resolve));
+  console.log(`heap snapshot: ${file}`);
 }
 
 const percentile = (values: number[], p: number) => {
@@ -219,6 +242,10 @@ async function main(): Promise<void> {
       await Promise.race([Promise.all(followers), new Promise((resolve) => setTimeout(resolve, 60_000))]);
       heaps.push(await Promise.all(procs.map(heapAfterGc)));
       requestsAt.push(requestCount());
+      // Diagnosis (BENCH_HEAP_SNAPSHOTS=dir): each process's heap after the warm-up and after the last window.
+      if (SNAPSHOTS && (window === 0 || window === WINDOWS)) {
+        for (const proc of procs) await heapSnapshot(proc, path.join(SNAPSHOTS, `${proc.name.replace(/\W+/g, "-")}-${window}.heapsnapshot`));
+      }
     }
     const after = await Promise.all(procs.map(memory));
     const [stored] = (await withClient(databaseUrl, (client) => client.query(`SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed, count(*) FILTER (WHERE status = 'failed')::int AS failed FROM score_jobs`))).rows as Array<{ completed: number; failed: number }>;

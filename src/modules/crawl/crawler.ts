@@ -55,8 +55,19 @@ export class Crawler {
     const start = normalizeInputUrl(input);
     await this.admit(start);
 
-    const budget = AbortSignal.timeout(this.settings.budgetMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, budget]) : budget;
+    // One controller per crawl, released when it ends. AbortSignal.timeout/any kept each crawl's
+    // signal (and through its listeners the crawl's pages) alive for the whole budget after the
+    // crawl ended, and left a reference on the runner's long-lived signal for every job.
+    const controller = new AbortController();
+    let overBudget = false;
+    const budgetTimer = setTimeout(() => {
+      overBudget = true;
+      controller.abort();
+    }, this.settings.budgetMs);
+    const stop = () => controller.abort();
+    options.signal?.addEventListener("abort", stop, { once: true });
+    if (options.signal?.aborted) stop();
+    const signal = controller.signal;
     const fetcher = new Fetcher(this.settings.guard, this.settings.userAgent, this.settings.limits);
     const rules = new SiteRules(fetcher, this.settings.robotsToken, signal);
     const maxPages = options.mode === "quick" ? Math.min(this.settings.quickMaxPages, this.settings.maxPages) : this.settings.maxPages;
@@ -169,7 +180,7 @@ export class Crawler {
       await Promise.allSettled(inFlight.values());
       setRepeatedTextApart(pages);
 
-      const partial = budget.aborted && (queue.size > 0 || inFlight.size > 0 || pages.length < maxPages);
+      const partial = overBudget && (queue.size > 0 || inFlight.size > 0 || pages.length < maxPages);
       return {
         url: start.toString(),
         crawledAt,
@@ -192,6 +203,10 @@ export class Crawler {
         },
       };
     } finally {
+      clearTimeout(budgetTimer);
+      options.signal?.removeEventListener("abort", stop);
+      // Wakes anything still waiting on the crawl's signal (the visit loop's race), so nothing holds it.
+      controller.abort();
       fetcher.close();
     }
   }

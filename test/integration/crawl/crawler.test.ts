@@ -280,3 +280,26 @@ describe("unsafe and invalid addresses", () => {
     expect(sites.requestsTo("flip.test")).toHaveLength(0);
   });
 });
+
+describe("what a finished crawl leaves behind", () => {
+  it("nothing tied to the caller's long-lived signal: no listener, no dependant signal per crawl", async () => {
+    // A worker's stop signal lives as long as the process; every job's crawl is given it.
+    // AbortSignal.any used to leave one dependant per crawl on it (and a 60 s budget timer per crawl).
+    const stopping = new AbortController();
+    const run = crawler({ budgetMs: 60_000 });
+    for (let i = 0; i < 3; i++) {
+      const result = await run.crawl(`${origin("acme.test")}/`, { signal: stopping.signal });
+      expect(result.pages.length).toBeGreaterThan(1);
+    }
+    const { getEventListeners } = await import("node:events");
+    expect(getEventListeners(stopping.signal, "abort")).toHaveLength(0);
+    const dependants = Object.getOwnPropertySymbols(stopping.signal).find((symbol) => symbol.description === "kDependantSignals");
+    expect(dependants === undefined ? 0 : (stopping.signal as unknown as Record<symbol, Set<unknown>>)[dependants]!.size).toBe(0);
+  });
+
+  it("still refuses to crawl once the caller's signal has aborted", async () => {
+    const stopping = new AbortController();
+    stopping.abort();
+    await expect(crawler().crawl(`${origin("acme.test")}/`, { signal: stopping.signal })).rejects.toBeDefined();
+  });
+});
