@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CrawlProgress } from "../../../src/modules/crawl/crawl.types.js";
 import { createCrawler } from "../../../src/modules/crawl/crawler.factory.js";
@@ -291,7 +292,6 @@ describe("what a finished crawl leaves behind", () => {
       const result = await run.crawl(`${origin("acme.test")}/`, { signal: stopping.signal });
       expect(result.pages.length).toBeGreaterThan(1);
     }
-    const { getEventListeners } = await import("node:events");
     expect(getEventListeners(stopping.signal, "abort")).toHaveLength(0);
     const dependants = Object.getOwnPropertySymbols(stopping.signal).find((symbol) => symbol.description === "kDependantSignals");
     expect(dependants === undefined ? 0 : (stopping.signal as unknown as Record<symbol, Set<unknown>>)[dependants]!.size).toBe(0);
