@@ -211,6 +211,20 @@ export class Crawler {
     }
   }
 
+  /**
+   * What can be refused without a DNS lookup (a private or special literal address, a
+   * port other than 80/443, credentials): INVALID_URL at once, so a scoring request
+   * for http://10.0.0.1/ is refused when it is made instead of queued to fail.
+   */
+  checkAddress(start: URL): void {
+    try {
+      this.settings.guard.checkUrl(start);
+    } catch (error) {
+      if (error instanceof RefusedAddressError) throw new AppError("INVALID_URL", `${start.hostname} cannot be crawled: ${error.reason}.`);
+      throw error;
+    }
+  }
+
   /** Refused or unresolvable addresses are the caller's to fix: INVALID_URL, before any request. */
   private async admit(start: URL): Promise<void> {
     try {

@@ -70,10 +70,13 @@ export class ScoreService {
     private readonly bus: ProgressBus,
     private readonly logger: Pick<Logger, "warn">,
     private readonly clock: () => Date = () => new Date(),
+    /** Refuses at once an address the crawl would refuse without DNS (the crawler's address guard). */
+    private readonly checkAddress: (url: URL) => void = () => undefined,
   ) {}
 
   async start(caller: ScoreCaller, request: ScoreRequest): Promise<StartedJob> {
     const url = validUrl(request.url);
+    this.checkAddress(url);
     const context = validContext(request.context);
     const { viewer } = caller;
     if (request.kind === "product" && viewer.kind !== "member") {

@@ -93,7 +93,7 @@ export function createScoringRuntime(deps: {
   const anonymousCap = new AnonymousCap(redis ? { redis: redis.client, keyPrefix: `${config.redisPrefix}:rl:anon` } : {});
   const products = new ProductsService(dataSource);
   const results = new ScoreResultsService(dataSource);
-  const scores = new ScoreService(dataSource, ledger, limiter, anonymousCap, products, queue, bus, logger);
+  const scores = new ScoreService(dataSource, ledger, limiter, anonymousCap, products, queue, bus, logger, undefined, (url) => crawler.checkAddress(url));
   const maintenance = startMaintenance({ dataSource, runner, queue, scores, logger }, overrides.sweepEveryMs ? { sweepEveryMs: overrides.sweepEveryMs } : {});
   const streams: ContextStreams = {
     async scoreProgress(viewer, clientIp, jobId) {

@@ -104,6 +104,17 @@ describe("POST /api/score and mutation score", () => {
     }
     // Refused requests were charged nothing: two scores only.
     expect((await usageOf(bea)).scores.used).toBe(2);
+
+    // An address the crawl would refuse without a DNS lookup is refused when asked, with no job: not queued to fail.
+    const jobsBefore = Number((await sql(`SELECT count(*) AS n FROM score_jobs WHERE account_id = $1`, [bea.accountId]))[0].n);
+    for (const url of ["http://10.0.0.1/", "http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/", "http://2130706434/", "https://example.com:8443/"]) {
+      const refused = await errorOf(await score("/api/score", { url }, { cookie: bea.cookie }));
+      expect(refused, url).toMatchObject({ status: 400, code: "INVALID_URL" });
+      const started = await graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, { input: { url } }, { cookie: bea.cookie });
+      expect(started.errors?.[0]?.extensions?.code, url).toBe("INVALID_URL");
+    }
+    expect(Number((await sql(`SELECT count(*) AS n FROM score_jobs WHERE account_id = $1`, [bea.accountId]))[0].n)).toBe(jobsBefore);
+    expect((await usageOf(bea)).scores.used).toBe(2);
   });
 
   it("refunds a score whose crawl failed, and answers the crawl's error", async () => {
