@@ -87,9 +87,17 @@ export class ScoreService {
     const scope = viewer.kind === "member" ? viewer.accountId : `ip:${network}`;
     const key = validIdempotencyKey(caller.idempotencyKey);
     const requestHash = hashToken(JSON.stringify([request.kind, url.href, context]));
+    // A replay spends no slot, but says where the caller stands, as any answer of a limited route does.
+    const limitState = async () => {
+      const headers = viewer.kind === "anonymous" ? await this.anonymousCap.peek(network) : await this.limiter.peek("score", memberSubject(viewer));
+      if (headers) caller.setHeaders(headers);
+    };
     if (key) {
       const replay = await this.replay(scope, key, request.kind, requestHash);
-      if (replay) return replay;
+      if (replay) {
+        await limitState();
+        return replay;
+      }
     }
 
     // Layer 1: the short-window limit, for every caller: per person signed in, per account for
@@ -173,7 +181,10 @@ export class ScoreService {
     } catch (error) {
       if (key && (error as { code?: string }).code === "23505") {
         const replay = await this.replay(scope, key, request.kind, requestHash);
-        if (replay) return replay;
+        if (replay) {
+          await limitState();
+          return replay;
+        }
       }
       throw error;
     }

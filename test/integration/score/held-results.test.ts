@@ -236,6 +236,8 @@ describe("concurrent anonymous retries with one Idempotency-Key", () => {
     expect(answers.map((answer) => answer.status), JSON.stringify(bodies.map((body) => body.error))).toEqual([200, 200, 200]);
     expect(new Set(bodies.map((body) => body.id)).size).toBe(1);
     expect(new Set(bodies.map((body) => body.claimToken)).size).toBe(1);
+    // Every answer, replays included, says the hour's one anonymous score is spent.
+    expect(answers.map((answer) => /;r=(\d+);/.exec(answer.headers.get("ratelimit") ?? "")?.[1])).toEqual(["0", "0", "0"]);
   });
 });
 

@@ -315,6 +315,11 @@ describe("Idempotency-Key", () => {
     expect(second.status).toBe(first.status);
     const [a, b] = [await first.json(), await second.json()];
     expect(b).toEqual(a);
+    // The replay spent no slot, and still says where the caller stands.
+    const remaining = (response: Response) => /;r=(\d+);/.exec(response.headers.get("ratelimit") ?? "")?.[1];
+    expect(second.headers.get("ratelimit-policy")).toMatch(/^"score";q=5;w=60/);
+    expect(remaining(second)).toBe(remaining(first));
+    expect(remaining(first)).toBe("4");
     expect((await usageOf(fay)).scores.used).toBe(1);
 
     const conflict = await errorOf(await score("/api/score", { url: service.siteUrl("seed.test") }, { cookie: fay.cookie, headers }));

@@ -27,6 +27,20 @@ function manualClock(startMs: number) {
 
 export function describeRateLimiterBehaviour(storeName: string, createStore: () => SlidingWindowStore): void {
   describe(`rate limits over the ${storeName} store`, () => {
+    it("peeks at a subject's state without spending a slot", async () => {
+      const clock = manualClock(at(0));
+      const limiter = new RateLimiter(createStore(), { clock: clock.now });
+      expect(await limiter.peek("score", "peeker")).toEqual({ "RateLimit-Policy": '"score";q=5;w=60', RateLimit: '"score";r=5;t=0' });
+      await limiter.check("score", "peeker");
+      clock.set(at(10));
+      for (let i = 0; i < 3; i += 1) {
+        expect(await limiter.peek("score", "peeker")).toEqual({ "RateLimit-Policy": '"score";q=5;w=60', RateLimit: '"score";r=4;t=50' });
+      }
+      // Peeks spent nothing: four more requests are allowed, the sixth is not.
+      for (let i = 0; i < 4; i += 1) expect((await limiter.check("score", "peeker")).allowed).toBe(true);
+      expect((await limiter.check("score", "peeker")).allowed).toBe(false);
+    });
+
     it("lets five score requests through in 60 s and refuses the sixth with Retry-After: 60", async () => {
       const clock = manualClock(at(0));
       const limiter = new RateLimiter(createStore(), { clock: clock.now });
@@ -136,6 +150,14 @@ export function describeAnonymousCapBehaviour(storeName: string, createCap: () =
       expect(retryAfter).toBeGreaterThanOrEqual(3590);
       expect(retryAfter).toBeLessThanOrEqual(3600);
       expect(refusal.headers.RateLimit).toBe(`"anonymous";r=0;t=${retryAfter}`);
+    });
+
+    it("peeks at an address's state without taking its score", async () => {
+      const cap = createCap();
+      expect(await cap.peek("198.51.100.9")).toEqual({ "RateLimit-Policy": '"anonymous";q=1;w=3600', RateLimit: '"anonymous";r=1;t=0' });
+      expect(await cap.peek("198.51.100.9")).toMatchObject({ RateLimit: '"anonymous";r=1;t=0' });
+      await expect(cap.consume("198.51.100.9")).resolves.toMatchObject({ remaining: 0 });
+      expect((await cap.peek("198.51.100.9"))?.RateLimit).toMatch(/^"anonymous";r=0;t=(359\d|3600)$/);
     });
 
     it("counts each address on its own", async () => {

@@ -47,6 +47,20 @@ export class AnonymousCap {
       : new RateLimiterMemory(common);
   }
 
+  /** The headers of the IP's current state, taking nothing; undefined when the store cannot answer. */
+  async peek(ip: string): Promise<Record<string, string> | undefined> {
+    try {
+      const state = await withDeadline(() => this.limiter.get(ip), this.timeoutMs);
+      const used = state?.consumedPoints ?? 0;
+      return rateLimitHeaders(anonymousScorePolicy, {
+        remaining: Math.max(0, anonymousScorePolicy.limit - used),
+        resetSeconds: state ? secondsUntil(state.msBeforeNext) : 0,
+      });
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
    * Takes the IP's one anonymous score, or throws: ANON_RATE_LIMIT with Retry-After until
    * the hour frees, or SCORING_RATE_LIMITED (Retry-After 60) when the store cannot answer.

@@ -95,6 +95,25 @@ export class RateLimiter {
     this.clock = options.clock ?? Date.now;
   }
 
+  /**
+   * The headers of `subject`'s current state, counting nothing (a replayed request
+   * spends no slot but still says where the caller stands); undefined when the store
+   * cannot answer, which only leaves the headers out. A hit with a limit of 0 records
+   * nothing in either store.
+   */
+  async peek(action: RateLimitedAction, subject: string): Promise<Readonly<Record<string, string>> | undefined> {
+    const policy = rateLimitPolicies[action];
+    const windowMs = policy.windowSeconds * 1000;
+    const nowMs = this.clock();
+    try {
+      const hit = await withDeadline(() => this.store.hit(`${action}:${subject}`, 0, windowMs, nowMs), this.timeoutMs);
+      const resetSeconds = hit.oldestMs === undefined ? 0 : Math.max(0, Math.ceil((hit.oldestMs + windowMs - nowMs) / 1000));
+      return rateLimitHeaders(policy, { remaining: Math.max(0, policy.limit - hit.count), resetSeconds });
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Counts one request of `subject` (a user id, or `anonymousSubject(ip)`) when it is allowed. */
   async check(action: RateLimitedAction, subject: string): Promise<RateLimitDecision> {
     const policy = rateLimitPolicies[action];
