@@ -8,16 +8,12 @@ async function main(): Promise<void> {
   const bootStarted = performance.now();
   const config = configOrExit();
   const logger = createLogger(config);
-  const ports = [
-    { port: config.http.port, portVariable: "PORT", hostVariable: "HOST" },
-    ...(config.metrics ? [{ port: config.metrics.port, portVariable: "METRICS_PORT", hostVariable: "METRICS_HOST" }] : []),
-  ];
   const app = await createApp(config, logger).catch((error: unknown) => {
-    logger.fatal({ err: error }, listenFailure(error, ports.slice(1)) ?? "service failed to start");
+    logger.fatal({ err: error }, listenFailure(error, config, "metrics") ?? "service failed to start");
     process.exit(1);
   });
   const url = await app.listen().catch(async (error: unknown) => {
-    logger.fatal({ err: error }, listenFailure(error, ports.slice(0, 1)) ?? "service could not listen");
+    logger.fatal({ err: error }, listenFailure(error, config, "http") ?? "service could not listen");
     // Its embedded database and connections go with it.
     await app.close().catch(() => undefined);
     process.exit(1);

@@ -18,24 +18,29 @@ export function configOrExit(problems: (config: Config) => string[] = () => []):
   }
 }
 
+/** The servers a process may listen with, and the variables that move each. */
+const LISTENERS = {
+  http: { portVariable: "PORT", hostVariable: "HOST", port: (config: Config) => config.http.port },
+  metrics: { portVariable: "METRICS_PORT", hostVariable: "METRICS_HOST", port: (config: Config) => config.metrics?.port },
+} as const;
+
 /**
- * Why a server could not listen, in words an operator acts on, naming the
- * variable to change; undefined for any other failure. `ports` maps each port
- * this process listens on to its variables.
+ * Why `server` could not listen, in words an operator acts on, naming the variable
+ * to change; undefined for any other failure.
  */
-export function listenFailure(error: unknown, ports: ReadonlyArray<{ port: number; portVariable: string; hostVariable: string }>): string | undefined {
+export function listenFailure(error: unknown, config: Config, server: keyof typeof LISTENERS): string | undefined {
   const failure = error as { code?: unknown; syscall?: unknown; port?: unknown; address?: unknown } | null;
   if (!failure || typeof failure !== "object" || failure.syscall !== "listen" || typeof failure.code !== "string") return undefined;
-  const where = ports.find((candidate) => candidate.port === failure.port) ?? ports[0];
-  const port = String(failure.port ?? where?.port ?? "");
+  const { portVariable, hostVariable, port: configured } = LISTENERS[server];
+  const port = String(failure.port ?? configured(config) ?? "");
   const address = String(failure.address ?? "");
   switch (failure.code) {
     case "EADDRINUSE":
-      return `port ${port} on ${address} is already in use: stop what listens there, or set ${where?.portVariable ?? "PORT"} to another port`;
+      return `port ${port} on ${address} is already in use: stop what listens there, or set ${portVariable} to another port`;
     case "EACCES":
-      return `not allowed to listen on port ${port} (ports below 1024 need privileges): set ${where?.portVariable ?? "PORT"} to another port`;
+      return `not allowed to listen on port ${port} (ports below 1024 need privileges): set ${portVariable} to another port`;
     case "EADDRNOTAVAIL":
-      return `${address} is not an address of this machine: set ${where?.hostVariable ?? "HOST"}`;
+      return `${address} is not an address of this machine: set ${hostVariable}`;
     default:
       return undefined;
   }

@@ -59,8 +59,7 @@ async function main(): Promise<void> {
       await database.close();
     });
   } catch (error) {
-    const ports = config.metrics ? [{ port: config.metrics.port, portVariable: "METRICS_PORT", hostVariable: "METRICS_HOST" }] : [];
-    logger.fatal({ err: error }, listenFailure(error, ports) ?? "worker failed to start");
+    logger.fatal({ err: error }, listenFailure(error, config, "metrics") ?? "worker failed to start");
     for (const close of opened.reverse()) await close().catch(() => undefined);
     process.exit(1);
   }

@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
 import { AppError, toAppError } from "../errors.js";
 import { refuseControlCharacters, refuseControlCharactersInDocument } from "../http/control-characters.js";
+import { rawRefusal } from "../http/malformed-requests.js";
 import type { Authenticator } from "../modules/accounts/viewer.js";
 import { createContext, type ContextStreams, type GraphQLContext } from "./context.js";
 
@@ -105,8 +106,8 @@ export function attachGraphQLWebSocket(
     }
     const address = options.clientIp(request);
     if ((openByAddress.get(address) ?? 0) >= MAX_SOCKETS_PER_ADDRESS) {
-      const body = JSON.stringify({ error: { code: "VALIDATION_FAILED", message: `At most ${MAX_SOCKETS_PER_ADDRESS} sockets may be open from one address; close one first.`, retryable: true } });
-      socket.end(`HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: application/json\r\nRetry-After: 10\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      const refusal = new AppError("SCORING_RATE_LIMITED", `At most ${MAX_SOCKETS_PER_ADDRESS} sockets may be open from one address; close one first.`);
+      socket.end(rawRefusal(429, refusal.toEnvelope(), { "Retry-After": "10" }));
       return;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => {
@@ -173,8 +174,11 @@ export function attachGraphQLWebSocket(
         }
         return undefined;
       },
-      onNext: (_ctx, id, _payload, args, result) =>
-        result.errors ? { ...result, errors: formatErrors(result.errors, (args.contextValue as GraphQLContext).log, (args.contextValue as GraphQLContext).requestId ?? `ws_${id}`) } : result,
+      onNext: (_ctx, _id, _payload, args, result) => {
+        if (!result.errors) return result;
+        const { log, requestId } = args.contextValue as GraphQLContext;
+        return { ...result, errors: formatErrors(result.errors, log, requestId) };
+      },
       // As over HTTP: where introspection is off, a validation error does not suggest the schema's names.
       onError: (_ctx, id, _payload, errors) =>
         formatErrors(

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
+import { ifNoneMatchNames } from "./if-none-match.js";
 import { JS, escapeHtml, makeAsset, packageRoot, sendPage, serveAssets, type Asset } from "./static-assets.js";
 
 /**
@@ -42,7 +43,7 @@ export async function registerApiDocs(app: FastifyInstance, document: Record<str
   const etag = `"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`;
   app.get(OPENAPI_PATH, (request, reply) => {
     reply.header("etag", etag).header("cache-control", "public, max-age=300").header("access-control-allow-origin", "*");
-    if (request.headers["if-none-match"] === etag) return reply.code(304).send();
+    if (ifNoneMatchNames(request.headers["if-none-match"], etag)) return reply.code(304).send();
     return reply.type("application/json; charset=utf-8").send(json);
   });
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ifNoneMatchNames } from "./if-none-match.js";
 
 /** Static files of the browser pages (GraphiQL, /docs): read once at boot, each on its own route. */
 
@@ -65,14 +66,6 @@ function acceptsGzip(request: FastifyRequest): boolean {
   });
 }
 
-function etagMatches(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers["if-none-match"];
-  if (typeof header !== "string") return false;
-  if (header.trim() === "*") return true;
-  const bare = etag.replace(/^W\//, "");
-  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === bare);
-}
-
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): FastifyReply {
   const gzip = asset.gzip !== undefined && acceptsGzip(request);
   const etag = `"${asset.etag}${gzip ? "-gz" : ""}"`;
@@ -82,7 +75,7 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
     .header("X-Content-Type-Options", "nosniff")
     .header("Cross-Origin-Resource-Policy", "same-origin");
   if (asset.gzip !== undefined) reply.header("Vary", "Accept-Encoding");
-  if (etagMatches(request, etag)) return reply.code(304).send();
+  if (ifNoneMatchNames(request.headers["if-none-match"], etag)) return reply.code(304).send();
   reply.type(asset.contentType);
   if (gzip) reply.header("Content-Encoding", "gzip");
   return reply.send(gzip ? asset.gzip : asset.identity);

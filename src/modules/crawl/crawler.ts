@@ -220,20 +220,17 @@ export class Crawler {
     try {
       this.settings.guard.checkUrl(start);
     } catch (error) {
-      if (error instanceof RefusedAddressError) throw new AppError("INVALID_URL", `${start.hostname} cannot be crawled: ${error.reason}.`);
-      throw error;
+      throw error instanceof RefusedAddressError ? refusedAddress(start, error) : error;
     }
   }
 
   /** Refused or unresolvable addresses are the caller's to fix: INVALID_URL, before any request. */
   private async admit(start: URL): Promise<void> {
+    this.checkAddress(start);
     try {
-      this.settings.guard.checkUrl(start);
       await this.settings.guard.resolve(start.hostname.replace(/^\[|\]$/g, ""));
     } catch (error) {
-      if (error instanceof RefusedAddressError) {
-        throw new AppError("INVALID_URL", `${start.hostname} cannot be crawled: ${error.reason}.`);
-      }
+      if (error instanceof RefusedAddressError) throw refusedAddress(start, error);
       // DNS itself failing (no answer in time, server failure) is not the caller's fault, but no crawl can start.
       throw new AppError("CRAWL_FAILED", `Could not crawl ${start.hostname}: its address could not be looked up right now.`, { cause: error });
     }
@@ -369,6 +366,8 @@ function homeReason(error: FetchFailure, limits: FetchLimits): string {
       return `the home page is unreachable (${error.reason})`;
   }
 }
+
+const refusedAddress = (start: URL, error: RefusedAddressError) => new AppError("INVALID_URL", `${start.hostname} cannot be crawled: ${error.reason}.`);
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

@@ -88,16 +88,16 @@ export class ScoreService {
     const key = validIdempotencyKey(caller.idempotencyKey);
     const requestHash = hashToken(JSON.stringify([request.kind, url.href, context]));
     // A replay spends no slot, but says where the caller stands, as any answer of a limited route does.
-    const limitState = async () => {
+    const replayed = async (idempotencyKey: string) => {
+      const replay = await this.replay(scope, idempotencyKey, request.kind, requestHash);
+      if (!replay) return undefined;
       const headers = viewer.kind === "anonymous" ? await this.anonymousCap.peek(network) : await this.limiter.peek("score", memberSubject(viewer));
       if (headers) caller.setHeaders(headers);
+      return replay;
     };
     if (key) {
-      const replay = await this.replay(scope, key, request.kind, requestHash);
-      if (replay) {
-        await limitState();
-        return replay;
-      }
+      const replay = await replayed(key);
+      if (replay) return replay;
     }
 
     // Layer 1: the short-window limit, for every caller: per person signed in, per account for
@@ -180,11 +180,8 @@ export class ScoreService {
       });
     } catch (error) {
       if (key && (error as { code?: string }).code === "23505") {
-        const replay = await this.replay(scope, key, request.kind, requestHash);
-        if (replay) {
-          await limitState();
-          return replay;
-        }
+        const replay = await replayed(key);
+        if (replay) return replay;
       }
       throw error;
     }

@@ -98,17 +98,12 @@ export class RateLimiter {
   /**
    * The headers of `subject`'s current state, counting nothing (a replayed request
    * spends no slot but still says where the caller stands); undefined when the store
-   * cannot answer, which only leaves the headers out. A hit with a limit of 0 records
-   * nothing in either store.
+   * cannot answer, which only leaves the headers out.
    */
   async peek(action: RateLimitedAction, subject: string): Promise<Readonly<Record<string, string>> | undefined> {
-    const policy = rateLimitPolicies[action];
-    const windowMs = policy.windowSeconds * 1000;
-    const nowMs = this.clock();
     try {
-      const hit = await withDeadline(() => this.store.hit(`${action}:${subject}`, 0, windowMs, nowMs), this.timeoutMs);
-      const resetSeconds = hit.oldestMs === undefined ? 0 : Math.max(0, Math.ceil((hit.oldestMs + windowMs - nowMs) / 1000));
-      return rateLimitHeaders(policy, { remaining: Math.max(0, policy.limit - hit.count), resetSeconds });
+      // A hit with a limit of 0 records nothing, in either store.
+      return rateLimitHeaders(rateLimitPolicies[action], (await this.hit(action, subject, 0)).state);
     } catch {
       return undefined;
     }
@@ -116,17 +111,9 @@ export class RateLimiter {
 
   /** Counts one request of `subject` (a user id, or `anonymousSubject(ip)`) when it is allowed. */
   async check(action: RateLimitedAction, subject: string): Promise<RateLimitDecision> {
-    const policy = rateLimitPolicies[action];
-    const windowMs = policy.windowSeconds * 1000;
-    const nowMs = this.clock();
     try {
-      const hit = await withDeadline(() => this.store.hit(`${action}:${subject}`, policy.limit, windowMs, nowMs), this.timeoutMs);
-      // A slot frees when the oldest hit leaves the window; with no hit at all, nothing is pending.
-      const resetSeconds = hit.oldestMs === undefined ? 0 : Math.max(0, Math.ceil((hit.oldestMs + windowMs - nowMs) / 1000));
-      return new RateLimitDecision(action, hit.allowed ? "allowed" : "limited", {
-        remaining: Math.max(0, policy.limit - hit.count),
-        resetSeconds,
-      });
+      const { allowed, state } = await this.hit(action, subject, rateLimitPolicies[action].limit);
+      return new RateLimitDecision(action, allowed ? "allowed" : "limited", state);
     } catch (error) {
       return new RateLimitDecision(
         action,
@@ -135,5 +122,16 @@ export class RateLimiter {
         error,
       );
     }
+  }
+
+  /** Asks the store, within the deadline, for a hit allowed while fewer than `limit` are in the window. */
+  private async hit(action: RateLimitedAction, subject: string, limit: number): Promise<{ allowed: boolean; state: { remaining: number; resetSeconds: number } }> {
+    const policy = rateLimitPolicies[action];
+    const windowMs = policy.windowSeconds * 1000;
+    const nowMs = this.clock();
+    const hit = await withDeadline(() => this.store.hit(`${action}:${subject}`, limit, windowMs, nowMs), this.timeoutMs);
+    // A slot frees when the oldest hit leaves the window; with no hit at all, nothing is pending.
+    const resetSeconds = hit.oldestMs === undefined ? 0 : Math.max(0, Math.ceil((hit.oldestMs + windowMs - nowMs) / 1000));
+    return { allowed: hit.allowed, state: { remaining: Math.max(0, policy.limit - hit.count), resetSeconds } };
   }
 }
