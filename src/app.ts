@@ -119,7 +119,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       chatReply: (viewer, input) => chatReplyStream(chat, viewer, input),
     };
     const container = new ResolverContainer()
-      .register(HealthResolver, new HealthResolver(new HealthService(config, database, redis)))
+      .register(HealthResolver, new HealthResolver(new HealthService(config, database, redis, scoring.renderer)))
       .register(UsageResolver, new UsageResolver(ledger))
       .register(ApiKeysResolver, new ApiKeysResolver(apiKeys))
       .register(MembersResolver, new MembersResolver(new MembersService(database.dataSource)))

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { AddressGuard } from "./modules/crawl/address-guard.js";
+import { BrowserPathError, locateBrowser, type BrowserLocation } from "./modules/crawl/render/browser-locator.js";
 
 /**
  * The one place that reads the environment. Everything else receives a frozen
@@ -100,6 +101,8 @@ const envSchema = z
     TRUST_PROXY: trustProxy,
     SSRF_ALLOWLIST: csv,
     CRAWL_MAX_PAGES: integer(25, 1, 500),
+    // Unset: chromium / chromium-browser / google-chrome on PATH, else Playwright's cache, else no rendering; "off": none.
+    CHROMIUM_PATH: optionalString,
     SCORE_WORKERS: integer(2, 0, 64),
     SCORE_WAIT_SECONDS: integer(120, 1, 600),
   })
@@ -187,7 +190,12 @@ export interface Config {
     readonly stripeSecretKey: string | undefined;
     readonly stripeWebhookSecret: string | undefined;
   };
-  readonly crawl: { readonly maxPages: number; readonly ssrfAllowlist: readonly string[] };
+  readonly crawl: {
+    readonly maxPages: number;
+    readonly ssrfAllowlist: readonly string[];
+    /** Headless Chromium for sites that build their pages in the browser (DESIGN §12); undefined: none found, shell sites fail. */
+    readonly browser?: BrowserLocation | undefined;
+  };
   /** Scoring jobs this process runs at once; 0 = none (an API-only process beside `npm run worker`). */
   readonly scoringWorkers: number;
   /** How long the scoring POSTs (and mutations) wait for the result before answering 202 with the job. */
@@ -227,6 +235,13 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     throw new ConfigError(problems);
   }
   const env = parsed.data;
+  let browser: BrowserLocation | undefined;
+  try {
+    browser = locateBrowser(source);
+  } catch (error) {
+    if (error instanceof BrowserPathError) throw new ConfigError([`CHROMIUM_PATH ${error.message}`]);
+    throw error;
+  }
   const config: Config = {
     env: env.NODE_ENV,
     isProduction: env.NODE_ENV === "production",
@@ -255,7 +270,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     operatorToken: env.OPERATOR_TOKEN,
     graphql: { introspection: env.GRAPHQL_INTROSPECTION === undefined ? env.NODE_ENV !== "production" : env.GRAPHQL_INTROSPECTION === "true" },
     billing: { stripeApiUrl: env.STRIPE_API_URL, stripeSecretKey: env.STRIPE_SECRET_KEY, stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET },
-    crawl: { maxPages: env.CRAWL_MAX_PAGES, ssrfAllowlist: env.SSRF_ALLOWLIST },
+    crawl: { maxPages: env.CRAWL_MAX_PAGES, ssrfAllowlist: env.SSRF_ALLOWLIST, browser },
     scoringWorkers: env.SCORE_WORKERS,
     scoreWaitMs: env.SCORE_WAIT_SECONDS * 1000,
   };

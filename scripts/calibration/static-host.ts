@@ -8,6 +8,12 @@ const TYPES: Record<string, string> = {
   ".htm": "text/html; charset=utf-8",
   ".xml": "application/xml; charset=utf-8",
   ".txt": "text/plain; charset=utf-8",
+  // A client-rendered site's bundles and the data they load (calibration/extract_site.py --assets).
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".webmanifest": "application/manifest+json; charset=utf-8",
 };
 
 /**

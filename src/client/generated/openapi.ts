@@ -726,8 +726,12 @@ export interface components {
             durationMs: number;
             /** @description Pages analysed. */
             pagesAnalyzed: number;
+            /** @description Pages a bot wall (a CDN's browser check or a captcha) answered for instead of the page; they were not read. */
+            pagesBlocked: number;
             /** @description Pages chosen for the crawl. */
             pagesPlanned: number;
+            /** @description Pages read in headless Chromium after their scripts ran, because their HTML was an empty shell (the rest were read as HTML). */
+            pagesRendered: number;
             /** @description True when the crawl's time budget ended before its plan did. */
             partial: boolean;
             /** @description Pages of the site that were found but not read because its robots.txt disallows them. */
@@ -844,6 +848,8 @@ export interface components {
             database: components["schemas"]["HealthCheck"];
             /** @description Runtime mode, whether the settings it requires are present, and a round trip to Redis when REDIS_URL is set. */
             environment: components["schemas"]["HealthCheck"];
+            /** @description Headless Chromium for sites that build their pages in the browser: pass with the browser's version, warn when there is none (such sites then answer CRAWL_FAILED). Never fail: every other site is scored as usual. */
+            rendering: components["schemas"]["HealthCheck"];
             /** @description Scoring engine in use: the deterministic heuristic scorer or an LLM, with its model. */
             scoring: components["schemas"]["HealthCheck"];
         };
@@ -866,6 +872,8 @@ export interface components {
         };
         /** @description Why a job failed. */
         JobError: {
+            /** @description What to do about it (the error catalogue's advice, or advice of its own: install a browser, ask a site to let the crawler through …). */
+            action: string;
             /** @description The error code, as in the error catalogue (CRAWL_FAILED, INVALID_URL …). */
             code: string;
             /** @description What happened. */

@@ -62,6 +62,8 @@ export interface ExtractedPage {
   readonly trustHeaders: TrustHeaders;
   /** Target of a <meta http-equiv="refresh">, absolute, if any. */
   readonly metaRefresh: string | undefined;
+  /** Read from a browser's DOM after the page's scripts ran (its HTML was a shell); absent when read as HTML. */
+  readonly rendered?: true;
 }
 
 export type OutboundKind =
@@ -103,6 +105,10 @@ export interface CrawlStats {
   readonly skippedByRobots: number;
   /** The first of those pages (at most 20), so a site owner can see what robots.txt kept out. */
   readonly skippedByRobotsUrls?: readonly string[];
+  /** Pages read from a browser's DOM because their HTML was a shell (absent in crawls from before rendering). */
+  readonly pagesRendered?: number;
+  /** Pages a bot wall answered for instead of the page (they are in `failures` too). */
+  readonly pagesBlocked?: number;
 }
 
 export interface CrawlResult {

@@ -1,15 +1,17 @@
 import { createHash } from "node:crypto";
 import { AppError } from "../../errors.js";
 import { RefusedAddressError, type AddressGuard } from "./address-guard.js";
+import { describeWall, type BotWall } from "./bot-wall.js";
 import type { CrawlFailure, CrawlMode, CrawlProgress, CrawlResult, ExtractedPage } from "./crawl.types.js";
-import { decodeBody } from "./decode.js";
-import { detectCompanyName, extractPage } from "./extract.js";
-import { defaultFetchLimits, Fetcher, FetchFailure, type Fetched, type FetchLimits } from "./fetcher.js";
+import { detectCompanyName } from "./extract.js";
+import { defaultFetchLimits, Fetcher, FetchFailure, type FetchLimits } from "./fetcher.js";
 import { collectOutbound, contentLengthOf } from "./crawl-summary.js";
 import { CandidateQueue } from "./candidate-queue.js";
+import { PageReader, readPageOrFolder, ShellFailure, WallFailure, type ExtractedFetch } from "./page-reader.js";
+import { noRenderer, type Renderer } from "./render/renderer.js";
 import { SiteRules } from "./site-rules.js";
 import { setRepeatedTextApart } from "./repeated-text.js";
-import { canonicalUrl, isSameSite, normalizeInputUrl, originOf, pageKey } from "./url.js";
+import { canonicalUrl, isSameSite, normalizeInputUrl, originOf, pageKey, splitRoute } from "./url.js";
 
 export interface CrawlerSettings {
   readonly guard: AddressGuard;
@@ -25,6 +27,8 @@ export interface CrawlerSettings {
   /** Requests in flight at once (the fetcher also caps sockets per host). */
   readonly concurrency: number;
   readonly limits: FetchLimits;
+  /** Headless Chromium for pages whose HTML is a shell; `noRenderer` when there is none. */
+  readonly renderer: Renderer;
 }
 
 export const defaultCrawlerSettings = {
@@ -32,7 +36,15 @@ export const defaultCrawlerSettings = {
   budgetMs: 60_000,
   concurrency: 3,
   limits: defaultFetchLimits,
+  renderer: noRenderer,
 } as const;
+
+/** What to do about a site that builds its pages in the browser when this service has no browser. */
+export const NO_BROWSER_ACTION =
+  "This site writes its pages with JavaScript in the browser. The service needs headless Chromium to read such sites: install one (Debian/Ubuntu: apt install chromium; anywhere: npx playwright install chromium) or point CHROMIUM_PATH at a Chromium or Chrome binary, restart the service, then score again. Nothing was charged.";
+/** What to do about a bot wall. */
+export const WALL_ACTION =
+  "The site's bot protection answered instead of its pages. Ask its owner to let ProductMaturityBot through (allow the user agent in the CDN's bot settings), then score again. Nothing was charged.";
 
 export interface CrawlOptions {
   readonly mode?: CrawlMode;
@@ -70,9 +82,10 @@ export class Crawler {
     const signal = controller.signal;
     const fetcher = new Fetcher(this.settings.guard, this.settings.userAgent, this.settings.limits);
     const rules = new SiteRules(fetcher, this.settings.robotsToken, signal);
+    const reader = new PageReader(fetcher, this.settings.renderer, this.settings.userAgent, signal);
     const maxPages = options.mode === "quick" ? Math.min(this.settings.quickMaxPages, this.settings.maxPages) : this.settings.maxPages;
     try {
-      const { page: home, servedFrom, body: homeBody } = await this.fetchHome(start, fetcher, rules, signal);
+      const { page: home, servedFrom, body: homeBody } = await this.fetchHome(start, reader, rules);
       options.onProgress?.({ n: 1, of: 1, url: home.url });
       const site = new URL(home.url);
       const basePath = folderOf(servedFrom);
@@ -82,6 +95,10 @@ export class Crawler {
       const pages: ExtractedPage[] = [home];
       const failures: CrawlFailure[] = [];
       const skipped: string[] = [];
+      /** Pages a bot wall answered for, after the home page. */
+      const walled: BotWall[] = [];
+      /** Links found on rendered pages, by page key: how to reach a client-side route the server does not answer. */
+      const inApp = new Map<string, { from: string; href: string }>();
       let skippedByRobots = 0;
       // Pages are deduplicated on their key: canonical spelling, "www." or not.
       const seen = new Set<string>([pageKey(home.url), pageKey(canonicalUrl(start.toString()) ?? start.toString())]);
@@ -92,8 +109,8 @@ export class Crawler {
       // read (and is no refresh stub, whatever its address) is recognised by its digest, not extracted again.
       // Sites that answer many addresses with one page (tracking parameters, catch-all routes) cost a fetch each, not a parse.
       const readBodies = new Map<string, string>();
-      const remember = (body: string, page: ExtractedPage, content: string) => {
-        if (!mayBeRefreshStub(page)) readBodies.set(body, content);
+      const remember = (body: string | undefined, page: ExtractedPage, content: string) => {
+        if (body !== undefined && !mayBeRefreshStub(page)) readBodies.set(body, content);
       };
       const alreadyRead = (body: string): boolean => {
         const content = readBodies.get(body);
@@ -117,7 +134,11 @@ export class Crawler {
       };
       const offerAddress = (url: string, text: string, depth: number) => offer(canonicalUrl(url), url, text, depth);
       const learn = (page: ExtractedPage, depth: number) => {
-        for (const link of page.internalLinks) offer(link.url, link.href ?? link.url, link.text, depth + 1);
+        for (const link of page.internalLinks) {
+          offer(link.url, link.href ?? link.url, link.text, depth + 1);
+          const key = pageKey(link.url);
+          if (page.rendered && !inApp.has(key)) inApp.set(key, { from: page.url, href: link.href ?? link.url });
+        }
         if (page.metaRefresh) offerAddress(page.metaRefresh, "", depth + 1);
       };
       learn(home, 0);
@@ -126,17 +147,24 @@ export class Crawler {
       const inFlight = new Map<string, Promise<void>>();
       const planned = () => Math.min(maxPages, pages.length + inFlight.size + queue.size);
       const visit = async (url: string, text: string, depth: number) => {
+        const { document, route } = splitRoute(url);
+        const requestedKey = route === undefined ? pageKey(canonicalUrl(url) ?? url) : pageKey(url);
         try {
-          if (!(await rules.allows(url))) {
+          if (!(await rules.allows(document))) {
             skippedByRobots += 1;
-            if (skipped.length < MAX_SKIPPED_REPORTED) skipped.push(canonicalUrl(url) ?? url);
+            if (skipped.length < MAX_SKIPPED_REPORTED) skipped.push(route === undefined ? (canonicalUrl(url) ?? url) : url);
             return;
           }
-          await rules.waitTurn(url);
-          const fetched = await fetchPageOrFolder(fetcher, url, signal, rules, alreadyRead);
+          await rules.waitTurn(document);
+          const fetched = await readPageOrFolder(reader, url, rules, alreadyRead).catch(async (error: unknown) => {
+            // A client-side route the server does not know (a static host's 404): followed inside the app, as a reader would.
+            const via = inApp.get(requestedKey);
+            if (via && error instanceof FetchFailure && error.reason === "HTTP 404" && this.settings.renderer.available) return reader.readInApp(url, via.from, via.href);
+            throw error;
+          });
           if (!isSameSite(fetched.url, site)) throw new FetchFailure("redirects", "redirected off the site", url);
           const key = pageKey(fetched.url);
-          if (seen.has(key) && key !== pageKey(canonicalUrl(url) ?? url)) return; // a redirect to a page already read
+          if (seen.has(key) && key !== requestedKey) return; // a redirect to a page already read
           const { page } = fetched;
           if (page === undefined) {
             // Bytes already read at another address: what the checks below would find for the extracted page.
@@ -162,6 +190,7 @@ export class Crawler {
           learn(page, depth);
         } catch (error) {
           if (error instanceof FetchFailure && error.kind === "aborted") return;
+          if (error instanceof WallFailure) walled.push(error.wall);
           failures.push({ url, reason: error instanceof FetchFailure ? error.reason : "could not be read" });
         }
       };
@@ -178,6 +207,16 @@ export class Crawler {
         if (inFlight.size > 0) await Promise.race([...inFlight.values(), aborted]);
       }
       await Promise.allSettled(inFlight.values());
+      // A wall that went up after the home page and stopped more pages than it let through: what got
+      // through is not the site, so it is not scored (a single walled page is listed and the rest read).
+      const [firstWall] = walled;
+      if (firstWall && walled.length >= Math.max(1, pages.length - 1)) {
+        throw new AppError(
+          "CRAWL_FAILED",
+          `Could not crawl ${start.hostname}: after the home page, ${describeWall(firstWall)} answered for ${walled.length} of the ${walled.length + pages.length - 1} pages tried; a bot wall is never scored.`,
+          { action: WALL_ACTION },
+        );
+      }
       setRepeatedTextApart(pages);
 
       const partial = overBudget && (queue.size > 0 || inFlight.size > 0 || pages.length < maxPages);
@@ -195,6 +234,8 @@ export class Crawler {
           durationMs: Math.round(performance.now() - started),
           partial,
           pagesPlanned: Math.max(pages.length, planned()),
+          pagesRendered: pages.filter((page) => page.rendered).length,
+          pagesBlocked: walled.length,
           robotsTxt: rules.robotsState(site),
           sitemapUrls: sitemapUrls.length,
           securityTxt,
@@ -207,6 +248,7 @@ export class Crawler {
       options.signal?.removeEventListener("abort", stop);
       // Wakes anything still waiting on the crawl's signal (the visit loop's race), so nothing holds it.
       controller.abort();
+      await reader.close();
       fetcher.close();
     }
   }
@@ -237,8 +279,8 @@ export class Crawler {
   }
 
   /** The home page must be readable: anything else fails the whole crawl with the reason. */
-  private async fetchHome(start: URL, fetcher: Fetcher, rules: SiteRules, signal: AbortSignal): Promise<ExtractedFetch> {
-    const fail = (reason: string) => new AppError("CRAWL_FAILED", `Could not crawl ${start.hostname}: ${reason}.`);
+  private async fetchHome(start: URL, reader: PageReader, rules: SiteRules): Promise<ExtractedFetch> {
+    const fail = (reason: string, action?: string) => new AppError("CRAWL_FAILED", `Could not crawl ${start.hostname}: ${reason}.`, action ? { action } : {});
     let url = start.toString();
     for (let refreshes = 0; ; refreshes += 1) {
       if (!(await rules.allows(url))) {
@@ -249,8 +291,15 @@ export class Crawler {
       let fetched: ExtractedFetch;
       try {
         await rules.waitTurn(url);
-        fetched = await fetchPage(fetcher, url, signal);
+        fetched = (await reader.read(url, { home: true })) as ExtractedFetch;
       } catch (error) {
+        if (error instanceof WallFailure) throw fail(`the home page answered with ${describeWall(error.wall)} instead of the page; a bot wall is never scored`, WALL_ACTION);
+        if (error instanceof ShellFailure) {
+          if (error.why === "no browser") {
+            throw fail("the site builds its pages in the browser with JavaScript (its HTML is an empty shell), and this service has no browser to read them", NO_BROWSER_ACTION);
+          }
+          throw fail(`the site builds its pages in the browser, and its home page could not be rendered (${error.reason.replace(/^not rendered: /, "")})`);
+        }
         if (error instanceof FetchFailure) throw fail(homeReason(error, this.settings.limits));
         throw error;
       }
@@ -262,66 +311,6 @@ export class Crawler {
       }
       return fetched;
     }
-  }
-}
-
-interface FetchedPage {
-  /** Undefined when the body was recognised as one already read (see `alreadyRead`): it was not extracted. */
-  readonly page: ExtractedPage | undefined;
-  /** The page's canonical address (what `page.url` is, extracted or not). */
-  readonly url: string;
-  /** The address the body was served from, after redirects, as fetched (a folder keeps its "/"). */
-  readonly servedFrom: string;
-  /**
-   * A digest of what the page's title and text are made from: kind, Content-Type and bytes (the address,
-   * status and other headers change other fields only, which a page already read is never asked for).
-   */
-  readonly body: string;
-}
-
-type ExtractedFetch = FetchedPage & { readonly page: ExtractedPage };
-
-async function fetchPage(fetcher: Fetcher, url: string, signal: AbortSignal): Promise<ExtractedFetch>;
-async function fetchPage(fetcher: Fetcher, url: string, signal: AbortSignal, alreadyRead: (body: string) => boolean): Promise<FetchedPage>;
-async function fetchPage(fetcher: Fetcher, url: string, signal: AbortSignal, alreadyRead?: (body: string) => boolean): Promise<FetchedPage> {
-  const fetched: Fetched = await fetcher.fetch(url, { expect: "page", signal });
-  if (fetched.status >= 400) throw new FetchFailure("http", `HTTP ${fetched.status}`, url);
-  const kind = fetched.kind ?? "html";
-  const contentType = headerValue(fetched.headers["content-type"]);
-  const body = createHash("sha256").update(`${kind}\u0000${contentType ?? ""}\u0000`).update(fetched.body).digest("base64");
-  if (alreadyRead?.(body)) {
-    // The same turn of the event loop as an extraction, so the crawl's order is the one it would have been.
-    await new Promise((resolve) => setImmediate(resolve));
-    return { page: undefined, url: canonicalUrl(fetched.url) ?? fetched.url, servedFrom: fetched.url, body };
-  }
-  const { text } = decodeBody(fetched.body, contentType, kind);
-  // Links resolve against the URL exactly as served (`/docs/` vs `/docs` differ); extractPage canonicalises its own.
-  const page = extractPage({ url: fetched.url, status: fetched.status, body: text, kind, headers: fetched.headers });
-  // Let the event loop breathe between CPU-bound extractions.
-  await new Promise((resolve) => setImmediate(resolve));
-  return { page, url: page.url, servedFrom: fetched.url, body };
-}
-
-/**
- * A folder link ("/careers/") is fetched as written; when the server has no such
- * folder but has the page without the slash (a 404 at "/careers/", a page at
- * "/careers"), the slashless address is read instead, as a lenient host would.
- */
-async function fetchPageOrFolder(
-  fetcher: Fetcher,
-  url: string,
-  signal: AbortSignal,
-  rules: SiteRules,
-  alreadyRead: (body: string) => boolean,
-): Promise<FetchedPage> {
-  try {
-    return await fetchPage(fetcher, url, signal, alreadyRead);
-  } catch (error) {
-    const bare = canonicalUrl(url);
-    if (!(error instanceof FetchFailure && error.reason === "HTTP 404") || bare === undefined || bare === url) throw error;
-    if (!(await rules.allows(bare))) throw error;
-    await rules.waitTurn(bare);
-    return fetchPage(fetcher, bare, signal, alreadyRead);
   }
 }
 
@@ -368,10 +357,6 @@ function homeReason(error: FetchFailure, limits: FetchLimits): string {
 }
 
 const refusedAddress = (start: URL, error: RefusedAddressError) => new AppError("INVALID_URL", `${start.hostname} cannot be crawled: ${error.reason}.`);
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
 
 function abortion(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

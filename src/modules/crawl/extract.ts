@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
 import { getDomainWithoutSuffix } from "tldts";
 import type { ExtractedPage, JsonLdEntity, PageLink, TrustHeaders } from "./crawl.types.js";
-import { domAdapter, walkHtml, walkTree, type RawPage } from "./html-tree.js";
+import { domAdapter, walkHtml, walkTree, type RawPage, type ScriptingSignals } from "./html-tree.js";
 import { findDates, findPrices } from "./text-signals.js";
-import { canonicalUrl, fetchAddress, folderAddress, isSameSite, originOf, resolveLink } from "./url.js";
+import { canonicalUrl, fetchAddress, folderAddress, isSameSite, originOf, resolveLink, routeAddress, splitRoute } from "./url.js";
 
 /**
  * From a decoded page to plain data for the scorer. HTML goes through
@@ -19,6 +19,18 @@ export interface PageInput {
   readonly body: string;
   readonly kind: "html" | "xhtml";
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /**
+   * The body is a browser's DOM after the page's scripts ran (render/): <noscript> is not
+   * shown, template scripts were already rendered, and links to hash routes ("#/pricing")
+   * are pages of their own. `url` may then carry the route.
+   */
+  readonly rendered?: boolean;
+}
+
+/** A page as extracted, with what says whether its words are written by script. */
+export interface ReadPage {
+  readonly page: ExtractedPage;
+  readonly scripting: ScriptingSignals;
 }
 
 /**
@@ -27,11 +39,17 @@ export interface PageInput {
  * canonical spelling.
  */
 export function extractPage(input: PageInput): ExtractedPage {
-  const raw = (input.kind === "xhtml" && walkXhtml(input.body, input.url)) || walkHtml(input.body);
-  const base = (raw.baseHref !== undefined && canonicalBase(raw.baseHref, input.url)) || input.url;
-  const { internal, external } = resolveLinks(raw, base, input.url);
-  return {
-    url: canonicalUrl(input.url) ?? input.url,
+  return readPage(input).page;
+}
+
+export function readPage(input: PageInput): ReadPage {
+  const rendered = input.rendered === true;
+  const { document, route } = rendered ? splitRoute(input.url) : { document: input.url, route: undefined };
+  const raw = (input.kind === "xhtml" && !rendered && walkXhtml(input.body, document)) || walkHtml(input.body, { scripted: rendered });
+  const base = (raw.baseHref !== undefined && canonicalBase(raw.baseHref, document)) || document;
+  const { internal, external } = resolveLinks(raw, base, document, rendered);
+  const page: ExtractedPage = {
+    url: (canonicalUrl(document) ?? document) + (route ?? ""),
     status: input.status,
     title: detach(raw.title),
     metaDescription: detach(raw.metaDescription),
@@ -48,7 +66,9 @@ export function extractPage(input: PageInput): ExtractedPage {
     prices: findPrices(raw.text).map((price) => ({ ...price, text: detach(price.text) })),
     trustHeaders: trustHeadersOf(input.headers),
     metaRefresh: refreshTarget(raw.refreshContent, base),
+    ...(rendered ? { rendered: true as const } : {}),
   };
+  return { page, scripting: raw.scripting };
 }
 
 /**
@@ -96,7 +116,7 @@ function canonicalBase(href: string, pageUrl: string): string | undefined {
   }
 }
 
-function resolveLinks(raw: RawPage, base: string, pageUrl: string): { internal: PageLink[]; external: PageLink[] } {
+function resolveLinks(raw: RawPage, base: string, pageUrl: string, rendered: boolean): { internal: PageLink[]; external: PageLink[] } {
   const seenHrefs = new Set<string>();
   const seen = new Set<string>();
   const sameSite = new Map<string, boolean>(); // by origin: menus link to a handful of hosts, many times
@@ -104,8 +124,18 @@ function resolveLinks(raw: RawPage, base: string, pageUrl: string): { internal: 
   const external: PageLink[] = [];
   for (const link of raw.links) {
     const href = link.href.trim();
-    if (href === "" || href.startsWith("#") || seenHrefs.has(href)) continue; // "#…" is a place in this page
+    if (href === "" || seenHrefs.has(href)) continue;
     seenHrefs.add(href);
+    // In a rendered app "#/pricing" is a page of its own; otherwise "#…" is a place in this page.
+    const routed = rendered && href.includes("#") ? routeAddress(href, base) : undefined;
+    if (routed !== undefined) {
+      if (!seen.has(routed) && isSameSite(routed, pageUrl)) {
+        seen.add(routed);
+        internal.push({ url: routed, text: link.text, inNav: link.inNav });
+      }
+      continue;
+    }
+    if (href.startsWith("#")) continue;
     const resolved = resolveLink(href, base);
     if (resolved === undefined || seen.has(resolved.url)) continue;
     const { url } = resolved;

@@ -94,7 +94,22 @@ export interface RawPage {
   boilerplate: string[];
   links: RawLink[];
   timeValues: string[];
+  /** What says whether the page's words are written by script (shell.ts reads it). */
+  scripting: ScriptingSignals;
 }
+
+export interface ScriptingSignals {
+  /** External or module scripts (`<script src>`, `type="module"`): the bundles a client-rendered app ships. */
+  scripts: number;
+  /** An element a framework mounts into (`#root`, `#app`, `#__next`, `<app-root>` …) with no visible text in it. */
+  emptyMount: boolean;
+  /** What `<noscript>` says (at most 500 characters): "You need to enable JavaScript to run this app." */
+  noscript: string;
+}
+
+/** Where client-rendered apps mount: Create React App/Vite (#root, #app), Next, Nuxt, Gatsby, Svelte, Quasar, Angular. */
+const MOUNT_IDS = new Set(["root", "app", "__next", "__nuxt", "___gatsby", "svelte", "q-app", "react-root", "app-root", "main-app", "application"]);
+const MAX_NOSCRIPT = 500;
 
 export const MAX_TEXT = 200_000;
 const MAX_RAW_TEXT = MAX_TEXT * 4; // raw text carries indentation; stop buffering well past the cap
@@ -195,6 +210,8 @@ const EXIT_NAV = 16;
 const EXIT_SECTIONING = 32;
 const EXIT_HEADING = 64;
 const EXIT_LINK = 128;
+const EXIT_NOSCRIPT = 256;
+const EXIT_MOUNT = 512;
 // What `enter` answers instead of flags: skip the element's subtree; or skip it but hand its
 // text children (all an RCDATA or raw-text element has) to `captured`.
 const SKIP_SUBTREE = -1;
@@ -214,7 +231,12 @@ class PageWalk {
   readonly page: RawPage = {
     title: "", metaDescription: "", openGraph: {}, lang: undefined, baseHref: undefined, canonicalHref: undefined,
     refreshContent: undefined, jsonLdSources: [], headings: [], text: "", boilerplate: [], links: [], timeValues: [],
+    scripting: { scripts: 0, emptyMount: false, noscript: "" },
   };
+  private noscriptDepth = 0;
+  /** Inside a mount node (the outermost), and whether visible text was seen in it. */
+  private inMount = false;
+  private mountText = false;
   private titleSeen = false;
   private templates = 0;
   private templateChars = 0;
@@ -230,12 +252,23 @@ class PageWalk {
   private heading: { level: 1 | 2 | 3; text: string } | undefined = undefined;
   private link: { href: string; text: string; alt: string; inNav: boolean } | undefined = undefined;
 
-  /** `templates`: whether template scripts can be parsed (and so are walked). */
-  constructor(private readonly templatesParsed: boolean) {}
+  /**
+   * `templatesParsed`: whether template scripts can be parsed (and so are walked).
+   * `scripted`: the document is a browser's DOM after its scripts ran, so what a browser
+   * without JavaScript would show (<noscript>) is not on the page, and template scripts
+   * were already rendered by their framework.
+   */
+  constructor(
+    private readonly templatesParsed: boolean,
+    private readonly scripted = false,
+  ) {}
 
   // Visible text goes to the page text, or to the current nav/header/footer block.
   private emit(value: string): void {
     if (this.hidden > 0) return;
+    if (this.noscriptDepth > 0) {
+      if (this.page.scripting.noscript.length < MAX_NOSCRIPT) this.page.scripting.noscript += value;
+    } else if (this.inMount && !this.mountText && value !== BREAK && /\S/.test(value)) this.mountText = true;
     if (this.boilerplateDepth > 0) {
       if (this.block.length < MAX_BOILERPLATE_BLOCK) this.block += value;
     } else {
@@ -267,9 +300,15 @@ class PageWalk {
       case "script": {
         const type = attributes["type"] ?? "";
         if (JSON_LD_SCRIPT.test(type)) return CAPTURE_JSON_LD;
-        if (TEMPLATE_SCRIPT.test(type) && this.templatesParsed && this.templates < MAX_TEMPLATES && this.hidden === 0) return CAPTURE_TEMPLATE;
+        if (TEMPLATE_SCRIPT.test(type)) {
+          return this.templatesParsed && !this.scripted && this.templates < MAX_TEMPLATES && this.hidden === 0 ? CAPTURE_TEMPLATE : SKIP_SUBTREE;
+        }
+        if (attributes["src"] !== undefined || type.trim().toLowerCase() === "module") this.page.scripting.scripts++;
         return SKIP_SUBTREE;
       }
+      case "noscript":
+        if (this.scripted) return SKIP_SUBTREE;
+        break;
       case "base":
         this.page.baseHref ??= attributes["href"];
         return SKIP_SUBTREE;
@@ -298,6 +337,19 @@ class PageWalk {
     if (hiddenHere && this.hidden === 0) {
       flags |= EXIT_HIDDEN;
       this.hidden++;
+    }
+
+    if (!this.inMount) {
+      const id = attributes["id"];
+      if ((id !== undefined && MOUNT_IDS.has(id)) || name === "app-root") {
+        this.inMount = true;
+        this.mountText = false;
+        flags |= EXIT_MOUNT;
+      }
+    }
+    if (name === "noscript") {
+      this.noscriptDepth++;
+      flags |= EXIT_NOSCRIPT;
     }
 
     switch (name) {
@@ -404,12 +456,18 @@ class PageWalk {
       this.block = "";
     }
     if (flags & EXIT_HIDDEN) this.hidden--;
+    if (flags & EXIT_NOSCRIPT) this.noscriptDepth--;
+    if (flags & EXIT_MOUNT) {
+      if (!this.mountText) this.page.scripting.emptyMount = true;
+      this.inMount = false;
+    }
   }
 
   finish(): RawPage {
     const text = collapse(stripInterpolations(this.main.join("")));
     // A plain slice would keep the whole uncapped string alive behind the capped one; copy instead.
     this.page.text = text.length > MAX_TEXT ? ` ${text.slice(0, MAX_TEXT)}`.slice(1) : text;
+    if (this.page.scripting.noscript !== "") this.page.scripting.noscript = collapse(this.page.scripting.noscript).slice(0, MAX_NOSCRIPT);
     return this.page;
   }
 }
@@ -471,8 +529,8 @@ export function walkTree<N>(root: N, tree: TreeAdapter<N>): RawPage {
  * parser always closes what it opened, at the latest at the end) and one text
  * node of adjacent text events (an entity is an event of its own); so does this.
  */
-export function walkHtml(html: string): RawPage {
-  const walk = new PageWalk(true);
+export function walkHtml(html: string, options: { scripted?: boolean } = {}): RawPage {
+  const walk = new PageWalk(true, options.scripted);
   readEvents(html, walk);
   return walk.finish();
 }

@@ -1,5 +1,5 @@
 import type { OutboundKind } from "./crawl.types.js";
-import { registrableDomain } from "./url.js";
+import { hashRoute, registrableDomain } from "./url.js";
 
 /**
  * Which pages of a site are worth a fetch, and in what order. A crawl has a small
@@ -93,7 +93,13 @@ export function describePage(url: string, linkText?: string, basePath = "/"): Pa
   } catch {
     return { category: textCategory(linkText) ?? "other", depth: 1 };
   }
-  const pathname = basePath.length > 1 && parsed.pathname.startsWith(basePath) ? parsed.pathname.slice(basePath.length - 1) : parsed.pathname;
+  // A hash-routed app's page is named by its route ("/#/pricing" is the pricing page).
+  const route = parsed.hash === "" ? undefined : hashRoute(parsed.hash);
+  const pathname = route
+    ? route.replace(/^#!?/, "")
+    : basePath.length > 1 && parsed.pathname.startsWith(basePath)
+      ? parsed.pathname.slice(basePath.length - 1)
+      : parsed.pathname;
   const segments = meaningfulSegments(pathname);
   // Files under /.well-known (security.txt …) are for machines, not pages to read.
   if (segments[0] === ".well-known") return { category: "other", depth: segments.length };

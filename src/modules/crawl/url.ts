@@ -111,6 +111,45 @@ export function resolveLink(href: string, base?: string | URL): { url: string; f
   return { url: url.href, folder };
 }
 
+/**
+ * "#/pricing" (or "#!/pricing") when a fragment is a client-side route of a
+ * hash-routed app: a page of its own, which only a browser can show. Undefined
+ * for a place in a page ("#top") and for the root route ("#/", "#!/"), which is
+ * the page itself.
+ */
+export function hashRoute(hash: string): string | undefined {
+  const match = /^#(!?)(\/[^#]*)$/.exec(hash);
+  if (!match) return undefined;
+  const path = match[2]!.replace(/\/+$/, "");
+  return path === "" ? undefined : `#${match[1]}${path}`;
+}
+
+/**
+ * The address of a hash-routed page: the canonical spelling of the document it
+ * lives in, with its route ("https://acme.example/#/pricing"). Undefined when the
+ * link is not to a hash route.
+ */
+export function routeAddress(href: string, base?: string | URL): string | undefined {
+  const hashAt = href.indexOf("#");
+  if (hashAt === -1) return undefined;
+  let route: string | undefined;
+  try {
+    route = hashRoute(new URL(href, base).hash);
+  } catch {
+    return undefined;
+  }
+  if (route === undefined) return undefined;
+  const canonical = canonicalUrl(href, base);
+  return canonical === undefined ? undefined : canonical + route;
+}
+
+/** An address split into the document to fetch and its hash route, if it has one. */
+export function splitRoute(address: string): { document: string; route: string | undefined } {
+  const hashAt = address.indexOf("#");
+  if (hashAt === -1) return { document: address, route: undefined };
+  return { document: address.slice(0, hashAt), route: hashRoute(address.slice(hashAt)) };
+}
+
 /** "https://x.example:8443" of a canonical address (`canonicalUrl` always has a path after the host). */
 export const originOf = (canonical: string): string => canonical.slice(0, canonical.indexOf("/", canonical.indexOf("//") + 2));
 

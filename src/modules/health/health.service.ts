@@ -1,4 +1,5 @@
 import type { Config } from "../../config.js";
+import type { RendererStatus } from "../crawl/render/renderer.js";
 import { HealthStatus, type Health, type HealthCheck, type HealthChecks } from "./health.types.js";
 
 /** The one side effect the health check needs: a timed database round trip. */
@@ -17,11 +18,17 @@ export interface CacheProbe {
 
 const REDIS_TIMEOUT_MS = 500;
 
+/** The browser that renders shell pages: found or not, and its version. */
+export interface RenderingProbe {
+  status(): Promise<RendererStatus>;
+}
+
 export class HealthService {
   constructor(
     private readonly config: Config,
     private readonly database: DatabaseProbe,
     private readonly redis?: CacheProbe,
+    private readonly rendering?: RenderingProbe,
   ) {}
 
   /**
@@ -36,6 +43,7 @@ export class HealthService {
       billing: this.checkBilling(),
       scoring: this.checkScoring(),
       environment: await this.checkEnvironment(),
+      rendering: await this.checkRendering(),
     };
     const shown = !this.config.isProduction || options.detailed === true ? checks : redacted(checks);
     return { status: worstOf(Object.values(checks)), version: this.config.version, checks: shown };
@@ -84,6 +92,18 @@ export class HealthService {
     return { status: HealthStatus.pass, detail: "deterministic heuristic scorer" };
   }
 
+  private async checkRendering(): Promise<HealthCheck> {
+    const status = await this.rendering?.status();
+    if (!status?.available) {
+      return {
+        status: HealthStatus.warn,
+        detail: "no browser: sites that build their pages in the browser answer CRAWL_FAILED (install chromium or set CHROMIUM_PATH)",
+      };
+    }
+    const version = status.version ?? "a Chromium that did not report its version";
+    return { status: HealthStatus.pass, detail: `${version} (${status.source === "CHROMIUM_PATH" ? "CHROMIUM_PATH" : `found on ${status.source}`}), for sites built in the browser` };
+  }
+
   private async checkEnvironment(): Promise<HealthCheck> {
     const { config } = this;
     const parts = [`mode ${config.env}`, config.database.kind === "embedded" ? "embedded database" : "external database"];
@@ -123,6 +143,7 @@ function redacted(checks: HealthChecks): HealthChecks {
     billing: hide(checks.billing),
     scoring: hide(checks.scoring),
     environment: hide(checks.environment),
+    rendering: hide(checks.rendering),
   };
 }
 

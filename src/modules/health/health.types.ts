@@ -48,6 +48,12 @@ export class HealthChecks {
 
   @Field(() => HealthCheck, { description: "Runtime mode, whether the settings it requires are present, and a round trip to Redis when REDIS_URL is set." })
   environment: HealthCheck;
+
+  @Field(() => HealthCheck, {
+    description:
+      "Headless Chromium for sites that build their pages in the browser: pass with the browser's version, warn when there is none (such sites then answer CRAWL_FAILED). Never fail: every other site is scored as usual.",
+  })
+  rendering: HealthCheck;
 }
 
 @ObjectType({ description: "Component-level health of the service. REST: GET /api/health (503 when status is fail)." })

@@ -84,6 +84,10 @@ export class ScoreJob {
   @Column({ name: "error_message", type: "text", nullable: true })
   errorMessage: string | null;
 
+  /** What the caller can do about the failure; null: the catalogue's advice for `errorCode`. */
+  @Column({ name: "error_action", type: "text", nullable: true })
+  errorAction: string | null;
+
   @CreateDateColumn({ name: "created_at", type: "timestamptz" })
   createdAt: Date;
 

@@ -334,11 +334,12 @@ export class ScoreJobRunner {
   private async fail(job: ClaimedJob, error: unknown): Promise<ScoreProgress | undefined> {
     const appError = toAppError(error);
     if (appError.code === "INTERNAL") this.logger.error({ err: error, jobId: job.id }, "scoring job failed unexpectedly");
-    const failure = { code: appError.code, message: appError.message };
+    const failure = { code: appError.code, message: appError.message, action: appError.action };
     const progress: ScoreProgress = { jobId: job.id, status: "failed", error: failure };
     try {
       const failed = await this.dataSource.transaction(async (manager) => {
-        if (!(await this.transition(manager, job, { status: "failed", errorCode: failure.code, errorMessage: failure.message, progress }))) return false;
+        const recorded = { status: "failed" as const, errorCode: failure.code, errorMessage: failure.message, errorAction: failure.action, progress };
+        if (!(await this.transition(manager, job, recorded))) return false;
         // A failed score costs nothing (the API call itself stays charged: it happened).
         if (job.accountId) await this.ledger.refund(job.accountId, `job:${job.id}`, { manager });
         return true;

@@ -1,3 +1,4 @@
+import { errorCatalogue, isErrorCode } from "../../errors.js";
 import type { ScoreJob } from "./score-job.entity.js";
 import type { ScoreProgress } from "./score-progress.js";
 import type { ResultCore, ResultDetails, ScoreResultView } from "./score-result.view.js";
@@ -44,8 +45,19 @@ export function toGraphQLResult(view: ResultCore | ScoreResultView): ScoreResult
 }
 
 export function toGraphQLProgress(progress: ScoreProgress): ScoreProgressType {
-  return { ...progress, status: JobStatusEnum[progress.status] } as ScoreProgressType;
+  const shown = { ...progress, status: JobStatusEnum[progress.status] } as ScoreProgressType;
+  // Progress recorded before actions were kept: the catalogue's advice for the code.
+  if (progress.status === "failed") shown.error = { ...progress.error, action: progress.error.action ?? actionFor(progress.error.code) };
+  return shown;
 }
+
+/** The advice a failed job came with, or the catalogue's for its code. */
+export function jobError(job: Pick<ScoreJob, "errorCode" | "errorMessage" | "errorAction">): { code: string; message: string; action: string } {
+  const code = job.errorCode ?? "INTERNAL";
+  return { code, message: job.errorMessage ?? "", action: job.errorAction ?? actionFor(code) };
+}
+
+const actionFor = (code: string): string => (isErrorCode(code) ? errorCatalogue[code].action : errorCatalogue.INTERNAL.action);
 
 export function toGraphQLJob(job: ScoreJob): ScoreJobType {
   return {
@@ -54,7 +66,7 @@ export function toGraphQLJob(job: ScoreJob): ScoreJobType {
     status: JobStatusEnum[job.status],
     progress: job.progress ? toGraphQLProgress(job.progress) : null,
     resultId: job.resultId,
-    error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? "" } : null,
+    error: job.errorCode ? jobError(job) : null,
     createdAt: job.createdAt,
   };
 }
@@ -73,6 +85,9 @@ export function toGraphQLDetails(details: ResultDetails): NonNullable<ScoreResul
       // Results stored before these were recorded read as nothing skipped.
       skippedByRobots: details.crawlStats.skippedByRobots ?? 0,
       skippedByRobotsUrls: [...(details.crawlStats.skippedByRobotsUrls ?? [])],
+      // Results from before rendering read every page as HTML and met no wall.
+      pagesRendered: details.crawlStats.pagesRendered ?? 0,
+      pagesBlocked: details.crawlStats.pagesBlocked ?? 0,
     },
   };
 }

@@ -145,7 +145,7 @@ export class ScoreResolver {
     }
     if (job.status === "failed") {
       // A failed job answers its error (the same on a replay); its credits were refunded.
-      throw new AppError(isErrorCode(job.errorCode) ? job.errorCode : "INTERNAL", job.errorMessage ?? "Scoring failed.");
+      throw new AppError(isErrorCode(job.errorCode) ? job.errorCode : "INTERNAL", job.errorMessage ?? "Scoring failed.", job.errorAction ? { action: job.errorAction } : {});
     }
     let result: ScoreResultType | null = null;
     if (job.status === "completed" && job.resultId) {

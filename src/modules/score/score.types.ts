@@ -147,6 +147,12 @@ export class CrawlStatsType {
 
   @Field(() => [String], { description: "The first of those pages (at most 20)." })
   skippedByRobotsUrls: string[];
+
+  @Field(() => Int, { description: "Pages read in headless Chromium after their scripts ran, because their HTML was an empty shell (the rest were read as HTML)." })
+  pagesRendered: number;
+
+  @Field(() => Int, { description: "Pages a bot wall (a CDN's browser check or a captcha) answered for instead of the page; they were not read." })
+  pagesBlocked: number;
 }
 
 @ObjectType("ScoreResult", { description: "A stored score: immutable once completed. Readable by anyone with its id (share links)." })
@@ -206,6 +212,9 @@ export class JobError {
 
   @Field(() => String, { description: "What happened." })
   message: string;
+
+  @Field(() => String, { description: "What to do about it (the error catalogue's advice, or advice of its own: install a browser, ask a site to let the crawler through …)." })
+  action: string;
 }
 
 @ObjectType("ScoreProgress", { description: "One step of a scoring job, as scoreProgress streams it." })

@@ -6,8 +6,9 @@ import type { DomainEvents } from "../../events/domain-events.js";
 import type { ContextStreams } from "../../graphql/context.js";
 import type { RedisConnection } from "../../redis.js";
 import type { Resolver } from "../crawl/address-guard.js";
-import { createCrawler } from "../crawl/crawler.factory.js";
+import { createCrawler, createRenderer } from "../crawl/crawler.factory.js";
 import type { CrawlerSettings } from "../crawl/crawler.js";
+import type { RenderLimits, Renderer } from "../crawl/render/renderer.js";
 import type { CreditLedger } from "../billing/ledger.service.js";
 import { AnonymousCap } from "../billing/rate-limit/anonymous-cap.js";
 import { RateLimiter } from "../billing/rate-limit/rate-limiter.js";
@@ -27,7 +28,9 @@ import { ScoreService } from "./score.service.js";
 
 /** What tests (and only tests) may swap: the crawler's DNS and limits, the scorer, the runner's lease. */
 export interface ScoringOverrides {
-  readonly crawl?: Partial<Omit<CrawlerSettings, "guard">> & { resolver?: Resolver };
+  readonly crawl?: Partial<Omit<CrawlerSettings, "guard" | "renderer">> & { resolver?: Resolver };
+  /** The browser's limits (per-page time, budgets, memory ceilings). */
+  readonly render?: Partial<RenderLimits>;
   readonly scorer?: Scorer;
   readonly leaseMs?: number;
   readonly sweepEveryMs?: number;
@@ -41,6 +44,8 @@ export interface ScoringRuntime {
   readonly runner: ScoreJobRunner;
   readonly bus: ProgressBus;
   readonly streams: ContextStreams;
+  /** The process's browser for shell pages (launched only when a job here meets one). */
+  readonly renderer: Renderer;
   close(): Promise<void>;
 }
 
@@ -72,7 +77,9 @@ export function createScoringRuntime(deps: {
   metrics?: ServiceMetrics;
 }): ScoringRuntime {
   const { config, dataSource, redis, ledger, events, logger, overrides = {} } = deps;
-  const crawler = createCrawler(config, overrides.crawl ?? {});
+  // One browser per process, and only where jobs run: an API-only process (SCORE_WORKERS=0) never launches one.
+  const renderer = createRenderer(config, logger, { ...(overrides.crawl?.resolver ? { resolver: overrides.crawl.resolver } : {}), ...(overrides.render ? { limits: overrides.render } : {}) });
+  const crawler = createCrawler(config, { ...(overrides.crawl ?? {}), renderer });
   const scorer = overrides.scorer ?? createScorer(config);
   const bus: ProgressBus = config.redisUrl ? new RedisProgressBus({ url: config.redisUrl, keyPrefix: `${config.redisPrefix}:`, logger }) : new MemoryProgressBus();
   const leaseMs = overrides.leaseMs ?? 60_000;
@@ -110,6 +117,7 @@ export function createScoringRuntime(deps: {
     runner,
     bus,
     streams,
+    renderer,
     async close() {
       await maintenance.stop();
       // In-flight crawls are aborted and their jobs released unfinished (not counted as an attempt)…
@@ -123,6 +131,7 @@ export function createScoringRuntime(deps: {
         }
       }
       await bounded(queue.close(), "job queue", logger);
+      await bounded(renderer.close(), "rendering browser", logger);
       await bounded(bus.close(), "progress bus", logger);
     },
   };

@@ -1,0 +1,261 @@
+import type { BrowserContext, Page, Request } from "playwright-core";
+import type { BrowserRenderer } from "./renderer.js";
+
+/**
+ * One crawl's rendering: a browser context of its own (no cookies, storage or
+ * cache shared with another crawl), pages rendered one per address under the
+ * per-page and per-crawl limits, and nothing a page opens kept alive: popups are
+ * closed, dialogs dismissed, downloads refused, images, media and fonts never
+ * fetched.
+ */
+
+export interface RenderedDocument {
+  /** Where the page ended up (after redirects, `location` changes and client-side routing), fragment included. */
+  readonly url: string;
+  /** The status of the document's answer (200 when routed in the app). */
+  readonly status: number;
+  /** The DOM after the page's scripts ran, serialised. */
+  readonly html: string;
+}
+
+export type RenderFailureKind = "timeout" | "crashed" | "memory" | "navigation" | "budget" | "unavailable" | "aborted" | "failed";
+
+/** A page that could not be rendered; `reason` is short and safe to show the caller. */
+export class RenderFailure extends Error {
+  constructor(
+    readonly kind: RenderFailureKind,
+    readonly reason: string,
+  ) {
+    super(reason);
+    this.name = "RenderFailure";
+  }
+}
+
+/** What a page can pull that never changes its words. */
+const BLOCKED_TYPES = new Set(["image", "media", "font", "texttrack"]);
+/** Requests that stay open by design: they never count against the network going quiet. */
+const STREAMING_TYPES = new Set(["eventsource", "websocket"]);
+
+/**
+ * Runs before any script of every frame: what a page could use to annoy or escape
+ * a reader gets nothing. Dialogs return at once (a loop of alerts costs nothing),
+ * window.open opens nothing, WebRTC (UDP, which no proxy sees) does not exist,
+ * service workers cannot register.
+ */
+const HARDENING = `(() => {
+  const define = (target, name, value) => { try { Object.defineProperty(target, name, { value, configurable: false, writable: false }); } catch {} };
+  define(window, "open", () => null);
+  define(window, "alert", () => undefined);
+  define(window, "confirm", () => false);
+  define(window, "prompt", () => null);
+  define(window, "print", () => undefined);
+  for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel", "RTCSessionDescription", "RTCIceCandidate"]) define(window, name, undefined);
+  try { if (navigator.serviceWorker) Object.defineProperty(navigator, "serviceWorker", { get: () => undefined, configurable: false }); } catch {}
+  try { if (window.Notification) define(Notification, "requestPermission", () => Promise.resolve("denied")); } catch {}
+})();`;
+
+export class RenderSession {
+  private context: Promise<BrowserContext> | undefined;
+  /** Pages this session asked for and the context has not announced yet. */
+  private expecting = 0;
+  private closed = false;
+  /** Pages rendered and page-milliseconds spent, against the crawl's render budget. */
+  pagesRendered = 0;
+  msRendered = 0;
+
+  constructor(
+    private readonly renderer: BrowserRenderer,
+    private readonly userAgent: string,
+    private readonly onClose: () => void,
+  ) {}
+
+  /**
+   * Renders `url` (a hash route included) and answers its DOM. `via`: reach it as a
+   * reader would, by following the link `href` on the page at `from` inside the app,
+   * for client-side routes the server does not answer (a static host's 404).
+   */
+  async render(url: string, options: { signal?: AbortSignal; via?: { from: string; href: string } } = {}): Promise<RenderedDocument> {
+    const { limits } = this.renderer;
+    if (this.closed) throw new RenderFailure("aborted", "the crawl ended");
+    if (this.pagesRendered >= limits.crawlPages || this.msRendered >= limits.crawlSeconds * 1000) {
+      throw new RenderFailure("budget", "the crawl's rendering budget was spent");
+    }
+    let release: () => void;
+    try {
+      release = await this.renderer.pages.acquire(options.signal);
+    } catch {
+      throw new RenderFailure("aborted", "the crawl ended");
+    }
+    const started = performance.now();
+    this.pagesRendered += 1;
+    try {
+      const context = await this.contextReady();
+      return await this.renderPage(context, url, options);
+    } finally {
+      this.msRendered += performance.now() - started;
+      release();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const context = this.context;
+    this.context = undefined;
+    try {
+      if (context) await (await context.catch(() => undefined))?.close().catch(() => undefined);
+    } finally {
+      this.onClose();
+    }
+  }
+
+  private contextReady(): Promise<BrowserContext> {
+    this.context ??= this.openContext().catch((error: unknown) => {
+      this.context = undefined;
+      throw new RenderFailure("unavailable", `the browser could not be started (${(error as Error).message.split("\n")[0]})`);
+    });
+    return this.context;
+  }
+
+  private async openContext(): Promise<BrowserContext> {
+    const context = await this.renderer.newContext(this.userAgent);
+    await context.addInitScript({ content: HARDENING });
+    await context.route("**/*", (route) => (BLOCKED_TYPES.has(route.request().resourceType()) ? route.abort("blockedbyclient") : route.continue()).catch(() => undefined));
+    // A page the crawl did not open (a popup, a target=_blank link) is closed at once. Ours are announced
+    // before newPage() returns them, so they are told apart by being expected and having no opener.
+    context.on("page", (page) => {
+      const expected = this.expecting > 0;
+      if (expected) this.expecting -= 1;
+      void page.opener().then(
+        (opener) => {
+          if (opener || !expected) void page.close().catch(() => undefined);
+        },
+        () => undefined,
+      );
+    });
+    return context;
+  }
+
+  private async renderPage(context: BrowserContext, url: string, options: { signal?: AbortSignal; via?: { from: string; href: string } }): Promise<RenderedDocument> {
+    const { limits } = this.renderer;
+    this.expecting += 1;
+    const page = await context.newPage();
+    const network = new NetworkQuiet(page, BLOCKED_TYPES);
+    let failure: RenderFailure | undefined;
+    let navigations = 0;
+    const stop = (reason: RenderFailure) => {
+      failure ??= reason;
+      void page.close().catch(() => undefined);
+    };
+    page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined));
+    page.on("download", (download) => void download.cancel().catch(() => undefined));
+    page.on("crash", () => stop(new RenderFailure("crashed", "the page crashed (it may have used too much memory)")));
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame() && ++navigations > limits.maxNavigations) stop(new RenderFailure("navigation", `the page navigated more than ${limits.maxNavigations} times (a redirect loop)`));
+    });
+    const timer = setTimeout(() => stop(new RenderFailure("timeout", `the page did not finish rendering within ${limits.pageTimeoutMs / 1000} s`)), limits.pageTimeoutMs);
+    const onAbort = () => stop(new RenderFailure("aborted", "the crawl ended"));
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
+    try {
+      const entry = options.via?.from ?? url;
+      const response = await page.goto(entry, { waitUntil: "load", timeout: limits.pageTimeoutMs });
+      await network.settle(limits.settleQuietMs, limits.settleMaxMs);
+      if (options.via) {
+        await followInApp(page, options.via.href, url);
+        await network.settle(limits.settleQuietMs, limits.settleMaxMs);
+      }
+      const html = await page.content();
+      if (failure) throw failure;
+      return { url: page.url(), status: options.via ? 200 : (response?.status() ?? 200), html };
+    } catch (error) {
+      if (failure) throw failure;
+      if (error instanceof RenderFailure) throw error;
+      const message = (error as Error).message ?? "";
+      if (/crash/i.test(message)) throw new RenderFailure("crashed", "the page crashed (it may have used too much memory)");
+      if (/closed|disconnected/i.test(message)) throw new RenderFailure("crashed", "the browser closed while rendering the page");
+      if (/timeout/i.test(message)) throw new RenderFailure("timeout", `the page did not finish rendering within ${limits.pageTimeoutMs / 1000} s`);
+      throw new RenderFailure("failed", `the page could not be rendered (${message.split("\n")[0]?.replace(/^page\.\w+: /, "").slice(0, 120)})`);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      network.dispose();
+      await page.close().catch(() => undefined);
+    }
+  }
+}
+
+/**
+ * Clicks the app's own link to `href` (hidden menus included: a click event, not a
+ * pointer), or, when the app renders no such link, pushes the address and tells the
+ * router; then waits for the address to become `target`.
+ */
+async function followInApp(page: Page, href: string, target: string): Promise<void> {
+  await page.evaluate(`(${FOLLOW_LINK})(${JSON.stringify(href)}, ${JSON.stringify(target)})`);
+  const wanted = new URL(target).href;
+  const deadline = Date.now() + 3_000;
+  while (Date.now() < deadline && stripSlash(page.url()) !== stripSlash(wanted)) await page.waitForTimeout(25);
+  if (stripSlash(page.url()) !== stripSlash(wanted)) throw new RenderFailure("failed", "the app did not route to the page");
+}
+
+/** Runs in the page (as source: this project's TypeScript has no DOM types). */
+const FOLLOW_LINK = `(href, target) => {
+  const wanted = new URL(target, location.href).href;
+  const anchors = Array.from(document.querySelectorAll("a[href]"));
+  const anchor = anchors.find((a) => a.getAttribute("href") === href) || anchors.find((a) => a.href === wanted);
+  if (anchor) {
+    anchor.removeAttribute("target");
+    anchor.click();
+    return;
+  }
+  history.pushState(null, "", wanted);
+  dispatchEvent(new PopStateEvent("popstate", { state: null }));
+}`;
+
+const stripSlash = (url: string) => url.replace(/\/(?=$|[?#])/, "");
+
+/** Counts the page's requests in flight; `settle` waits until none has been for `quietMs`. */
+class NetworkQuiet {
+  private inFlight = 0;
+  private lastChange = performance.now();
+  private readonly onRequest = (request: Request) => {
+    if (this.counts(request)) this.change(+1);
+  };
+  private readonly onDone = (request: Request) => {
+    if (this.counts(request)) this.change(-1);
+  };
+
+  constructor(
+    private readonly page: Page,
+    private readonly blocked: ReadonlySet<string>,
+  ) {
+    page.on("request", this.onRequest);
+    page.on("requestfinished", this.onDone);
+    page.on("requestfailed", this.onDone);
+  }
+
+  async settle(quietMs: number, maxMs: number): Promise<void> {
+    const deadline = performance.now() + maxMs;
+    for (;;) {
+      const now = performance.now();
+      if (now >= deadline || (this.inFlight <= 0 && now - this.lastChange >= quietMs)) return;
+      await new Promise((resolve) => setTimeout(resolve, this.inFlight <= 0 ? Math.max(5, quietMs - (now - this.lastChange)) : 25));
+    }
+  }
+
+  dispose(): void {
+    this.page.off("request", this.onRequest);
+    this.page.off("requestfinished", this.onDone);
+    this.page.off("requestfailed", this.onDone);
+  }
+
+  private counts(request: Request): boolean {
+    const type = request.resourceType();
+    return !this.blocked.has(type) && !STREAMING_TYPES.has(type);
+  }
+
+  private change(by: number): void {
+    this.inFlight = Math.max(0, this.inFlight + by);
+    this.lastChange = performance.now();
+  }
+}
