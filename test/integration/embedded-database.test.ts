@@ -6,7 +6,7 @@ import { pino } from "pino";
 import { LOCATION_NOTE, startEmbeddedPostgres } from "../../src/db/embedded-postgres.js";
 import { migrations } from "../../src/db/migrations/index.js";
 import { Account } from "../../src/modules/accounts/account.entity.js";
-import { startTestApp, type TestApp } from "../support/app.js";
+import { HEALTHY, startTestApp, type TestApp } from "../support/app.js";
 import { withClient } from "../support/global-setup.js";
 
 /**
@@ -32,7 +32,7 @@ describe("embedded PostgreSQL (no DATABASE_URL)", () => {
     const response = await fetch(`${service.url}/api/health`);
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.status).toBe("pass");
+    expect(body.status).toBe(HEALTHY);
     expect(body.checks.database.detail).toBe("embedded PostgreSQL answered");
     expect(body.checks.environment.detail).toContain("embedded database");
 
@@ -80,7 +80,7 @@ describe("embedded PostgreSQL (no DATABASE_URL)", () => {
     expect(reloaded).toMatchObject({ name: "Survivor Inc", plan: "free" });
     expect(reloaded.billingCycleAnchor.toISOString()).toBe("2026-01-01T00:00:00.000Z");
     const response = await fetch(`${service.url}/api/health`);
-    expect((await response.json()).status).toBe("pass");
+    expect((await response.json()).status).toBe(HEALTHY);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../support/app.js";
+import { HEALTHY, startTestApp, type TestApp } from "../support/app.js";
 import { TcpRelay } from "../support/tcp-relay.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
@@ -33,7 +33,7 @@ describe("health while the database goes away and comes back", () => {
   it("passes, fails with 503 while unreachable, and passes again without a restart", async () => {
     const before = await health();
     expect(before.status).toBe(200);
-    expect(before.body.status).toBe("pass");
+    expect(before.body.status).toBe(HEALTHY);
 
     await link.cut();
     const during = await health();
@@ -54,6 +54,6 @@ describe("health while the database goes away and comes back", () => {
     await link.open();
     const after = await health();
     expect(after.status).toBe(200);
-    expect(after.body.status).toBe("pass");
+    expect(after.body.status).toBe(HEALTHY);
   });
 });

@@ -7,6 +7,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HEALTHY } from "../support/app.js";
 import { collectLines, exitOf } from "../support/child-process.js";
 import { createTestDatabase } from "../support/database.js";
 
@@ -127,7 +128,7 @@ describe("the service process", () => {
     console.log(`cold start, fresh DATA_DIR (initdb included): ${service.wallMs} ms from spawn, ${service.bootMs} ms in main()`);
     const health = await fetch(`${service.url}/api/health`);
     expect(health.status).toBe(200);
-    expect((await health.json()).status).toBe("pass");
+    expect((await health.json()).status).toBe(HEALTHY);
     const pid = await postmasterPid(dataDir);
     expect(alive(pid)).toBe(true);
 
@@ -149,7 +150,7 @@ describe("the service process", () => {
     try {
       expect(alive(orphan)).toBe(false);
       const health = await fetch(`${next.url}/api/health`);
-      expect((await health.json()).status).toBe("pass");
+      expect((await health.json()).status).toBe(HEALTHY);
     } finally {
       next.child.kill("SIGTERM");
       expect(await exitOf(next.child)).toBe(0);
@@ -164,7 +165,7 @@ describe("the service process", () => {
       expect(await exitOf(second)).toBe(1);
       expect(logs.join("\n")).toContain("is in use by another running service");
       const health = await fetch(`${first.url}/api/health`);
-      expect((await health.json()).status).toBe("pass");
+      expect((await health.json()).status).toBe(HEALTHY);
     } finally {
       first.child.kill("SIGTERM");
       expect(await exitOf(first.child)).toBe(0);

@@ -93,6 +93,8 @@ export class HealthService {
   }
 
   private async checkRendering(): Promise<HealthCheck> {
+    // An API-only process (beside `npm run worker`) reads no site: the workers' browsers are theirs to report.
+    if (this.config.scoringWorkers === 0) return { status: HealthStatus.pass, detail: "not used here: this process runs no scoring jobs, worker processes render" };
     const status = await this.rendering?.status();
     if (!status?.available) {
       return {

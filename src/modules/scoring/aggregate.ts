@@ -68,21 +68,26 @@ export function aggregate(results: readonly Scored[], framework: Framework): Agg
   return { totalScore, stageName, pillarScores, ...strengthsAndGaps(results, framework), gateNotes, ...(lifecycleStageId ? { lifecycleStageId } : {}) };
 }
 
+/** A strength is a dimension the site shows at least at the median of real product sites (the curve's 50). */
+export const STRENGTH_MIN_SCORE = 50;
+
 /**
- * Strengths: the 3 highest dimensions with high or medium confidence; gaps: the
- * 3 lowest. A dimension that does not apply is neither. Ties go to the higher
- * pillar weight, then the dimension id.
+ * Strengths: the 3 highest dimensions with high or medium confidence that score at
+ * least STRENGTH_MIN_SCORE, so a thin site may have fewer, or none; gaps: the 3
+ * lowest of the others. No dimension is both. A dimension that does not apply is
+ * neither. Ties go to the higher pillar weight, then the dimension id.
  */
 export function strengthsAndGaps(results: readonly Scored[], framework: Framework): { strengths: DimensionId[]; gaps: DimensionId[] } {
   const pillarWeight = (id: DimensionId) => framework.pillarWeights[dimensionById.get(id)!.pillar];
   const applicable = results.filter((result) => result.applicable !== false);
   const byId = (a: Scored, b: Scored) => (a.dimensionId < b.dimensionId ? -1 : a.dimensionId > b.dimensionId ? 1 : 0);
   const strengths = applicable
-    .filter((result) => result.confidence !== "low")
+    .filter((result) => result.confidence !== "low" && result.score >= STRENGTH_MIN_SCORE)
     .sort((a, b) => b.score - a.score || pillarWeight(b.dimensionId) - pillarWeight(a.dimensionId) || byId(a, b))
     .slice(0, 3)
     .map((result) => result.dimensionId);
-  const gaps = [...applicable]
+  const gaps = applicable
+    .filter((result) => !strengths.includes(result.dimensionId))
     .sort((a, b) => a.score - b.score || pillarWeight(b.dimensionId) - pillarWeight(a.dimensionId) || byId(a, b))
     .slice(0, 3)
     .map((result) => result.dimensionId);

@@ -9,6 +9,7 @@ import { buildScoreResult } from "./result-builder.js";
 import { allRules } from "./rules/index.js";
 import type { RuleSet } from "./rules/rule.js";
 import type { Confidence, DimensionAssessment, DimensionId, DimensionResult, Evidence, ScoreInput, ScoreMode, ScoreResult, Scorer } from "./scoring.types.js";
+import { thinCrawl } from "./result-builder.js";
 import { SiteFacts } from "./site-facts.js";
 import { siteProfile, type SiteProfile } from "./site-profile.js";
 
@@ -120,12 +121,13 @@ export class HeuristicScorer implements Scorer {
 
 /**
  * Whether an absence on the site is itself evidence: the crawl read at least ten
- * pages, or every page it found (a small site read whole). Then a dimension that
- * shows nothing where it applies is rated with medium confidence, not low.
+ * pages, or every page it found (a small site read whole), and it was not thin
+ * (thinCrawl). Then a dimension that shows nothing where it applies is rated with
+ * medium confidence, not low.
  */
 export function readThoroughly(crawl: ScoreInput["crawl"]): boolean {
   const stats = crawl.crawlStats;
-  return stats.pagesAnalyzed >= 10 || (!stats.partial && stats.pagesPlanned <= stats.pagesAnalyzed);
+  return !thinCrawl(stats) && (stats.pagesAnalyzed >= 10 || (!stats.partial && stats.pagesPlanned <= stats.pagesAnalyzed));
 }
 
 /** A dimension's evidence strength (0–100) on its population curve: the corpus median scores 50, its p90 scores 90. */

@@ -1,6 +1,6 @@
 import { serverAudits } from "graphql-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../support/app.js";
+import { HEALTHY, startTestApp, type TestApp } from "../../support/app.js";
 
 let service: TestApp;
 beforeAll(async () => {
@@ -47,6 +47,6 @@ describe("GraphQL over HTTP conformance (graphql-http serverAudits)", () => {
       headers: { "apollo-require-preflight": "true", accept: "application/graphql-response+json" },
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ data: { health: { status: "pass" } } });
+    expect(await response.json()).toEqual({ data: { health: { status: HEALTHY } } });
   });
 });

@@ -3,7 +3,7 @@ import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { HealthStatusOnlyDocument, type HealthStatusOnlyQuery } from "../../generated/operations.js";
-import { startTestApp, type TestApp } from "../../support/app.js";
+import { HEALTHY, startTestApp, type TestApp } from "../../support/app.js";
 
 let service: TestApp;
 beforeAll(async () => {
@@ -25,7 +25,7 @@ describe("GraphQL over HTTP", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("x-request-id")).toMatch(/^req_/);
     const body = (await response.json()) as { data: HealthStatusOnlyQuery };
-    expect(body).toEqual({ data: { health: { status: "pass" } } });
+    expect(body).toEqual({ data: { health: { status: HEALTHY } } });
   });
 
   it("reports a document error with the catalogue's code, action and retryable", async () => {
@@ -106,7 +106,7 @@ describe("GraphQL over WebSocket (graphql-ws) on the same path", () => {
           { next: (data) => (value = data), error: reject, complete: () => resolve(value) },
         );
       });
-      expect(result).toEqual({ data: { health: { status: "pass" } } });
+      expect(result).toEqual({ data: { health: { status: HEALTHY } } });
     } finally {
       await client.dispose();
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../support/app.js";
+import { HEALTHY, startTestApp, type TestApp } from "../../support/app.js";
+import { HAS_CHROMIUM } from "../../support/browser.js";
 import { rawRequest, type RawResponse } from "../../support/raw-http.js";
 
 let service: TestApp;
@@ -20,7 +21,7 @@ describe("REST compatibility layer", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     const body = await response.json();
     expect(body).toMatchObject({
-      status: "pass",
+      status: HEALTHY,
       version: service.config.version,
       checks: {
         database: { status: "pass", latencyMs: expect.any(Number), detail: "PostgreSQL answered" },
@@ -28,6 +29,7 @@ describe("REST compatibility layer", () => {
         billing: { status: "pass" },
         scoring: { status: "pass", detail: "deterministic heuristic scorer" },
         environment: { status: "pass" },
+        rendering: HAS_CHROMIUM ? { status: "pass", detail: expect.stringMatching(/^Chromium \d+/) } : { status: "warn", detail: expect.stringContaining("no browser") },
       },
     });
   });

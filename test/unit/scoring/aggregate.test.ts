@@ -79,11 +79,22 @@ describe("strengths and gaps", () => {
     });
   });
 
-  it("breaks ties by pillar weight, then by id", () => {
+  it("breaks ties by pillar weight, then by id, and never names a dimension both a strength and a gap", () => {
     const tied = all(50);
     const { strengths, gaps } = strengthsAndGaps(tied, maturityFramework);
-    // Weight 1 pillars first; among them alphabetical ids.
+    // Weight 1 pillars first; among them alphabetical ids. The gaps are the next three, not the same ones.
     expect(strengths).toEqual(["ai_capability_depth", "architecture_systems", "compliance_certifications"]);
-    expect(gaps).toEqual(["ai_capability_depth", "architecture_systems", "compliance_certifications"]);
+    expect(gaps).toEqual(["customer_proof", "data_privacy", "delivery_velocity"]);
+  });
+
+  it("names no strength below the median of real sites (50): a thin site may have fewer than three, or none", () => {
+    const thin = withScores({ value_proposition: 62, pricing_packaging: 48 }, 5);
+    expect(strengthsAndGaps(thin, maturityFramework).strengths).toEqual(["value_proposition"]);
+    expect(strengthsAndGaps(all(30), maturityFramework).strengths).toEqual([]);
+    for (const results of [thin, all(30), all(50), all(90)]) {
+      const { strengths, gaps } = strengthsAndGaps(results, maturityFramework);
+      expect(strengths.filter((id) => gaps.includes(id))).toEqual([]);
+      expect(gaps).toHaveLength(3);
+    }
   });
 });

@@ -89,7 +89,9 @@ describe("boilerplate is not evidence", () => {
 
 describe("a faint reading on a site read thoroughly", () => {
   it("weighs like silence (medium confidence), and the reasoning says the absence is the finding", () => {
-    const pages = [...BARE_SITE, ...Array.from({ length: 9 }, (_, i) => page(`/page-${i}`, "Plain words.")), page("/product", "Trusted by makers everywhere.")];
+    // Ten pages of ordinary prose: enough read that an absence is itself the finding.
+    const prose = (i: number) => Array.from({ length: 8 }, (_, k) => `Paragraph ${k} of page ${i} explains how the tool works for its makers.`).join(" ");
+    const pages = [...BARE_SITE, ...Array.from({ length: 9 }, (_, i) => page(`/page-${i}`, prose(i))), page("/product", "Trusted by makers everywhere.")];
     const result = new HeuristicScorer().scoreSync({ crawl: syntheticCrawl(pages), framework: "maturity", mode: "full" });
     const proof = result.dimensions.find((dimension) => dimension.dimensionId === "customer_proof")!;
     expect(proof.confidence).toBe("medium");

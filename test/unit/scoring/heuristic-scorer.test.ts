@@ -13,17 +13,31 @@ const rules: RuleSet = { enterprise_readiness: ssoRule };
 const scorer = new HeuristicScorer(rules);
 const withSso = syntheticCrawl([{ path: "/", text: "Enterprise plan with SAML SSO." }]);
 const without = syntheticCrawl([{ path: "/", text: "A simple app." }]);
+/** A small site read whole, with enough text that what it does not say is telling. */
+const prose = (topic: string) => Array.from({ length: 12 }, (_, i) => `Sentence ${i} about ${topic} and how the app handles it for its users.`).join(" ");
+const readWhole = syntheticCrawl(["/", "/features", "/about", "/blog"].map((path) => ({ path, text: prose(path) })));
 
 const dimension = (result: Awaited<ReturnType<typeof scorer.score>>, id: string) => result.dimensions.find((item) => item.dimensionId === id)!;
 
 describe("heuristic scorer mechanics", () => {
   it("keeps a dimension with nothing observable at its prior and says what the silence means; a site read whole makes the absence medium-confidence", async () => {
-    const result = await scorer.score({ crawl: without, framework: "maturity", mode: "full" });
+    const result = await scorer.score({ crawl: readWhole, framework: "maturity", mode: "full" });
     const enterprise = dimension(result, "enterprise_readiness");
     expect(enterprise).toMatchObject({ score: 5, confidence: "medium", evidence: "No evidence for this dimension was found on the crawled pages." });
     expect(enterprise.applicable).toBeUndefined();
     expect(enterprise.reasoning).toMatch(/an established product usually shows this on its site, so the score stays at the prior of 5/);
     expect(result.dimensions).toHaveLength(27);
+  });
+
+  it("rates an absence low, not medium, when the crawl saw one or two pages or little text, and says how little it saw", async () => {
+    const onePage = await scorer.score({ crawl: without, framework: "maturity", mode: "full" });
+    expect(dimension(onePage, "enterprise_readiness")).toMatchObject({ score: 5, confidence: "low" });
+    expect(onePage.dimensions.filter((item) => item.evidenceItems.length === 0).every((item) => item.confidence === "low")).toBe(true);
+    expect(onePage.crossDimensionNotes).toContain("Read 1 page as HTML.");
+    const twoShortPages = syntheticCrawl([{ path: "/", text: prose("home") }, { path: "/pricing", text: prose("pricing") }]);
+    const two = await scorer.score({ crawl: twoShortPages, framework: "maturity", mode: "full" });
+    expect(dimension(two, "enterprise_readiness").confidence).toBe("low");
+    expect(two.crossDimensionNotes).toMatch(/The crawl saw little \(2 pages, [\d,]+ characters of text\)/);
   });
 
   it("keeps an absence low-confidence when the crawl stopped short of a site it could not read whole", async () => {
@@ -83,7 +97,7 @@ describe("heuristic scorer mechanics", () => {
   it("rates nothing above medium confidence in quick mode", async () => {
     const quick = await scorer.score({ crawl: withSso, framework: "maturity", mode: "quick" });
     expect(dimension(quick, "enterprise_readiness").confidence).toBe("medium");
-    expect(quick).toMatchObject({ mode: "quick", framework: "maturity", frameworkVersion: "2.1.0" });
+    expect(quick).toMatchObject({ mode: "quick", framework: "maturity", frameworkVersion: "2.2.0" });
   });
 
   it("reports each of the 27 dimensions as it is scored", async () => {
