@@ -2,7 +2,9 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { CrawlResult } from "../src/modules/crawl/crawl.types.js";
-import { createCrawler } from "../src/modules/crawl/crawler.factory.js";
+import { pino } from "pino";
+import { createCrawler, createRenderer } from "../src/modules/crawl/crawler.factory.js";
+import { locateBrowser } from "../src/modules/crawl/render/browser-locator.js";
 import { HeuristicScorer, type DimensionReading } from "../src/modules/scoring/heuristic-scorer.js";
 import { SiteFacts } from "../src/modules/scoring/site-facts.js";
 import { dimensions } from "../src/modules/scoring/framework/dimensions.js";
@@ -53,7 +55,12 @@ interface Row {
   readings: DimensionReading[];
 }
 
-const crawler = createCrawler({ version: "calibrate", crawl: { maxPages: 25, ssrfAllowlist: ["127.0.0.1/32"] } }, { budgetMs: 60_000 });
+// Client-rendered sites are read in the browser the service would use (CHROMIUM_PATH, PATH or Playwright's cache).
+const browser = locateBrowser(process.env);
+if (!browser) console.error("no browser found (CHROMIUM_PATH, chromium on PATH, Playwright's cache): client-rendered sites will fail to crawl");
+const calibrationConfig = { version: "calibrate", crawl: { maxPages: 25, ssrfAllowlist: ["127.0.0.1/32"], browser } };
+const renderer = createRenderer(calibrationConfig, pino({ level: "warn" }));
+const crawler = createCrawler(calibrationConfig, { budgetMs: 60_000, renderer });
 const scorer = new HeuristicScorer();
 
 async function run(site: CorpusSite): Promise<Row> {
@@ -100,19 +107,26 @@ function dishonestEvidence(result: ScoreResult, crawl: CrawlResult): string[] {
 }
 
 const rows: Row[] = [];
+const failed: string[] = [];
 for (const site of sites) {
-  const row = await run(site);
-  rows.push(row);
-  if (values.dump === site.name) dump(row.full);
+  try {
+    const row = await run(site);
+    rows.push(row);
+    if (values.dump === site.name) dump(row.full);
+  } catch (error) {
+    failed.push(`${site.name}: ${(error as Error).message}`);
+  }
 }
+await renderer.close();
+for (const line of failed) console.log(`NOT CRAWLED ${line}`);
 
 const fmt = (value: number) => (Number.isNaN(value) ? "  n/a" : value.toFixed(2).padStart(5));
 console.log(`\ncorpus: ${manifestPath} · ${rows.length} sites · heuristic scorer · framework ${rows[0]?.full.frameworkVersion ?? "?"}\n`);
-console.log("site             kind         judged  total stage         quick  pages  high  seconds");
+console.log("site             kind         judged  total stage         quick  pages  rendered  high  seconds");
 for (const row of [...rows].sort((a, b) => b.site.judged - a.site.judged || b.full.totalScore - a.full.totalScore)) {
   const high = row.full.dimensions.filter((dimension) => dimension.confidence === "high").length;
   console.log(
-    `${row.site.name.padEnd(16)} ${row.site.kind.padEnd(12)} ${String(row.site.judged).padStart(6)}  ${String(row.full.totalScore).padStart(5)} ${row.full.stageName.padEnd(12)} ${String(row.quick.totalScore).padStart(6)}  ${String(row.full.crawlStats.pagesAnalyzed).padStart(5)}  ${String(high).padStart(4)}  ${row.seconds.toFixed(1).padStart(7)}`,
+    `${row.site.name.padEnd(16)} ${row.site.kind.padEnd(12)} ${String(row.site.judged).padStart(6)}  ${String(row.full.totalScore).padStart(5)} ${row.full.stageName.padEnd(12)} ${String(row.quick.totalScore).padStart(6)}  ${String(row.full.crawlStats.pagesAnalyzed).padStart(5)}  ${String(row.full.crawlStats.pagesRendered ?? 0).padStart(8)}  ${String(high).padStart(4)}  ${row.seconds.toFixed(1).padStart(7)}`,
   );
 }
 
@@ -147,6 +161,8 @@ const targets: Array<[string, boolean]> = [
   ["quick mode ρ commercial ≥ 0.7", rho(commercial(rows), "quick") >= 0.7],
   ["same crawl, same score", nondeterministic.length === 0],
   ["every quote is a substring of its page", dishonest.length === 0],
+  ["no dimension is both a strength and a gap (full and quick)", rows.every((row) => [row.full, row.quick].every((result) => !result.strengths.some((id) => result.gaps.includes(id))))],
+  [`every site crawled (${failed.length} not)`, failed.length === 0],
 ];
 console.log("\ntargets");
 for (const [label, met] of targets) console.log(`  ${met ? "MET   " : "MISSED"} ${label}`);

@@ -116,6 +116,9 @@ function canonicalBase(href: string, pageUrl: string): string | undefined {
   }
 }
 
+/** "#/" (or "#!/"): a hash-routed app's home, the document itself. */
+const ROOT_ROUTE = /^#!?\/?$/;
+
 function resolveLinks(raw: RawPage, base: string, pageUrl: string, rendered: boolean): { internal: PageLink[]; external: PageLink[] } {
   const seenHrefs = new Set<string>();
   const seen = new Set<string>();
@@ -127,7 +130,7 @@ function resolveLinks(raw: RawPage, base: string, pageUrl: string, rendered: boo
     if (href === "" || seenHrefs.has(href)) continue;
     seenHrefs.add(href);
     // In a rendered app "#/pricing" is a page of its own; otherwise "#…" is a place in this page.
-    const routed = rendered && href.includes("#") ? routeAddress(href, base) : undefined;
+    const routed = rendered && href.includes("#") ? (ROOT_ROUTE.test(href) ? canonicalUrl(base) : routeAddress(href, base)) : undefined;
     if (routed !== undefined) {
       if (!seen.has(routed) && isSameSite(routed, pageUrl)) {
         seen.add(routed);

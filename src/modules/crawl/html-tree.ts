@@ -99,7 +99,7 @@ export interface RawPage {
 }
 
 export interface ScriptingSignals {
-  /** External or module scripts (`<script src>`, `type="module"`): the bundles a client-rendered app ships. */
+  /** Scripts a browser would run (bundles, modules, inline code; not JSON or template blocks). */
   scripts: number;
   /** An element a framework mounts into (`#root`, `#app`, `#__next`, `<app-root>` …) with no visible text in it. */
   emptyMount: boolean;
@@ -221,6 +221,8 @@ const CAPTURE_TEMPLATE = -4;
 type Capture = typeof CAPTURE_TITLE | typeof CAPTURE_JSON_LD | typeof CAPTURE_TEMPLATE;
 
 const JSON_LD_SCRIPT = /^\s*application\/ld\+json\s*(?:;|$)/i;
+/** Script types a browser runs (an absent or empty type is JavaScript): data blocks (JSON, templates) are not counted. */
+const EXECUTABLE_SCRIPT = /^\s*(?:|module|(?:text|application)\/(?:x-)?(?:java|ecma)script|text\/jsx?|text\/babel)\s*(?:;.*)?$/i;
 
 /**
  * The walk's rules and state, driven node by node: `enter` an element (then its
@@ -303,7 +305,7 @@ class PageWalk {
         if (TEMPLATE_SCRIPT.test(type)) {
           return this.templatesParsed && !this.scripted && this.templates < MAX_TEMPLATES && this.hidden === 0 ? CAPTURE_TEMPLATE : SKIP_SUBTREE;
         }
-        if (attributes["src"] !== undefined || type.trim().toLowerCase() === "module") this.page.scripting.scripts++;
+        if (EXECUTABLE_SCRIPT.test(type)) this.page.scripting.scripts++;
         return SKIP_SUBTREE;
       }
       case "noscript":

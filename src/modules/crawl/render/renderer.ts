@@ -279,7 +279,6 @@ export class BrowserRenderer implements Renderer {
       const processes = this.processes();
       let total = 0;
       for (const process of processes) {
-        total += process.rss;
         if (process.type === "renderer" && process.rss > this.limits.rendererMemoryMb * 1024 * 1024) {
           this.logger.warn({ pid: process.pid, rssMb: Math.round(process.rss / 1048576) }, "a rendered page went past its memory ceiling; stopping it");
           try {
@@ -287,7 +286,9 @@ export class BrowserRenderer implements Renderer {
           } catch {
             // already gone
           }
+          continue; // gone with its page: not what the browser keeps
         }
+        total += process.rss;
       }
       if (total > this.limits.browserMemoryMb * 1024 * 1024) this.restartWhenIdle = true;
     }, 500);
