@@ -44,3 +44,18 @@ site qualys javanigus+qualys.com-eleventy --ref a89fe43a0f66aacfecce1829e0146eb7
 site geckoboard garethjohnsdesign+geckoboard.com --ref b6c77c10c331d5f147b76b34b93944db71ed376a --subdir _site --host www.geckoboard.com --host geckoboard.com --section-cap 40
 site appknox appknox+website --ref d70420ba7507468cd52ff4b744024c0ceda2e088 --subdir _site --host www.appknox.com --host appknox.com
 site exceptionless exceptionless+Website --ref 7012fcad6e3c4dfc8f876b164b3a6653800e867d --subdir _site --host exceptionless.com --host www.exceptionless.com --section-cap 40
+
+# Sites built in the browser: their bundles are kept (SITES.md, "Added for sites built in the browser").
+site effect-network effectai+effect-network-website --ref fcae29131183b913f83e724eb66bef65defbae71 --host effect.network --host www.effect.network --assets js,mjs,json,css
+site element-ui ElemeFE+element --ref d74dfa7508368871280199744aab581059dfa00a --host element.eleme.io --assets js,mjs,json,css --exclude '^[0-9]+\.[0-9]+/|^appcache/'
+site itering itering+home-io --ref 6cce0bc82088ec9f0292894ea6f7311289007ea0 --host www.itering.io --host itering.io --assets js,mjs,json,css
+site darwinia darwinia-network+home --ref 42745b0b78c65cd2a19f217889c161896528ca4d --host darwinia.network --host www.darwinia.network --assets js,mjs,json,css
+site dolca-pool 2nd-Layer+www.dolcapool.eu --ref 538d01c89233618536696f6df5858874febd1de6 --host dolca.2ndlayer.eu --host www.dolcapool.eu --host dolcapool.eu --assets js,mjs,json,css
+
+# Sales-led regulated vendors, a shutdown, self-serve startups (SITES.md, "Added for the kinds a blind check misjudged").
+site 5c-network 5c-website+Compay-website-v2 --ref ac0add845329efc9c01e93bbd3ec675b60550004 --subdir public --host 5cnetwork.com --host www.5cnetwork.com --exclude '^(_gatsby/|google[0-9a-f]+\.html)'
+site aerlytix stelltec+aerlytix-website-v2 --ref adccf64c98b2723026b258b036b45f04e037c57d --subdir public --host www.aerlytix.com --host aerlytix.com --exclude '^(news|tag|tags|team|rss)/| copy'
+site huntington aegerton+website --ref 878902f4184a13b79112d9a0383f196066e2ba80 --subdir public --host www.huntingtonunderwriting.com --host huntingtonunderwriting.com --exclude '^(about\.utf8|1|20[0-9][0-9]|categories|tags|post)/'
+site brackets adobe+brackets.io --ref 7f932e0f12020a19a0b169b752616701bf6b2027 --host brackets.io --host www.brackets.io --section-cap 40
+site caffeine caffeine+site --ref f4d9ecae74fa2c491e69990a60945164e0ea3224 --subdir _site --host www.caffei.net --host caffei.net --exclude '^(doc|press-kit|img|aboutme)/'
+site genius-sheets GeniusSheets+gs_site --ref e0b589c628e0e4d14a19831c325e2cc5d946699b --subdir _site --host geniussheets.us --host www.geniussheets.us

@@ -34,15 +34,21 @@ let secretPort = 0;
 /** Reads the renderer's debug lines: every refused connection is one. */
 const logger = pino(
   { level: "debug" },
-  new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split("\n").filter(Boolean)) {
-        const entry = JSON.parse(line) as { msg?: string; target?: string; reason?: string };
-        if (entry.msg === "a rendered page's connection was refused") refusals.push({ target: entry.target ?? "", reason: entry.reason ?? "" });
-      }
-      done();
-    },
-  }),
+  (() => {
+    let pending = "";
+    return new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        // Lines may arrive split across writes: only whole ones are read.
+        const lines = (pending + chunk.toString()).split("\n");
+        pending = lines.pop() ?? "";
+        for (const line of lines.filter(Boolean)) {
+          const entry = JSON.parse(line) as { msg?: string; target?: string; reason?: string };
+          if (entry.msg === "a rendered page's connection was refused") refusals.push({ target: entry.target ?? "", reason: entry.reason ?? "" });
+        }
+        done();
+      },
+    });
+  })(),
 );
 
 function listenRaw(host: string, port: number, name: string): Promise<Server> {

@@ -44,7 +44,8 @@ afterAll(async () => {
 async function refusal(app: ScoringTestApp, email: string, url: string) {
   const caller = await signIn(app, email);
   const response = await apiClient(app)("/api/score", { method: "POST", body: { url }, cookie: caller.cookie });
-  const rest = { status: response.status, ...((await response.json()) as { error: Record<string, unknown> }).error };
+  const { error } = (await response.json()) as { error: { code: string; message: string; action: string; retryable: boolean } };
+  const rest = { status: response.status, ...error };
   const graph = await graphqlClient(app)(`mutation($input: ScoreInput!) { score(input: $input) { result { id } } }`, { input: { url } }, { cookie: caller.cookie });
   const usage = await (await apiClient(app)("/api/usage", { cookie: caller.cookie })).json();
   return { rest, graph: graph.errors?.[0], usage };

@@ -53,9 +53,10 @@ export class GuardedProxy {
 
   /** Starts listening on 127.0.0.1 and answers "http://127.0.0.1:<port>". */
   async start(): Promise<string> {
-    const server = createServer({ requestTimeout: 0 }, (request, response) => void this.forward(request, response));
-    server.on("connect", (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(request, socket, head));
-    server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(request, socket, head));
+    // Nothing a request does may escape as an unhandled rejection (it would end the process): the connection is dropped instead.
+    const server = createServer({ requestTimeout: 0 }, (request, response) => void this.forward(request, response).catch(() => response.destroy()));
+    server.on("connect", (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(request, socket, head).catch(() => socket.destroy()));
+    server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(request, socket, head).catch(() => socket.destroy()));
     server.on("connection", (socket: Socket) => {
       this.sockets.add(socket);
       socket.setTimeout(this.idleTimeoutMs, () => socket.destroy());
@@ -216,7 +217,11 @@ export class GuardedProxy {
       return first;
     } catch (error) {
       const reason = error instanceof RefusedAddressError ? error.reason : "could not be resolved";
-      this.options.onRefused?.({ target: target.host, reason });
+      try {
+        this.options.onRefused?.({ target: target.host, reason });
+      } catch {
+        // Whoever listens may fail; the refusal still goes out.
+      }
       if ("writeHead" in answer) refuse(answer, 403, `refused: ${reason}`);
       else rawRefuse(answer, 403, `refused: ${reason}`);
       return undefined;

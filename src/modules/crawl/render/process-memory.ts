@@ -18,14 +18,17 @@ const PAGE_SIZE = 4096;
 
 /** The process tree under the process whose command line contains `marker`, root first; empty when there is none. */
 export function browserProcesses(marker: string): BrowserProcess[] {
-  let pids: number[];
-  try {
-    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
-  } catch {
-    return [];
-  }
+  const pids = allPids();
+  const root = pids.find((pid) => {
+    const line = commandLine(pid);
+    return line.includes(marker) && !line.includes("--type=");
+  });
+  return root === undefined ? [] : processTree(root, pids);
+}
+
+/** A process and everything below it, root first (a worker and the browser it started, for benchmarks). */
+export function processTree(root: number, pids = allPids()): BrowserProcess[] {
   const children = new Map<number, number[]>();
-  let root: number | undefined;
   for (const pid of pids) {
     const parent = parentOf(pid);
     if (parent === undefined) continue;
@@ -33,14 +36,6 @@ export function browserProcesses(marker: string): BrowserProcess[] {
     if (list) list.push(pid);
     else children.set(parent, [pid]);
   }
-  for (const pid of pids) {
-    const line = commandLine(pid);
-    if (line.includes(marker) && !line.includes("--type=")) {
-      root = pid;
-      break;
-    }
-  }
-  if (root === undefined) return [];
   const found: BrowserProcess[] = [];
   const queue = [root];
   while (queue.length > 0) {
@@ -50,6 +45,14 @@ export function browserProcesses(marker: string): BrowserProcess[] {
     queue.push(...(children.get(pid) ?? []));
   }
   return found;
+}
+
+function allPids(): number[] {
+  try {
+    return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
+  } catch {
+    return [];
+  }
 }
 
 function parentOf(pid: number): number | undefined {
