@@ -12,6 +12,7 @@ import type { ScoreResult } from "../src/modules/scoring/scoring.types.js";
 import { readManifest, snapshotDate, type CorpusSite } from "./calibration/manifest.js";
 import { toSnapshot } from "./calibration/snapshot.js";
 import { halves, misorderings, spearman } from "./calibration/stats.js";
+import { precisionOf, quotesOf, readLabels } from "./calibration/evidence-labels.js";
 import { StaticHost } from "./calibration/static-host.js";
 
 /**
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     snapshot: { type: "string" },
     "snapshot-sites": { type: "string" },
     fit: { type: "boolean" },
+    evidence: { type: "string" },
   },
 });
 
@@ -152,6 +154,27 @@ const level5 = rows.filter((row) => row.site.judged === 5);
 const level1 = rows.filter((row) => row.site.judged === 1);
 const nondeterministic = rows.filter((row) => !row.deterministic).map((row) => row.site.name);
 const dishonest = rows.flatMap((row) => row.dishonest.map((item) => `${row.site.name} ${item}`));
+// The evidence selector against the labelled set (calibration/evidence-labels.tsv): full and quick results.
+const quotes = rows.flatMap((row) => [...quotesOf(row.site.name, row.full), ...quotesOf(row.site.name, row.quick)]);
+const labels = readLabels();
+const evidence = precisionOf(quotes, labels);
+console.log(
+  `\nevidence: ${labels.length} labelled pairs (${labels.filter((label) => label.label === 1).length} relevant, ${labels.filter((label) => label.label === 0).length} not, ${new Set(labels.map((label) => label.dimension)).size} dimensions); ` +
+    `${evidence.quotes} quotes shown, ${evidence.labelled} labelled: precision ${fmt(evidence.precision)} (${evidence.relevant} relevant)`,
+);
+for (const quote of evidence.irrelevant.slice(0, 12)) console.log(`  beside the point: ${quote.dimension} ← "${quote.sentence.slice(0, 110)}" (${quote.site})`);
+if (evidence.unlabelled.length > 0) console.log(`  ${evidence.unlabelled.length} quotes not labelled yet (--evidence FILE lists them)`);
+if (values.evidence) {
+  const seen = new Set<string>();
+  const lines = quotes
+    .filter((quote) => {
+      const key = `${quote.dimension}\u0000${quote.sentence}`;
+      return !seen.has(key) && seen.add(key);
+    })
+    .map((quote) => `${evidence.unlabelled.includes(quote) ? "?" : ""}\t${quote.dimension}\t${quote.site}\t${quote.sentence.replace(/\s+/g, " ")}`);
+  writeFileSync(values.evidence, `label\tdimension\tsite\tsentence\n${lines.join("\n")}\n`);
+}
+
 const targets: Array<[string, boolean]> = [
   ["ρ commercial ≥ 0.85 (whole and held-out)", rho(commercial(rows)) >= 0.85 && rho(commercial(heldOut)) >= 0.85],
   ["ρ all ≥ 0.75 (whole and held-out)", rho(rows) >= 0.75 && rho(heldOut) >= 0.75],
@@ -163,6 +186,7 @@ const targets: Array<[string, boolean]> = [
   ["every quote is a substring of its page", dishonest.length === 0],
   ["no dimension is both a strength and a gap (full and quick)", rows.every((row) => [row.full, row.quick].every((result) => !result.strengths.some((id) => result.gaps.includes(id))))],
   [`every site crawled (${failed.length} not)`, failed.length === 0],
+  [`evidence precision ≥ 0.9 on ≥ 300 labelled pairs, every dimension, both kinds, ≥ 90% of quotes labelled`, evidence.precision >= 0.9 && labels.length >= 300 && new Set(labels.map((label) => label.dimension)).size === 27 && labels.some((label) => label.label === 0) && evidence.labelled >= 0.9 * evidence.quotes],
 ];
 console.log("\ntargets");
 for (const [label, met] of targets) console.log(`  ${met ? "MET   " : "MISSED"} ${label}`);

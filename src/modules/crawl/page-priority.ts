@@ -20,7 +20,7 @@ const SEGMENTS: Record<Known, readonly string[]> = {
   docs: ["docs", "doc", "documentation", "developers", "developer", "dev-docs", "guides", "guide", "manual", "help", "help-center", "knowledge-base", "kb"],
   api_reference: ["api", "apis", "reference", "api-reference", "api-docs", "openapi", "swagger", "rest-api"],
   changelog: ["changelog", "change-log", "changes", "release-notes", "releases", "whats-new", "what-s-new", "updates", "product-updates"],
-  security: ["security", "trust", "trust-center", "compliance", "soc2", "soc-2"],
+  security: ["security", "trust", "trust-center", "compliance", "soc2", "soc-2", "regulation", "regulatory", "licensing", "licences", "licenses", "certifications"],
   privacy: ["privacy", "privacy-policy", "dpa", "subprocessors", "sub-processors", "gdpr", "ccpa", "cookies", "cookie-policy"],
   careers: ["careers", "career", "jobs", "join-us", "joinus", "hiring", "work-with-us", "open-positions", "vacancies"],
   customers: ["customers", "customer-stories", "case-studies", "case-study", "stories", "success-stories", "testimonials", "clients", "references", "achievements", "showcase"],
@@ -142,12 +142,14 @@ function meaningfulSegments(pathname: string): string[] {
     .split("/")
     .filter((segment) => segment !== "")
     .map((segment) => (PLAIN_SEGMENT.test(segment) ? segment : safeDecode(segment).toLowerCase().replace(/_/g, "-").replace(/\.(html?|php|aspx?)$/, "")));
-  const [first, second] = segments;
-  if (first === undefined || second === undefined) return segments;
-  if (LOCALE.test(first)) return segments.slice(1);
-  // A leading folder that names nothing, followed by one that does, is where the site lives ("/website/pricing").
+  // A locale ("/en-us/…") says nothing about the page; what follows it is read as the path.
+  const local = segments.length > 1 && LOCALE.test(segments[0]!) ? segments.slice(1) : segments;
+  const [first, second] = local;
+  if (first === undefined || second === undefined) return local;
+  // A leading folder that names nothing, followed by one that does, is where the site lives ("/website/pricing",
+  // "/en-US/component/changelog").
   const names = (segment: string) => SEGMENT_CATEGORY.has(segment) || HUBS.has(segment);
-  return !names(first) && names(second) ? segments.slice(1) : segments;
+  return !names(first) && names(second) ? local.slice(1) : local;
 }
 
 /**

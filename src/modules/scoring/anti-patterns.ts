@@ -1,5 +1,6 @@
 import type { OutboundKind } from "../crawl/crawl.types.js";
 import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
+import { announcedEnd } from "./announced-end.js";
 import { JOB_BOARD, jobOpenings } from "./rules/growth-organization.js";
 import { SCORED_TEXT_PER_PAGE, type SiteFacts } from "./site-facts.js";
 
@@ -17,7 +18,13 @@ export function detectAntiPatterns(facts: SiteFacts): string[] {
     ...staleDates(facts),
     ...navigationToEmptyPages(facts),
     ...unsupportedClaims(facts),
+    ...endAnnounced(facts),
   ];
+}
+
+function endAnnounced(facts: SiteFacts): string[] {
+  const end = announcedEnd(facts.crawl);
+  return end ? [`Announces its own end: "${end.text}" (${end.url})`] : [];
 }
 
 /** Below this many characters of main text a page says next to nothing. */
@@ -168,3 +175,4 @@ function normalise(url: string): string {
   const withoutHash = url.split("#")[0]!;
   return withoutHash.length > 1 && withoutHash.endsWith("/") ? withoutHash.slice(0, -1) : withoutHash;
 }
+

@@ -1,5 +1,7 @@
 import type { CrawlResult, CrawlStats } from "../crawl/crawl.types.js";
 import { aggregate, inDimensionOrder } from "./aggregate.js";
+import { announcedEnd } from "./announced-end.js";
+import { stageFor } from "./framework/stages.js";
 import type { Framework } from "./framework/frameworks.js";
 import type { DimensionResult, ScoreMode, ScoreResult, ScorerInfo } from "./scoring.types.js";
 
@@ -18,7 +20,7 @@ export function buildScoreResult(input: {
   scorer: ScorerInfo;
 }): ScoreResult {
   const dimensions = inDimensionOrder(honestConfidence(input.dimensions, input.crawl.crawlStats));
-  const summary = aggregate(dimensions, input.framework);
+  const summary = endOfProduct(aggregate(dimensions, input.framework), input.crawl);
   const notes = [...summary.gateNotes, ...crawlNotes(input.crawl, input.mode), ...input.notes];
   return {
     url: input.crawl.url,
@@ -38,6 +40,22 @@ export function buildScoreResult(input: {
     ...(summary.lifecycleStageId ? { lifecycleStageId: summary.lifecycleStageId } : {}),
     scorer: input.scorer,
   };
+}
+
+/** The highest total a product that announces its own end can have: Foundation, whatever it once built. */
+export const ENDING_PRODUCT_CAP = 25;
+
+/**
+ * A product whose home page announces its end (shut down, phased out, end of support) is no going
+ * concern, whatever its site shows of better days: its total is capped at ENDING_PRODUCT_CAP, and
+ * crossDimensionNotes quotes the announcement.
+ */
+function endOfProduct<T extends ReturnType<typeof aggregate>>(summary: T, crawl: CrawlResult): T {
+  const end = announcedEnd(crawl);
+  if (!end) return summary;
+  const note = `The site announces the product's end ("${end.text}"), so the total is capped at ${ENDING_PRODUCT_CAP}: a product being shut down is not a going concern.`;
+  if (summary.totalScore <= ENDING_PRODUCT_CAP) return { ...summary, gateNotes: [...summary.gateNotes, note] };
+  return { ...summary, totalScore: ENDING_PRODUCT_CAP, stageName: stageFor(ENDING_PRODUCT_CAP), gateNotes: [...summary.gateNotes, note] };
 }
 
 /** Characters of page text (boilerplate counted once) below which a crawl saw too little to read absences. */

@@ -18,7 +18,16 @@ export interface SiteProfile {
 }
 
 const AI = /\b(AI|A\.I\.|artificial intelligence|machine learning|deep learning|LLMs?|large language models?|GPT[- ]?\d?|generative|neural (network|net)s?|copilots?|AI[- ](powered|driven|agents?|assistants?)|agentic)\b/;
-const OPEN_SOURCE = /\b(open[- ]source|free software|GPL(v[23])?|Apache (2\.0|License)|BSD licen[sc]e|MIT licen[sc]e|source code (is )?(available|on GitHub)|contribut(e|ing|ors) (to|on) (the project|GitHub))\b/i;
+const OPEN_SOURCE = /\b(open[- ]source|free software|GPL(v[23])?|GNU General Public Licen[cs]e|Apache (2\.0|License)|BSD licen[sc]e|MIT licen[sc]e|source code (is )?(available|on GitHub)|contribut(e|ing|ors) (to|on) (the project|GitHub))\b/i;
+/**
+ * A sentence that says the site's own product is open source, not that the team used or worked on open
+ * source ("models fitted in the open source R language", "we contributed to open source projects
+ * including Ethereum"): the product is named or spoken of as "it"/"our", or the licence is given.
+ */
+const OWN_OPEN_SOURCE =
+  /\b(?:is|are|it's|goes|went|now|fully|100%|completely|an?)\s+(?:\w+[, ]+){0,3}?(?:free (?:and|&) )?open[- ]source(?! (?:\w+ )?(?:projects?|intelligence|community|communities|libraries|library (?:that|which)|programming|language|ISA|contributors?|contributions?|software (?:such as|like|including))\b)|\b(?:our|its) (?:source code|code|repositor(?:y|ies))\b|\b(?:licen[cs]ed|developed|released|distributed) under\b|\b(?:GPL(?:v[23])?|GNU General Public Licen[cs]e|Apache (?:2\.0|License)|(?:MIT|BSD) licen[sc]e)\b|\bfork (?:us|it|the project) on\b/i;
+/** What a person or a team did with open source elsewhere: not a statement about the product. */
+const OTHERS_OPEN_SOURCE = /\b(?:contribut\w*|participat\w*|experience|involved|work(?:ed|ing)?) (?:to|in|with|on) (?:\w+ ){0,4}open[- ]source\b/i;
 const SALES = /\b(contact (our )?sales|talk to (sales|an expert|our team)|request (a |an )?(demo|quote|audit|proposal|consultation)|book (a )?(demo|meeting|call)|schedule (a )?(demo|call)|get (a )?(quote|demo)|contact us for (pricing|a quote)|pricing (is )?available on request)\b/i;
 const COMMERCIAL = /\b(free trial|start (your |a )?(free )?trial|sign[- ]?up|get started (for )?free|request (a )?demo|book (a )?demo|contact sales|talk to sales|buy now|subscribe|per (user|seat|month)|\/(mo|month)\b|pricing)\b/i;
 
@@ -28,7 +37,8 @@ export function siteProfile(facts: SiteFacts): SiteProfile {
   const aiPages = facts.pagesMentioning(AI, { in: ["other", "pricing", "docs", "integrations", "customers", "changelog", "api_reference"] });
   const sellsAi = aiOnHome || aiPages >= 3;
 
-  const openSourcePages = facts.pagesMentioning(OPEN_SOURCE);
+  // Pages where the site says its own product is open source (one such sentence per page counts it).
+  const openSourcePages = new Set(facts.mentions(OPEN_SOURCE, { limit: 40 }).filter((mention) => OWN_OPEN_SOURCE.test(mention.text) && !OTHERS_OPEN_SOURCE.test(mention.text)).map((mention) => mention.url)).size;
   const priced = facts.hasPrices();
   const commercialPages = facts.pagesMentioning(COMMERCIAL, { in: ["other", "pricing", "customers", "integrations"] });
   const openSource = openSourcePages >= 1 && !priced && commercialPages === 0 && !facts.hasPage("pricing");

@@ -153,7 +153,7 @@ export interface Opening {
 }
 
 /** Words that make a short line read like a job title. */
-const ROLE = /\b(engineer|developer|designer|manager|executive|head of|director|specialist|analyst|scientist|architect|recruiter|representative|coordinator|consultant|intern|writer|marketer|advocate|administrator|associate|officer|vp|counsel|accountant|researcher|sre|strategist|(tech|team|design|engineering) lead)\b/i;
+const ROLE = /\b(engineer|developer|development|designer|manager|executive|head of|director|specialist|analyst|scientist|architect|recruiter|representative|coordinator|consultant|intern|writer|marketer|advocate|administrator|associate|officer|vp|counsel|accountant|researcher|sre|strategist|(tech|team|design|engineering) lead)\b/i;
 
 /** First match wins, so "Product Marketing Manager" is marketing and "Customer Support Engineer" is support. */
 const FUNCTIONS: Kinds = [
@@ -188,8 +188,22 @@ export function jobOpenings(facts: SiteFacts): Opening[] {
     for (const line of page.text.split("\n")) consider(page.url, line);
     for (const link of [...page.internalLinks, ...page.externalLinks]) consider(page.url, link.text);
   }
+  // Small companies list their openings on the about page ("Join us"): read there only with a job ad's shape,
+  // a hiring heading and each title followed by its responsibilities or requirements.
+  for (const page of facts.pagesIn("about", "other")) {
+    if (!HIRING.test(page.text)) continue;
+    const lines = page.text.split("\n");
+    lines.forEach((line, index) => {
+      if (JOB_AD_BODY.test(lines.slice(index + 1, index + 3).join("\n"))) consider(page.url, line);
+    });
+  }
   return [...openings.values()];
 }
+
+/** A page that says it is hiring. */
+const HIRING = /\b(join us|join our team|we'?re hiring|we are hiring|open (positions|roles)|job openings|current openings|careers)\b/i;
+/** What follows a job title in an ad. */
+const JOB_AD_BODY = /^(responsibilities|requirements|(minimum |preferred )?qualifications|what you'?ll do|about the role|job description)\b/im;
 
 /** Applicant-tracking hosts: a careers page that links to one has its openings there. */
 export const JOB_BOARD = /\/\/([\w-]+\.)*(greenhouse\.io|grnh\.se|lever\.co|ashbyhq\.com|workable\.com|recruitee\.com|personio\.(de|com)|smartrecruiters\.com|bamboohr\.com|teamtailor\.com|welcometothejungle\.com|wellfound\.com)\b/i;

@@ -32,8 +32,10 @@ const pathOf = (url: string): string => url.replace(/^[a-z]+:\/\/[^/]+/i, "");
 
 const COMPARISON_LINK = /(?:^|[\s/-])(?:vs\.?|versus|alternatives?)(?=[\s/-]|$)|\/compare(?:[/-]|$)/i;
 const CODE_HOST = /^https?:\/\/(www\.)?(github\.com|gitlab\.com|bitbucket\.org)\//i;
+const DATED_POST = /\/(?:19|20)\d\d[/-]\d\d(?:[/-]\d\d)?[/-]/;
 // ASCII classes, not \p{L}: a "u" regex scans about nine times slower, and these run over every sentence.
-const COMPARISON_TEXT = /\b(?:vs\.?|versus)\s+[a-z0-9à-öø-ÿ]|\balternatives? to\s+[a-z0-9à-öø-ÿ]/i;
+// A product named after "vs" (a capital, not a quarter or a metric): "Acme vs Zendesk", not "+20% vs Q2" or "latency vs payload size".
+const COMPARISON_TEXT = /(?:^|[\s(])(?:vs\.?|versus)\s+(?!Q[1-4]\b|[A-Z][a-z]+ (?:[a-z]+ ){0,3}(?:size|time|times|rate|pace|speed|cost)\b)[A-Z][\w.-]*|\b[Aa]lternatives? to\s+[A-Z]/;
 const RESEARCH =
   /\b(?:state of (?!the art\b)[\w-]+(?: [\w-]+)?(?: report| \d{4})|(?:industry|annual|market|research|benchmark|trends?) reports?|original research|white ?papers?|surveyed \d[\d,]{0,15}|\d[\d,]{0,15} (?:respondents|people surveyed|companies surveyed)|industry benchmarks?)\b/i;
 const POSITIONING =
@@ -44,7 +46,8 @@ export function marketIntelligence(facts: SiteFacts) {
 
   // Comparison pages, by URL ("/vs/zendesk", "/alternatives/x") or by a heading or sentence ("Acme vs Zendesk").
   // A code host's "/compare/v1...v2" is a diff between releases, not a page comparing products.
-  const links = facts.linksMatching(COMPARISON_LINK).filter((link) => !CODE_HOST.test(link.url));
+  // A dated blog post with "vs" in its address ("/2016-04-01-response-time-vs-payload-size") is an article, not a comparison page.
+  const links = facts.linksMatching(COMPARISON_LINK).filter((link) => !CODE_HOST.test(link.url) && !DATED_POST.test(pathOf(link.url)));
   const texts = facts.mentions(COMPARISON_TEXT, { limit: 10 });
   const targets = new Set([...links.map((link) => link.url), ...texts.map((mention) => mention.url)]);
   const comparisonEvidence: Evidence[] = [...links.slice(0, 2).map((link) => ({ url: link.url, text: `comparison page: ${link.text}` })), ...texts.slice(0, 2)];
@@ -250,7 +253,13 @@ export function customerProof(facts: SiteFacts) {
   assessor.signal(1.5, named.length > 0 ? Math.max(65, count === undefined ? 0 : moreIsBetter(count, 1000, 100_000)) : undefined,
     named.length > 0 ? claim : "no named customers or logos", named.slice(0, 2));
 
-  const numbers = facts.mentions(QUANTIFIED, { in: ["customers"], limit: 10 });
+  // At most two measured results per page: one story's five figures are one customer's result, not five.
+  const perPage = new Map<string, number>();
+  const numbers = facts.mentions(QUANTIFIED, { in: ["customers"], limit: 30 }).filter((mention) => {
+    const seen = perPage.get(mention.url) ?? 0;
+    perPage.set(mention.url, seen + 1);
+    return seen < 2;
+  }).slice(0, 10);
   // Two measured results across the stories is typical; six makes the proof quantitative.
   counted(assessor, 1.5, numbers.length, [2, 6], `${plural(numbers.length, "measured result")} in customer stories`, "no case studies with numbers",
     numbers.slice(0, 2));

@@ -95,6 +95,10 @@ const CERTIFICATIONS: Kinds = [
   ["Cyber Essentials", /\bcyber essentials\b/i],
   ["TISAX", /\btisax\b/i],
   ["BSI C5", /\b(bsi )?c5 (attestation|certified|compliance)\b/i],
+  // A regulator's licence is a compliance programme too: payments, insurance, lending and health are sold on it.
+  ["a regulator's licence", /\b(licen[cs]ed|authori[sz]ed|regulated|supervised)\b[^.]{0,30}\bby (the )?[^.]{0,60}\b(authority|commission|central bank|regulator|FCA|SEC|FINRA|MAS|BaFin|FINMA|ASIC|OCC|FinCEN|CNMV|AMF|FSA|FSC|RBI|SEBI|IRDAI)\b|\blicen[cs]e (no\.|number\b|#)|\b(e-money institution|money transmitter licen[cs]es?|payment institution licen[cs]e)\b/i],
+  ["ISO 9001 / 13485 quality", /\biso ?(9001|13485)\b/i],
+  ["FDA / CE medical clearance", /\bfda[- ](cleared|approved|clearance|510\(k\))|\bce[- ]marked\b|\bce mark(ing)? (as a )?medical device\b/i],
 ];
 
 export function complianceCertifications(facts: SiteFacts) {
@@ -103,7 +107,7 @@ export function complianceCertifications(facts: SiteFacts) {
   const certifications = kindsFound(facts, CERTIFICATIONS);
   // Two (often GDPR plus SOC 2) is the median among sites that name any; five is a mature compliance programme.
   assessor.signal(3, certifications.length > 0 ? moreIsBetter(certifications.length, 2, 5) : undefined,
-    certifications.length > 0 ? `${plural(certifications.length, "certification or regulation", "certifications or regulations")}: ${certifications.map((entry) => entry.name).join(", ")}` : "no certifications (SOC 2, ISO 27001, HIPAA, GDPR, PCI) mentioned",
+    certifications.length > 0 ? `${plural(certifications.length, "certification or regulation", "certifications or regulations")}: ${certifications.map((entry) => entry.name).join(", ")}` : "no certifications (SOC 2, ISO 27001, HIPAA, GDPR, PCI) or regulator's licence mentioned",
     certifications.slice(0, 4).map((entry) => entry.mention));
 
   const soc2 = certifications.find((entry) => entry.name === "SOC 2");
