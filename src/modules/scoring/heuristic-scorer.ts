@@ -44,7 +44,7 @@ export class HeuristicScorer implements Scorer {
   read(facts: SiteFacts, profile: SiteProfile = siteProfile(facts)): DimensionReading[] {
     return dimensions.map((definition) => {
       const rule = this.rules[definition.id];
-      const site = rule ? rule(facts) : NOTHING;
+      const site = rule ? rule(facts.about(definition.id)) : NOTHING;
       if (site.coverage > 0 && !excusedDespiteReadings(definition.id, profile)) return { definition, site, silence: undefined };
       // A stray reading of AI practice on a site that sells no AI counts as silence; it is named in the reasoning.
       return { definition, site: site.coverage > 0 ? { ...NOTHING, strayReadings: site.raised } : site, silence: whenSilent(definition.id, profile) };

@@ -1,5 +1,7 @@
 import type { CrawlResult, ExtractedPage, FoundPrice, OutboundKind, OutboundLink } from "../crawl/crawl.types.js";
 import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
+import { quotable } from "./evidence-relevance.js";
+import type { DimensionId } from "./scoring.types.js";
 import { requiredLiterals, scanSource, WordIndex } from "./word-prefilter.js";
 
 /**
@@ -103,6 +105,20 @@ export class SiteFacts {
     return this.crawl.pages;
   }
 
+  /** Set on the view `about(dimension)` answers: mentions keep only sentences that can evidence it. */
+  private scope: DimensionId | undefined;
+
+  /**
+   * These facts as one dimension's rules read them: the same pages and caches, but
+   * `mentions` skips sentences that cannot evidence the dimension (evidence-relevance.ts),
+   * so a rule neither quotes nor counts a privacy policy's "sign up" as onboarding.
+   */
+  about(dimension: DimensionId): SiteFacts {
+    const view = Object.create(this) as SiteFacts;
+    view.scope = dimension;
+    return view;
+  }
+
   /** Pages of these categories (the home page is "other"). */
   pagesIn(...categories: PageCategory[]): ExtractedPage[] {
     return this.indexed.filter((entry) => categories.includes(entry.category)).map((entry) => entry.page);
@@ -124,6 +140,7 @@ export class SiteFacts {
       if (anchored(pattern) ? !this.linesMatch(entry, pattern) : !this.haystackMatches(entry, pattern)) continue;
       for (const sentence of this.sentencesOf(entry)) {
         if (!test(pattern, sentence) || seen.has(sentence)) continue;
+        if (this.scope !== undefined && !quotable(this.scope, { url: entry.page.url, category: entry.category }, sentence)) continue;
         seen.add(sentence);
         found.push({ url: entry.page.url, text: quote(sentence), quoted: true });
         if (found.length >= limit) return found;
