@@ -1,4 +1,7 @@
 # Image for docker-compose.yml: builds with dev dependencies, runs with production ones.
+# The runtime image carries Debian's Chromium, which renders the pages of sites built in the
+# browser (DESIGN §12): it is used by whichever process runs scoring jobs (the worker service
+# in docker-compose.yml, or the single process of `npm start`). CHROMIUM_PATH points at it.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -10,11 +13,15 @@ COPY scripts ./scripts
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production
+# Chromium and the fonts it needs to lay out text; no recommends (no X server, no audio stack).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends chromium fonts-liberation ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production CHROMIUM_PATH=/usr/bin/chromium
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 4000
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=32", "dist/src/main.js"]

@@ -64,6 +64,25 @@ const HARDENING = `(() => {
   try { if (window.Notification) define(Notification, "requestPermission", () => Promise.resolve("denied")); } catch {}
 })();`;
 
+/** How long closing a tab or a context may take before the browser is taken for stuck and restarted. */
+const CLOSE_TIMEOUT_MS = 5_000;
+/** How long opening a tab or a context may take. */
+const OPEN_TIMEOUT_MS = 15_000;
+
+/**
+ * `promise`, or `undefined` once `ms` have passed: a browser call that never answers
+ * (a renderer stuck in a loop, a browser under memory pressure) cannot hold a crawl.
+ */
+export async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class RenderSession {
   private context: Promise<BrowserContext> | undefined;
   /** Pages this session asked for and the context has not announced yet. */
@@ -115,7 +134,10 @@ export class RenderSession {
     const context = this.context;
     this.context = undefined;
     try {
-      if (context) await (await context.catch(() => undefined))?.close().catch(() => undefined);
+      const open = context ? await within(context.catch(() => undefined), CLOSE_TIMEOUT_MS) : undefined;
+      if (open && (await within(open.close().then(() => true, () => true), CLOSE_TIMEOUT_MS)) === undefined) {
+        this.renderer.restart("a crawl's browser context would not close");
+      }
     } finally {
       this.onClose();
     }
@@ -130,7 +152,11 @@ export class RenderSession {
   }
 
   private async openContext(): Promise<BrowserContext> {
-    const context = await this.renderer.newContext(this.userAgent);
+    const context = await within(this.renderer.newContext(this.userAgent), OPEN_TIMEOUT_MS);
+    if (!context) {
+      this.renderer.restart("the browser did not open a context in time");
+      throw new Error("the browser did not open a context in time");
+    }
     await context.addInitScript({ content: HARDENING });
     // A page the crawl did not open (a popup, a target=_blank link) is closed at once. Ours are announced
     // before newPage() returns them, so they are told apart by being expected and having no opener.
@@ -152,10 +178,20 @@ export class RenderSession {
     const reused = this.idle.pop();
     if (reused && !reused.isClosed()) return reused;
     this.expecting += 1;
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("Network.setBlockedURLs", { urls: MEDIA_URLS });
-    return page;
+    const opened = await within(
+      (async () => {
+        const page = await context.newPage();
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Network.setBlockedURLs", { urls: MEDIA_URLS });
+        return page;
+      })(),
+      OPEN_TIMEOUT_MS,
+    );
+    if (!opened) {
+      this.renderer.restart("the browser did not open a tab in time");
+      throw new RenderFailure("crashed", "the browser did not open a tab in time");
+    }
+    return opened;
   }
 
   private async renderPage(context: BrowserContext, url: string, options: { signal?: AbortSignal; via?: { from: string; href: string } }): Promise<RenderedDocument> {
@@ -215,7 +251,9 @@ export class RenderSession {
       page.off("framenavigated", onNavigated);
       // Only a tab that rendered cleanly serves the next address; any other is closed with what it was doing.
       if (clean && !this.closed && !page.isClosed()) this.idle.push(page);
-      else await page.close().catch(() => undefined);
+      else if ((await within(page.close().then(() => true, () => true), CLOSE_TIMEOUT_MS)) === undefined) {
+        this.renderer.restart("a tab would not close");
+      }
     }
   }
 }

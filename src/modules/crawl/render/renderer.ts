@@ -175,6 +175,25 @@ export class BrowserRenderer implements Renderer {
     });
   }
 
+  /**
+   * The browser is stuck (a tab or a context that will not close, a tab that will not open): every
+   * process of it is killed, its pages fail as crashed, and the next page starts a new one.
+   */
+  restart(reason: string): void {
+    const running = this.browser;
+    this.browser = undefined;
+    if (!running) return;
+    this.logger.warn({ reason }, "restarting the rendering browser");
+    for (const process of this.processes()) {
+      try {
+        globalThis.process.kill(process.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    void running.then((browser) => browser.close()).catch(() => undefined);
+  }
+
   /** Browser processes and their resident memory (Linux), for the ceilings and benchmarks. */
   processes() {
     return browserProcesses(this.marker);
@@ -263,7 +282,18 @@ export class BrowserRenderer implements Renderer {
     this.browser = undefined;
     if (!running) return;
     const browser = await running.catch(() => undefined);
-    await browser?.close().catch(() => undefined);
+    if (!browser) return;
+    const closed = await Promise.race([browser.close().then(() => true, () => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000).unref())]);
+    if (!closed) {
+      // A browser that will not close is killed, with every process of it.
+      for (const process of this.processes()) {
+        try {
+          globalThis.process.kill(process.pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
   }
 
   private sessionEnded(session: RenderSession): void {
