@@ -1,4 +1,4 @@
-import type { BrowserContext, Dialog, Download, Frame, Page, Request } from "playwright-core";
+import type { BrowserContext, CDPSession, Dialog, Download, Frame, Page, Request } from "playwright-core";
 import type { BrowserRenderer } from "./renderer.js";
 
 /**
@@ -89,6 +89,8 @@ export class RenderSession {
   private expecting = 0;
   /** Tabs that rendered cleanly, ready for the next address. */
   private readonly idle: Page[] = [];
+  /** Each tab's DevTools session: how a tab stuck in a script is stopped at once (Page.crash). */
+  private readonly devtools = new WeakMap<Page, CDPSession>();
   private closed = false;
   /** Pages rendered and page-milliseconds spent, against the crawl's render budget. */
   pagesRendered = 0;
@@ -183,6 +185,7 @@ export class RenderSession {
         const page = await context.newPage();
         const cdp = await context.newCDPSession(page);
         await cdp.send("Network.setBlockedURLs", { urls: MEDIA_URLS });
+        this.devtools.set(page, cdp);
         return page;
       })(),
       OPEN_TIMEOUT_MS,
@@ -202,6 +205,9 @@ export class RenderSession {
     let navigations = 0;
     const stop = (reason: RenderFailure) => {
       failure ??= reason;
+      // A script that never yields (while (true)) would keep a graceful close waiting on its renderer:
+      // the renderer is crashed first (handled off its main thread), then the tab is closed.
+      void this.devtools.get(page)?.send("Page.crash").catch(() => undefined);
       void page.close().catch(() => undefined);
     };
     // Leaving a page is allowed (accept), anything else a page asks is refused (dismiss).
