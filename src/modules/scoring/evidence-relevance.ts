@@ -33,14 +33,44 @@ const HIRING_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["talent_organizatio
  */
 const LABEL_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["pricing_packaging", "compliance_certifications", "talent_organization", "integration_ecosystem"]);
 
+/**
+ * What a blog post or a news item can evidence: the company's news, reach, research, releases and
+ * engineering. A post's sentence about a practice ("backups", "an API", "templates") is usually about
+ * the reader's work or another vendor's product, not the company's own practice.
+ */
+const BLOG_DIMENSIONS: ReadonlySet<DimensionId> = new Set([
+  "growth_distribution", "company_momentum", "delivery_velocity", "market_intelligence", "customer_proof", "ai_capability_depth", "model_strategy", "data_strategy_flywheel",
+]);
+/** What a customer story can evidence: the customers, who they are, what they got. Their continuity or security is theirs. */
+const CUSTOMER_STORY_DIMENSIONS: ReadonlySet<DimensionId> = new Set([
+  "customer_proof", "target_segments", "value_proposition", "customer_success", "company_momentum", "growth_distribution", "integration_ecosystem", "ai_capability_depth",
+]);
+/** What a connector or integration page can evidence: the integration, and what it lets users do. Its sentences describe another company's product. */
+const INTEGRATION_PAGE_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["integration_ecosystem", "developer_platform", "onboarding_activation", "value_proposition", "target_segments"]);
+/** A line of code in the docs ("var menu = Menus.addMenu(…);"). */
+const CODE = /[;{}]\s*$|^\s*(?:var|let|const|function|class|import|export|return)\b|[=(){};].*[=(){};].*[=(){};]/;
+/** A person's bio ("He has been a contributor since 2007", "Later she took a role as …"): about talent, not the company's practice. */
+const BIO = /^(?:\w+\s+){0,3}(?:he|she)\b|\b(?:his|her)\s+(?:role|career|experience|background|work)\b/i;
+/** Menu and product-list labels: every word capitalised (or "&"), no sentence ("Threat Detection & Response", "Contribute API Docs Blog"). */
+const LABEL = /^(?:(?:[A-Z0-9][\w'’.+-]*|&|\||\/|-)\s*){3,10}$/;
+
 const words = (sentence: string): number => sentence.trim().split(/\s+/).filter(Boolean).length;
 
 export function quotable(dimension: DimensionId, source: SentenceSource, sentence: string): boolean {
-  if (!LEGAL_DIMENSIONS.has(dimension) && (source.category === "privacy" || LEGAL_PATH.test(pathOf(source.url)))) return false;
-  if (!HIRING_DIMENSIONS.has(dimension) && (source.category === "careers" || JOB_AD_LINE.test(sentence.trim()))) return false;
-  if (!LABEL_DIMENSIONS.has(dimension) && words(sentence) <= 2) return false;
+  const text = sentence.trim();
+  const path = pathOf(source.url);
+  if (!LEGAL_DIMENSIONS.has(dimension) && (source.category === "privacy" || LEGAL_PATH.test(path))) return false;
+  if (!HIRING_DIMENSIONS.has(dimension) && (source.category === "careers" || JOB_AD_LINE.test(text) || BIO.test(text))) return false;
+  if (!BLOG_DIMENSIONS.has(dimension) && (source.category === "blog" || DATED_POST.test(path))) return false;
+  if (!CUSTOMER_STORY_DIMENSIONS.has(dimension) && source.category === "customers") return false;
+  if (!INTEGRATION_PAGE_DIMENSIONS.has(dimension) && source.category === "integrations") return false;
+  if (!LABEL_DIMENSIONS.has(dimension) && (words(text) <= 2 || LABEL.test(text))) return false;
+  if (CODE.test(text)) return false;
   return true;
 }
+
+/** A dated post's address ("/2016-04-01-…", "/2014/06/17/…", "/blog/…"). */
+const DATED_POST = /\/(?:19|20)\d\d[/-]\d\d[/-]|\/(?:blog|news|posts?|articles?|tags?|categories)\/[^/]+/i;
 
 function pathOf(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);

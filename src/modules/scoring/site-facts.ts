@@ -119,6 +119,21 @@ export class SiteFacts {
     return view;
   }
 
+  /** The category of a crawled page (the home page is "other"); undefined for an address not crawled. */
+  categoryOf(url: string): PageCategory | undefined {
+    return this.indexed.find((entry) => entry.page.url === url)?.category;
+  }
+
+  /** These facts with only the security and trust pages: what a site says of its own security programme. */
+  securityPages(): SiteFacts {
+    const view = Object.create(this) as SiteFacts;
+    view.only = "security";
+    return view;
+  }
+
+  /** Set on the view securityPages() answers: mentions read only pages of this category. */
+  private only: PageCategory | undefined;
+
   /** Pages of these categories (the home page is "other"). */
   pagesIn(...categories: PageCategory[]): ExtractedPage[] {
     return this.indexed.filter((entry) => categories.includes(entry.category)).map((entry) => entry.page);
@@ -135,6 +150,7 @@ export class SiteFacts {
     const seen = new Set<string>();
     for (const entry of this.indexed) {
       if (options.in && !options.in.includes(entry.category)) continue;
+      if (this.only !== undefined && entry.category !== this.only) continue;
       // Most patterns match few pages: one pass over the page rules it out before any sentence is tried.
       // (Not for patterns with "^": anchored to a sentence's start, they cannot be tried on the whole page.)
       if (anchored(pattern) ? !this.linesMatch(entry, pattern) : !this.haystackMatches(entry, pattern)) continue;

@@ -31,6 +31,11 @@ const OTHERS_OPEN_SOURCE = /\b(?:contribut\w*|participat\w*|experience|involved|
 const SALES = /\b(contact (our )?sales|talk to (sales|an expert|our team)|request (a |an )?(demo|quote|audit|proposal|consultation)|book (a )?(demo|meeting|call)|schedule (a )?(demo|call)|get (a )?(quote|demo)|contact us for (pricing|a quote)|pricing (is )?available on request)\b/i;
 const COMMERCIAL = /\b(free trial|start (your |a )?(free )?trial|sign[- ]?up|get started (for )?free|request (a )?demo|book (a )?demo|contact sales|talk to sales|buy now|subscribe|per (user|seat|month)|\/(mo|month)\b|pricing)\b/i;
 
+/** Whether a sentence says the site's own product is open source (not that its team used or worked on open source). */
+export function ownOpenSource(sentence: string): boolean {
+  return OWN_OPEN_SOURCE.test(sentence) && !OTHERS_OPEN_SOURCE.test(sentence);
+}
+
 export function siteProfile(facts: SiteFacts): SiteProfile {
   const home = facts.home;
   const aiOnHome = AI.test(`${home.title}\n${home.metaDescription}\n${home.headings.map((heading) => heading.text).join("\n")}`);
@@ -38,7 +43,7 @@ export function siteProfile(facts: SiteFacts): SiteProfile {
   const sellsAi = aiOnHome || aiPages >= 3;
 
   // Pages where the site says its own product is open source (one such sentence per page counts it).
-  const openSourcePages = new Set(facts.mentions(OPEN_SOURCE, { limit: 40 }).filter((mention) => OWN_OPEN_SOURCE.test(mention.text) && !OTHERS_OPEN_SOURCE.test(mention.text)).map((mention) => mention.url)).size;
+  const openSourcePages = new Set(facts.mentions(OPEN_SOURCE, { limit: 40 }).filter((mention) => ownOpenSource(mention.text)).map((mention) => mention.url)).size;
   const priced = facts.hasPrices();
   const commercialPages = facts.pagesMentioning(COMMERCIAL, { in: ["other", "pricing", "customers", "integrations"] });
   const openSource = openSourcePages >= 1 && !priced && commercialPages === 0 && !facts.hasPage("pricing");

@@ -1,6 +1,7 @@
 import type { PageCategory } from "../../crawl/page-priority.js";
 import { lessIsBetter, moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
+import { ownOpenSource } from "../site-profile.js";
 import type { Mention, SiteFacts } from "../site-facts.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
@@ -88,7 +89,8 @@ const ENGINEERING_LINK = /\/(?:engineering|eng|tech)(?:-blog)?(?:\/|$)|^https?:\
 const SCALE =
   /\bmulti[- ]region\b|\b\d+\+? (?:regions|data ?cent(?:er|re)s|availability zones|edge locations|points of presence|pops)\b|\b(?:regional failover|deploy(?:ed)? (?:in|to) (?:any|multiple) regions?|availability zones?|auto-?scal\w*|horizontal(?:ly)? scal\w*|global (?:edge )?network|edge network|petabytes?|billions? of (?:events|requests|rows|records))\b/i;
 const PERFORMANCE =
-  /\b\d[\d,.]{0,15}\s?(?:ms|milliseconds|µs|μs|microseconds)\b|\bp(?:50|90|95|99)\b|\b\d[\d,.]{0,15}\s?(?:k|m|b|million|billion)?\+?\s?(?:requests|events|queries|messages|transactions|calls|writes|reads|rows)\s?(?:per|\/|a|each)\s?(?:second|sec|s|minute|min|day|month)\b|\b(?:rps|qps|tps|sub-?millisecond)\b/i;
+  /\b\d[\d,.]{0,15}\s?(?:ms|milliseconds|µs|μs|microseconds)\b|\bp(?:50|90|95|99)\b|\b\d[\d,.]{0,15}\s?(?:k|m|b|million|billion)?\+?\s?(?:requests|events|queries|messages|transactions|calls|writes|reads|rows)\s?(?:per|\/|a|each)\s?(?:second|sec|s|minute|min|day)\b|\b(?:rps|qps|tps|sub-?millisecond)\b/i;
+const NOT_PRICING: readonly PageCategory[] = ["docs", "api_reference", "changelog", "security", "privacy", "careers", "customers", "integrations", "status", "blog", "about", "other"];
 const OPEN_SOURCE = /\bopen[- ]sourced?\b|\b(?:apache(?: license)? 2\.0|mit licen[sc]e|agpl|source[- ]available)\b/i;
 const STACK: ReadonlyArray<readonly [string, RegExp]> = [
   ["Kubernetes", /\b(?:kubernetes|k8s)\b/i], ["Docker", /\bdocker\b/i], ["Terraform", /\bterraform\b/i], ["Kafka", /\bkafka\b/i],
@@ -109,13 +111,15 @@ export function architectureSystems(facts: SiteFacts) {
   // One concrete scale claim (multi-region, autoscaling) is typical of a scaled product; three is a designed-for-scale story.
   counted(assessor, 1.5, scale.length, [1, 3], "regions or scalability described", "no regions or scalability described", scale.slice(0, 2));
 
-  const performance = facts.mentions(PERFORMANCE, { limit: 5 });
+  // A plan's quota ("3,000 events per month" on the pricing page) is not a throughput figure.
+  const performance = facts.mentions(PERFORMANCE, { in: NOT_PRICING, limit: 5 });
   // Published latency or throughput figures are rare: one is good, four is a performance culture.
   counted(assessor, 1.5, performance.length, [1, 4], `${plural(performance.length, "latency or throughput figure")}`,
     "no latency or throughput figures", performance.slice(0, 2));
 
   const repos = facts.outbound("github");
-  const oss = facts.mentions(OPEN_SOURCE, { limit: 1 });
+  // The product's own code opened, not "open source intelligence" or another project the page mentions.
+  const oss = facts.mentions(OPEN_SOURCE, { limit: 8 }).filter((mention) => ownOpenSource(mention.text)).slice(0, 1);
   const openness = repos.length + oss.length;
   // A GitHub link or an open-source claim is a start; five repositories or more is an open-source practice.
   const repoEvidence = repos.slice(0, 1).map((repo) => ({ url: repo.foundOn, text: `links to ${repo.url}` }));
@@ -197,7 +201,8 @@ const DOC_TOOLS: ReadonlyArray<readonly [string, RegExp]> = [
   ["versioning", /\b(?:api version|versions? \d|v\d+(?:\.\d+)*)\b/i],
   ["feedback", /\b(?:was this (?:page )?helpful|edit (?:this page )?on github|suggest (?:an )?edits?)\b/i],
 ];
-const CODE = /\bcurl\s+(?:-\w|https?:)|\b(?:npm|yarn|pnpm) (?:install|add|i)\b|\bpip install\b|\bimport [\w{]|\bconst \w+ = |\brequire\(['"]|\bfrom [\w.]+ import\b/i;
+// Code, not prose: "import your data" is a sentence, "import { Client } from" and "import Foundation" at a line's start are code.
+const CODE = /\bcurl\s+(?:-\w|https?:)|\b(?:npm|yarn|pnpm) (?:install|add|i)\b|\bpip install\b|\bimport \{|\bimport [\w*]+(?: as \w+)? from ['"]|^import [A-Z]\w*;?$|\bconst \w+ = |\brequire\(['"]|\bfrom [\w.]+ import\b|^#import\b/im;
 
 export function documentationQuality(facts: SiteFacts) {
   const assessor = new Assessor();
@@ -219,18 +224,24 @@ export function documentationQuality(facts: SiteFacts) {
     reference.slice(0, 1).map((page) => ({ url: page.url, text: `API reference: ${page.title || page.url}` })));
 
   const guides = facts.pagesMentioning(GUIDES, DEV_PAGES) + facts.linksMatching(GUIDE_LINK).length;
-  // Two guides is a start; eight guides and tutorials covers the main jobs.
+  // Two guides is a start; eight guides and tutorials covers the main jobs. The evidence names the guides (a page
+  // titled as one, or a link to one), not a sentence that happens to say "how to".
+  const guideEvidence: Evidence[] = [
+    ...facts.pagesIn("docs", "api_reference").filter((page) => GUIDES.test(page.title) || page.headings.some((heading) => heading.level === 1 && GUIDES.test(heading.text))).map((page) => ({ url: page.url, text: `guide: ${page.title || page.headings[0]?.text || page.url}` })),
+    ...facts.linksMatching(GUIDE_LINK).map((link) => ({ url: link.url, text: `guide linked: ${link.text || link.url}` })),
+  ].slice(0, 2);
   counted(assessor, 1.5, guides, [2, 8], `guides and tutorials (${plural(guides, "page or link", "pages or links")})`,
-    "no guides, tutorials or quickstart", facts.mentions(GUIDES, { ...DEV_PAGES, limit: 2 }));
+    "no guides, tutorials or quickstart", guideEvidence);
 
   const tools = kindsFound(facts, DOC_TOOLS, DEV_PAGES);
   // One of search, versioning or page feedback is common; all three is a maintained docs product.
   counted(assessor, 0.75, tools.size, [1, 3], `docs tooling: ${[...tools.keys()].join(", ")}`, "no docs search, versioning or feedback",
-    [...tools.values()].slice(0, 1));
+    [...tools.entries()].slice(0, 1).map(([name, mention]) => ({ url: mention.url, text: `docs tooling: ${name}` })));
 
   const code = facts.mentions(CODE, { ...DEV_PAGES, limit: 8 });
   // Two code samples is the least a docs site shows; eight is example-rich.
-  counted(assessor, 0.75, code.length, [2, 8], `${plural(code.length, "code sample")} in the docs`, "no code samples in the docs", code.slice(0, 1));
+  counted(assessor, 0.75, code.length, [2, 8], `${plural(code.length, "code sample")} in the docs`, "no code samples in the docs",
+    code.slice(0, 1).map((mention) => ({ url: mention.url, text: `${plural(code.length, "code sample")} in the docs` })));
 
   const [updated] = facts.dates(DEV_PAGES);
   if (updated === undefined) {

@@ -99,9 +99,11 @@ export function communityEcosystem(facts: SiteFacts) {
     github.length > 0 ? `GitHub presence: ${plural(github.length, "link")}` : "no GitHub presence",
     github.slice(0, 1).map((url) => ({ url, text: `GitHub linked: ${url}` })));
 
-  present(assessor, 1, facts.mentions(/\b(meetups?|user groups?|champions? program(me)?|ambassadors?( program(me)?)?|community (events?|calls?|days?)|hackathons?)\b/i, { limit: 1 }),
+  // Events for the product's users ("user group" in a product that segments users is a feature, not a community).
+  present(assessor, 1, facts.mentions(/\b(meetups?|(local|regional|our|a|the) user groups? (meet|in|near|across)|join (a|our|the) user group|champions? program(me)?|ambassadors?( program(me)?)?|community (events?|calls?|days?)|hackathons?)\b/i, { limit: 1 }),
     80, "community events, user groups or champions", "no community events or user groups");
-  present(assessor, 1, facts.mentions(/\b(open[- ]source|contributors|github stars|stars on github|community[- ](built|contributed|plugins|templates|integrations))\b/i, { limit: 1 }),
+  // People building with or on the product; that a product is open source is not itself a community.
+  present(assessor, 1, facts.mentions(/\b(\d[\d,.]*\+?\s+contributors|contributors (from|around|worldwide|on github)|our contributors|github stars|stars on github|pull requests? (from|by) (the )?community|community[- ](built|contributed|maintained|plugins|templates|integrations|extensions))\b/i, { limit: 1 }),
     80, "open source or community contributions", "no open source or community contributions");
   present(assessor, 0.75, facts.mentions(/\b(\d[\d,.]{0,15}\s?k?\+?\s{1,3}(community )?(members|developers|contributors|builders|makers)|community of (over |more than )?\d[\d,.]{0,15}\s?k?\+?)/i, { limit: 1 }),
     90, "community size stated", "no community size stated");

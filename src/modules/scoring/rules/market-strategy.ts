@@ -35,11 +35,14 @@ const CODE_HOST = /^https?:\/\/(www\.)?(github\.com|gitlab\.com|bitbucket\.org)\
 const DATED_POST = /\/(?:19|20)\d\d[/-]\d\d(?:[/-]\d\d)?[/-]/;
 // ASCII classes, not \p{L}: a "u" regex scans about nine times slower, and these run over every sentence.
 // A product named after "vs" (a capital, not a quarter or a metric): "Acme vs Zendesk", not "+20% vs Q2" or "latency vs payload size".
-const COMPARISON_TEXT = /(?:^|[\s(])(?:vs\.?|versus)\s+(?!Q[1-4]\b|[A-Z][a-z]+ (?:[a-z]+ ){0,3}(?:size|time|times|rate|pace|speed|cost)\b)[A-Z][\w.-]*|\b[Aa]lternatives? to\s+[A-Z]/;
+const COMPARISON_TEXT = /(?:^|[\s(])(?:vs\.?|versus)\s+(?!Q[1-4]\b|[A-Z][a-z]+ (?:\w+ ){0,3}[Ss]ize\b|[A-Z][a-z]+ (?:\w+ ){0,3}(?:[Tt]imes?|[Rr]ate|[Pp]ace|[Ss]peed|[Cc]ost)\b)[A-Z][\w.-]*|\b[Aa]lternatives? to\s+[A-Z]/;
+// Research about the market: a state-of report, an industry or analyst paper, a benchmark, a survey. A "security white
+// paper" or a "technical whitepaper" describes the product, and "we provide research reports" sells a service.
 const RESEARCH =
-  /\b(?:state of (?!the art\b)[\w-]+(?: [\w-]+)?(?: report| \d{4})|(?:industry|annual|market|research|benchmark|trends?) reports?|original research|white ?papers?|surveyed \d[\d,]{0,15}|\d[\d,]{0,15} (?:respondents|people surveyed|companies surveyed)|industry benchmarks?)\b/i;
+  /\b(?:state of (?!the art\b)[\w-]+(?: [\w-]+)?(?: report| \d{4})|(?:industry|annual|market|benchmark|trends?) reports?|original research|(?:industry|market|analyst|(?:IDC|Gartner|Forrester)(?:['’]s)?)(?: \w+){0,2} white ?papers?|white ?papers?:? (?:on (?:the )?(?:market|industry|state|trends)|observations|findings|survey)|surveyed \d[\d,]{0,15}|\d[\d,]{0,15} (?:respondents|people surveyed|companies surveyed)|industry benchmarks?)\b/i;
+// Placement by analysts and review sites; "the first X platform" and "a leader in payments" are claims, not positioning others confirm.
 const POSITIONING =
-  /\b(?:magic quadrant|forrester wave|g2 (?:grid|leader)|named an? (?:leader|visionary|challenger)|leader in (?:the )?[\w-]+|category[- ](?:leader|defining|creator)|the (?:first|only|leading) [\w-]+(?: [\w-]+){0,2} (?:platform|tool|solution|software|app|api))\b/i;
+  /\b(?:magic quadrant|forrester wave|gigaom radar|g2 (?:grid|leader)|named (?:an? |the )?(?:top )?(?:leader|visionary|challenger|strong performer)|category[- ](?:leader|defining|creator))\b/i;
 
 export function marketIntelligence(facts: SiteFacts) {
   const assessor = new Assessor();

@@ -1,6 +1,6 @@
 import { moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
-import type { SiteFacts } from "../site-facts.js";
+import type { Mention, SiteFacts } from "../site-facts.js";
 import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
 /**
@@ -56,10 +56,14 @@ export function securityPosture(facts: SiteFacts) {
     sent.length > 0 ? [{ url: facts.home.url, text: `home page sends ${sent.join(", ")}` }] : []);
 
   present(assessor, 1.5,
-    facts.mentions(/\b(bug bounty|vulnerability disclosure|responsible disclosure|coordinated disclosure|hackerone|bugcrowd|intigriti|report (a|security) vulnerabilit(y|ies)|security researchers?)\b/i, { limit: 1 }),
+    facts.mentions(/\b(bug bounty|vulnerability disclosure|responsible disclosure|coordinated disclosure|hackerone|report (a|security) vulnerabilit(y|ies)|report (security )?(issues|vulnerabilities) to)\b/i, { limit: 1 }),
     90, "a bug bounty or disclosure policy", "no bug bounty or vulnerability disclosure policy");
 
-  const practices = kindsFound(facts, [
+  // The site's own security programme, as its security or trust page describes it: on a security vendor's other
+  // pages "threat detection" or "vulnerability management" is what it sells, and "backups" elsewhere is a feature.
+  // An encryption claim the site makes in its own voice counts wherever it is.
+  const ownEncryption = facts.mentions(/\b(our|we) [^.]{0,40}\b(encrypt(ed|ion|s)?|aes[- ]?256|tls ?1\.[23])\b/i, { limit: 1 });
+  const practices = kindsFound(facts.securityPages(), [
     ["encryption", /\b(encrypt(ed|ion|s)? (at rest|in transit)|aes[- ]?256|tls ?1\.[23]|end[- ]to[- ]end encrypt(ed|ion))\b/i],
     ["penetration tests", /\b(pen(etration)?[- ]?test(s|ing|ed)?|third[- ]party security (audits?|assessments?))\b/i],
     ["MFA", /\b(mfa|2fa|multi[- ]factor|two[- ]factor)\b/i],
@@ -69,6 +73,7 @@ export function securityPosture(facts: SiteFacts) {
     ["incident response", /\b(incident response|security incidents?)\b/i],
     ["least privilege", /\b(least privilege|access reviews?|background checks)\b/i],
   ]);
+  if (ownEncryption[0] && !practices.some((entry) => entry.name === "encryption")) practices.unshift({ name: "encryption", mention: ownEncryption[0] });
   // Two described practices is the median for a SaaS security page; five (encryption, pentests, MFA …) is thorough.
   assessor.signal(1.5, practices.length > 0 ? moreIsBetter(practices.length, 2, 5) : undefined,
     practices.length > 0 ? `security practices described: ${practices.map((entry) => entry.name).join(", ")}` : "no encryption, pentests or other practices described",
@@ -101,10 +106,29 @@ const CERTIFICATIONS: Kinds = [
   ["FDA / CE medical clearance", /\bfda[- ](cleared|approved|clearance|510\(k\))|\bce[- ]marked\b|\bce mark(ing)? (as a )?medical device\b/i],
 ];
 
+/** Holding a certification or a licence, in the site's own voice. */
+const HOLDS = /\b(certifi(ed|cation|cate)|compliant|compliance|complies|attest(ed|ation)|audited|accredited|registered|licen[cs]ed|authori[sz]ed|regulated|supervised|achieved|holds?|maintains?|passed|we are|is (fully )?(soc|iso|hipaa|pci|gdpr))\b/i;
+/** What a compliance or security product does for its customers: helps them comply, checks for a regulation. */
+const SELLS_COMPLIANCE = /\b(helps? (you |customers |organi[sz]ations |teams )?(to )?(ensure|achieve|maintain|meet|stay|with)|ensure (audit[- ]ready )?compliance|checks? (for|necessary)|test cases|such as|including regulatory|regulatory directives|solution set|for your (audit|compliance)|ensuring your\b|coverage for|\brequirements\b)/i;
+
+/**
+ * Certifications and licences the company holds: named on its security or compliance pages, or
+ * anywhere in a sentence that claims them; a compliance vendor's "helps you meet PCI DSS, HIPAA
+ * and SOX" names what it sells.
+ */
+function heldCertifications(facts: SiteFacts): Array<{ name: string; mention: Mention }> {
+  return CERTIFICATIONS.flatMap(([name, pattern]) => {
+    const held = facts
+      .mentions(pattern, { limit: 6 })
+      .find((mention) => !SELLS_COMPLIANCE.test(mention.text) && (facts.categoryOf(mention.url) === "security" || HOLDS.test(mention.text)));
+    return held ? [{ name, mention: held }] : [];
+  });
+}
+
 export function complianceCertifications(facts: SiteFacts) {
   const assessor = new Assessor();
 
-  const certifications = kindsFound(facts, CERTIFICATIONS);
+  const certifications = heldCertifications(facts);
   // Two (often GDPR plus SOC 2) is the median among sites that name any; five is a mature compliance programme.
   assessor.signal(3, certifications.length > 0 ? moreIsBetter(certifications.length, 2, 5) : undefined,
     certifications.length > 0 ? `${plural(certifications.length, "certification or regulation", "certifications or regulations")}: ${certifications.map((entry) => entry.name).join(", ")}` : "no certifications (SOC 2, ISO 27001, HIPAA, GDPR, PCI) or regulator's licence mentioned",
@@ -120,7 +144,8 @@ export function complianceCertifications(facts: SiteFacts) {
 
   const { page, trustCenter } = securityHome(facts);
   // "Download our SOC 2 Type II report": an access verb and a report in one sentence (anchored lookaheads, linear).
-  const reports = facts.mentions(/\baudit reports?\b|^(?=.*\b(download|request|access|view)\b)(?=.*\b(reports?|certificates?|attestations?)\b)(?=.*\b(soc|iso|hipaa|pci|audit|security|compliance)\b)/i, { limit: 1 });
+  // The company's own reports: "download our SOC 2 Type II report", "ISO 27001 certificate on request".
+  const reports = facts.mentions(/\b(soc ?[123]|iso ?\d{4,5}|pci( dss)?|hipaa)( type (ii|2|i|1))?( audit)? (reports?|certificates?|attestations?)\b|^(?=.*\b(download|request|access|view)\b)(?=.*\b(reports?|certificates?|attestations?)\b)(?=.*\b(soc ?[123]|iso ?\d{4,5}|hipaa|pci|attestation)\b)/i, { limit: 1 });
   assessor.signal(1.5, trustCenter ? (reports.length > 0 ? 95 : 85) : reports.length > 0 ? 75 : undefined,
     trustCenter ? "a trust centre" + (reports.length > 0 ? " with reports" : "") : reports.length > 0 ? "audit reports available on request" : "no trust centre or audit reports",
     [...(trustCenter ? [trustCenter] : []), ...reports]);
