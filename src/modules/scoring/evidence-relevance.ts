@@ -47,6 +47,10 @@ const CUSTOMER_STORY_DIMENSIONS: ReadonlySet<DimensionId> = new Set([
 ]);
 /** What a connector or integration page can evidence: the integration, and what it lets users do. Its sentences describe another company's product. */
 const INTEGRATION_PAGE_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["integration_ecosystem", "developer_platform", "onboarding_activation", "value_proposition", "target_segments"]);
+/** What a security or trust page can evidence: the company's own security, compliance, privacy, reliability and architecture (its security contact is not customer support). */
+const SECURITY_PAGE_DIMENSIONS: ReadonlySet<DimensionId> = new Set([
+  "security_posture", "compliance_certifications", "data_privacy", "enterprise_readiness", "reliability_operations", "architecture_systems", "ai_governance",
+]);
 /** A line of code in the docs ("var menu = Menus.addMenu(…);"). */
 const CODE = /[;{}]\s*$|^\s*(?:var|let|const|function|class|import|export|return)\b|[=(){};].*[=(){};].*[=(){};]/;
 /** A person's bio ("He has been a contributor since 2007", "Later she took a role as …"): about talent, not the company's practice. */
@@ -64,6 +68,7 @@ export function quotable(dimension: DimensionId, source: SentenceSource, sentenc
   if (!BLOG_DIMENSIONS.has(dimension) && (source.category === "blog" || DATED_POST.test(path))) return false;
   if (!CUSTOMER_STORY_DIMENSIONS.has(dimension) && source.category === "customers") return false;
   if (!INTEGRATION_PAGE_DIMENSIONS.has(dimension) && source.category === "integrations") return false;
+  if (!SECURITY_PAGE_DIMENSIONS.has(dimension) && source.category === "security") return false;
   if (!LABEL_DIMENSIONS.has(dimension) && (words(text) <= 2 || LABEL.test(text))) return false;
   if (CODE.test(text)) return false;
   return true;

@@ -119,6 +119,21 @@ export class SiteFacts {
     return view;
   }
 
+  /** Whether a sentence is one of its page's headings (or its title): how a post or a section names itself. */
+  isHeading(mention: { readonly url: string; readonly text: string }): boolean {
+    const page = this.indexed.find((entry) => entry.page.url === mention.url)?.page;
+    if (!page) return false;
+    const text = mention.text.replace(/…$/, "");
+    return page.title.startsWith(text) || page.headings.some((heading) => heading.text.startsWith(text) || text.startsWith(heading.text));
+  }
+
+  /** Whether a sentence speaks for the company: "we", "our", "us", or its name. */
+  speaksForItself(text: string): boolean {
+    if (/\b(we|we'?re|we'?ve|our|us)\b/i.test(text)) return true;
+    const brand = this.crawl.companyName.trim().toLowerCase().split(/[\s.,]+/)[0] ?? "";
+    return brand.length >= 3 && text.toLowerCase().includes(brand);
+  }
+
   /** The category of a crawled page (the home page is "other"); undefined for an address not crawled. */
   categoryOf(url: string): PageCategory | undefined {
     return this.indexed.find((entry) => entry.page.url === url)?.category;

@@ -135,7 +135,8 @@ export function customerSuccess(facts: SiteFacts) {
     channels.length > 1 ? `support channels: ${channels.map((channel) => channel.name).join(", ")}` : channels.length === 1 ? `only one support channel (${channels[0]!.name})` : "no support channels stated",
     channels.slice(0, 2).map((channel) => channel.mention));
 
-  present(assessor, 1, facts.mentions(/\b(24\/7|24x7|round[- ]the[- ]clock|business hours|support hours|(support|average|first|typical) response times?|(respond|reply|replies|answer|get back to you)\w* within|within \d{1,3} (business (hours?|days?)|hours?|minutes))\b/i, { limit: 1 }),
+  // Hours and response times of support: "24/7" alone is how a product runs ("a 24x7 scalable workforce"), not support.
+  present(assessor, 1, facts.mentions(/\b((24\/7|24x7|24\/5|round[- ]the[- ]clock) (\w+ ){0,2}(support|help|assistance|service desk|customer success)|(support|help|customer success)\b[^.]{0,40}\b(24\/7|24x7|24\/5|round[- ]the[- ]clock)|business hours|support hours|(support|average|first|typical) response times?|(respond|reply|replies|answer|get back to you)\w* within|within \d{1,3} (business (hours?|days?)|hours?|minutes))\b/i, { limit: 1 }),
     85, "support hours or response times", "no support hours or response times");
   present(assessor, 1.5, facts.mentions(/\b(customer success (managers?|team)|dedicated (account|success|support) (managers?|team|engineers?)|onboarding (services?|specialists?|sessions?|assistance)|white[- ]glove|implementation (services?|support|team)|technical account managers?)\b/i, { limit: 1 }),
     85, "customer success or onboarding services", "no customer success or onboarding services");
@@ -273,7 +274,12 @@ export function companyMomentum(facts: SiteFacts) {
   const assessor = new Assessor();
   const newsPages = { in: ["blog", "about", "other"] } as const;
 
-  const announcements = facts.mentions(/\b(announc(es|ed|ing|ement)|launch(es|ed)|introducing|now available|generally available|partners? with|partnership with|acquires|acquired|joins forces|expands? (in)?to)\b/i, { ...newsPages, limit: 8 });
+  // The company's own news: a post's title or heading, or a sentence in its own voice ("we", "our", its name).
+  // "One great partnership with the right person" and a blog post's aside are not announcements.
+  const announcements = facts
+    .mentions(/\b(announc(es|ed|ing|ement)|launch(es|ed)|introducing|now available|generally available|partners? with|partnership with|acquires|acquired|joins forces|expands? (in)?to)\b/i, { ...newsPages, limit: 30 })
+    .filter((mention) => facts.isHeading(mention) || facts.speaksForItself(mention.text))
+    .slice(0, 8);
   // Dated news posts are announcements too, whatever verbs their titles use.
   const posts = facts.postsIn("blog").filter((post) => post.date <= facts.now.toISOString().slice(0, 10));
   const news = Math.max(announcements.length, posts.length);
@@ -286,7 +292,11 @@ export function companyMomentum(facts: SiteFacts) {
   const withAmount = funding.some((mention) => /[$€£]\s?\d[\d.,]*\s?(m|mm|million|bn|billion)\b/i.test(mention.text));
   present(assessor, 1.5, funding, withAmount ? 95 : 85, withAmount ? "funding named with an amount" : "funding or investors named", "no funding or investors named");
 
-  const growth = facts.mentions(/(\b(\d{1,3}(,\d{3})+|\d{3,}|\d+(\.\d+)?\s?(k|m|million|billion))\+?\s{1,3}(customers|users|teams|companies|businesses|developers|organi[sz]ations|brands|merchants|creators)\b|\b\d{1,4}x (growth|revenue|arr)\b|\bgrew (by )?\d{1,4}%|\b(arr|revenue) (grew|doubled|tripled)\b)/i, { limit: 5 });
+  // The company's own base or growth: not "sites with fewer than 100,000 users" or "an issue affecting 25,000 users".
+  const growth = facts
+    .mentions(/(\b(\d{1,3}(,\d{3})+|\d{3,}|\d+(\.\d+)?\s?(k|m|million|billion))\+?\s{1,3}(customers|users|teams|companies|businesses|developers|organi[sz]ations|brands|merchants|creators)\b|\b\d{1,4}x (growth|revenue|arr)\b|\bgrew (by )?\d{1,4}%|\b(arr|revenue) (grew|doubled|tripled)\b)/i, { limit: 15 })
+    .filter((mention) => !/\b(less|fewer) than\b|\baffect(ing|ed|s)\b|\bof (the|their|its) (sites|users|customers)\b/i.test(mention.text))
+    .slice(0, 5);
   // One growth figure is the median; three ("10,000 customers", "3x ARR") is a confident growth story.
   assessor.signal(1, growth.length > 0 ? moreIsBetter(growth.length, 1, 3) : undefined,
     growth.length > 0 ? `${plural(growth.length, "growth figure")} stated` : "no growth figures", growth.slice(0, 2));
@@ -334,7 +344,8 @@ function trackRecord(facts: SiteFacts, crawlYear: number): { years: number; fact
   if (founding) {
     const match = FOUNDED.exec(founding.text);
     const year = Number(match?.[1] ?? match?.[2]);
-    if (year >= 1900 && year <= crawlYear) best = { years: crawlYear - year, fact: `founded or active since ${year}`, evidence: founding };
+    // The year is the observed fact; the sentence around it ("Headquartered in Dublin, …") is a company profile, not news.
+    if (year >= 1900 && year <= crawlYear) best = { years: crawlYear - year, fact: `founded or active since ${year}`, evidence: { url: founding.url, text: `founded or active since ${year}` } };
   }
   const dates = datesBeyondLegal(facts);
   const newest = dates[0];
