@@ -56,7 +56,8 @@ describe("community_ecosystem", () => {
     ["a Slack community in words", [product("Join our Slack community of builders.")], `${SYNTHETIC_ORIGIN}/product`],
     ["GitHub (outbound)", [], "https://github.com/acme", { outbound: [{ url: "https://github.com/acme", kind: "github", foundOn: `${SYNTHETIC_ORIGIN}/` }] }],
     ["events", [product("Monthly meetups and a champions program.")], `${SYNTHETIC_ORIGIN}/product`],
-    ["open source", [product("Acme is open-source under MIT.")], `${SYNTHETIC_ORIGIN}/product`],
+    // People building on the product (that the product is open source is not itself a community).
+    ["contributors", [product("Acme is built with 120 contributors on GitHub.")], `${SYNTHETIC_ORIGIN}/product`],
     ["community size", [product("A community of 12,000 developers.")], `${SYNTHETIC_ORIGIN}/product`],
   ])("rises with %s", (_name, pages, url, options) => {
     expectSignal(communityEcosystem, pages, url, options);

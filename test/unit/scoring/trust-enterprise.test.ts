@@ -16,7 +16,8 @@ describe("security_posture", () => {
     ["a trust centre", [], trustCenter.url, { outbound: [trustCenter] }],
     ["security.txt", [], `${SYNTHETIC_ORIGIN}/.well-known/security.txt`, { securityTxt: true }],
     ["a disclosure policy", [product("Report a vulnerability through our bug bounty on HackerOne.")], `${SYNTHETIC_ORIGIN}/product`],
-    ["encryption and pentests", [product("Data is encrypted at rest with AES-256.\nAnnual penetration tests by a third party.")], `${SYNTHETIC_ORIGIN}/product`],
+    // The security programme as the security page describes it (a security vendor's product pages describe what it sells).
+    ["encryption and pentests", [{ path: "/security", title: "Security", text: "Data is encrypted at rest with AES-256.\nAnnual penetration tests by a third party." }], `${SYNTHETIC_ORIGIN}/security`],
   ])("rises with %s", (_name, pages, url, options) => {
     expectSignal(securityPosture, pages, url, options);
   });
@@ -55,9 +56,16 @@ describe("compliance_certifications", () => {
     const score = (text: string) => complianceCertifications(syntheticFacts([...bare, product(text)])).raw;
     const one = score("GDPR compliant.");
     const three = score("GDPR compliant.\nSOC 2 audited.\nISO 27001 certified.");
-    const five = score("GDPR compliant.\nSOC 2 audited.\nISO 27001 certified.\nHIPAA.\nPCI DSS.");
+    const five = score("GDPR compliant.\nSOC 2 audited.\nISO 27001 certified.\nHIPAA compliant.\nPCI DSS certified.");
     expect(three).toBeGreaterThan(one);
     expect(five).toBeGreaterThan(three);
+  });
+
+  it("counts what the company holds, not what its compliance product helps customers meet", () => {
+    const sells = complianceCertifications(syntheticFacts([...bare, product("Our scanner helps you meet PCI DSS, HIPAA and ISO 27001 requirements.")]));
+    expect(sells.coverage).toBe(0);
+    const holds = complianceCertifications(syntheticFacts([...bare, product("Acme is ISO 27001 certified.")]));
+    expect(holds.coverage).toBeGreaterThan(0);
   });
 
   it("scores SOC 2 Type II above an untyped SOC 2", () => {

@@ -107,7 +107,7 @@ const CERTIFICATIONS: Kinds = [
 ];
 
 /** Holding a certification or a licence, in the site's own voice. */
-const HOLDS = /\b(certifi(ed|cation|cate)|compliant|compliance|complies|attest(ed|ation)|audited|accredited|registered|licen[cs]ed|authori[sz]ed|regulated|supervised|achieved|holds?|maintains?|passed|we are|is (fully )?(soc|iso|hipaa|pci|gdpr))\b/i;
+const HOLDS = /\b(certifi(ed|cation|cate)|compliant|compliance|complies|conform(s|ant|ity)?|attest(ed|ation)|audited|accredited|registered|licen[cs]ed|licen[cs]e (no|number)|authori[sz]ed|regulated|supervised|achieved|holds?|maintains?|passed|ready|aligned|level [1-4]|baa|business associate agreement|we are|is (fully )?(soc|iso|hipaa|pci|gdpr))\b/i;
 /** What a compliance or security product does for its customers: helps them comply, checks for a regulation. */
 const SELLS_COMPLIANCE = /\b(helps? (you |customers |organi[sz]ations |teams )?(to )?(ensure|achieve|maintain|meet|stay|with)|ensure (audit[- ]ready )?compliance|checks? (for|necessary)|test cases|such as|including regulatory|regulatory directives|solution set|for your (audit|compliance)|ensuring your\b|coverage for|\brequirements\b)/i;
 
