@@ -15,6 +15,8 @@ import type { DimensionId } from "./scoring.types.js";
 export interface SentenceSource {
   readonly url: string;
   readonly category: PageCategory;
+  /** The home page (its category is "other", but it speaks for the whole product). */
+  readonly home?: boolean;
 }
 
 /** Privacy policies, terms, cookie notices, disclaimers, imprints: legal text, read for data privacy only. */
@@ -51,6 +53,21 @@ const INTEGRATION_PAGE_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["integrat
 const SECURITY_PAGE_DIMENSIONS: ReadonlySet<DimensionId> = new Set([
   "security_posture", "compliance_certifications", "data_privacy", "enterprise_readiness", "reliability_operations", "architecture_systems", "ai_governance",
 ]);
+/**
+ * Pages that, read on the calibration corpus, evidenced nothing for a dimension (the labelled set's
+ * pages by category): a docs page's "deploy in minutes" is a how-to, not architecture; an about page's
+ * history is not customer proof; a product page's "get started" is a button, not onboarding.
+ */
+const OFF_TOPIC: Partial<Record<DimensionId, ReadonlySet<PageCategory>>> = {
+  onboarding_activation: new Set(["other", "about", "customers", "blog"]),
+  architecture_systems: new Set(["docs", "about", "api_reference"]),
+  customer_proof: new Set(["about"]),
+  target_segments: new Set(["docs", "other", "api_reference"]),
+  enterprise_readiness: new Set(["docs"]),
+  company_momentum: new Set(["other", "docs"]),
+  experience_design: new Set(["docs", "api_reference"]),
+  growth_distribution: new Set(["other", "about", "docs", "customers"]),
+};
 /** A line of code in the docs ("var menu = Menus.addMenu(…);"). */
 const CODE = /[;{}]\s*$|^\s*(?:var|let|const|function|class|import|export|return)\b|[=(){};].*[=(){};].*[=(){};]/;
 /** A person's bio ("He has been a contributor since 2007", "Later she took a role as …"): about talent, not the company's practice. */
@@ -69,6 +86,7 @@ export function quotable(dimension: DimensionId, source: SentenceSource, sentenc
   if (!CUSTOMER_STORY_DIMENSIONS.has(dimension) && source.category === "customers") return false;
   if (!INTEGRATION_PAGE_DIMENSIONS.has(dimension) && source.category === "integrations") return false;
   if (!SECURITY_PAGE_DIMENSIONS.has(dimension) && source.category === "security") return false;
+  if (!source.home && OFF_TOPIC[dimension]?.has(source.category)) return false;
   if (!LABEL_DIMENSIONS.has(dimension) && (words(text) <= 2 || LABEL.test(text))) return false;
   if (CODE.test(text)) return false;
   return true;

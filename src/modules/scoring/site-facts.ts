@@ -171,7 +171,7 @@ export class SiteFacts {
       if (anchored(pattern) ? !this.linesMatch(entry, pattern) : !this.haystackMatches(entry, pattern)) continue;
       for (const sentence of this.sentencesOf(entry)) {
         if (!test(pattern, sentence) || seen.has(sentence)) continue;
-        if (this.scope !== undefined && !quotable(this.scope, { url: entry.page.url, category: entry.category }, sentence)) continue;
+        if (this.scope !== undefined && !quotable(this.scope, { url: entry.page.url, category: entry.category, home: entry.page === this.home }, sentence)) continue;
         seen.add(sentence);
         found.push({ url: entry.page.url, text: quote(sentence), quoted: true });
         if (found.length >= limit) return found;

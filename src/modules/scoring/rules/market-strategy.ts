@@ -25,6 +25,8 @@ function onHome(facts: SiteFacts, pattern: RegExp, limit = 5): Mention[] {
   return facts.mentions(pattern, { in: ["other"], limit: 40 }).filter((mention) => mention.url === facts.home.url).slice(0, limit);
 }
 
+const wordsIn = (text: string): number => text.trim().split(/\s+/).length;
+
 const pathOf = (url: string): string => url.replace(/^[a-z]+:\/\/[^/]+/i, "");
 
 
@@ -123,13 +125,15 @@ export function valueProposition(facts: SiteFacts) {
     ]);
   }
 
-  const outcomes = onHome(facts, QUANTIFIED);
+  // An outcome is a sentence ("50-300% faster than without Caffeine"), not a bare figure in a banner ("75% Apps Fail Basic").
+  const outcomes = onHome(facts, QUANTIFIED, 10).filter((mention) => wordsIn(mention.text) >= 5 && !/\b(uptime|availability|accuracy)\b/i.test(mention.text)).slice(0, 5);
   // One measured outcome on the home page is typical of a good page; three makes the promise concrete.
   counted(assessor, 2, outcomes.length, [1, 3], `${plural(outcomes.length, "quantified outcome")} on the home page`,
     "no quantified outcomes on the home page", outcomes.slice(0, 2));
 
-  const problem = onHome(facts, PROBLEM, 1);
-  const solution = onHome(facts, SOLUTION, 1);
+  // Each half is a sentence that says it: "how it works" as a heading, or "Let us help you be awesome", say neither.
+  const problem = onHome(facts, PROBLEM, 5).filter((mention) => wordsIn(mention.text) >= 5).slice(0, 1);
+  const solution = onHome(facts, SOLUTION, 5).filter((mention) => wordsIn(mention.text) >= 6 && !/\blet us help you be\b/i.test(mention.text)).slice(0, 1);
   const narrative = problem.length + solution.length;
   // Both halves tell a story (85); one half is a fragment (55).
   const story = ["no problem → solution narrative", "half a narrative (problem or solution, not both)", "a problem → solution narrative on the home page"];
@@ -137,7 +141,9 @@ export function valueProposition(facts: SiteFacts) {
 
   // Placeholder copy on the home page means no real proposition is being made yet.
   const placeholder = onHome(facts, /\b(lorem ipsum|coming soon|under construction)\b/i, 1);
-  if (placeholder.length > 0) assessor.penalty(2, "placeholder copy on the home page", placeholder);
+  if (placeholder.length > 0) {
+    assessor.penalty(2, "placeholder copy on the home page", placeholder.map((mention) => ({ url: mention.url, text: `placeholder copy on the home page: "${mention.text.slice(0, 80)}"` })));
+  }
 
   return assessor.done(
     outcomes.length === 0
