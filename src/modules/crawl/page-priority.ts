@@ -24,7 +24,7 @@ const SEGMENTS: Record<Known, readonly string[]> = {
   privacy: ["privacy", "privacy-policy", "dpa", "subprocessors", "sub-processors", "gdpr", "ccpa", "cookies", "cookie-policy"],
   careers: ["careers", "career", "jobs", "join-us", "joinus", "hiring", "work-with-us", "open-positions", "vacancies"],
   customers: ["customers", "customer-stories", "case-studies", "case-study", "stories", "success-stories", "testimonials", "clients", "references", "achievements", "showcase"],
-  integrations: ["integrations", "integration", "marketplace", "apps", "partners", "plugins", "app-directory"],
+  integrations: ["integrations", "integration", "marketplace", "apps", "partners", "plugins", "app-directory", "connectors", "connector"],
   status: ["status", "system-status", "uptime"],
   blog: ["blog", "blogs", "news", "newsroom", "articles", "posts", "insights"],
   about: ["about", "about-us", "company", "team", "our-team", "leadership", "who-we-are", "press", "people", "staff", "staff-members", "staff_members", "founders"],

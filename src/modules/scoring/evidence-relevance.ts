@@ -71,7 +71,7 @@ const OFF_TOPIC: Partial<Record<DimensionId, ReadonlySet<PageCategory>>> = {
 /** A line of code in the docs ("var menu = Menus.addMenu(…);"). */
 const CODE = /[;{}]\s*$|^\s*(?:var|let|const|function|class|import|export|return)\b|[=(){};].*[=(){};].*[=(){};]/;
 /** A person's bio ("He has been a contributor since 2007", "Later she took a role as …"): about talent, not the company's practice. */
-const BIO = /^(?:\w+\s+){0,3}(?:he|she)\b|\b(?:his|her)\s+(?:role|career|experience|background|work)\b/i;
+const BIO = /^(?:\w+\s+){0,3}(?:he|she)\b|\b(?:his|her)\s+(?:role|career|experience|background|work)\b|\bwhere (?:he|she)\b|\b(?:he|she) (?:was|is|has|had|joined|worked|led|developed|holds|spent)\b|\b(?:is|was) an? (?:\w+ )?(?:developer|engineer|designer|consultant) with\b/i;
 /** Menu and product-list labels: every word capitalised (or "&"), no sentence ("Threat Detection & Response", "Contribute API Docs Blog"). */
 const LABEL = /^(?:(?:[A-Z0-9][\w'’.+-]*|&|\||\/|-)\s*){3,10}$/;
 

@@ -83,8 +83,10 @@ export function deliveryVelocity(facts: SiteFacts) {
 
 // ---------------------------------------------------------------- architecture_systems
 
+// Writing about the company's own system: "how we scaled", "our architecture", "under the hood". A product's feature
+// ("write business logic in microservices") or a support page's "questions about the architecture" is not it.
 const ENGINEERING =
-  /\b(?:engineering blog|how we (?:built|scaled|migrated|rebuilt|designed|run|ship)|our (?:architecture|infrastructure|stack)|architecture|under the hood|deep[- ]dive|distributed systems?|sharding|event[- ]driven|microservices|zero[- ]downtime)\b/i;
+  /\b(?:engineering blog|how we (?:built|scaled|migrated|rebuilt|designed|run|ship)|our (?:\w+ )?(?:architecture|infrastructure|stack|platform is built)|under the hood|(?:we|our) [^.]{0,40}\b(?:distributed systems?|sharding|event[- ]driven|microservices|zero[- ]downtime|(?:scalable|resilient|decentralized) architecture)|(?:designed|built) (?:for|with) (?:high availability|scale|scalability))\b/i;
 const ENGINEERING_LINK = /\/(?:engineering|eng|tech)(?:-blog)?(?:\/|$)|^https?:\/\/(?:engineering|eng|tech)\./i;
 const SCALE =
   /\bmulti[- ]region\b|\b\d+\+? (?:regions|data ?cent(?:er|re)s|availability zones|edge locations|points of presence|pops)\b|\b(?:regional failover|deploy(?:ed)? (?:in|to) (?:any|multiple) regions?|availability zones?|auto-?scal\w*|horizontal(?:ly)? scal\w*|global (?:edge )?network|edge network|petabytes?|billions? of (?:events|requests|rows|records))\b/i;
@@ -144,9 +146,10 @@ const UPTIME_FIGURE = /\b(9\d(?:\.\d+)?)\s?%\s?(?:uptime|availability|sla|servic
 // An uptime SLA, not a support-response one ("first reply within 4 hours" belongs to customer success).
 const SLA = /\b(?:(?:uptime|availability) (?:sla|guarantee|commitment)|sla (?:of|for) (?:uptime|availability)|guaranteed (?:uptime|availability)|service level agreement)\b/i;
 const INCIDENTS =
-  /\b(?:post-?mortems?|incident (?:reports?|history|reviews?|updates?)|root cause analys[ie]s|rca|past incidents|resolved incidents?|incident response|on-?call)\b/i;
+  /\b(?:post-?mortems?|incident (?:reports?|history|reviews?|updates?)|root cause analys[ie]s|rca|past incidents|resolved incidents?|on-?call (?:engineers?|rotation|team))\b/i;
+// Practices the company runs: "backups are created every day", not "forget about backups" or "deleted from backup systems".
 const PRACTICES =
-  /\b(?:disaster recovery|business continuity|backups?|point[- ]in[- ]time recovery|failover|redundan(?:t|cy)|rto|rpo|chaos engineering|24\/7 monitoring|monitored 24\/7|high availability)\b/i;
+  /\b(?:disaster recovery (?:plan|site|tests?|procedures?)|business continuity (?:plan|tests?)|(?:automatic|automated|daily|hourly|nightly|regular|encrypted|off-?site|incremental) backups|backups (?:are|is) (?:created|taken|made|run|kept|stored|performed|encrypted)|backed up (?:daily|hourly|every|continuously)|point[- ]in[- ]time recovery|(?:automatic|automated) failover|failover (?:to|between|across)|redundan(?:t|cy) (?:across|in|between)|\brto\b|\brpo\b|chaos engineering|24\/7 monitoring|monitored 24\/7|(?:designed|built) for high availability)\b/i;
 
 export function reliabilityOperations(facts: SiteFacts) {
   const assessor = new Assessor();

@@ -278,7 +278,8 @@ export function companyMomentum(facts: SiteFacts) {
   // "One great partnership with the right person" and a blog post's aside are not announcements.
   const announcements = facts
     .mentions(/\b(announc(es|ed|ing|ement)|launch(es|ed)|introducing|now available|generally available|partners? with|partnership with|acquires|acquired|joins forces|expands? (in)?to)\b/i, { ...newsPages, limit: 30 })
-    .filter((mention) => facts.isHeading(mention) || facts.speaksForItself(mention.text))
+    // A heading, or a sentence that opens with its news in the company's voice ("We are launching …", "Acme partners with …").
+    .filter((mention) => facts.isHeading(mention) || (facts.speaksForItself(mention.text) && NEWS_OPENING.test(mention.text)))
     .slice(0, 8);
   // Dated news posts are announcements too, whatever verbs their titles use.
   const posts = facts.postsIn("blog").filter((post) => post.date <= facts.now.toISOString().slice(0, 10));
@@ -295,7 +296,7 @@ export function companyMomentum(facts: SiteFacts) {
   // The company's own base or growth: not "sites with fewer than 100,000 users" or "an issue affecting 25,000 users".
   const growth = facts
     .mentions(/(\b(\d{1,3}(,\d{3})+|\d{3,}|\d+(\.\d+)?\s?(k|m|million|billion))\+?\s{1,3}(customers|users|teams|companies|businesses|developers|organi[sz]ations|brands|merchants|creators)\b|\b\d{1,4}x (growth|revenue|arr)\b|\bgrew (by )?\d{1,4}%|\b(arr|revenue) (grew|doubled|tripled)\b)/i, { limit: 15 })
-    .filter((mention) => !/\b(less|fewer) than\b|\baffect(ing|ed|s)\b|\bof (the|their|its) (sites|users|customers)\b/i.test(mention.text))
+    .filter((mention) => !/\b(less|fewer) than\b|\baffect(ing|ed|s)\b|\bof (the|their|its) (sites|users|customers)\b|\bfortune \d{2,4}\b/i.test(mention.text))
     .slice(0, 5);
   // One growth figure is the median; three ("10,000 customers", "3x ARR") is a confident growth story.
   assessor.signal(1, growth.length > 0 ? moreIsBetter(growth.length, 1, 3) : undefined,
@@ -334,6 +335,9 @@ export function companyMomentum(facts: SiteFacts) {
     ? "Publish dated news regularly: launches, partnerships and milestones."
     : "Name the milestones behind the momentum: funding, investors, customer and revenue growth.");
 }
+
+/** News told in its first words: the announcement verb within the sentence's first eight words. */
+const NEWS_OPENING = /^\W*(?:\S+\s+){0,7}?(?:announc|launch|introduc|now available|generally available|partner|acquir|joins forces|expand)/i;
 
 const FOUNDED = /\b(?:founded|established|started|launched|incorporated|in business since|since)\s+(?:in\s+)?((?:19|20)\d{2})\b|(?:©|\(c\)|copyright)\s*((?:19|20)\d{2})\s*[-–]\s*(?:19|20)\d{2}/i;
 

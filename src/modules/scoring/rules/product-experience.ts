@@ -42,7 +42,7 @@ const asList = (mention: Mention | undefined): Mention[] => (mention ? [mention]
 // ---------------------------------------------------------------- experience_design
 
 const MEDIA =
-  /\b(?:screenshots?|product tour|watch (?:the |a |our )?(?:demo|video)|demo video|video (?:walkthrough|tour|demo)|see (?:it|\w+) in action|take a (?:quick )?tour|interactive demo)\b/i;
+  /\b(?:(?:product |app |see |view )screenshots?|screenshots? of (?:the |our )?(?:product|app|dashboard)|product tour|watch (?:the |a |our )?(?:demo|video)|demo video|video (?:walkthrough|tour|demo)|see (?:it|\w+) in action|take a (?:quick )?tour|interactive demo)\b/i;
 const VIDEO_HOST = /^https?:\/\/(?:www\.)?(?:youtube\.com|youtu\.be|vimeo\.com|(?:www\.)?loom\.com|[\w-]+\.wistia\.com|vidyard\.com)\//i;
 const A11Y: Kinds = [
   ["standard", /\b(?:wcag|vpat|section 508|en 301 549)\b/i],
@@ -99,8 +99,9 @@ export function experienceDesign(facts: SiteFacts) {
 // ---------------------------------------------------------------- onboarding_activation
 
 const WAYS_IN: Kinds = [
-  ["free", /\b(?:free trial|try (?:it )?(?:for )?free|start (?:for )?free|free (?:plan|tier|forever)|no credit card)\b/i],
-  ["signup", /\b(?:sign ?up|create (?:a |your )?(?:free )?account|get started|start (?:your )?(?:free )?trial)\b/i],
+  // A way in: "no credit card required", not "no credit card information is stored"; "get started" only with where it leads.
+  ["free", /\b(?:free trial|try (?:it )?(?:for )?free|start (?:for )?free|free (?:plan|tier|forever)|no credit card (?:required|needed|necessary))\b/i],
+  ["signup", /\b(?:sign ?up (?:for|free|now|today|in)|create (?:a |your )?(?:free )?account|get started (?:for free|free|in \d+|now|today)|start (?:your )?(?:free )?trial)\b/i],
   ["sales", /\b(?:(?:book|request|schedule) a (?:demo|call)|contact sales|talk to sales)\b/i],
 ];
 const SIGNUP_LINK = /\/(?:signup|sign-up|register|join|get-started|start|trial)(?:[/?#]|$)|^(?:sign up|get started|start free|try (?:it )?free)$/i;
@@ -110,7 +111,7 @@ const HELPERS: Kinds = [
   ["templates", /\btemplates?\b/i], ["sample data", /\bsample (?:data|datasets?|apps?|projects?|code)\b/i],
   ["starter kits", /\b(?:starter (?:kits?|projects?)|boilerplates?)\b/i],
   ["interactive demo", /\b(?:interactive demo|product tour|live demo|try (?:the |a )?demo|playground)\b/i],
-  ["sandbox", /\bsandbox\b/i], ["examples", /\bexample (?:apps?|projects?|gallery)\b/i],
+  ["sandbox", /\b(?:api|developer|test|demo) sandbox\b|\bsandbox (?:environment|mode|account|keys?)\b/i], ["examples", /\bexample (?:apps?|projects?|gallery)\b/i],
 ];
 
 export function onboardingActivation(facts: SiteFacts) {
@@ -293,7 +294,7 @@ const LANGUAGES: ReadonlyArray<readonly [string, RegExp]> = [
 const DEV_EXTRAS: Kinds<[weight: number]> = [
   ["webhooks", /\bwebhooks?\b/i, 1], ["OpenAPI spec", /\b(?:openapi|swagger|postman collection|graphql schema|api spec(?:ification)?)\b/i, 1],
   ["CLI", /\b(?:cli|command[- ]line (?:tool|interface))\b/i, 0.75],
-  ["sandbox or self-serve API keys", /\b(?:sandbox|test (?:mode|keys?|environment)|api keys?|developer (?:console|portal))\b/i, 0.75],
+  ["sandbox or self-serve API keys", /\b(?:(?:api|developer|test) sandbox|sandbox (?:environment|mode|account|keys?)|test (?:mode|keys?)|(?:your|an|generate|create) api keys?|developer (?:console|portal))\b/i, 0.75],
 ];
 
 export function developerPlatform(facts: SiteFacts) {

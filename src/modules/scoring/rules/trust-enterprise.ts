@@ -69,7 +69,7 @@ export function securityPosture(facts: SiteFacts) {
     ["MFA", /\b(mfa|2fa|multi[- ]factor|two[- ]factor)\b/i],
     ["vulnerability scanning", /\b(vulnerability (scanning|management|scans)|dependency scanning|static analysis|sast|dast)\b/i],
     ["monitoring", /\b(24\/7 (security )?monitoring|intrusion detection|siem|security monitoring|threat detection)\b/i],
-    ["backups", /\b(backups?|disaster recovery|point[- ]in[- ]time recovery)\b/i],
+    ["backups", /\b((automatic|automated|daily|hourly|nightly|regular|encrypted|off-?site) backups|backups (are|is) (created|taken|made|kept|stored|encrypted)|disaster recovery (plan|site|procedures?)|point[- ]in[- ]time recovery)\b/i],
     ["incident response", /\b(incident response|security incidents?)\b/i],
     ["least privilege", /\b(least privilege|access reviews?|background checks)\b/i],
   ]);
