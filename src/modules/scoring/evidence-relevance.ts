@@ -48,7 +48,7 @@ const CUSTOMER_STORY_DIMENSIONS: ReadonlySet<DimensionId> = new Set([
   "customer_proof", "target_segments", "value_proposition", "customer_success", "company_momentum", "growth_distribution", "integration_ecosystem", "ai_capability_depth",
 ]);
 /** What a connector or integration page can evidence: the integration, and what it lets users do. Its sentences describe another company's product. */
-const INTEGRATION_PAGE_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["integration_ecosystem", "developer_platform", "onboarding_activation", "value_proposition", "target_segments"]);
+const INTEGRATION_PAGE_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["integration_ecosystem", "developer_platform"]);
 /** What a security or trust page can evidence: the company's own security, compliance, privacy, reliability and architecture (its security contact is not customer support). */
 const SECURITY_PAGE_DIMENSIONS: ReadonlySet<DimensionId> = new Set([
   "security_posture", "compliance_certifications", "data_privacy", "enterprise_readiness", "reliability_operations", "architecture_systems", "ai_governance",

@@ -245,7 +245,7 @@ export function talentOrganization(facts: SiteFacts) {
   const team = teamShown(facts);
   // Five people is the median team a product site shows; twenty-five is a company with departments.
   assessor.signal(1.5, team.count > 0 ? moreIsBetter(team.count, 5, 25) : undefined, team.count > 0 ? team.fact : "no team shown", team.evidence);
-  present(assessor, 0.75, facts.mentions(/\b(our values|core values|our culture|remote[- ]first|our mission|benefits (include|and perks)|perks)\b/i, { in: ["careers", "about"], limit: 1 }),
+  present(assessor, 0.75, facts.mentions(/\b(our values|core values|our culture|remote[- ]first|benefits (include|and perks)|perks)\b/i, { in: ["careers", "about"], limit: 1 }),
     80, "values, culture or benefits described", "no values or culture described");
 
   return assessor.done(openings.length === 0

@@ -175,7 +175,8 @@ export function aiCapabilityDepth(facts: SiteFacts) {
   const buzz = facts.mentions(AI_BUZZ, { limit: 2 });
   // "99% accuracy" is an AI figure only on a site that talks about AI (or in a sentence that does).
   const aiSite = features.size > 0 || buzz.length > 0;
-  const evals = facts.mentions(AI_EVALS, { limit: 5 }).filter((mention) => aiSite || AI_CONTEXT.test(mention.text));
+  // (A quality figure of another kind, "Six Sigma 99.99966% accuracy", is not a model's.)
+  const evals = facts.mentions(AI_EVALS, { limit: 5 }).filter((mention) => (aiSite || AI_CONTEXT.test(mention.text)) && !/\bsix sigma\b/i.test(mention.text));
   // Publishing one accuracy or evaluation figure is rare and already good; three is a measured AI practice.
   counted(assessor, 1.5, evals.length, [1, 3], plural(evals.length, "accuracy or evaluation figure"), "no accuracy or evaluation figures", evals.slice(0, 2));
 
