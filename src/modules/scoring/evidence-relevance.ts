@@ -63,7 +63,7 @@ const OFF_TOPIC: Partial<Record<DimensionId, ReadonlySet<PageCategory>>> = {
   architecture_systems: new Set(["docs", "about", "api_reference"]),
   customer_proof: new Set(["about"]),
   target_segments: new Set(["docs", "other", "api_reference"]),
-  enterprise_readiness: new Set(["docs"]),
+  enterprise_readiness: new Set(["docs", "other", "blog"]),
   company_momentum: new Set(["other", "docs"]),
   experience_design: new Set(["docs", "api_reference"]),
   growth_distribution: new Set(["other", "about", "docs", "customers"]),
@@ -87,7 +87,7 @@ export function quotable(dimension: DimensionId, source: SentenceSource, sentenc
   if (!INTEGRATION_PAGE_DIMENSIONS.has(dimension) && source.category === "integrations") return false;
   if (!SECURITY_PAGE_DIMENSIONS.has(dimension) && source.category === "security") return false;
   if (!source.home && OFF_TOPIC[dimension]?.has(source.category)) return false;
-  if (!LABEL_DIMENSIONS.has(dimension) && (words(text) <= 2 || LABEL.test(text))) return false;
+  if (!LABEL_DIMENSIONS.has(dimension) && (words(text) <= 2 || LABEL.test(text) || / \| /.test(text))) return false;
   if (CODE.test(text)) return false;
   return true;
 }

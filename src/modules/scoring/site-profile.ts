@@ -27,8 +27,9 @@ const OPEN_SOURCE = /\b(open[- ]source|free software|GPL(v[23])?|GNU General Pub
 const OWN_OPEN_SOURCE =
   /\b(?:is|are|it's|goes|went|now|fully|100%|completely|an?)\s+(?:\w+[, ]+){0,3}?(?:free (?:and|&) )?open[- ]source(?! (?:\w+ )?(?:projects?|intelligence|community|communities|libraries|library (?:that|which)|programming|language|ISA|contributors?|contributions?|software (?:such as|like|including))\b)|\b(?:our|its) (?:source code|code|repositor(?:y|ies))\b|\b(?:licen[cs]ed|developed|released|distributed) under\b|\b(?:GPL(?:v[23])?|GNU General Public Licen[cs]e|Apache (?:2\.0|License)|(?:MIT|BSD) licen[sc]e)\b|\bfork (?:us|it|the project) on\b/i;
 /** What a person or a team did with open source elsewhere: not a statement about the product. */
-const OTHERS_OPEN_SOURCE = /\b(?:contribut\w*|participat\w*|experience|involved|work(?:ed|ing)?) (?:to|in|with|on) (?:\w+ ){0,4}open[- ]source\b/i;
+const OTHERS_OPEN_SOURCE = /\b(?:contribut\w*|participat\w*|experience|involved|work(?:ed|ing)?) (?:to|in|with|on) (?:\w+ ){0,4}open[- ]source\b|\bwhether (?:it is|it's|or not)\b/i;
 const SALES = /\b(contact (our )?sales|talk to (sales|an expert|our team)|request (a |an )?(demo|quote|audit|proposal|consultation)|book (a )?(demo|meeting|call)|schedule (a )?(demo|call)|get (a )?(quote|demo)|contact us for (pricing|a quote)|pricing (is )?available on request)\b/i;
+const REGULATED = /\b(licen[cs]ed|authori[sz]ed|regulated|supervised)\b[^.]{0,30}\bby (the )?[^.]{0,60}\b(authority|commission|central bank|regulator|FCA|SEC|FINRA|MAS|BaFin|FINMA)\b/i;
 const COMMERCIAL = /\b(free trial|start (your |a )?(free )?trial|sign[- ]?up|get started (for )?free|request (a )?demo|book (a )?demo|contact sales|talk to sales|buy now|subscribe|per (user|seat|month)|\/(mo|month)\b|pricing)\b/i;
 
 /** Whether a sentence says the site's own product is open source (not that its team used or worked on open source). */
@@ -48,7 +49,9 @@ export function siteProfile(facts: SiteFacts): SiteProfile {
   const commercialPages = facts.pagesMentioning(COMMERCIAL, { in: ["other", "pricing", "customers", "integrations"] });
   const openSource = openSourcePages >= 1 && !priced && commercialPages === 0 && !facts.hasPage("pricing");
 
-  const [salesPath] = priced ? [] : facts.mentions(SALES, { limit: 1 });
+  // A licensed, regulated firm (an underwriter, a payment institution) sells through relationships even when its
+  // site names no sales path: its products are contracts, not sign-ups.
+  const [salesPath] = priced ? [] : [...facts.mentions(SALES, { limit: 1 }), ...facts.mentions(REGULATED, { limit: 1 })];
   const salesLed = !openSource && salesPath !== undefined;
 
   return {

@@ -44,6 +44,9 @@ const COSTLY: ReadonlySet<DimensionId> = new Set([
 const CHEAP: ReadonlySet<DimensionId> = new Set([
   "value_proposition", "experience_design", "onboarding_activation", "pricing_packaging", "reliability_operations", "security_posture", "compliance_certifications", "data_privacy",
   "ai_capability_depth", "model_strategy", "ai_governance", "cost_token_economics", "data_strategy_flywheel",
+  // Framework 2.2.0: a public API with SDKs and a list of integrations are what a developer-tool startup ships in its
+  // first months; on the 27 commercial corpus sites they did not track the judged stage (ρ −0.22 and 0.15).
+  "developer_platform", "integration_ecosystem",
 ]);
 
 const d = (

@@ -124,9 +124,10 @@ export function customerSuccess(facts: SiteFacts) {
     helpPage ? [{ url: helpPage.url, text: `help centre: ${helpPage.title || helpPage.url}` }] : [...helpLink, ...faq]);
 
   const channels = kindsFound(facts, [
-    ["email", /\b(support@|email (us|support|our support)|contact support)\b/i],
+    // Ways to reach support, not the general contact line ("email us for general queries", "call sales").
+    ["email", /\b(support@|email (support|our support|us for support)|contact (our )?support)\b/i],
     ["live chat", /\b(live chat|chat with (us|support|our team)|in[- ]app chat)\b/i],
-    ["phone", /\b(phone support|call us|by phone|support line)\b/i],
+    ["phone", /\b(phone support|support (by|over the) phone|support line|call (our )?support)\b/i],
     ["tickets", /\b(submit a (ticket|request)|support (tickets?|portal|requests?))\b/i],
     ["community support", /\bcommunity (support|forum)\b/i],
   ]);
@@ -136,7 +137,7 @@ export function customerSuccess(facts: SiteFacts) {
     channels.slice(0, 2).map((channel) => channel.mention));
 
   // Hours and response times of support: "24/7" alone is how a product runs ("a 24x7 scalable workforce"), not support.
-  present(assessor, 1, facts.mentions(/\b((24\/7|24x7|24\/5|round[- ]the[- ]clock) (\w+ ){0,2}(support|help|assistance|service desk|customer success)|(support|help|customer success)\b[^.]{0,40}\b(24\/7|24x7|24\/5|round[- ]the[- ]clock)|business hours|support hours|(support|average|first|typical) response times?|(respond|reply|replies|answer|get back to you)\w* within|within \d{1,3} (business (hours?|days?)|hours?|minutes))\b/i, { limit: 1 }),
+  present(assessor, 1, facts.mentions(/\b((24\/7|24x7|24\/5|round[- ]the[- ]clock) (\w+ ){0,2}(support|help|assistance|service desk|customer success)|(support|help|customer success)\b[^.]{0,40}\b(24\/7|24x7|24\/5|round[- ]the[- ]clock)|business hours|support hours|(support|average|first|typical) response times?|(respond|reply|replies|answer|get back to you)\w* within)\b/i, { limit: 1 }),
     85, "support hours or response times", "no support hours or response times");
   present(assessor, 1.5, facts.mentions(/\b(customer success (managers?|team)|dedicated (account|success|support) (managers?|team|engineers?)|onboarding (services?|specialists?|sessions?|assistance)|white[- ]glove|implementation (services?|support|team)|technical account managers?)\b/i, { limit: 1 }),
     85, "customer success or onboarding services", "no customer success or onboarding services");
@@ -254,14 +255,19 @@ export function talentOrganization(facts: SiteFacts) {
 }
 
 const MEMBER_PAGE = /\/(team|our-team|people|staff|staff[-_]members|leadership|founders)\/[^/?#]+?(\.html?)?\/?$/i;
-const PERSON_ROLE = /\b(co-?founder|founder|ceo|cto|coo|cfo|cmo|cpo|chief [a-z]+ officer|vp|vice president|head of [a-z]+|director|lead engineer|engineer|designer|developer|scientist|researcher|manager)\b/i;
+const PERSON_ROLE = /\b(co-?founder|founder|ceo|cto|coo|cfo|cmo|cpo|chief [a-z]+ officer|(principal|compliance|operations|investment|underwriting|risk|claims|data protection) officer|managing (director|partner)|general counsel|president|vp|vice president|head of [a-z]+|director|lead engineer|engineer|designer|developer|scientist|researcher|manager)\b/i;
+/** Pages that name the people behind the company besides the about pages: contact and team pages ("Compliance Officer Iain Herbert"). */
+const PEOPLE_PAGE = /\/(contact|contact-us|team|our-team|people|leadership|management)(\.html?)?\/?$/i;
 
 /** How many people the site shows: pages per person, or (on about and team pages) people named with a role. */
 function teamShown(facts: SiteFacts): { count: number; fact: string; evidence: Array<{ url: string; text: string }> } {
   const members = new Map<string, string>();
   for (const link of facts.linksMatching(MEMBER_PAGE)) members.set(link.url.replace(/(\.html?|\/)$/i, ""), link.url);
   for (const page of facts.pagesIn("about")) if (MEMBER_PAGE.test(new URL(page.url).pathname)) members.set(page.url.replace(/(\.html?|\/)$/i, ""), page.url);
-  const roles = facts.mentions(PERSON_ROLE, { in: ["about"], limit: 40 }).filter((mention) => mention.text.length <= 120);
+  const roles = facts
+    .mentions(PERSON_ROLE, { in: ["about", "other"], limit: 60 })
+    .filter((mention) => mention.text.length <= 120 && (facts.categoryOf(mention.url) === "about" || PEOPLE_PAGE.test(new URL(mention.url).pathname)))
+    .slice(0, 40);
   if (members.size >= roles.length && members.size > 0) {
     const fact = `${plural(members.size, "team member page")}`;
     return { count: members.size, fact, evidence: [{ url: [...members.values()][0]!, text: fact }] };

@@ -18,7 +18,8 @@ const ALL: readonly PageCategory[] = Object.keys({
 } satisfies Record<PageCategory, 1>) as PageCategory[];
 
 /** A measured outcome: "38%", "10x", "3× faster", "20 hours saved". No "g" flag: facts reuse the object. */
-const QUANTIFIED = /\b\d+(?:[.,]\d+)?\s?(?:%|x\b|×)|\b\d+\s?(?:hours?|days?|weeks?|minutes?)\s(?:faster|saved|sooner|less|back)\b/i;
+// ("3x faster", "10x more", not a standard's name: "802.1X".)
+const QUANTIFIED = /\b\d+(?:[.,]\d+)?\s?(?:%|×)|(?<![.\d])\b\d+(?:\.\d+)?\s?x\s+(?:faster|more|less|better|cheaper|quicker|growth|revenue|the|higher|lower|fewer)\b|\b\d+\s?(?:hours?|days?|weeks?|minutes?)\s(?:faster|saved|sooner|less|back)\b/i;
 
 /** Up to `limit` mentions of `pattern` on the home page only (it comes first, so its sentences lead). */
 function onHome(facts: SiteFacts, pattern: RegExp, limit = 5): Mention[] {
@@ -85,8 +86,8 @@ const OUTCOME =
 const AUDIENCE =
   /\bfor (?:\w+ ){0,2}(?:teams?|developers|engineers|startups|businesses|companies|enterprises?|marketers|designers|agencies|creators|founders|sellers|recruiters|clinics|schools|lawyers|accountants)\b/i;
 const PROBLEM =
-  /\b(?:tired of|struggl\w+|frustrat\w+|painful|wasted?|no more|stop (?:wasting|losing|juggling)|instead of|manual(?:ly)?|spreadsheets?|the problem|too (?:slow|expensive|hard|many))\b/i;
-const SOLUTION = /\b(?:how it works|in \d+ (?:simple |easy )?steps|step \d|so (?:that )?you can|lets you|helps? (?:you|your|teams)|with \w+,? you)\b/i;
+  /\b(?:tired of|struggl\w+|frustrat\w+|painful|wasted?|stop (?:wasting|losing|juggling)|instead of|manual(?:ly)?|spreadsheets?|the problem|too (?:slow|expensive|hard|many))\b/i;
+const SOLUTION = /\b(?:in \d+ (?:simple |easy )?steps|step \d|so (?:that )?you can|lets you|helps? (?:you|your|teams)|with \w+,? you)\b/i;
 
 /** 0–100: a headline or description that names an outcome and an audience, in plain words. */
 function specificity(text: string): number {

@@ -108,7 +108,8 @@ const SIGNUP_LINK = /\/(?:signup|sign-up|register|join|get-started|start|trial)(
 const QUICKSTART =
   /\b(?:quick ?start|getting started|get started in \d+|up and running in|in (?:under )?\d+ minutes|first (?:steps|project|app)|hello,? world|step[- ]by[- ]step)\b/i;
 const HELPERS: Kinds = [
-  ["templates", /\btemplates?\b/i], ["sample data", /\bsample (?:data|datasets?|apps?|projects?|code)\b/i],
+  // Head starts for a new account, not a feature that manages templates.
+  ["templates", /\b(?:starter|ready-made|pre-?built|free|project|example) templates?\b|\bstart (?:from|with) (?:a |one of our )?templates?\b|\btemplates? (?:to|for) (?:get(?:ting)? started|start|begin)\b/i], ["sample data", /\bsample (?:data|datasets?|apps?|projects?|code)\b/i],
   ["starter kits", /\b(?:starter (?:kits?|projects?)|boilerplates?)\b/i],
   ["interactive demo", /\b(?:interactive demo|product tour|live demo|try (?:the |a )?demo|playground)\b/i],
   ["sandbox", /\b(?:api|developer|test|demo) sandbox\b|\bsandbox (?:environment|mode|account|keys?)\b/i], ["examples", /\bexample (?:apps?|projects?|gallery)\b/i],
