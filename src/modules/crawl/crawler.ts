@@ -159,7 +159,9 @@ export class Crawler {
           const fetched = await readPageOrFolder(reader, url, rules, alreadyRead).catch(async (error: unknown) => {
             // A client-side route the server does not know (a static host's 404): followed inside the app, as a reader would.
             const via = inApp.get(requestedKey);
-            if (via && error instanceof FetchFailure && error.reason === "HTTP 404" && this.settings.renderer.available) return reader.readInApp(url, via.from, via.href);
+            if (via && error instanceof FetchFailure && error.reason === "HTTP 404" && this.settings.renderer.available && !NOT_A_PAGE.test(new URL(url).pathname)) {
+              return reader.readInApp(url, via.from, via.href);
+            }
             throw error;
           });
           if (!isSameSite(fetched.url, site)) throw new FetchFailure("redirects", "redirected off the site", url);
@@ -316,6 +318,9 @@ export class Crawler {
 
 /** A digest of the title and the whole text: equal for two addresses of one page, different for two pages of one template. */
 const fingerprint = (page: ExtractedPage): string => createHash("sha256").update(page.title).update("\u0000").update(page.text).digest("base64");
+
+/** A file an app links to (a logo, a PDF): a missing one is a missing file, never a client-side route to follow. */
+const NOT_A_PAGE = /\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|pdf|zip|gz|tgz|dmg|exe|msi|apk|csv|xlsx?|docx?|pptx?|mp[34]|webm|mov|ogg|wav|woff2?|ttf|otf|css|js|mjs|json|xml|txt|rss|atom)$/i;
 
 /** Robots-skipped addresses listed in the crawl stats; the count covers them all. */
 const MAX_SKIPPED_REPORTED = 20;

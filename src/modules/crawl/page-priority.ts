@@ -23,7 +23,7 @@ const SEGMENTS: Record<Known, readonly string[]> = {
   security: ["security", "trust", "trust-center", "compliance", "soc2", "soc-2", "regulation", "regulatory", "licensing", "licences", "licenses", "certifications"],
   privacy: ["privacy", "privacy-policy", "dpa", "subprocessors", "sub-processors", "gdpr", "ccpa", "cookies", "cookie-policy"],
   careers: ["careers", "career", "jobs", "join-us", "joinus", "hiring", "work-with-us", "open-positions", "vacancies"],
-  customers: ["customers", "customer-stories", "case-studies", "case-study", "stories", "success-stories", "testimonials", "clients", "references", "achievements", "showcase"],
+  customers: ["customers", "customer-stories", "case-studies", "case-study", "cases", "customer-cases", "stories", "success-stories", "testimonials", "clients", "references", "achievements", "showcase"],
   integrations: ["integrations", "integration", "marketplace", "apps", "partners", "plugins", "app-directory", "connectors", "connector"],
   status: ["status", "system-status", "uptime"],
   blog: ["blog", "blogs", "news", "newsroom", "articles", "posts", "insights"],
