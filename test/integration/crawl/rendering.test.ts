@@ -88,6 +88,19 @@ describe.runIf(RUN_BROWSER_SUITES)(browserSuite("reading client-rendered sites")
     expect(app.strengths.filter((id) => app.gaps.includes(id))).toEqual([]);
   });
 
+  it("follows client-side routes inside the app, but never a missing file the app links to (a logo, a PDF)", async () => {
+    const site = appSite(matureApp, "static-host");
+    // The brand kit links files the host does not have: each is a 404, not a route to render.
+    const shell = String(site["/"]).replace('<div id="root"></div>', '<div id="root"></div><a href="/img/logo.png">Logo</a> <a href="/download/whitepaper.pdf">Whitepaper</a>');
+    Object.assign((sites as unknown as { sites: Record<string, unknown> }).sites, { "files.test": { ...site, "/": shell, "/index.html": shell } });
+    const crawl = await crawlers().crawl(sites.url("files.test"));
+    expect(crawl.crawlStats.pagesRendered).toBe(11);
+    const failed = new Map(crawl.crawlStats.failures.map((failure) => [new URL(failure.url).pathname, failure.reason]));
+    expect(failed.get("/img/logo.png")).toMatch(/HTTP 404|not HTML/);
+    expect(failed.get("/download/whitepaper.pdf")).toMatch(/HTTP 404|not HTML/);
+    expect(crawl.crawledPages.some((url) => /\.(png|pdf)$/.test(url))).toBe(false);
+  });
+
   it("never starts a browser for a site whose HTML carries its words", async () => {
     const own = createRenderer(config(), silent, { resolver: fixtureResolver() }) as BrowserRenderer;
     try {
