@@ -10,6 +10,10 @@ COPY tsconfig.json tsconfig.build.json schema.graphql codegen.yml ./
 COPY src ./src
 COPY rest-compat ./rest-compat
 COPY scripts ./scripts
+# The build compiles the operator scripts, which read the bench's and the tests' fixtures, and the
+# bench's render phase; only dist/src runs in the image.
+COPY bench ./bench
+COPY test ./test
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
