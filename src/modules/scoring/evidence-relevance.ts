@@ -20,7 +20,7 @@ export interface SentenceSource {
 }
 
 /** Privacy policies, terms, cookie notices, disclaimers, imprints: legal text, read for data privacy only. */
-const LEGAL_PATH = /\/(?:terms|tos|terms-of-(?:service|use)|terms-and-conditions|conditions|legal|disclaimer|cookies?|cookie-policy|privacy|privacy-policy|privacy-notice|eula|imprint|impressum|policies|gtc|agb)(?=[/.?#_-]|$)/i;
+export const LEGAL_PATH = /\/(?:terms|tos|terms-of-(?:service|use)|terms-and-conditions|conditions|legal|disclaimer|cookies?|cookie-policy|privacy|privacy-policy|privacy-notice|eula|imprint|impressum|policies|gtc|agb)(?=[/.?#_-]|$)/i;
 /** A job ad's lines: requirements and duties of a role, not what the company does. */
 const JOB_AD_LINE =
   /^(?:\d+\.\s*)?(?:familiarity|knowledge|experience|proficien|fluen|bachelor|master'?s|degree|responsib|(?:minimum |preferred )?qualifications|requirements|nice to have|bonus points|you (?:will|have|are)|you'll|we'?re looking for|what you'?ll|about the role|strong (?:knowledge|understanding|experience)|ability to|excellent (?:written|communication|writing)|pay attention to|follow the|have a strong)\b/i;

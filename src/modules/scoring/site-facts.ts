@@ -1,6 +1,6 @@
 import type { CrawlResult, ExtractedPage, FoundPrice, OutboundKind, OutboundLink } from "../crawl/crawl.types.js";
 import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
-import { quotable } from "./evidence-relevance.js";
+import { LEGAL_PATH, quotable } from "./evidence-relevance.js";
 import type { DimensionId } from "./scoring.types.js";
 import { requiredLiterals, scanSource, WordIndex } from "./word-prefilter.js";
 
@@ -103,6 +103,25 @@ export class SiteFacts {
 
   get pages(): readonly ExtractedPage[] {
     return this.crawl.pages;
+  }
+
+  /**
+   * The page that states what the site offers: the home page, unless the home page says nothing of its
+   * own (no headline and under 25 words: a blog template's empty list, a bare menu), when it is the page
+   * a reader clicks through to: the fullest linked page that is not legal text, about, contact, careers,
+   * pricing, docs or a post. Undefined-free: the home page when there is no such page.
+   */
+  get front(): ExtractedPage {
+    const { home } = this;
+    if (home.headings.some((heading) => heading.level === 1) || home.text.split(/\s+/).filter(Boolean).length >= 25) return home;
+    let best: ExtractedPage | undefined;
+    for (const entry of this.indexed) {
+      if (entry.page === home || entry.category !== "other") continue;
+      const path = entry.page.url.replace(/^[a-z]+:\/\/[^/]+/i, "");
+      if (LEGAL_PATH.test(path) || /\/(?:contact|contact-us|team|jobs|login|sign-?in|sign-?up|search|tags?|categories)(?=[/.?#]|$)/i.test(path)) continue;
+      if (!best || entry.page.text.length > best.text.length) best = entry.page;
+    }
+    return best ?? home;
   }
 
   /** Set on the view `about(dimension)` answers: mentions keep only sentences that can evidence it. */

@@ -66,6 +66,26 @@ describe("value_proposition", () => {
     const elsewhere = valueProposition(syntheticFacts([{ path: "/" }, { path: "/about", text: "We cut costs by 38%." }]));
     expect(elsewhere.coverage).toBe(0);
   });
+
+  it("reads the page a reader clicks through to when the home page says nothing of its own", () => {
+    const product = { path: "/structured", headings: [{ level: 1 as const, text: "Cut reinsurance costs for insurance teams" }], text: "Our programmes cut frictional costs by 30% for mid-sized insurers." };
+    const legal = { path: "/disclaimer", text: `${"The information on this website is for general purposes only. ".repeat(20)}` };
+    const empty = valueProposition(syntheticFacts([{ path: "/" }, legal, { path: "/contact", text: "Principal Officer, Labuan." }, product]));
+    expect(empty.evidence[0]).toEqual({ url: at("/structured"), text: "headline: \"Cut reinsurance costs for insurance teams\"" });
+    expect(empty.raised).toContain("1 quantified outcome on /structured (the home page has no words of its own)");
+    // A home page with words of its own speaks for itself, however bare its headline.
+    const spoken = valueProposition(syntheticFacts([{ path: "/", text: "Acme underwrites structured programmes from Labuan for insurers and captives across Asia, with rated capacity from A- reinsurers behind every single programme that we write for our clients." }, product]));
+    expect(spoken.evidence.some((item) => item.url === at("/structured"))).toBe(false);
+  });
+
+  it("does not read a site generator's default description as the company's", () => {
+    const generated = valueProposition(syntheticFacts([{ path: "/", metaDescription: "A website built through Hugo and blogdown." }]));
+    expect(generated.lowered).toContain("no meta description on the home page");
+    const wordpress = valueProposition(syntheticFacts([{ path: "/", metaDescription: "Just another WordPress site" }]));
+    expect(wordpress.lowered).toContain("no meta description on the home page");
+    const own = valueProposition(syntheticFacts([{ path: "/", metaDescription: "Acme resolves support tickets faster for growing teams, with AI that drafts every answer." }]));
+    expect(own.lowered).not.toContain("no meta description on the home page");
+  });
 });
 
 describe("target_segments", () => {

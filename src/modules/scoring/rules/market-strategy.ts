@@ -21,9 +21,10 @@ const ALL: readonly PageCategory[] = Object.keys({
 // ("3x faster", "10x more", not a standard's name: "802.1X".)
 const QUANTIFIED = /\b\d+(?:[.,]\d+)?\s?(?:%|×)|(?<![.\d])\b\d+(?:\.\d+)?\s?x\s+(?:faster|more|less|better|cheaper|quicker|growth|revenue|the|higher|lower|fewer)\b|\b\d+\s?(?:hours?|days?|weeks?|minutes?)\s(?:faster|saved|sooner|less|back)\b/i;
 
-/** Up to `limit` mentions of `pattern` on the home page only (it comes first, so its sentences lead). */
+/** Up to `limit` mentions of `pattern` on the page that states the offer (the home page, or its stand-in: SiteFacts.front). */
 function onHome(facts: SiteFacts, pattern: RegExp, limit = 5): Mention[] {
-  return facts.mentions(pattern, { in: ["other"], limit: 40 }).filter((mention) => mention.url === facts.home.url).slice(0, limit);
+  const { front } = facts;
+  return facts.mentions(pattern, { in: ["other"], limit: 40 }).filter((mention) => mention.url === front.url).slice(0, limit);
 }
 
 const wordsIn = (text: string): number => text.trim().split(/\s+/).length;
@@ -89,6 +90,10 @@ const PROBLEM =
   /\b(?:tired of|struggl\w+|frustrat\w+|painful|wasted?|stop (?:wasting|losing|juggling)|instead of|manual(?:ly)?|spreadsheets?|the problem|too (?:slow|expensive|hard|many))\b/i;
 const SOLUTION = /\b(?:in \d+ (?:simple |easy )?steps|step \d|so (?:that )?you can|lets you|helps? (?:you|your|teams)|with \w+,? you)\b/i;
 
+/** A description the site generator wrote, not the company. */
+const GENERATOR_DEFAULT =
+  /^(?:(?:an? |my )?(?:\w+ )?(?:website|site|blog) (?:built|made|created|generated|powered) (?:through|with|using|by|on) \w+|just another (?:wordpress|\w+) (?:site|blog)|(?:powered by|built with) (?:hugo|jekyll|wordpress|ghost|hexo|gatsby|blogdown|squarespace|wix))\b/i;
+
 /** 0–100: a headline or description that names an outcome and an audience, in plain words. */
 function specificity(text: string): number {
   const words = text.split(/\s+/).filter(Boolean).length;
@@ -103,19 +108,23 @@ function specificity(text: string): number {
 
 export function valueProposition(facts: SiteFacts) {
   const assessor = new Assessor();
-  const { home } = facts;
+  // The home page, or the page a reader clicks through to when the home page says nothing of its own.
+  const { home, front } = facts;
+  const where = front === home ? "on the home page" : `on ${pathOf(front.url)} (the home page has no words of its own)`;
 
-  const h1 = home.headings.find((heading) => heading.level === 1)?.text.trim() ?? "";
+  const h1 = front.headings.find((heading) => heading.level === 1)?.text.trim() ?? "";
   if (h1 === "") {
-    assessor.signal(2, undefined, "no headline (h1) on the home page");
+    assessor.signal(2, undefined, `no headline (h1) ${where}`);
   } else {
     const score = specificity(h1);
     assessor.signal(2, score, score >= 50 ? "a specific headline (outcome and audience)" : "a vague headline (no outcome or audience, or buzzwords)", [
-      { url: home.url, text: `headline: "${h1}"` },
+      { url: front.url, text: `headline: "${h1}"` },
     ]);
   }
 
-  const description = (home.metaDescription || home.openGraph.description || "").trim();
+  // A site generator's default ("A website built through Hugo and blogdown", "Just another WordPress site") says nothing.
+  const stated = (home.metaDescription || home.openGraph.description || "").trim();
+  const description = GENERATOR_DEFAULT.test(stated) ? "" : stated;
   if (description === "") {
     assessor.signal(1, undefined, "no meta description on the home page");
   } else {
@@ -129,21 +138,21 @@ export function valueProposition(facts: SiteFacts) {
   // An outcome is a sentence ("50-300% faster than without Caffeine"), not a bare figure in a banner ("75% Apps Fail Basic").
   const outcomes = onHome(facts, QUANTIFIED, 10).filter((mention) => wordsIn(mention.text) >= 5 && !/\b(uptime|availability|accuracy)\b/i.test(mention.text)).slice(0, 5);
   // One measured outcome on the home page is typical of a good page; three makes the promise concrete.
-  counted(assessor, 2, outcomes.length, [1, 3], `${plural(outcomes.length, "quantified outcome")} on the home page`,
-    "no quantified outcomes on the home page", outcomes.slice(0, 2));
+  counted(assessor, 2, outcomes.length, [1, 3], `${plural(outcomes.length, "quantified outcome")} ${where}`,
+    `no quantified outcomes ${where}`, outcomes.slice(0, 2));
 
   // Each half is a sentence that says it: "how it works" as a heading, or "Let us help you be awesome", say neither.
   const problem = onHome(facts, PROBLEM, 5).filter((mention) => wordsIn(mention.text) >= 5).slice(0, 1);
   const solution = onHome(facts, SOLUTION, 5).filter((mention) => wordsIn(mention.text) >= 6 && !/\blet us help you be\b/i.test(mention.text)).slice(0, 1);
   const narrative = problem.length + solution.length;
   // Both halves tell a story (85); one half is a fragment (55).
-  const story = ["no problem → solution narrative", "half a narrative (problem or solution, not both)", "a problem → solution narrative on the home page"];
+  const story = ["no problem → solution narrative", "half a narrative (problem or solution, not both)", `a problem → solution narrative ${where}`];
   assessor.signal(1, narrative === 0 ? undefined : narrative === 2 ? 85 : 55, story[narrative]!, [...problem, ...solution]);
 
   // Placeholder copy on the home page means no real proposition is being made yet.
   const placeholder = onHome(facts, /\b(lorem ipsum|coming soon|under construction)\b/i, 1);
   if (placeholder.length > 0) {
-    assessor.penalty(2, "placeholder copy on the home page", placeholder.map((mention) => ({ url: mention.url, text: `placeholder copy on the home page: "${mention.text.slice(0, 80)}"` })));
+    assessor.penalty(2, `placeholder copy ${where}`, placeholder.map((mention) => ({ url: mention.url, text: `placeholder copy ${where}: "${mention.text.slice(0, 80)}"` })));
   }
 
   return assessor.done(
