@@ -1021,7 +1021,7 @@ export interface components {
             framework: components["schemas"]["Framework"];
             /** @description Semver of the rubric: scores of different versions are not compared. */
             frameworkVersion: string;
-            /** @description The 3 weakest dimension ids. */
+            /** @description Up to 3 weakest applicable dimension ids; never a strength. */
             gaps: string[];
             /** @description True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring. */
             held: boolean;
@@ -1031,7 +1031,7 @@ export interface components {
             mode: components["schemas"]["ScoreMode"];
             /** @description The overall stage (possibly capped by a gate named in crossDimensionNotes). */
             stageName: string;
-            /** @description The 3 strongest dimension ids (high or medium confidence only). */
+            /** @description Up to 3 strongest dimension ids: high or medium confidence, applicable, scoring at least 50; never a gap. A thin site may have fewer, or none. */
             strengths: string[];
             /** @description 0–100: the confidence-weighted mean of the 27 dimensions. */
             totalScore: number;
@@ -1061,7 +1061,7 @@ export interface components {
             framework: components["schemas"]["Framework"];
             /** @description Semver of the rubric: scores of different versions are not compared. */
             frameworkVersion: string;
-            /** @description The 3 weakest dimension ids. */
+            /** @description Up to 3 weakest applicable dimension ids; never a strength. */
             gaps: string[];
             /** @description True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring. */
             held: boolean;
@@ -1073,7 +1073,7 @@ export interface components {
             productId: string | null;
             /** @description The overall stage (possibly capped by a gate named in crossDimensionNotes). */
             stageName: string;
-            /** @description The 3 strongest dimension ids (high or medium confidence only). */
+            /** @description Up to 3 strongest dimension ids: high or medium confidence, applicable, scoring at least 50; never a gap. A thin site may have fewer, or none. */
             strengths: string[];
             /** @description 0–100: the confidence-weighted mean of the 27 dimensions. */
             totalScore: number;
@@ -4759,7 +4759,7 @@ export interface operations {
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
                         frameworkVersion: string;
-                        /** @description The 3 weakest dimension ids. */
+                        /** @description Up to 3 weakest applicable dimension ids; never a strength. */
                         gaps: string[];
                         /** @description True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring. */
                         held: boolean;
@@ -4769,7 +4769,7 @@ export interface operations {
                         mode: components["schemas"]["ScoreMode"];
                         /** @description The overall stage (possibly capped by a gate named in crossDimensionNotes). */
                         stageName: string;
-                        /** @description The 3 strongest dimension ids (high or medium confidence only). */
+                        /** @description Up to 3 strongest dimension ids: high or medium confidence, applicable, scoring at least 50; never a gap. A thin site may have fewer, or none. */
                         strengths: string[];
                         /** @description 0–100: the confidence-weighted mean of the 27 dimensions. */
                         totalScore: number;
@@ -5905,7 +5905,7 @@ export interface operations {
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
                         frameworkVersion: string;
-                        /** @description The 3 weakest dimension ids. */
+                        /** @description Up to 3 weakest applicable dimension ids; never a strength. */
                         gaps: string[];
                         /** @description True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring. */
                         held: boolean;
@@ -5917,7 +5917,7 @@ export interface operations {
                         productId: string | null;
                         /** @description The overall stage (possibly capped by a gate named in crossDimensionNotes). */
                         stageName: string;
-                        /** @description The 3 strongest dimension ids (high or medium confidence only). */
+                        /** @description Up to 3 strongest dimension ids: high or medium confidence, applicable, scoring at least 50; never a gap. A thin site may have fewer, or none. */
                         strengths: string[];
                         /** @description 0–100: the confidence-weighted mean of the 27 dimensions. */
                         totalScore: number;
@@ -6282,7 +6282,7 @@ export interface operations {
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
                         frameworkVersion: string;
-                        /** @description The 3 weakest dimension ids. */
+                        /** @description Up to 3 weakest applicable dimension ids; never a strength. */
                         gaps: string[];
                         /** @description True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring. */
                         held: boolean;
@@ -6292,7 +6292,7 @@ export interface operations {
                         mode: components["schemas"]["ScoreMode"];
                         /** @description The overall stage (possibly capped by a gate named in crossDimensionNotes). */
                         stageName: string;
-                        /** @description The 3 strongest dimension ids (high or medium confidence only). */
+                        /** @description Up to 3 strongest dimension ids: high or medium confidence, applicable, scoring at least 50; never a gap. A thin site may have fewer, or none. */
                         strengths: string[];
                         /** @description 0–100: the confidence-weighted mean of the 27 dimensions. */
                         totalScore: number;

@@ -1,4 +1,5 @@
 import type { DimensionView, ResultCore } from "../score/score-result.view.js";
+import { STRENGTH_MIN_SCORE } from "../scoring/aggregate.js";
 import type { Citation } from "./chat.entity.js";
 import { citationFor, type ChatEngine, type ChatReply, type ChatRequest } from "./chat-engine.js";
 
@@ -37,6 +38,8 @@ const GAP_WORDS = /\b(gap|gaps|weak|weakest|worst|lowest|improve|improving|raise
 const STRENGTH_WORDS = /\b(strength|strengths|strong|strongest|best|highest|good at|doing well)/;
 const OVERALL_WORDS = /\b(overall|total|score|stage|summary|summar|how mature|maturity)\b/;
 const MAX_DIMENSIONS = 3;
+/** Why a result lists no strengths (the rule in result-builder.ts). */
+const NO_STRENGTH = `no dimension that applies scores ${STRENGTH_MIN_SCORE} or more with high or medium confidence`;
 
 /**
  * Answers from the stored result alone, deterministically: it finds the dimensions
@@ -63,18 +66,26 @@ export class DeterministicChatEngine implements ChatEngine {
       cited = pick(result, result.gaps, byScore);
       lines.push(`The weakest areas of ${result.companyName}'s score (${result.totalScore}/100, ${result.stageName}), in the order to work on them:`);
       lines.push(...cited.map((dimension, index) => `${index + 1}. ${describe(dimension)}`));
+    } else if (STRENGTH_WORDS.test(question) && result.strengths.length === 0) {
+      // A thin or early site may have no strengths; its best readings are said to be what they are, never a gap among them.
+      cited = [...byScore].reverse().filter((dimension) => !result.gaps.includes(dimension.dimensionId)).slice(0, MAX_DIMENSIONS);
+      lines.push(`${result.companyName}'s score (${result.totalScore}/100, ${result.stageName}) has no strengths yet: ${NO_STRENGTH}. Its highest readings:`);
+      lines.push(...cited.map((dimension, index) => `${index + 1}. ${describe(dimension)}`));
     } else if (STRENGTH_WORDS.test(question)) {
       cited = pick(result, result.strengths, [...byScore].reverse());
       lines.push(`The strongest areas of ${result.companyName}'s score (${result.totalScore}/100, ${result.stageName}):`);
       lines.push(...cited.map((dimension, index) => `${index + 1}. ${describe(dimension)}`));
     } else {
-      cited = [...pick(result, result.strengths, [...byScore].reverse()).slice(0, 1), ...pick(result, result.gaps, byScore).slice(0, 1)];
+      const strongest = pick(result, result.strengths, []).slice(0, 1);
+      cited = [...strongest, ...pick(result, result.gaps, byScore).slice(0, 1)];
       const prefix = OVERALL_WORDS.test(question) ? "" : "I could not tell which dimension the question is about, so here is the overview. ";
       lines.push(
         `${prefix}${result.companyName} scores ${result.totalScore}/100 (${result.stageName}) on the ${result.framework} framework ${result.frameworkVersion}, from ${result.dimensions.length} dimensions.`,
       );
-      if (cited[0]) lines.push(`Strongest: ${describe(cited[0])}`);
-      if (cited[1]) lines.push(`Weakest: ${describe(cited[1])}`);
+      if (strongest[0]) lines.push(`Strongest: ${describe(strongest[0])}`);
+      else lines.push(`No strengths yet: ${NO_STRENGTH}.`);
+      const weakest = cited[strongest.length];
+      if (weakest) lines.push(`Weakest: ${describe(weakest)}`);
       lines.push("Ask about a dimension by name (pricing, docs, security …), or about gaps and strengths.");
     }
     const citations = cited.flatMap((dimension) => {

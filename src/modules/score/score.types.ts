@@ -175,10 +175,10 @@ export class ScoreResultType {
   @Field(() => [DimensionResultType], { description: "The 27 dimensions, pillar by pillar." })
   dimensions: DimensionResultType[];
 
-  @Field(() => [String], { description: "The 3 strongest dimension ids (high or medium confidence only)." })
+  @Field(() => [String], { description: "Up to 3 strongest dimension ids: high or medium confidence, applicable, scoring at least 50; never a gap. A thin site may have fewer, or none." })
   strengths: string[];
 
-  @Field(() => [String], { description: "The 3 weakest dimension ids." })
+  @Field(() => [String], { description: "Up to 3 weakest applicable dimension ids; never a strength." })
   gaps: string[];
 
   @Field(() => GraphQLISODateTime, { description: "When the result was stored." })
