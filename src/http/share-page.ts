@@ -3,6 +3,7 @@ import type { DimensionView, ScoreResultView } from "../modules/score/score-resu
 import { pillarIds, type DimensionId, type Evidence } from "../modules/scoring/scoring.types.js";
 import { dimensionById } from "../modules/scoring/framework/dimensions.js";
 import { stageLadder } from "../modules/scoring/framework/stages.js";
+import { STRENGTH_MIN_SCORE } from "../modules/scoring/aggregate.js";
 import { esc, inFrameworkOrder, pillarAverage, pillarColors, pillarNames, radarChart, scoreBar, scoreGauge } from "./share-chart.js";
 
 /**
@@ -171,12 +172,12 @@ function dimensionCard(dim: DimensionView): string {
   );
 }
 
-function highlights(title: string, cls: string, ids: readonly DimensionId[], dims: readonly DimensionView[]): string {
+function highlights(title: string, cls: string, ids: readonly DimensionId[], dims: readonly DimensionView[], none = "None identified."): string {
   const rows = ids.map((id) => {
     const dim = dims.find((d) => d.dimensionId === id);
     return `<li><a href="#dim-${esc(id)}" class="bare">${esc(dimensionName(id, dims))}</a><span class="num">${dim ? num(dim.score) : ""}</span></li>`;
   });
-  return `<section class="card ${cls}"><h2>${esc(title)}</h2>${rows.length ? `<ul class="hl">${rows.join("")}</ul>` : `<p class="muted">None identified.</p>`}</section>`;
+  return `<section class="card ${cls}"><h2>${esc(title)}</h2>${rows.length ? `<ul class="hl">${rows.join("")}</ul>` : `<p class="muted">${esc(none)}</p>`}</section>`;
 }
 
 export function renderSharePage(result: ScoreResultView, options: { publicBaseUrl: string }): string {
@@ -261,7 +262,7 @@ export function renderSharePage(result: ScoreResultView, options: { publicBaseUr
 </div></header>
 <main class="wrap">
 <section class="card overview" aria-label="Scores by pillar"><div>${radarChart(dims, company)}</div><div><h2 class="section-title">Pillars</h2><ul class="legend">${legend}</ul></div></section>
-<div class="two">${highlights("Strengths", "strengths", result.strengths, dims)}${highlights("Gaps", "gaps", result.gaps, dims)}</div>
+<div class="two">${highlights("Strengths", "strengths", result.strengths, dims, `None yet: no dimension scores ${STRENGTH_MIN_SCORE} or more with high or medium confidence.`)}${highlights("Gaps", "gaps", result.gaps, dims)}</div>
 ${notes}${anti}
 ${pillars}
 </main>

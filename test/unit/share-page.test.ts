@@ -127,4 +127,9 @@ describe("share page", () => {
     expect(html).toMatch(/class="card strengths"[\s\S]*Developer Platform[\s\S]*class="card gaps"[\s\S]*AI Governance/);
     for (const conf of ["high", "medium", "low"]) expect(html).toContain(`${conf} confidence`);
   });
+
+  it("says why a result has no strengths", () => {
+    const html = renderSharePage({ ...fixture(), strengths: [] }, { publicBaseUrl: BASE });
+    expect(html).toMatch(/class="card strengths"><h2>Strengths<\/h2><p class="muted">None yet: no dimension scores 50 or more with high or medium confidence\.<\/p>/);
+  });
 });
