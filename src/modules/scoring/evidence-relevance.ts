@@ -95,7 +95,8 @@ export function quotable(dimension: DimensionId, source: SentenceSource, sentenc
 /** A dated post's address ("/2016-04-01-…", "/2014/06/17/…", "/blog/…"). */
 const DATED_POST = /\/(?:19|20)\d\d[/-]\d\d[/-]|\/(?:blog|news|posts?|articles?|tags?|categories)\/[^/]+/i;
 
-function pathOf(url: string): string {
+/** A URL's path and query ("/" for a bare origin). */
+export function pathOf(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
   return start === -1 ? "/" : url.slice(start);
 }

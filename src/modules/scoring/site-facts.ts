@@ -1,6 +1,6 @@
 import type { CrawlResult, ExtractedPage, FoundPrice, OutboundKind, OutboundLink } from "../crawl/crawl.types.js";
 import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
-import { LEGAL_PATH, quotable } from "./evidence-relevance.js";
+import { LEGAL_PATH, pathOf, quotable } from "./evidence-relevance.js";
 import type { DimensionId } from "./scoring.types.js";
 import { requiredLiterals, scanSource, WordIndex } from "./word-prefilter.js";
 
@@ -117,7 +117,7 @@ export class SiteFacts {
     let best: ExtractedPage | undefined;
     for (const entry of this.indexed) {
       if (entry.page === home || entry.category !== "other") continue;
-      const path = entry.page.url.replace(/^[a-z]+:\/\/[^/]+/i, "");
+      const path = pathOf(entry.page.url);
       if (LEGAL_PATH.test(path) || /\/(?:contact|contact-us|team|jobs|login|sign-?in|sign-?up|search|tags?|categories)(?=[/.?#]|$)/i.test(path)) continue;
       if (!best || entry.page.text.length > best.text.length) best = entry.page;
     }

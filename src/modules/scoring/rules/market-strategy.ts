@@ -1,5 +1,6 @@
 import type { PageCategory } from "../../crawl/page-priority.js";
 import { clamp, moreIsBetter, weighted } from "../curves.js";
+import { pathOf } from "../evidence-relevance.js";
 import type { Evidence } from "../scoring.types.js";
 import type { Mention, SiteFacts } from "../site-facts.js";
 import { pricingPackaging } from "./pricing-packaging.js";
@@ -28,8 +29,6 @@ function onHome(facts: SiteFacts, pattern: RegExp, limit = 5): Mention[] {
 }
 
 const wordsIn = (text: string): number => text.trim().split(/\s+/).length;
-
-const pathOf = (url: string): string => url.replace(/^[a-z]+:\/\/[^/]+/i, "");
 
 
 // ---------------------------------------------------------------- market_intelligence
