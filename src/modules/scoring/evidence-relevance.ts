@@ -77,19 +77,43 @@ const LABEL = /^(?:(?:[A-Z0-9][\w'’.+-]*|&|\||\/|-)\s*){3,10}$/;
 
 const words = (sentence: string): number => sentence.trim().split(/\s+/).filter(Boolean).length;
 
-export function quotable(dimension: DimensionId, source: SentenceSource, sentence: string): boolean {
+/** What a sentence is, whatever the dimension: read once per sentence (SiteFacts caches it), used by every dimension's check. */
+export interface SentenceTraits {
+  /** A job ad's line or a person's bio. */
+  readonly hiring: boolean;
+  /** Two words or fewer, a label, or a list of labels ("A | B"). */
+  readonly fragment: boolean;
+  /** A line of code. */
+  readonly code: boolean;
+}
+
+export function traitsOf(sentence: string): SentenceTraits {
   const text = sentence.trim();
+  return { hiring: JOB_AD_LINE.test(text) || BIO.test(text), fragment: words(text) <= 2 || LABEL.test(text) || / \| /.test(text), code: CODE.test(text) };
+}
+
+/** Whether any sentence of this page may evidence the dimension (its address and category alone rule some pages out). */
+export function pageQuotable(dimension: DimensionId, source: SentenceSource): boolean {
   const path = pathOf(source.url);
   if (!LEGAL_DIMENSIONS.has(dimension) && (source.category === "privacy" || LEGAL_PATH.test(path))) return false;
-  if (!HIRING_DIMENSIONS.has(dimension) && (source.category === "careers" || JOB_AD_LINE.test(text) || BIO.test(text))) return false;
+  if (!HIRING_DIMENSIONS.has(dimension) && source.category === "careers") return false;
   if (!BLOG_DIMENSIONS.has(dimension) && (source.category === "blog" || DATED_POST.test(path))) return false;
   if (!CUSTOMER_STORY_DIMENSIONS.has(dimension) && source.category === "customers") return false;
   if (!INTEGRATION_PAGE_DIMENSIONS.has(dimension) && source.category === "integrations") return false;
   if (!SECURITY_PAGE_DIMENSIONS.has(dimension) && source.category === "security") return false;
   if (!source.home && OFF_TOPIC[dimension]?.has(source.category)) return false;
-  if (!LABEL_DIMENSIONS.has(dimension) && (words(text) <= 2 || LABEL.test(text) || / \| /.test(text))) return false;
-  if (CODE.test(text)) return false;
   return true;
+}
+
+/** Whether a sentence of a page that pageQuotable admits may evidence the dimension. */
+export function sentenceQuotable(dimension: DimensionId, traits: SentenceTraits): boolean {
+  if (traits.hiring && !HIRING_DIMENSIONS.has(dimension)) return false;
+  if (traits.fragment && !LABEL_DIMENSIONS.has(dimension)) return false;
+  return !traits.code;
+}
+
+export function quotable(dimension: DimensionId, source: SentenceSource, sentence: string): boolean {
+  return pageQuotable(dimension, source) && sentenceQuotable(dimension, traitsOf(sentence));
 }
 
 /** A dated post's address ("/2016-04-01-…", "/2014/06/17/…", "/blog/…"). */

@@ -1,6 +1,6 @@
 import type { CrawlResult, ExtractedPage, FoundPrice, OutboundKind, OutboundLink } from "../crawl/crawl.types.js";
 import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
-import { LEGAL_PATH, pathOf, quotable } from "./evidence-relevance.js";
+import { LEGAL_PATH, pageQuotable, pathOf, sentenceQuotable, traitsOf, type SentenceTraits } from "./evidence-relevance.js";
 import type { DimensionId } from "./scoring.types.js";
 import { requiredLiterals, scanSource, WordIndex } from "./word-prefilter.js";
 
@@ -23,6 +23,8 @@ interface IndexedPage {
   /** Headings and text in one string: one regex pass tells whether a page can match at all. */
   readonly haystack: string;
   sentences?: readonly string[];
+  /** Each sentence's traits for the evidence checks, filled as sentences are first tried. */
+  traits?: Map<string, SentenceTraits>;
   /** The sentences, a line each: one multiline pass rules out a sentence-anchored pattern for the whole page. */
   joined?: string;
   /** The haystack's words and where each starts: rules out most patterns without a regex pass, and says where the rest can match. */
@@ -45,11 +47,19 @@ export class SiteFacts {
   /** The crawl's start time: recency is judged against it, never the wall clock. */
   readonly now: Date;
   private readonly indexed: readonly IndexedPage[];
-  private links: ReadonlyArray<{ url: string; text: string }> | undefined;
-  private linkLines: { urls: string; texts: string; urlWords: WordIndex; textWords: WordIndex } | undefined;
+  /**
+   * What is computed once per crawl and read by every rule. One object, shared by the views that
+   * about() and securityPages() make (Object.create): a view assigning `this.x` would keep the answer
+   * to itself, and 27 dimension views rebuilt the link index 27 times.
+   */
+  private readonly memo: {
+    links?: ReadonlyArray<{ url: string; text: string }>;
+    linkLines?: { urls: string; texts: string; urlWords: WordIndex; textWords: WordIndex };
+    posts?: ReadonlyArray<{ url: string; date: string; category: PageCategory }>;
+    front?: ExtractedPage;
+  } = {};
   /** linksMatching's answers, once per pattern. */
   private readonly linkMatches = new Map<RegExp, ReadonlyArray<{ url: string; text: string }>>();
-  private posts: ReadonlyArray<{ url: string; date: string; category: PageCategory }> | undefined;
 
   constructor(readonly crawl: CrawlResult) {
     const [home] = crawl.pages;
@@ -112,8 +122,13 @@ export class SiteFacts {
    * pricing, docs or a post; or still the home page when there is none.
    */
   get front(): ExtractedPage {
+    return (this.memo.front ??= this.findFront());
+  }
+
+  private findFront(): ExtractedPage {
     const { home } = this;
-    if (home.headings.some((heading) => heading.level === 1) || home.text.split(/\s+/).filter(Boolean).length >= 25) return home;
+    // 25 words or more, counted no further than the 25th.
+    if (home.headings.some((heading) => heading.level === 1) || /^\s*(?:\S+\s+){24}\S/.test(home.text)) return home;
     let best: ExtractedPage | undefined;
     for (const entry of this.indexed) {
       if (entry.page === home || entry.category !== "other") continue;
@@ -185,12 +200,15 @@ export class SiteFacts {
     for (const entry of this.indexed) {
       if (options.in && !options.in.includes(entry.category)) continue;
       if (this.only !== undefined && entry.category !== this.only) continue;
+      // A page none of whose sentences can evidence the dimension (a privacy policy for onboarding) is not read.
+      const { scope } = this;
+      if (scope !== undefined && !pageQuotable(scope, { url: entry.page.url, category: entry.category, home: entry.page === this.home })) continue;
       // Most patterns match few pages: one pass over the page rules it out before any sentence is tried.
       // (Not for patterns with "^": anchored to a sentence's start, they cannot be tried on the whole page.)
       if (anchored(pattern) ? !this.linesMatch(entry, pattern) : !this.haystackMatches(entry, pattern)) continue;
       for (const sentence of this.sentencesOf(entry)) {
         if (!test(pattern, sentence) || seen.has(sentence)) continue;
-        if (this.scope !== undefined && !quotable(this.scope, { url: entry.page.url, category: entry.category, home: entry.page === this.home }, sentence)) continue;
+        if (scope !== undefined && !sentenceQuotable(scope, this.traitsOf(entry, sentence))) continue;
         seen.add(sentence);
         found.push({ url: entry.page.url, text: quote(sentence), quoted: true });
         if (found.length >= limit) return found;
@@ -244,17 +262,17 @@ export class SiteFacts {
   }
 
   private joinedLinks(): { urls: string; texts: string; urlWords: WordIndex; textWords: WordIndex } {
-    if (!this.linkLines) {
+    if (!this.memo.linkLines) {
       const urls = this.uniqueLinks().map((link) => link.url).join("\n");
       const texts = this.uniqueLinks().map((link) => link.text).join("\n");
-      this.linkLines = { urls, texts, urlWords: new WordIndex(urls), textWords: new WordIndex(texts) };
+      this.memo.linkLines = { urls, texts, urlWords: new WordIndex(urls), textWords: new WordIndex(texts) };
     }
-    return this.linkLines;
+    return this.memo.linkLines;
   }
 
   /** Every (URL, text) pair once, in page order: menus repeat the same links on every page. */
   private uniqueLinks(): ReadonlyArray<{ url: string; text: string }> {
-    if (!this.links) {
+    if (!this.memo.links) {
       // By URL, then by text: no key string is built per link. (Keyed by "URL\ntext" where
       // a URL has a line break, so that two pairs that spell the same key stay one link.)
       const lineBreak = this.indexed.some(({ page }) => page.internalLinks.some((link) => link.url.includes("\n")) || page.externalLinks.some((link) => link.url.includes("\n")));
@@ -279,9 +297,9 @@ export class SiteFacts {
         for (const link of page.internalLinks) add(link);
         for (const link of page.externalLinks) add(link);
       }
-      this.links = links;
+      this.memo.links = links;
     }
-    return this.links;
+    return this.memo.links;
   }
 
   /** Prices found, with the page they are on, in page order. */
@@ -327,7 +345,7 @@ export class SiteFacts {
 
   /** Internal addresses with a full date in their path, each once, in page order. */
   private datedPosts(): ReadonlyArray<{ url: string; date: string; category: PageCategory }> {
-    if (!this.posts) {
+    if (!this.memo.posts) {
       const found = new Map<string, { url: string; date: string; category: PageCategory }>();
       const add = (url: string, text: string) => {
         if (found.has(url)) return;
@@ -338,9 +356,9 @@ export class SiteFacts {
         add(page.url, page.title);
         for (const link of page.internalLinks) add(link.url, link.text);
       }
-      this.posts = [...found.values()];
+      this.memo.posts = [...found.values()];
     }
-    return this.posts;
+    return this.memo.posts;
   }
 
   daysSince(isoDate: string): number {
@@ -397,6 +415,17 @@ export class SiteFacts {
   private joinedSentencesOf(entry: IndexedPage): string {
     entry.joined ??= this.sentencesOf(entry).join("\n");
     return entry.joined;
+  }
+
+  /** A sentence's traits for the evidence checks, once per sentence and page (27 dimensions read the same sentences). */
+  private traitsOf(entry: IndexedPage, sentence: string): SentenceTraits {
+    entry.traits ??= new Map();
+    let traits = entry.traits.get(sentence);
+    if (!traits) {
+      traits = traitsOf(sentence);
+      entry.traits.set(sentence, traits);
+    }
+    return traits;
   }
 
   private sentencesOf(entry: IndexedPage): readonly string[] {
