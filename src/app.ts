@@ -111,7 +111,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     });
     if (deliver) dispatcher.start();
     const liveDispatcher = dispatcher;
-    const webhooks = new WebhooksService(database.dataSource, webhookGuard, events, () => (deliver ? liveDispatcher.wake() : undefined));
+    const webhooks = new WebhooksService(database.dataSource, webhookGuard, events, scoring.limiter, () => (deliver ? liveDispatcher.wake() : undefined));
     const chat = new ChatService(database.dataSource, ledger, scoring.limiter, scoring.results, chatEngineFor(config), logger);
     const scoringStreams = scoring.streams;
     const streams: ContextStreams = {

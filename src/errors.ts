@@ -16,6 +16,7 @@ export const errorCatalogue = {
   NOT_FOUND: { status: 404, retryable: false, action: "Check the identifier or path." },
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, action: "Use one of the methods listed in the Allow header." },
   IDEMPOTENCY_CONFLICT: { status: 409, retryable: false, action: "Use a new Idempotency-Key for a different request body." },
+  DELIVERY_IN_PROGRESS: { status: 409, retryable: true, action: "Wait until the delivery log shows the attempt under way has ended, then replay it if it is still needed." },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, action: "Send a request body of at most 64 KiB." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false, action: "Send the body as JSON with 'Content-Type: application/json'." },
   QUOTA_EXCEEDED: { status: 429, retryable: false, action: "Wait for the next billing cycle or upgrade your plan." },

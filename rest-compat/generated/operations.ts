@@ -152,7 +152,7 @@ export type SendChatMessageInput = {
 
 /** Changes to a webhook; fields left out stay as they are. */
 export type UpdateWebhookInput = {
-  /** false stops deliveries; true resumes them (and clears a disabled reason). */
+  /** false stops deliveries (events meanwhile are kept as paused deliveries); true sends those and resumes (and clears a disabled reason). */
   enabled?: boolean | null | undefined;
   /** The event kinds to receive. */
   events?: Array<string> | null | undefined;

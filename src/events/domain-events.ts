@@ -41,6 +41,17 @@ export interface DomainEventPayloads {
 /** The kinds a webhook may subscribe to; the others are never fanned out by kind. */
 const SUBSCRIBABLE: ReadonlySet<string> = new Set(["score.completed", "subscription.changed"]);
 
+/**
+ * Delivery rows of event $1 (kind $2) for the webhooks `where` picks. A disabled
+ * webhook's row is `paused`, not left out: it is sent once the webhook is enabled
+ * again, so a pause (or a 410 from a misconfigured proxy) loses no event. The
+ * share lock orders this with an enabling at the same time: that one either comes
+ * first (the row is pending) or waits and then finds the row paused to resume.
+ */
+const insertDeliveries = (where: string) => `INSERT INTO "webhook_deliveries" ("event_id", "webhook_id", "event_type", "status", "next_attempt_at")
+  SELECT $1, "id", $2, CASE WHEN "enabled" THEN 'pending' ELSE 'paused' END, CASE WHEN "enabled" THEN now() END
+    FROM "webhooks" WHERE ${where} FOR SHARE`;
+
 export type DomainEventType = keyof DomainEventPayloads;
 
 export interface DomainEvent<T extends DomainEventType = DomainEventType> {
@@ -74,25 +85,22 @@ export class DomainEvents {
 
   /**
    * Writes the event in the caller's transaction together with one delivery row per
-   * enabled webhook of the account subscribed to its kind (or, for `webhook.test`,
-   * the one webhook named), so a committed change always has its deliveries.
+   * webhook of the account subscribed to its kind (or, for `webhook.test`, the one
+   * webhook named), so a committed change always has its deliveries.
    */
   async record<T extends DomainEventType>(manager: EntityManager, type: T, data: DomainEventPayloads[T] & { accountId: string }): Promise<DomainEvent<T>> {
     const saved = await manager.save(
       Object.assign(new DomainEventRecord(), { type, accountId: data.accountId, data: data as unknown as Record<string, unknown> }),
     );
     if (SUBSCRIBABLE.has(type)) {
-      await manager.query(
-        `INSERT INTO "webhook_deliveries" ("event_id", "webhook_id", "event_type", "next_attempt_at")
-         SELECT $1, "id", $2, now() FROM "webhooks" WHERE "account_id" = $3 AND "enabled" AND $2 = ANY("events")`,
-        [saved.id, type, data.accountId],
-      );
+      await manager.query(insertDeliveries(`"account_id" = $3 AND $2 = ANY("events")`), [saved.id, type, data.accountId]);
     } else if (type === "webhook.test") {
-      await manager.query(
-        `INSERT INTO "webhook_deliveries" ("event_id", "webhook_id", "event_type", "next_attempt_at")
-         SELECT $1, "id", $2, now() FROM "webhooks" WHERE "id" = $3 AND "account_id" = $4`,
-        [saved.id, type, (data as DomainEventPayloads["webhook.test"]).webhookId, data.accountId],
-      );
+      await manager.query(insertDeliveries(`"id" = $3 AND "account_id" = $4`), [
+        saved.id,
+        type,
+        (data as DomainEventPayloads["webhook.test"]).webhookId,
+        data.accountId,
+      ]);
     }
     return { id: saved.id, type, accountId: saved.accountId, data, occurredAt: saved.occurredAt };
   }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
-import { ANONYMOUS, type Viewer } from "../modules/accounts/viewer.js";
+import { ANONYMOUS, type MeteredCaller, type Viewer } from "../modules/accounts/viewer.js";
 import type { ScoreProgress } from "../modules/score/score-progress.js";
 import type { EntityManager } from "typeorm";
 
@@ -59,6 +59,17 @@ export function loaderOf<T>(context: GraphQLContext, name: string, create: () =>
     context.loaders.set(name, loader);
   }
   return loader;
+}
+
+/** The caller, identified without charging: the operation charges its API call itself. */
+export async function meteredCaller(context: GraphQLContext): Promise<MeteredCaller> {
+  const viewer = await context.identify();
+  return {
+    viewer,
+    setHeaders: (headers) => Object.assign(context.responseHeaders, headers),
+    apiCallCharged: () => context.apiCallCharged(),
+    chargeApiCall: (manager) => context.chargeApiCallIn(viewer, manager),
+  };
 }
 
 export interface ContextSource {

@@ -9,14 +9,22 @@ export interface ReceivedWebhook {
   readonly at: number;
 }
 
+export interface ReceiverAnswer {
+  readonly status: number;
+  readonly headers?: Record<string, string>;
+  /** Text, or bytes as they are to be sent (a binary answer). */
+  readonly body?: string | Uint8Array;
+}
+
 /**
  * An HTTPS endpoint on 127.0.0.1 for webhook tests, with a certificate of the run's
- * test CA. `answer` decides each response (default 200); `received` keeps every
- * request. It can stop and start again on the same port (a receiver that is down).
+ * test CA. `answer` decides each response (default 200), and may take its time (a
+ * receiver still working on a request); `received` keeps every request as it
+ * arrives. It can stop and start again on the same port (a receiver that is down).
  */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
-  answer: (request: ReceivedWebhook) => { status: number; headers?: Record<string, string>; body?: string } = () => ({ status: 200, body: "ok" });
+  answer: (request: ReceivedWebhook) => ReceiverAnswer | Promise<ReceiverAnswer> = () => ({ status: 200, body: "ok" });
   private server: Server | undefined;
   port = 0;
   private waiters: Array<() => void> = [];
@@ -35,13 +43,13 @@ export class WebhookReceiver {
     this.server = createServer({ key: this.tls.key, cert: this.tls.cert }, (request, response) => {
       const chunks: Buffer[] = [];
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
-      request.on("end", () => {
+      request.on("end", async () => {
         const received = { path: request.url ?? "/", headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
         this.received.push(received);
-        const { status, headers, body } = this.answer(received);
+        for (const wake of this.waiters.splice(0)) wake();
+        const { status, headers, body } = await this.answer(received);
         response.writeHead(status, { "content-type": "text/plain", ...headers });
         response.end(body ?? "");
-        for (const wake of this.waiters.splice(0)) wake();
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(port, "127.0.0.1", resolve));

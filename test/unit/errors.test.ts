@@ -17,6 +17,7 @@ describe("error catalogue", () => {
       PLAN_LIMIT_REACHED: [402, false],
       VALIDATION_FAILED: [400, false],
       IDEMPOTENCY_CONFLICT: [409, false],
+      DELIVERY_IN_PROGRESS: [409, true],
       SERVICE_UNAVAILABLE: [503, true],
       INTERNAL: [500, true],
     };

@@ -564,7 +564,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver an event again
-         * @description Replays one delivery now. REST: POST /api/webhooks/{id}/deliveries/{deliveryId}/retry (202).
+         * @description Replays one delivery now, with the same webhook-id (paused while the webhook is disabled); one being sent right now is refused with DELIVERY_IN_PROGRESS. Counts as a test event for the limit and the API call. REST: POST /api/webhooks/{id}/deliveries/{deliveryId}/retry (202).
          *
          *     GraphQL: the `RetryWebhookDelivery` operation (mutation `retryWebhookDelivery`).
          */
@@ -608,7 +608,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Sends a webhook.test event to this webhook. REST: POST /api/webhooks/{id}/test (202).
+         * @description Sends a webhook.test event to this webhook (paused while it is disabled). Test events and replays: at most 30 a minute per account, and an API call each with an API key. REST: POST /api/webhooks/{id}/test (202).
          *
          *     GraphQL: the `SendTestWebhook` operation (mutation `sendTestWebhook`).
          */
@@ -799,7 +799,7 @@ export interface components {
                  * @description A stable code; switch on it, not on the message.
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED" | "AUTH_REQUIRED" | "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED" | "AUTH_REQUIRED" | "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "DELIVERY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
                 /** @description What went wrong, safe to show. */
                 message: string;
                 /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -1122,7 +1122,7 @@ export interface components {
             createdAt: string;
             /** @description Why the service disabled it (410 Gone, or 5 days of failed deliveries); null otherwise. */
             disabledReason: string | null;
-            /** @description Whether events are delivered to it. */
+            /** @description Whether events are delivered to it; while false they are kept as paused deliveries. */
             enabled: boolean;
             /** @description Subscribed event kinds: score.completed, subscription.changed. */
             events: string[];
@@ -1160,7 +1160,7 @@ export interface components {
              * @description When the next attempt is due (pending deliveries).
              */
             nextAttemptAt: string | null;
-            /** @description pending (waiting for its next attempt), delivered, or failed (attempts exhausted, or the webhook disabled). */
+            /** @description pending (waiting for its next attempt), delivered, failed (8 attempts used up), or paused (the webhook was disabled when it was recorded or came due: nothing sent; it is sent when the webhook is enabled again, or replayed). */
             status: string;
         };
         /** @description A page of a webhook's deliveries, newest first. */
@@ -7254,7 +7254,7 @@ export interface operations {
                             createdAt: string;
                             /** @description Why the service disabled it (410 Gone, or 5 days of failed deliveries); null otherwise. */
                             disabledReason: string | null;
-                            /** @description Whether events are delivered to it. */
+                            /** @description Whether events are delivered to it; while false they are kept as paused deliveries. */
                             enabled: boolean;
                             /** @description Subscribed event kinds: score.completed, subscription.changed. */
                             events: string[];
@@ -8021,7 +8021,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description false stops deliveries; true resumes them (and clears a disabled reason). */
+                    /** @description false stops deliveries (events meanwhile are kept as paused deliveries); true sends those and resumes (and clears a disabled reason). */
                     enabled?: boolean | null;
                     /** @description The event kinds to receive. */
                     events?: string[] | null;
@@ -8552,13 +8552,17 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description Replays one delivery now. REST: POST /api/webhooks/{id}/deliveries/{deliveryId}/retry (202). */
+                        /** @description Replays one delivery now, with the same webhook-id (paused while the webhook is disabled); one being sent right now is refused with DELIVERY_IN_PROGRESS. Counts as a test event for the limit and the API call. REST: POST /api/webhooks/{id}/deliveries/{deliveryId}/retry (202). */
                         delivery: components["schemas"]["WebhookDelivery"];
                     };
                 };
@@ -8688,6 +8692,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `DELIVERY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "DELIVERY_IN_PROGRESS";
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
@@ -8738,9 +8767,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description `QUOTA_EXCEEDED` */
+            /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8756,7 +8789,7 @@ export interface operations {
                              * @description A stable code; switch on it, not on the message.
                              * @enum {string}
                              */
-                            code: "QUOTA_EXCEEDED";
+                            code: "QUOTA_EXCEEDED" | "SCORING_RATE_LIMITED";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -8851,7 +8884,7 @@ export interface operations {
                             createdAt: string;
                             /** @description Why the service disabled it (410 Gone, or 5 days of failed deliveries); null otherwise. */
                             disabledReason: string | null;
-                            /** @description Whether events are delivered to it. */
+                            /** @description Whether events are delivered to it; while false they are kept as paused deliveries. */
                             enabled: boolean;
                             /** @description Subscribed event kinds: score.completed, subscription.changed. */
                             events: string[];
@@ -9136,13 +9169,17 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description Sends a webhook.test event to this webhook. REST: POST /api/webhooks/{id}/test (202). */
+                        /** @description Sends a webhook.test event to this webhook (paused while it is disabled). Test events and replays: at most 30 a minute per account, and an API call each with an API key. REST: POST /api/webhooks/{id}/test (202). */
                         delivery: components["schemas"]["WebhookDelivery"];
                     };
                 };
@@ -9322,9 +9359,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description `QUOTA_EXCEEDED` */
+            /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -9340,7 +9381,7 @@ export interface operations {
                              * @description A stable code; switch on it, not on the message.
                              * @enum {string}
                              */
-                            code: "QUOTA_EXCEEDED";
+                            code: "QUOTA_EXCEEDED" | "SCORING_RATE_LIMITED";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -9411,6 +9452,7 @@ export const errorStatus = {
     AUTH_REQUIRED: 401,
     CRAWL_FAILED: 400,
     CREDIT_EXHAUSTED: 402,
+    DELIVERY_IN_PROGRESS: 409,
     FORBIDDEN: 403,
     IDEMPOTENCY_CONFLICT: 409,
     INTERNAL: 500,

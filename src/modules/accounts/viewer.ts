@@ -1,3 +1,4 @@
+import type { EntityManager } from "typeorm";
 import { AppError } from "../../errors.js";
 import { actionCostTenths } from "../billing/plans.js";
 import type { CreditLedger, LedgerOptions } from "../billing/ledger.service.js";
@@ -60,6 +61,21 @@ export class Authenticator {
     if (viewer.kind !== "member" || viewer.via !== "api_key") return;
     await this.ledger.spend(viewer.accountId, "api_call", actionCostTenths.api_call, `request:${requestId}`, options);
   }
+}
+
+/**
+ * A caller whose operation charges its own API call (an API key's), after the
+ * refusals that must cost nothing (rate limit, not found) and inside the
+ * transaction of what it does.
+ */
+export interface MeteredCaller {
+  readonly viewer: Viewer;
+  /** Rate-limit headers to send with the answer. */
+  readonly setHeaders: (headers: Readonly<Record<string, string>>) => void;
+  /** Called once the API call was charged inside the operation's transaction. */
+  readonly apiCallCharged: () => void;
+  /** Charges one API call for an API-key viewer inside the given transaction. */
+  readonly chargeApiCall: (manager: EntityManager) => Promise<void>;
 }
 
 export interface CredentialSource {

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
 import { AppError, isErrorCode } from "../../errors.js";
-import { loaderOf, type GraphQLContext } from "../../graphql/context.js";
+import { loaderOf, meteredCaller, type GraphQLContext } from "../../graphql/context.js";
 import { requireMember } from "../accounts/viewer.js";
 import { pageLimit } from "./cursor.js";
 import type { ScoreResultsService } from "./score-results.service.js";
@@ -160,14 +160,5 @@ export class ScoreResolver {
 }
 
 async function callerOf(context: GraphQLContext) {
-  const viewer = await context.identify();
-  return {
-    viewer,
-    clientIp: context.clientIp,
-    requestId: context.requestId,
-    idempotencyKey: context.idempotencyKey,
-    setHeaders: (headers: Readonly<Record<string, string>>) => Object.assign(context.responseHeaders, headers),
-    apiCallCharged: () => context.apiCallCharged(),
-    chargeApiCall: (manager: import("typeorm").EntityManager) => context.chargeApiCallIn(viewer, manager),
-  };
+  return { ...(await meteredCaller(context)), clientIp: context.clientIp, requestId: context.requestId, idempotencyKey: context.idempotencyKey };
 }

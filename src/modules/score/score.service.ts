@@ -1,9 +1,9 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { isUuid } from "../../db/uuid.js";
 import type { Logger } from "pino";
-import type { DataSource, EntityManager } from "typeorm";
+import type { DataSource } from "typeorm";
 import { AppError } from "../../errors.js";
-import type { Viewer } from "../accounts/viewer.js";
+import type { MeteredCaller, Viewer } from "../accounts/viewer.js";
 import type { CreditLedger } from "../billing/ledger.service.js";
 import { actionCostTenths } from "../billing/plans.js";
 import type { AnonymousCap } from "../billing/rate-limit/anonymous-cap.js";
@@ -30,17 +30,10 @@ export interface ScoreRequest {
 }
 
 /** Who asks, as the front door saw it. */
-export interface ScoreCaller {
-  readonly viewer: Viewer;
+export interface ScoreCaller extends MeteredCaller {
   readonly clientIp: string;
   readonly requestId: string;
   readonly idempotencyKey: string | undefined;
-  /** Rate-limit headers to send with the answer. */
-  readonly setHeaders: (headers: Readonly<Record<string, string>>) => void;
-  /** Called once the API call was charged inside the job's transaction. */
-  readonly apiCallCharged: () => void;
-  /** Charges one API call for an API-key viewer inside the given transaction. */
-  readonly chargeApiCall: (manager: EntityManager) => Promise<void>;
 }
 
 export interface StartedJob {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import got from "got";
 import type { Logger } from "pino";
-import type { DataSource } from "typeorm";
+import type { DataSource, EntityManager } from "typeorm";
 import type { DomainEvents } from "../../events/domain-events.js";
 import { type AddressGuard, RefusedAddressError } from "../crawl/address-guard.js";
 import { signatureHeader } from "./signature.js";
@@ -39,6 +39,7 @@ interface Claimed {
   readonly id: string;
   readonly lease_token: string;
   readonly attempts: number;
+  readonly attempt_limit: number;
   readonly event_id: string;
   readonly event_type: string;
   readonly event_data: Record<string, unknown>;
@@ -51,6 +52,12 @@ interface Claimed {
   readonly previous_secret: string | null;
   readonly previous_secret_expires_at: Date | null;
 }
+
+/**
+ * Text Postgres will store: a receiver's answer may hold NUL, which `text` refuses
+ * (invalid UTF-8 was already replaced when the bytes were decoded).
+ */
+const storable = (text: string | null | undefined): string | null => (text == null ? null : text.replaceAll("\0", "\uFFFD"));
 
 type Outcome = { readonly ok: true; readonly status: number; readonly body: string } | { readonly ok: false; readonly status: number | null; readonly body: string | null; readonly error: string };
 
@@ -191,7 +198,7 @@ export class WebhookDispatcher {
     )) as [Array<{ id: string }>, number];
     if (claimed.length === 0) return [];
     return (await this.dataSource.query(
-      `SELECT "d"."id", "d"."lease_token", "d"."attempts", "d"."event_id", "d"."event_type",
+      `SELECT "d"."id", "d"."lease_token", "d"."attempts", "d"."attempt_limit", "d"."event_id", "d"."event_type",
               "e"."data" AS "event_data", "e"."occurred_at", "w"."id" AS "webhook_id", "w"."account_id", "w"."url", "w"."enabled",
               "w"."secret", "w"."previous_secret", "w"."previous_secret_expires_at"
          FROM "webhook_deliveries" "d" JOIN "domain_events" "e" ON "e"."id" = "d"."event_id" JOIN "webhooks" "w" ON "w"."id" = "d"."webhook_id"
@@ -211,8 +218,13 @@ export class WebhookDispatcher {
   }
 
   private async deliver(row: Claimed): Promise<void> {
+    // The claim counted this attempt: beyond the limit, an earlier attempt was made but its outcome never written.
+    if (row.attempts > row.attempt_limit) {
+      await this.giveUp(row);
+      return;
+    }
     if (!row.enabled) {
-      await this.finish(row, { status: "failed", error: "the webhook is disabled" });
+      await this.pause(row);
       return;
     }
     const now = this.clock();
@@ -238,7 +250,7 @@ export class WebhookDispatcher {
       await this.disable(row, "the destination answered 410 Gone");
       return;
     }
-    const delay = RETRY_DELAYS_MS[row.attempts - 1];
+    const delay = row.attempts < row.attempt_limit ? RETRY_DELAYS_MS[row.attempts - 1] : undefined;
     const next = delay === undefined ? null : new Date(now.getTime() + Math.round(delay * (1 + this.jitter * (Math.random() * 2 - 1))));
     await this.finish(row, { status: next ? "pending" : "failed", statusCode: outcome.status, body: outcome.body, error: outcome.error, next });
     const [failing] = (await this.dataSource.query(
@@ -249,7 +261,11 @@ export class WebhookDispatcher {
     if (since && now.getTime() - since.getTime() >= DISABLE_AFTER_MS) await this.disable(row, "every delivery failed for 5 days");
   }
 
-  /** The outcome, written only while this process still holds the claim. */
+  /**
+   * The outcome, written only while this process still holds the claim. The
+   * receiver's text goes through `storable`: a write that fails leaves the claim to
+   * lapse and the event is sent again, so nothing a receiver answers may fail it.
+   */
   private async finish(
     row: Claimed,
     outcome: { status: "delivered" | "pending" | "failed"; statusCode?: number | null; body?: string | null; error?: string; next?: Date | null },
@@ -261,7 +277,39 @@ export class WebhookDispatcher {
               "next_attempt_at" = $7, "delivered_at" = CASE WHEN $3 = 'delivered' THEN now() ELSE "delivered_at" END,
               "locked_until" = NULL, "lease_token" = NULL
         WHERE "id" = $1 AND "lease_token" = $2`,
-      [row.id, row.lease_token, outcome.status, outcome.statusCode ?? null, outcome.body ?? null, outcome.error ?? null, outcome.next ?? null],
+      [row.id, row.lease_token, outcome.status, outcome.statusCode ?? null, storable(outcome.body), storable(outcome.error), outcome.next ?? null],
+    );
+  }
+
+  /** Ends a delivery whose attempts are used up without sending it again; the claim's attempt is taken back. */
+  private async giveUp(row: Claimed): Promise<void> {
+    this.options.onOutcome?.("failed");
+    await this.endUntried(this.dataSource.manager, row, "failed", `gave up after ${row.attempt_limit} attempts; the outcome of the last one could not be recorded`);
+  }
+
+  /**
+   * A delivery of a disabled webhook waits, `paused` and untried, until the webhook is
+   * enabled again. The webhook row is read under a share lock, so a concurrent
+   * enabling either sees this delivery paused (and resumes it) or is seen here.
+   */
+  private async pause(row: Claimed): Promise<void> {
+    const enabledMeanwhile = await this.dataSource.transaction(async (manager) => {
+      const [webhook] = (await manager.query(`SELECT "enabled" FROM "webhooks" WHERE "id" = $1 FOR SHARE`, [row.webhook_id])) as Array<{ enabled: boolean }>;
+      if (webhook?.enabled) return true;
+      await this.endUntried(manager, row, "paused", null);
+      return false;
+    });
+    if (enabledMeanwhile) await this.handBack([row]);
+  }
+
+  /** Writes an end state for a claimed delivery that was not sent: its claim's attempt is not counted, and nothing is due. */
+  private async endUntried(manager: EntityManager, row: Claimed, status: "failed" | "paused", error: string | null): Promise<void> {
+    await manager.query(
+      `UPDATE "webhook_deliveries"
+          SET "status" = $3, "last_error" = COALESCE($4, "last_error"), "attempts" = "attempts" - 1,
+              "next_attempt_at" = NULL, "locked_until" = NULL, "lease_token" = NULL
+        WHERE "id" = $1 AND "lease_token" = $2`,
+      [row.id, row.lease_token, status, error],
     );
   }
 
@@ -302,7 +350,7 @@ export class WebhookDispatcher {
     }
   }
 
-  /** One POST: HTTPS only, through the address guard, no redirects, 10 s to connect and 10 s to answer, 30 s in all, at most 4 KiB of the answer kept. */
+  /** One POST: HTTPS only, through the address guard, no redirects, 10 s to connect and 10 s to answer, 30 s in all, at most 4 KiB of the answer read. */
   private async post(target: string, headers: Record<string, string>, body: string): Promise<Outcome> {
     let url: URL;
     try {
@@ -330,17 +378,18 @@ export class WebhookDispatcher {
         resolve(outcome);
       };
       const text = () => Buffer.concat(chunks).toString("utf8").slice(0, MAX_STORED_RESPONSE);
-      stream.on("response", (response: { statusCode: number }) => (status = response.statusCode));
-      stream.on("data", (chunk: Buffer) => {
-        if (kept < MAX_STORED_RESPONSE) {
-          chunks.push(chunk.subarray(0, MAX_STORED_RESPONSE - kept));
-          kept += Math.min(chunk.length, MAX_STORED_RESPONSE - kept);
-        }
-      });
-      stream.on("end", () => {
+      const answered = () => {
         if (status !== null && status >= 200 && status < 300) done({ ok: true, status, body: text() });
         else done({ ok: false, status, body: text(), error: status === null ? "no answer" : status >= 300 && status < 400 ? `redirect ${status} not followed` : `HTTP ${status}` });
+      };
+      stream.on("response", (response: { statusCode: number }) => (status = response.statusCode));
+      stream.on("data", (chunk: Buffer) => {
+        chunks.push(chunk.subarray(0, MAX_STORED_RESPONSE - kept));
+        kept += Math.min(chunk.length, MAX_STORED_RESPONSE - kept);
+        // The status decided the outcome and the excerpt is full: the rest (a large or endless body, a decompression bomb) is not read.
+        if (kept >= MAX_STORED_RESPONSE) answered();
       });
+      stream.on("end", answered);
       stream.on("error", (error: Error & { code?: string }) => {
         const refused = error instanceof RefusedAddressError || error.code === "ERR_REFUSED_ADDRESS" || (error.cause as { code?: string } | undefined)?.code === "ERR_REFUSED_ADDRESS";
         done({ ok: false, status, body: chunks.length > 0 ? text() : null, error: refused ? error.message : `${error.code ?? "error"}: ${error.message}`.slice(0, 500) });

@@ -59,8 +59,15 @@ export class Webhook {
   updatedAt: Date;
 }
 
-export const deliveryStatuses = ["pending", "delivered", "failed"] as const;
+/**
+ * `paused`: the webhook was disabled when the delivery was recorded or came due;
+ * nothing was sent, and it goes back to `pending` when the webhook is enabled again.
+ */
+export const deliveryStatuses = ["pending", "delivered", "failed", "paused"] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+/** Attempts a delivery gets before it fails: the first and one per retry delay. */
+export const MAX_DELIVERY_ATTEMPTS = 8;
 
 /**
  * One event for one webhook: written in the transaction that records the event,
@@ -98,6 +105,13 @@ export class WebhookDelivery {
   @Column({ type: "integer", default: 0 })
   attempts: number;
 
+  /**
+   * No claim sends it once `attempts` has reached this, recorded outcome or not.
+   * A replay of a delivery that used them up allows it one more.
+   */
+  @Column({ name: "attempt_limit", type: "integer", default: MAX_DELIVERY_ATTEMPTS })
+  attemptLimit: number;
+
   @Column({ name: "next_attempt_at", type: "timestamptz", nullable: true })
   nextAttemptAt: Date | null;
 
@@ -113,7 +127,7 @@ export class WebhookDelivery {
   @Column({ name: "last_error", type: "text", nullable: true })
   lastError: string | null;
 
-  /** The destination's answer, at most 4 KiB. */
+  /** The destination's answer, at most 4 KiB, as text: bytes that are not UTF-8 and NUL become U+FFFD. */
   @Column({ name: "last_response_body", type: "text", nullable: true })
   lastResponseBody: string | null;
 

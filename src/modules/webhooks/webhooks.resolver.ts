@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
-import type { GraphQLContext } from "../../graphql/context.js";
+import { meteredCaller, type GraphQLContext } from "../../graphql/context.js";
 import { requireMember } from "../accounts/viewer.js";
 import type { WebhooksService } from "./webhooks.service.js";
 import { CreateWebhookInput, UpdateWebhookInput, WebhookDeliveryPage, WebhookDeliveryType, WebhookList, WebhookType, WebhookWithSecret } from "./webhooks.types.js";
@@ -66,19 +66,25 @@ export class WebhooksResolver {
     return this.service.rotateSecret(requireMember(await context.viewer()).accountId, id);
   }
 
-  @Authorized()
-  @Mutation(() => WebhookDeliveryType, { description: "Sends a webhook.test event to this webhook. REST: POST /api/webhooks/{id}/test (202)." })
+  // Not @Authorized (its check would charge the API call up front): the service requires a member and charges only what it accepts.
+  @Mutation(() => WebhookDeliveryType, {
+    description:
+      "Sends a webhook.test event to this webhook (paused while it is disabled). Test events and replays: at most 30 a minute per account, and an API call each with an API key. REST: POST /api/webhooks/{id}/test (202).",
+  })
   async sendTestWebhook(@Arg("id", () => ID, { description: "The webhook's id." }) id: string, @Ctx() context: GraphQLContext): Promise<WebhookDeliveryType> {
-    return this.service.sendTest(requireMember(await context.viewer()).accountId, id);
+    return this.service.sendTest(await meteredCaller(context), id);
   }
 
-  @Authorized()
-  @Mutation(() => WebhookDeliveryType, { description: "Replays one delivery now. REST: POST /api/webhooks/{id}/deliveries/{deliveryId}/retry (202)." })
+  // Not @Authorized, as sendTestWebhook.
+  @Mutation(() => WebhookDeliveryType, {
+    description:
+      "Replays one delivery now, with the same webhook-id (paused while the webhook is disabled); one being sent right now is refused with DELIVERY_IN_PROGRESS. Counts as a test event for the limit and the API call. REST: POST /api/webhooks/{id}/deliveries/{deliveryId}/retry (202).",
+  })
   async retryWebhookDelivery(
     @Arg("id", () => ID, { description: "The webhook's id." }) id: string,
     @Arg("deliveryId", () => ID, { description: "The delivery's id." }) deliveryId: string,
     @Ctx() context: GraphQLContext,
   ): Promise<WebhookDeliveryType> {
-    return this.service.retryDelivery(requireMember(await context.viewer()).accountId, id, deliveryId);
+    return this.service.retryDelivery(await meteredCaller(context), id, deliveryId);
   }
 }

@@ -3,6 +3,8 @@ import type { DataSource, EntityManager } from "typeorm";
 import { AppError } from "../../errors.js";
 import { isUuid } from "../../db/uuid.js";
 import type { DomainEvents } from "../../events/domain-events.js";
+import { requireMember, type MeteredCaller } from "../accounts/viewer.js";
+import { accountSubject, type RateLimiter } from "../billing/rate-limit/rate-limiter.js";
 import { AddressGuard, RefusedAddressError } from "../crawl/address-guard.js";
 import { keysetPage, pageLimit } from "../score/cursor.js";
 import { Webhook, WebhookDelivery, webhookEventKinds, type WebhookEventKind } from "./webhook.entity.js";
@@ -41,6 +43,8 @@ export class WebhooksService {
     private readonly dataSource: DataSource,
     private readonly guard: AddressGuard,
     private readonly events: DomainEvents,
+    /** Test events and replays: each makes the service send a request, so they are limited per account. */
+    private readonly limiter: RateLimiter,
     private readonly wake: () => void = () => undefined,
     private readonly clock: () => Date = () => new Date(),
   ) {}
@@ -74,17 +78,24 @@ export class WebhooksService {
     const url = changes.url === undefined ? undefined : await this.validUrl(changes.url);
     const events = changes.events === undefined ? undefined : validEvents(changes.events);
     if (changes.enabled !== undefined && typeof changes.enabled !== "boolean") throw new AppError("VALIDATION_FAILED", "enabled: must be true or false");
-    return this.dataSource.transaction(async (manager) => {
+    let resumed = false;
+    const updated = await this.dataSource.transaction(async (manager) => {
       const webhook = await this.find(manager, accountId, id, true);
       if (url !== undefined) webhook.url = url;
       if (events !== undefined) webhook.events = events;
       if (changes.enabled !== undefined) {
-        // Turned back on by the customer: a fresh start for the failure clock.
-        if (changes.enabled && !webhook.enabled) Object.assign(webhook, { disabledReason: null, failingSince: null });
+        if (changes.enabled && !webhook.enabled) {
+          // Turned back on by the customer: a fresh start for the failure clock, and what waited while it was off is sent.
+          Object.assign(webhook, { disabledReason: null, failingSince: null });
+          await manager.query(`UPDATE "webhook_deliveries" SET "status" = 'pending', "next_attempt_at" = now() WHERE "webhook_id" = $1 AND "status" = 'paused'`, [webhook.id]);
+          resumed = true;
+        }
         webhook.enabled = changes.enabled as boolean;
       }
       return view(await manager.save(webhook));
     });
+    if (resumed) this.wake();
+    return updated;
   }
 
   async remove(accountId: string, id: string): Promise<WebhookView> {
@@ -105,15 +116,14 @@ export class WebhooksService {
     });
   }
 
-  /** Sends a `webhook.test` event to this webhook alone; answers its delivery. */
-  async sendTest(accountId: string, id: string): Promise<WebhookDelivery> {
-    const delivery = await this.dataSource.transaction(async (manager) => {
-      const webhook = await this.find(manager, accountId, id);
+  /** Sends a `webhook.test` event to this webhook alone (paused while it is disabled); answers its delivery. */
+  async sendTest(caller: MeteredCaller, id: string): Promise<WebhookDelivery> {
+    const { accountId } = requireMember(caller.viewer);
+    const webhook = await this.find(this.dataSource.manager, accountId, id);
+    return this.metered(caller, async (manager) => {
       const event = await this.events.record(manager, "webhook.test", { accountId, webhookId: webhook.id });
       return manager.findOneByOrFail(WebhookDelivery, { eventId: event.id, webhookId: webhook.id });
     });
-    this.wake();
-    return delivery;
   }
 
   async deliveries(accountId: string, id: string, limit: number | null | undefined, cursor: string | undefined): Promise<{ deliveries: WebhookDelivery[]; nextCursor: string | null }> {
@@ -123,18 +133,52 @@ export class WebhooksService {
     return { deliveries: page.rows, nextCursor: page.nextCursor };
   }
 
-  /** Replays one delivery now (whatever its state), keeping its attempt count and webhook-id. */
-  async retryDelivery(accountId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
+  /**
+   * Replays one delivery now, keeping its attempt count and webhook-id: a delivered,
+   * failed or paused one is due again (paused while the webhook is disabled), a
+   * pending one is moved forward. A delivery being sent right now is refused, so a
+   * receiver never gets overlapping copies. One that used up its attempts gets one more.
+   */
+  async retryDelivery(caller: MeteredCaller, id: string, deliveryId: string): Promise<WebhookDelivery> {
+    const { accountId } = requireMember(caller.viewer);
     const webhook = await this.find(this.dataSource.manager, accountId, id);
-    if (!isUuid(deliveryId)) throw new AppError("NOT_FOUND", "No such delivery.");
-    const [rows] = (await this.dataSource.query(
-      `UPDATE "webhook_deliveries" SET "status" = 'pending', "next_attempt_at" = now(), "locked_until" = NULL, "lease_token" = NULL
-        WHERE "id" = $1 AND "webhook_id" = $2 RETURNING "id"`,
-      [deliveryId, webhook.id],
-    )) as [Array<{ id: string }>, number];
-    if (rows.length === 0) throw new AppError("NOT_FOUND", "No such delivery.");
+    const delivery = isUuid(deliveryId) ? await this.dataSource.getRepository(WebhookDelivery).findOneBy({ id: deliveryId, webhookId: webhook.id }) : null;
+    if (!delivery) throw new AppError("NOT_FOUND", "No such delivery.");
+    // Checked before the rate limit too, so a refused replay spends no slot.
+    if (delivery.leaseToken !== null && !(delivery.lockedUntil && delivery.lockedUntil < this.clock())) throw inProgress();
+    return this.metered(caller, async (manager) => {
+      // Locked, so an enabling at the same time either comes first or finds this delivery paused and resumes it.
+      const { enabled } = await this.find(manager, accountId, id, true);
+      const [rows] = (await manager.query(
+        `UPDATE "webhook_deliveries"
+            SET "status" = $3, "next_attempt_at" = CASE WHEN $3 = 'pending' THEN now() END,
+                "attempt_limit" = GREATEST("attempt_limit", "attempts" + 1), "locked_until" = NULL, "lease_token" = NULL
+          WHERE "id" = $1 AND "webhook_id" = $2 AND ("lease_token" IS NULL OR "locked_until" < now())
+          RETURNING "id"`,
+        [delivery.id, webhook.id, enabled ? "pending" : "paused"],
+      )) as [Array<{ id: string }>, number];
+      // It existed a moment ago: a dispatcher claimed it since.
+      if (rows.length === 0) throw inProgress();
+      return manager.findOneByOrFail(WebhookDelivery, { id: delivery.id });
+    });
+  }
+
+  /**
+   * A test event or replay: limited per account (a refusal costs nothing), then the
+   * work and an API key's API call in one transaction, then the dispatcher is woken.
+   */
+  private async metered(caller: MeteredCaller, work: (manager: EntityManager) => Promise<WebhookDelivery>): Promise<WebhookDelivery> {
+    const { accountId } = requireMember(caller.viewer);
+    const decision = await this.limiter.check("webhook", accountSubject(accountId));
+    caller.setHeaders(decision.headers);
+    if (!decision.allowed) throw decision.toError();
+    const delivery = await this.dataSource.transaction(async (manager) => {
+      await caller.chargeApiCall(manager);
+      return work(manager);
+    });
+    caller.apiCallCharged();
     this.wake();
-    return this.dataSource.getRepository(WebhookDelivery).findOneByOrFail({ id: deliveryId });
+    return delivery;
   }
 
   private async find(manager: EntityManager, accountId: string, id: string, lock = false): Promise<Webhook> {
@@ -165,6 +209,8 @@ export class WebhooksService {
     return url.href;
   }
 }
+
+const inProgress = () => new AppError("DELIVERY_IN_PROGRESS", "This delivery is being sent right now; replay it once its attempt has ended.");
 
 function validEvents(value: unknown): WebhookEventKind[] {
   if (!Array.isArray(value) || value.length === 0) throw new AppError("VALIDATION_FAILED", `events: must be a non-empty list of ${webhookEventKinds.join(", ")}`);

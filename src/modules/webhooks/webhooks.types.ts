@@ -11,7 +11,10 @@ export class WebhookDeliveryType {
   @Field(() => String, { description: "score.completed, subscription.changed or webhook.test." })
   eventType: string;
 
-  @Field(() => String, { description: "pending (waiting for its next attempt), delivered, or failed (attempts exhausted, or the webhook disabled)." })
+  @Field(() => String, {
+    description:
+      "pending (waiting for its next attempt), delivered, failed (8 attempts used up), or paused (the webhook was disabled when it was recorded or came due: nothing sent; it is sent when the webhook is enabled again, or replayed).",
+  })
   status: string;
 
   @Field(() => Int, { description: "Attempts made so far." })
@@ -56,7 +59,7 @@ export class WebhookType {
   @Field(() => [String], { description: "Subscribed event kinds: score.completed, subscription.changed." })
   events: string[];
 
-  @Field(() => Boolean, { description: "Whether events are delivered to it." })
+  @Field(() => Boolean, { description: "Whether events are delivered to it; while false they are kept as paused deliveries." })
   enabled: boolean;
 
   @Field(() => String, { nullable: true, description: "Why the service disabled it (410 Gone, or 5 days of failed deliveries); null otherwise." })
@@ -98,6 +101,6 @@ export class UpdateWebhookInput {
   @Field(() => [String], { nullable: true, description: "The event kinds to receive." })
   events?: string[] | null;
 
-  @Field(() => Boolean, { nullable: true, description: "false stops deliveries; true resumes them (and clears a disabled reason)." })
+  @Field(() => Boolean, { nullable: true, description: "false stops deliveries (events meanwhile are kept as paused deliveries); true sends those and resumes (and clears a disabled reason)." })
   enabled?: boolean | null;
 }

@@ -187,6 +187,57 @@ describe("webhook delivery under failure", () => {
     }
   });
 
+  it("records a 2xx whose answer holds NUL or bytes that are not UTF-8 as delivered, once, keeping a sanitised excerpt of at most 4 KiB", async () => {
+    const accountId = await account("binary answers");
+    const nul = await webhookFor(accountId, "/nul");
+    const binary = await webhookFor(accountId, "/binary");
+    const large = await webhookFor(accountId, "/large");
+    const bytes = { "/nul": Buffer.from([0x6f, 0x6b, 0x00]), "/binary": Buffer.from([0x08, 0x00, 0xff, 0xfe, 0xc3, 0x28, 0x00, 0x01]), "/large": Buffer.alloc(1_000_000, 0x61) };
+    receiver.answer = (request) => ({ status: 200, headers: { "content-type": "application/octet-stream" }, body: bytes[request.path as keyof typeof bytes] ?? "ok" });
+    const events = new DomainEvents(silent);
+    // A short lease: an outcome that could not be written would be sent again within a second.
+    const dispatcher = new WebhookDispatcher(dataSource, new AddressGuard({ allowlist: ["127.0.0.1/32"] }), events, silent, { publicBaseUrl: "https://pms.test", leaseMs: 1_000, pollMs: 100 });
+    const rows = async () =>
+      (await dataSource.query(`SELECT webhook_id, status, attempts, last_status_code, last_response_body FROM webhook_deliveries WHERE webhook_id = ANY($1) ORDER BY array_position($1, webhook_id)`, [[nul, binary, large]])) as Array<Record<string, unknown>>;
+    const before = receiver.received.length;
+    try {
+      await recordEvents(events, accountId, 1);
+      dispatcher.start();
+      await expect.poll(async () => (await rows()).map((row) => row.status), { timeout: 10_000 }).toEqual(["delivered", "delivered", "delivered"]);
+      const stored = (buffer: Buffer) => buffer.toString("utf8").replaceAll("\0", "\uFFFD");
+      expect(await rows()).toEqual([
+        { webhook_id: nul, status: "delivered", attempts: 1, last_status_code: 200, last_response_body: stored(bytes["/nul"]) },
+        { webhook_id: binary, status: "delivered", attempts: 1, last_status_code: 200, last_response_body: stored(bytes["/binary"]) },
+        { webhook_id: large, status: "delivered", attempts: 1, last_status_code: 200, last_response_body: "a".repeat(4_096) },
+      ]);
+      // Two leases later nothing was sent again.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(receiver.received.slice(before).map((request) => request.path).sort()).toEqual(["/binary", "/large", "/nul"]);
+    } finally {
+      receiver.answer = () => ({ status: 200, body: "ok" });
+      await dispatcher.stop();
+    }
+  });
+
+  it("never sends a delivery again once its attempts reached the limit, even when the last outcome was never written: it ends failed", async () => {
+    const accountId = await account("attempts used up");
+    const webhookId = await webhookFor(accountId, "/used-up");
+    const events = new DomainEvents(silent);
+    await recordEvents(events, accountId, 1);
+    // As after an 8th attempt whose outcome write failed: still pending, its claim lapsed.
+    await dataSource.query(`UPDATE webhook_deliveries SET attempts = 8, lease_token = gen_random_uuid(), locked_until = now() - interval '1 second' WHERE webhook_id = $1`, [webhookId]);
+    const dispatcher = new WebhookDispatcher(dataSource, new AddressGuard({ allowlist: ["127.0.0.1/32"] }), events, silent, { publicBaseUrl: "https://pms.test", pollMs: 100 });
+    try {
+      dispatcher.start();
+      await expect.poll(async () => (await dataSource.query(`SELECT status FROM webhook_deliveries WHERE webhook_id = $1`, [webhookId]))[0].status).toBe("failed");
+    } finally {
+      await dispatcher.stop();
+    }
+    const [row] = await dataSource.query(`SELECT attempts, next_attempt_at, lease_token, last_error FROM webhook_deliveries WHERE webhook_id = $1`, [webhookId]);
+    expect(row).toEqual({ attempts: 8, next_attempt_at: null, lease_token: null, last_error: expect.stringMatching(/gave up after 8 attempts/) });
+    expect(receiver.received.filter((request) => request.path === "/used-up")).toEqual([]);
+  });
+
   it("purges events older than 30 days that nothing waits on, with their delivery log, and keeps the rest", async () => {
     const accountId = await account("purge");
     await webhookFor(accountId, "/purge");

@@ -1,5 +1,6 @@
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { keyedMember } from "../../support/api-key.js";
 import { apiClient, graphqlClient, signIn, type Caller } from "../../support/http.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 import { WebhookReceiver, type ReceivedWebhook } from "../../support/webhook-receiver.js";
@@ -255,5 +256,121 @@ describe("webhook delivery", () => {
     expect(String(request!.headers["webhook-signature"]).split(" ")).toHaveLength(2);
     expect(verify(rotated.webhook.secret, request!).type).toBe("webhook.test");
     expect(verify(webhook.secret, request!).type).toBe("webhook.test");
+  });
+
+  it("keeps events recorded while a webhook is disabled as paused deliveries, and sends them once it is enabled again", async () => {
+    const jo = await signIn(service, "jo@hooks.test");
+    const { webhook } = await (await create(jo, { url: receiver.url("/jo"), events: ["subscription.changed"] })).json();
+    await api(`/api/webhooks/${webhook.id}`, { method: "PATCH", cookie: jo.cookie, body: { enabled: false } });
+    const { sessionId } = await (await api("/api/billing/checkout", { method: "POST", cookie: jo.cookie, body: { plan: "pro" } })).json();
+    expect((await api(`/dev/checkout/${sessionId}/complete`, { method: "POST" })).status).toBe(200);
+    const log = async () => (await (await api(`/api/webhooks/${webhook.id}/deliveries`, { cookie: jo.cookie })).json()).deliveries;
+    const [paused] = await log();
+    expect(paused).toMatchObject({ eventType: "subscription.changed", status: "paused", attempts: 0, nextAttemptAt: null });
+    // A replay while it is still disabled waits too (nothing is sent to a disabled webhook).
+    const replay = await api(`/api/webhooks/${webhook.id}/deliveries/${paused.id}/retry`, { method: "POST", cookie: jo.cookie });
+    expect(replay.status).toBe(202);
+    expect((await replay.json()).delivery).toMatchObject({ id: paused.id, status: "paused" });
+
+    const before = receiver.received.length;
+    await api(`/api/webhooks/${webhook.id}`, { method: "PATCH", cookie: jo.cookie, body: { enabled: true } });
+    const [request] = (await receiver.waitFor(before + 1)).slice(before);
+    expect(verify(webhook.secret, request!)).toMatchObject({ type: "subscription.changed", data: { plan: "pro" } });
+    await expect.poll(async () => (await log())[0]).toMatchObject({ id: paused.id, status: "delivered", attempts: 1 });
+    expect(receiver.received.filter((item) => item.path === "/jo")).toHaveLength(1);
+  });
+
+  it("holds a retry that comes due while the webhook is paused, untried, and sends it when the webhook is enabled again", async () => {
+    const lee = await signIn(service, "lee@hooks.test");
+    const { webhook } = await (await create(lee, { url: receiver.url("/lee") })).json();
+    let calls = 0;
+    receiver.answer = (request) => (request.path === "/lee" && ++calls === 1 ? { status: 500, body: "busy" } : { status: 200, body: "ok" });
+    const row = async () => (await sql(`SELECT status, attempts, next_attempt_at, lease_token FROM webhook_deliveries WHERE webhook_id = $1`, [webhook.id]))[0];
+    try {
+      await api(`/api/webhooks/${webhook.id}/test`, { method: "POST", cookie: lee.cookie });
+      await expect.poll(async () => (await sql(`SELECT last_status_code FROM webhook_deliveries WHERE webhook_id = $1`, [webhook.id]))[0]?.last_status_code).toBe(500);
+      expect(await row()).toMatchObject({ status: "pending", attempts: 1, lease_token: null });
+      await api(`/api/webhooks/${webhook.id}`, { method: "PATCH", cookie: lee.cookie, body: { enabled: false } });
+      // The retry comes due while paused: it waits, its attempt not counted, nothing sent.
+      offsetMs += 6_000;
+      service.app.webhooks.wake();
+      await expect.poll(async () => (await row()).status).toBe("paused");
+      expect(await row()).toEqual({ status: "paused", attempts: 1, next_attempt_at: null, lease_token: null });
+      expect(calls).toBe(1);
+
+      await api(`/api/webhooks/${webhook.id}`, { method: "PATCH", cookie: lee.cookie, body: { enabled: true } });
+      await expect.poll(async () => (await row()).status).toBe("delivered");
+      expect(await row()).toMatchObject({ attempts: 2 });
+      expect(calls).toBe(2);
+    } finally {
+      receiver.answer = () => ({ status: 200, body: "ok" });
+      offsetMs = 0;
+    }
+  });
+});
+
+describe("webhook test events and replays", () => {
+  it("refuses a replay of a delivery while it is being sent, on both doors (409 DELIVERY_IN_PROGRESS): the receiver gets one request", async () => {
+    const mo = await signIn(service, "mo@hooks.test");
+    const { webhook } = await (await create(mo, { url: receiver.url("/mo") })).json();
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    receiver.answer = async (request) => {
+      if (request.path === "/mo") await released;
+      return { status: 200, body: "ok" };
+    };
+    const before = receiver.received.length;
+    try {
+      const { delivery } = await (await api(`/api/webhooks/${webhook.id}/test`, { method: "POST", cookie: mo.cookie })).json();
+      await receiver.waitFor(before + 1);
+      const refused = await api(`/api/webhooks/${webhook.id}/deliveries/${delivery.id}/retry`, { method: "POST", cookie: mo.cookie });
+      expect(await errorOf(refused)).toMatchObject({ status: 409, code: "DELIVERY_IN_PROGRESS", retryable: true });
+      const viaGraphql = await graphql(`mutation($id: ID!, $d: ID!) { retryWebhookDelivery(id: $id, deliveryId: $d) { id } }`, { id: webhook.id, d: delivery.id }, { cookie: mo.cookie });
+      expect(viaGraphql.errors?.[0]?.extensions).toMatchObject({ code: "DELIVERY_IN_PROGRESS", retryable: true });
+      release();
+      await expect.poll(async () => (await sql(`SELECT status FROM webhook_deliveries WHERE id = $1`, [delivery.id]))[0].status).toBe("delivered");
+      expect(receiver.received.slice(before).filter((item) => item.path === "/mo")).toHaveLength(1);
+
+      // Once that attempt has ended, a replay is sent, with the same webhook-id.
+      expect((await api(`/api/webhooks/${webhook.id}/deliveries/${delivery.id}/retry`, { method: "POST", cookie: mo.cookie })).status).toBe(202);
+      const [first, second] = (await receiver.waitFor(before + 2)).slice(before);
+      expect(second!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
+    } finally {
+      release();
+      receiver.answer = () => ({ status: 200, body: "ok" });
+    }
+  });
+
+  it("counts each as an API call for an API key and allows 30 a minute per account across both doors; the 31st is 429 with Retry-After and costs nothing", async () => {
+    const max = await keyedMember(service, "max@hooks.test");
+    const { webhook } = await (await create(max, { url: receiver.url("/max") })).json();
+    const apiCalls = async () => (await (await api("/api/usage", { cookie: max.cookie })).json()).apiCalls.used as number;
+    const start = await apiCalls();
+    const first = await api(`/api/webhooks/${webhook.id}/test`, { method: "POST", bearer: max.apiKey });
+    expect(first.status).toBe(202);
+    expect(first.headers.get("ratelimit-policy")).toBe('"webhook-sends";q=30;w=60');
+    expect(await apiCalls()).toBe(start + 1);
+    const { delivery } = await first.json();
+    await expect.poll(async () => (await sql(`SELECT status FROM webhook_deliveries WHERE id = $1`, [delivery.id]))[0].status).toBe("delivered");
+
+    // The account's window, whoever sends: members by session, keys, and replays, on either door.
+    for (let i = 1; i < 30; i += 1) {
+      if (i % 3 === 0) {
+        const replayed = await graphql(`mutation($id: ID!, $d: ID!) { retryWebhookDelivery(id: $id, deliveryId: $d) { id } }`, { id: webhook.id, d: delivery.id }, { cookie: max.cookie });
+        // A replay may meet the previous one still being sent: refused, it spends no slot, so it is asked again.
+        if (replayed.errors?.[0]?.extensions?.code === "DELIVERY_IN_PROGRESS") i -= 1;
+        else expect(replayed.errors).toBeUndefined();
+      } else {
+        expect((await api(`/api/webhooks/${webhook.id}/test`, { method: "POST", cookie: max.cookie })).status).toBe(202);
+      }
+    }
+    const charged = await apiCalls();
+    const refused = await api(`/api/webhooks/${webhook.id}/test`, { method: "POST", bearer: max.apiKey });
+    expect(await errorOf(refused.clone())).toMatchObject({ status: 429, code: "SCORING_RATE_LIMITED", retryable: true, message: expect.stringMatching(/webhook test events and replays/) });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await apiCalls()).toBe(charged);
+    const viaGraphql = await graphql(`mutation($id: ID!, $d: ID!) { retryWebhookDelivery(id: $id, deliveryId: $d) { id } }`, { id: webhook.id, d: delivery.id }, { bearer: max.apiKey });
+    expect(viaGraphql.errors?.[0]?.extensions).toMatchObject({ code: "SCORING_RATE_LIMITED", retryable: true });
+    expect(await apiCalls()).toBe(charged);
   });
 });

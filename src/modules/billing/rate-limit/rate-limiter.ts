@@ -3,15 +3,20 @@ import { DEFAULT_STORE_TIMEOUT_MS, FAIL_CLOSED_RETRY_AFTER_SECONDS, limiterUnava
 import { rateLimitHeaders, type RateLimitPolicy } from "./rate-limit-headers.js";
 import type { SlidingWindowStore } from "./sliding-window.js";
 
-export type RateLimitedAction = "score" | "chat";
+export type RateLimitedAction = "score" | "chat" | "webhook";
 
-/** The contract's short-window limits, per user (per IP for anonymous callers). */
+/**
+ * The contract's short-window limits, per user (per IP for anonymous callers).
+ * `webhook` (test events and replays) is per account: each one makes the service
+ * send a request, so the account's members and keys share one budget.
+ */
 export const rateLimitPolicies = {
   score: { name: "score", limit: 5, windowSeconds: 60 },
   chat: { name: "chat", limit: 30, windowSeconds: 60 },
+  webhook: { name: "webhook-sends", limit: 30, windowSeconds: 60 },
 } as const satisfies Record<RateLimitedAction, RateLimitPolicy>;
 
-const actionNouns: Record<RateLimitedAction, string> = { score: "score requests", chat: "chat messages" };
+const actionNouns: Record<RateLimitedAction, string> = { score: "score requests", chat: "chat messages", webhook: "webhook test events and replays" };
 
 /** The subject of an anonymous caller; user ids never start with "ip:". */
 export const anonymousSubject = (ip: string): string => `ip:${ip}`;
@@ -23,7 +28,10 @@ export const anonymousSubject = (ip: string): string => `ip:${ip}`;
  * no extra crawls. User ids are UUIDs and never start with "account:".
  */
 export const memberSubject = (viewer: { readonly via: "session"; readonly userId: string } | { readonly via: "api_key"; readonly accountId: string }): string =>
-  viewer.via === "session" ? viewer.userId : `account:${viewer.accountId}`;
+  viewer.via === "session" ? viewer.userId : accountSubject(viewer.accountId);
+
+/** The whole account's window, whoever of it calls. */
+export const accountSubject = (accountId: string): string => `account:${accountId}`;
 
 export type RateLimitOutcome = "allowed" | "limited" | "store-unavailable";
 
@@ -79,7 +87,7 @@ export interface RateLimiterOptions {
 }
 
 /**
- * Short-window limits for score and chat. It never throws: a store failure or a store
+ * Short-window limits for score, chat and webhook sends. It never throws: a store failure or a store
  * slower than `timeoutMs` is a refusal, and the next call asks the store again, so
  * service resumes as soon as the store answers (no breaker state to reset).
  */
