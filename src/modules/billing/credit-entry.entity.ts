@@ -47,7 +47,11 @@ export class CreditEntry {
   @Column({ name: "amount_tenths", type: "integer" })
   amountTenths: number;
 
-  /** What a spend (or its refund) paid for: score, chat, api_call; the pack id of a purchase. */
+  /**
+   * What a spend (or its refund) paid for: score, chat, api_call; the pack id of a purchase.
+   * Null on a refund that gives credits back but leaves the action counted (a chat reply
+   * the model gave but the service could not use): counts are spends minus refunds per action.
+   */
   @Column({ type: "text", nullable: true })
   action: string | null;
 
