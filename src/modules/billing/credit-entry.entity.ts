@@ -22,6 +22,8 @@ export type CreditBucket = (typeof creditBuckets)[number];
 @Index("IDX_credit_entries_spend_reference", ["accountId", "reference"], { where: `"kind" = 'spend'` })
 // A refund references the spend entry it reverses: at most one refund per spend entry.
 @Index("IDX_credit_entries_refund", ["reference"], { unique: true, where: `"kind" = 'refund'` })
+// Refunds of the last hour, for the hourly bound on refunded chat replies, without scanning the cycle's spends.
+@Index("IDX_credit_entries_refund_time", ["accountId", "createdAt"], { where: `"kind" = 'refund'` })
 // A checkout completion delivered twice applies its pack once.
 @Index("IDX_credit_entries_pack_purchase", ["accountId", "reference"], { unique: true, where: `"kind" = 'pack_purchase'` })
 export class CreditEntry {
@@ -45,7 +47,11 @@ export class CreditEntry {
   @Column({ name: "amount_tenths", type: "integer" })
   amountTenths: number;
 
-  /** What a spend (or its refund) paid for: score, chat, api_call; the pack id of a purchase. */
+  /**
+   * What a spend (or its refund) paid for: score, chat, api_call; the pack id of a purchase.
+   * Null on a refund that gives credits back but leaves the action counted (a chat reply
+   * the model gave but the service could not use): counts are spends minus refunds per action.
+   */
   @Column({ type: "text", nullable: true })
   action: string | null;
 

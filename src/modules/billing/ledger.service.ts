@@ -35,6 +35,15 @@ export interface LedgerOptions {
   readonly manager?: EntityManager;
 }
 
+export interface RefundOptions extends LedgerOptions {
+  /**
+   * Give the credits back but leave the action counted toward its monthly count:
+   * for a spend whose real cost (a model call) was incurred although its result
+   * could not be used.
+   */
+  readonly keepCount?: boolean;
+}
+
 export interface PackPurchaseOptions extends LedgerOptions {
   /** The pack was paid for (a completed checkout): granted whatever the plan is by now. */
   readonly paid?: boolean;
@@ -77,6 +86,13 @@ interface BalanceRow {
   readonly score_count: number;
   readonly chat_count: number;
   readonly api_call_count: number;
+}
+
+/** What a refund gives back to one cycle row. */
+interface CycleRefund {
+  readonly start: Date;
+  tenths: number;
+  readonly uncounted: BillableAction[];
 }
 
 const countColumns: Record<BillableAction, string> = { score: "score_count", chat: "chat_count", api_call: "api_call_count" };
@@ -150,61 +166,127 @@ export class CreditLedger {
   }
 
   /**
-   * Reverses every not yet refunded spend entry carrying `spendReference`. Plan
-   * credits of the current cycle go back to it; plan credits of a cycle that has
-   * ended go to the pack balance, which never expires, so the customer can still
-   * use them (the ended cycle's counts stay as they were). Pack credits go back to
-   * the pack balance. Returns the refund entries written: none when there is
-   * nothing (left) to refund, so a repeated refund is harmless, even concurrently.
+   * Reverses every not yet refunded spend entry carrying `spendReference`, each into
+   * the bucket and cycle it came from: plan credits (and the action's count) go back
+   * to the spend's own cycle, also when that cycle has ended, where they expire with
+   * it; pack credits go back to the pack balance. Only a pack purchase adds pack
+   * credits: a refund after the turn of a cycle must not turn expiring plan credits
+   * into credits that never expire. Returns the refund entries written: none when
+   * there is nothing (left) to refund, so a repeated refund is harmless, even
+   * concurrently.
    */
-  async refund(accountId: string, spendReference: string, options: LedgerOptions = {}): Promise<CreditEntry[]> {
+  async refund(accountId: string, spendReference: string, options: RefundOptions = {}): Promise<CreditEntry[]> {
+    return this.inTransaction(options.manager, (manager) => this.reverse(manager, accountId, spendReference, options.keepCount ?? false));
+  }
+
+  /**
+   * `refund`, at most `perHour` times per account for spends of `action` in any
+   * rolling hour; past that the spend stands and nothing is written ("limited").
+   * The decisions of one account are taken one at a time, so concurrent refunds
+   * never get past the limit.
+   */
+  async refundWithinHourlyLimit(
+    accountId: string,
+    spendReference: string,
+    limit: { readonly action: BillableAction; readonly perHour: number },
+    options: RefundOptions = {},
+  ): Promise<CreditEntry[] | "limited"> {
     return this.inTransaction(options.manager, async (manager) => {
-      const account = await this.readAccount(manager, accountId);
-      // Locking the spend entries (never updated) serializes refunds of one spend.
-      const spends = (
-        (await manager.query(
-          `SELECT ${ENTRY_COLUMNS} FROM "credit_entries"
-            WHERE "account_id" = $1 AND "kind" = 'spend' AND "reference" = $2 ORDER BY "created_at", "bucket" DESC FOR UPDATE`,
-          [accountId, spendReference],
-        )) as RawEntry[]
-      ).map(entryOfRow);
-      if (spends.length === 0) return [];
-      const refunded = await manager.find(CreditEntry, {
-        select: { reference: true },
-        where: { kind: "refund", reference: In(spends.map((spend) => spend.id)) },
-      });
-      const done = new Set(refunded.map((refund) => refund.reference));
-      const current = account.cycle.start.getTime();
-      const refunds: CreditEntry[] = [];
-      let toPlan = 0;
-      let toPack = 0;
-      let counted: BillableAction | null = null;
-      for (const spend of spends) {
-        if (done.has(spend.id)) continue;
-        const amount = -spend.amountTenths;
-        if (spend.bucket === "plan" && spend.cycleStart.getTime() === current) {
-          toPlan += amount;
-          counted = spend.action as BillableAction;
-          refunds.push(entryOf(accountId, spend.cycleStart, "refund", "plan", amount, spend.action, spend.id));
-        } else if (spend.bucket === "pack" || amount > 0) {
-          // An ended cycle's plan credits, or pack credits: back as pack credits, usable now.
-          toPack += amount;
-          refunds.push(entryOf(accountId, account.cycle.start, "refund", "pack", amount, spend.action, spend.id));
-        }
-      }
-      if (refunds.length === 0) return [];
-      if (counted !== null || toPlan > 0) {
-        const column = counted ? countColumns[counted] : null;
-        await manager.query(
-          `UPDATE "credit_balances"
-              SET "plan_balance" = "plan_balance" + $3, "plan_used" = "plan_used" - $3${column ? `, "${column}" = "${column}" - 1` : ""}, "updated_at" = now()
-            WHERE "account_id" = $1 AND "cycle_start" = $2`,
-          [accountId, account.cycle.start, toPlan],
-        );
-      }
-      if (toPack > 0) await this.addPackCredits(manager, accountId, toPack);
-      return manager.save(refunds);
+      // A transaction-scoped lock of its own: nothing else takes it, so it adds no lock-order risk to spends.
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`credit-refunds:${accountId}`]);
+      const recent = await this.recentRefunds(manager, accountId, limit.action, limit.perHour);
+      if (recent.count >= limit.perHour) return "limited";
+      return this.reverse(manager, accountId, spendReference, options.keepCount ?? false);
     });
+  }
+
+  /**
+   * How many spends of `action` the account had refunded in the last hour, and in
+   * how many seconds one of `perHour` slots is free again (0 while one is free).
+   * Read without a lock: a check in front of the work; `refundWithinHourlyLimit`
+   * is the exact one.
+   */
+  async refundsInLastHour(accountId: string, action: BillableAction, perHour: number): Promise<{ count: number; retryAfterSeconds: number }> {
+    return this.recentRefunds(this.dataSource.manager, accountId, action, perHour);
+  }
+
+  private async recentRefunds(manager: EntityManager, accountId: string, action: BillableAction, perHour: number): Promise<{ count: number; retryAfterSeconds: number }> {
+    // One spend refunded from both buckets is one refund; the window is the database's clock, like created_at.
+    const [row] = (await manager.query(
+      `WITH "refunded" AS (
+         SELECT max("r"."created_at") AS "at"
+           FROM "credit_entries" "r" JOIN "credit_entries" "s" ON "s"."id" = "r"."reference"::uuid
+          WHERE "r"."account_id" = $1 AND "r"."kind" = 'refund' AND "r"."created_at" > now() - interval '1 hour'
+            AND "s"."kind" = 'spend' AND "s"."action" = $2
+          GROUP BY COALESCE("s"."reference", "s"."id"::text))
+       SELECT COUNT(*)::int AS "count",
+              COALESCE(CEIL(EXTRACT(EPOCH FROM (
+                (SELECT "at" FROM "refunded" ORDER BY "at" DESC OFFSET $3 - 1 LIMIT 1) + interval '1 hour' - now()))), 0)::int AS "wait"
+         FROM "refunded"`,
+      [accountId, action, perHour],
+    )) as Array<{ count: number; wait: number }>;
+    return { count: row?.count ?? 0, retryAfterSeconds: Math.max(row?.wait ?? 0, 0) };
+  }
+
+  /** The refund itself, in the caller's transaction: see `refund`. */
+  private async reverse(manager: EntityManager, accountId: string, spendReference: string, keepCount: boolean): Promise<CreditEntry[]> {
+    // Only for its checks (the account exists, READ COMMITTED): a refund goes to the spend's cycle, not the current one.
+    await this.readAccount(manager, accountId);
+    // Locking the spend entries (never updated) serializes refunds of one spend.
+    const spends = (
+      (await manager.query(
+        `SELECT ${ENTRY_COLUMNS} FROM "credit_entries"
+          WHERE "account_id" = $1 AND "kind" = 'spend' AND "reference" = $2 ORDER BY "created_at", "bucket" DESC FOR UPDATE`,
+        [accountId, spendReference],
+      )) as RawEntry[]
+    ).map(entryOfRow);
+    if (spends.length === 0) return [];
+    const refunded = await manager.find(CreditEntry, {
+      select: { reference: true },
+      where: { kind: "refund", reference: In(spends.map((spend) => spend.id)) },
+    });
+    const done = new Set(refunded.map((refund) => refund.reference));
+    const refunds: CreditEntry[] = [];
+    const cycles = new Map<number, CycleRefund>();
+    let toPack = 0;
+    for (const spend of spends) {
+      if (done.has(spend.id)) continue;
+      const amount = -spend.amountTenths;
+      if (spend.bucket === "pack") {
+        toPack += amount;
+        refunds.push(entryOf(accountId, spend.cycleStart, "refund", "pack", amount, spend.action, spend.id));
+        continue;
+      }
+      // A refund that keeps the action counted names no action: the counts are spends minus refunds of each action.
+      if (keepCount && amount === 0) continue;
+      const uncounted = keepCount ? null : (spend.action as BillableAction);
+      const cycle = cycles.get(spend.cycleStart.getTime()) ?? { start: spend.cycleStart, tenths: 0, uncounted: [] };
+      cycle.tenths += amount;
+      if (uncounted) cycle.uncounted.push(uncounted);
+      cycles.set(spend.cycleStart.getTime(), cycle);
+      refunds.push(entryOf(accountId, spend.cycleStart, "refund", "plan", amount, uncounted, spend.id));
+    }
+    if (refunds.length === 0) return [];
+    // Cycle rows in time order, then the pack row: the order spends lock them in.
+    for (const cycle of [...cycles.values()].sort((a, b) => a.start.getTime() - b.start.getTime())) {
+      await this.returnToCycle(manager, accountId, cycle);
+    }
+    if (toPack > 0) await this.addPackCredits(manager, accountId, toPack);
+    return manager.save(refunds);
+  }
+
+  /** Gives plan credits (and action counts) back to the cycle row they were spent from. */
+  private async returnToCycle(manager: EntityManager, accountId: string, cycle: CycleRefund): Promise<void> {
+    const counts = Object.entries(countColumns).flatMap(([action, column]) => {
+      const n = cycle.uncounted.filter((uncounted) => uncounted === action).length;
+      return n > 0 ? [`, "${column}" = "${column}" - ${n}`] : [];
+    });
+    await manager.query(
+      `UPDATE "credit_balances"
+          SET "plan_balance" = "plan_balance" + $3, "plan_used" = "plan_used" - $3${counts.join("")}, "updated_at" = now()
+        WHERE "account_id" = $1 AND "cycle_start" = $2`,
+      [accountId, cycle.start, cycle.tenths],
+    );
   }
 
   /**

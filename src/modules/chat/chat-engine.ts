@@ -36,3 +36,25 @@ export function citationFor(result: ResultCore, dimensionId: string): Citation |
   if (!dimension || !item) return undefined;
   return { dimensionId, url: item.url ?? null, quote: item.text };
 }
+
+/**
+ * Why an engine has no reply, which decides what the customer pays:
+ * - "unavailable": no model reply was produced (refused, unreachable, an error status
+ *   or a broken stream before the first token), so nothing was used.
+ * - "unusable": the model did reply, but with nothing the service can show (only
+ *   citation markers, or a stream cut off part way): the model call happened.
+ * `shown` says whether part of the reply already reached the caller as tokens.
+ */
+export class ChatEngineError extends Error {
+  readonly shown: boolean;
+
+  constructor(
+    readonly kind: "unavailable" | "unusable",
+    message: string,
+    options: { readonly shown?: boolean; readonly cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "ChatEngineError";
+    this.shown = options.shown ?? false;
+  }
+}

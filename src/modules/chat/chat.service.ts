@@ -10,7 +10,7 @@ import { memberSubject, type RateLimiter } from "../billing/rate-limit/rate-limi
 import { Product } from "../products/product.entity.js";
 import { keysetPage, pageLimit } from "../score/cursor.js";
 import { latestResultOfProduct, type ScoreResultsService } from "../score/score-results.service.js";
-import type { ChatEngine } from "./chat-engine.js";
+import { ChatEngineError, type ChatEngine, type ChatReply, type ChatRequest } from "./chat-engine.js";
 import { ChatConversation, ChatMessage } from "./chat.entity.js";
 
 export const MAX_CHAT_MESSAGE_LENGTH = 4_000;
@@ -40,11 +40,19 @@ export interface ChatAnswer {
 }
 
 /**
+ * Refunded chat replies an account may have in any hour. Each stands for up to two
+ * model calls (an unusable reply is asked once more), so this bounds the model calls
+ * an account gets for free; past it new chats are refused until the hour frees one.
+ */
+export const CHAT_REFUNDS_PER_HOUR = 10;
+
+/**
  * Chat about a result (contract: chat costs 1 credit, 30 per 60 s, Free 30 a month,
- * anonymous none). The layers in order: short-window limit (per person, per account
- * for API keys; fail-closed), then in one transaction the quota and credits with the
- * stored question; then the engine; a reply that fails is refunded and nothing of it
- * is stored. Conversations belong to the account.
+ * anonymous none). The layers in order: the hourly bound on refunded replies, the
+ * short-window limit (per person, per account for API keys; fail-closed), then in one
+ * transaction the quota and credits with the stored question; then the engine. A
+ * reply that fails is settled by `settleFailure` and nothing of it is stored.
+ * Conversations belong to the account.
  */
 export class ChatService {
   constructor(
@@ -60,6 +68,8 @@ export class ChatService {
     const member = requireMember(viewer);
     const message = validMessage(input.message);
     const subject = await this.subject(member.accountId, input);
+    // Before the short-window limit, so a chat refused here spends none of its slots.
+    await this.refuseAfterManyRefunds(member.accountId);
 
     const decision = await this.limiter.check("chat", memberSubject(member));
     if (!decision.allowed) throw decision.toError();
@@ -81,19 +91,68 @@ export class ChatService {
     try {
       const result = await this.results.getPublic(subject.resultId);
       const history = await this.history(conversationId, questionId);
-      const reply = await this.engine.reply({ result, history, message, ...(onToken ? { onToken } : {}) });
+      const reply = await this.replyWithOneRetry({ result, history, message, ...(onToken ? { onToken } : {}) });
       const stored = await this.dataSource
         .getRepository(ChatMessage)
         .save(this.dataSource.getRepository(ChatMessage).create({ conversationId, role: "assistant", content: reply.content, citations: [...reply.citations] }));
       return { conversationId, reply: stored, usage: { credits: tenthsToCredits(actionCostTenths.chat) } };
     } catch (error) {
-      // No answer: the message is not paid for. The question stays in the conversation.
-      await this.ledger.refund(member.accountId, reference).catch((refundError: unknown) =>
-        this.logger.warn({ err: refundError, reference }, "could not refund a failed chat reply; the ledger keeps the spend"),
-      );
-      if (error instanceof AppError) throw error;
-      throw new AppError("SERVICE_UNAVAILABLE", "The reply could not be produced; nothing was charged. Try again.", { cause: error });
+      // No answer; the question stays in the conversation.
+      throw await this.settleFailure(member.accountId, reference, error);
     }
+  }
+
+  /**
+   * A reply the service cannot use is asked for once more, when nothing of it reached
+   * the caller (the second attempt's tokens would follow the first's otherwise).
+   */
+  private async replyWithOneRetry(request: ChatRequest): Promise<ChatReply> {
+    try {
+      return await this.engine.reply(request);
+    } catch (error) {
+      if (!(error instanceof ChatEngineError && error.kind === "unusable" && !error.shown)) throw error;
+      this.logger.warn({ err: error }, "the chat model's reply was unusable; asking once more");
+      return this.engine.reply(request);
+    }
+  }
+
+  /**
+   * What a failed reply costs, and the error to answer. The model call is the cost:
+   * when the model did reply (unusable) the credit is refunded but the message still
+   * counts toward the month's chats; when no reply was produced both are given back.
+   * Either refund is one of the account's CHAT_REFUNDS_PER_HOUR; past it the charge stands.
+   */
+  private async settleFailure(accountId: string, reference: string, error: unknown): Promise<AppError> {
+    const modelReplied = error instanceof ChatEngineError && error.kind === "unusable";
+    const limit = { action: "chat", perHour: CHAT_REFUNDS_PER_HOUR } as const;
+    let charge: string;
+    try {
+      const refunded = await this.ledger.refundWithinHourlyLimit(accountId, reference, limit, { keepCount: modelReplied });
+      charge =
+        refunded === "limited"
+          ? `It was charged: ${CHAT_REFUNDS_PER_HOUR} failed replies of this account were refunded in the last hour, the most per hour.`
+          : modelReplied
+            ? "The credit was refunded; the message still counts toward this month's chat messages."
+            : "Nothing was charged.";
+    } catch (refundError) {
+      this.logger.warn({ err: refundError, reference }, "could not refund a failed chat reply; the ledger keeps the spend");
+      charge = "It could not be refunded just now.";
+    }
+    if (error instanceof AppError) return error;
+    const reason = error instanceof ChatEngineError ? error.message : "The reply could not be produced.";
+    return new AppError("SERVICE_UNAVAILABLE", `${reason} ${charge}`, { cause: error });
+  }
+
+  /** 429 while the account has had its most refunded replies of the hour: each was a model call nobody paid for. */
+  private async refuseAfterManyRefunds(accountId: string): Promise<void> {
+    const recent = await this.ledger.refundsInLastHour(accountId, "chat", CHAT_REFUNDS_PER_HOUR);
+    if (recent.count < CHAT_REFUNDS_PER_HOUR) return;
+    const retryAfter = Math.max(recent.retryAfterSeconds, 1);
+    throw new AppError(
+      "SCORING_RATE_LIMITED",
+      `${CHAT_REFUNDS_PER_HOUR} chat replies of this account failed and were refunded in the last hour, the most per hour; retry in ${retryAfter} seconds.`,
+      { headers: { "Retry-After": String(retryAfter) } },
+    );
   }
 
   /** A conversation of the account, its messages newest first, keyset-paginated. */

@@ -246,20 +246,62 @@ describe("credit ledger", () => {
     ).rejects.toThrow(/IDX_credit_entries_refund/);
   });
 
-  it("refunds a spend of an ended cycle as pack credits the customer can still use, leaving both cycles' counts alone", async () => {
-    const { ledger, moveTo } = ledgerAt("2025-01-31T23:00:00Z");
-    const id = await createAccount("pro", "2025-01-01T00:00:00Z");
-    await ledger.spend(id, "score", SCORE, "late-january");
-    moveTo("2025-02-01T00:30:00Z");
-    await ledger.spend(id, "score", SCORE, "early-february");
-    const [refund, ...more] = await ledger.refund(id, "late-january");
+  it("refunds a spend of an ended cycle to that cycle, where its credits expire with it: a refund never makes pack credits, on Pro or on Free", async () => {
+    for (const plan of ["pro", "free"] as const) {
+      const { ledger, moveTo } = ledgerAt("2025-01-31T23:00:00Z");
+      const id = await createAccount(plan, "2025-01-01T00:00:00Z");
+      await ledger.spend(id, "score", SCORE, "late-january");
+      moveTo("2025-02-01T00:30:00Z");
+      await ledger.spend(id, "score", SCORE, "early-february");
+      const [refund, ...more] = await ledger.refund(id, "late-january");
+      expect(more).toEqual([]);
+      expect([refund?.bucket, refund?.amountTenths, refund?.action, refund?.cycleStart]).toEqual(["plan", SCORE, "score", new Date("2025-01-01T00:00:00Z")]);
+      const february = await ledger.usage(id);
+      expect(february.credits, plan).toMatchObject({ used: 10, packBalance: 0 });
+      expect(february.scores.used).toBe(1);
+      // January's figures read as if the refunded score had never been charged.
+      const [january] = (await dataSource.query(`SELECT "plan_used"::int AS "used", "score_count" AS "scores" FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2`, [
+        id,
+        "2025-01-01T00:00:00Z",
+      ])) as Array<{ used: number; scores: number }>;
+      expect(january).toEqual({ used: 0, scores: 0 });
+      expect(await ledger.refund(id, "late-january")).toEqual([]);
+      await expectTotalsMatchLedger(id);
+    }
+  });
+
+  it("gives the credits back but keeps the action counted when asked to (keepCount), and the running totals still match the entries", async () => {
+    const { ledger } = ledgerAt("2025-01-20T12:00:00Z");
+    const id = await createAccount("free", "2025-01-15T00:00:00Z");
+    await spendTimes(ledger, id, "chat", 2);
+    const [refund, ...more] = await ledger.refund(id, "chat-0", { keepCount: true });
     expect(more).toEqual([]);
-    expect([refund?.bucket, refund?.amountTenths, refund?.cycleStart]).toEqual(["pack", SCORE, new Date("2025-02-01T00:00:00Z")]);
-    const february = await ledger.usage(id);
-    expect(february.credits).toEqual({ limit: 1_000, used: 10, remaining: 990, packBalance: 10 });
-    expect(february.scores.used).toBe(1);
-    expect(await ledger.refund(id, "late-january")).toEqual([]);
+    expect([refund?.bucket, refund?.amountTenths, refund?.action]).toEqual(["plan", CHAT, null]);
+    expect(await ledger.usage(id)).toMatchObject({ credits: { used: 1 }, chatMessages: { used: 2 } });
+    expect(await ledger.refund(id, "chat-0")).toEqual([]);
     await expectTotalsMatchLedger(id);
+  });
+
+  it("refunds exactly N spends of an action per account in any hour, however many refunds race", async () => {
+    const { ledger } = ledgerAt(new Date().toISOString());
+    const id = await createAccount("pro", new Date(Date.now() - 86_400_000).toISOString());
+    await spendTimes(ledger, id, "chat", 25);
+    await spendTimes(ledger, id, "score", 2);
+    const limit = { action: "chat", perHour: 10 } as const;
+    const outcomes = await Promise.all(Array.from({ length: 25 }, (_, i) => ledger.refundWithinHourlyLimit(id, `chat-${i}`, limit)));
+    expect(outcomes.filter((outcome) => outcome !== "limited")).toHaveLength(10);
+    expect(await ledger.refundsInLastHour(id, "chat", 10)).toMatchObject({ count: 10, retryAfterSeconds: expect.any(Number) });
+    expect((await ledger.refundsInLastHour(id, "chat", 10)).retryAfterSeconds).toBeGreaterThan(3_000);
+    // Another action's refunds are not counted against chat's.
+    expect(await ledger.refundWithinHourlyLimit(id, "score-0", { action: "score", perHour: 10 })).toHaveLength(1);
+    expect((await ledger.usage(id)).chatMessages.used).toBe(15);
+    await expectTotalsMatchLedger(id);
+
+    // An hour later (the refunds' times moved back) the slots are free again.
+    await dataSource.query(`UPDATE "credit_entries" SET "created_at" = "created_at" - interval '61 minutes' WHERE "account_id" = $1 AND "kind" = 'refund'`, [id]);
+    expect(await ledger.refundsInLastHour(id, "chat", 10)).toEqual({ count: 0, retryAfterSeconds: 0 });
+    const [chat] = outcomes.flatMap((outcome, i) => (outcome === "limited" ? [`chat-${i}`] : []));
+    expect(await ledger.refundWithinHourlyLimit(id, chat!, limit)).toHaveLength(1);
   });
 
   it("anchors cycles on the 31st to the last day of shorter months, and back to the 31st after", async () => {
