@@ -180,43 +180,45 @@ export class CreditLedger {
   }
 
   /**
-   * `refund`, at most `perHour` times per account for spends of `action` in any
+   * Gives a spend's credits back but leaves its action counted (its real cost was
+   * incurred), at most `perHour` times per account for spends of `action` in any
    * rolling hour; past that the spend stands and nothing is written ("limited").
    * The decisions of one account are taken one at a time, so concurrent refunds
-   * never get past the limit.
+   * never get past the limit. Full refunds (`refund`) are not counted against it.
    */
-  async refundWithinHourlyLimit(
+  async refundCreditsWithinHourlyLimit(
     accountId: string,
     spendReference: string,
     limit: { readonly action: BillableAction; readonly perHour: number },
-    options: RefundOptions = {},
+    options: LedgerOptions = {},
   ): Promise<CreditEntry[] | "limited"> {
     return this.inTransaction(options.manager, async (manager) => {
       // A transaction-scoped lock of its own: nothing else takes it, so it adds no lock-order risk to spends.
       await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`credit-refunds:${accountId}`]);
       const recent = await this.recentRefunds(manager, accountId, limit.action, limit.perHour);
       if (recent.count >= limit.perHour) return "limited";
-      return this.reverse(manager, accountId, spendReference, options.keepCount ?? false);
+      return this.reverse(manager, accountId, spendReference, true);
     });
   }
 
   /**
-   * How many spends of `action` the account had refunded in the last hour, and in
-   * how many seconds one of `perHour` slots is free again (0 while one is free).
-   * Read without a lock: a check in front of the work; `refundWithinHourlyLimit`
-   * is the exact one.
+   * How many spends of `action` had their credits refunded with the count kept in
+   * the last hour, and in how many seconds one of `perHour` slots is free again (0
+   * while one is free). Read without a lock: a check in front of the work;
+   * `refundCreditsWithinHourlyLimit` is the exact one.
    */
-  async refundsInLastHour(accountId: string, action: BillableAction, perHour: number): Promise<{ count: number; retryAfterSeconds: number }> {
+  async creditRefundsInLastHour(accountId: string, action: BillableAction, perHour: number): Promise<{ count: number; retryAfterSeconds: number }> {
     return this.recentRefunds(this.dataSource.manager, accountId, action, perHour);
   }
 
   private async recentRefunds(manager: EntityManager, accountId: string, action: BillableAction, perHour: number): Promise<{ count: number; retryAfterSeconds: number }> {
-    // One spend refunded from both buckets is one refund; the window is the database's clock, like created_at.
+    // Refunds that kept the count name no action; one spend refunded from both buckets is one refund;
+    // the window is the database's clock, like created_at.
     const [row] = (await manager.query(
       `WITH "refunded" AS (
          SELECT max("r"."created_at") AS "at"
            FROM "credit_entries" "r" JOIN "credit_entries" "s" ON "s"."id" = "r"."reference"::uuid
-          WHERE "r"."account_id" = $1 AND "r"."kind" = 'refund' AND "r"."created_at" > now() - interval '1 hour'
+          WHERE "r"."account_id" = $1 AND "r"."kind" = 'refund' AND "r"."action" IS NULL AND "r"."created_at" > now() - interval '1 hour'
             AND "s"."kind" = 'spend' AND "s"."action" = $2
           GROUP BY COALESCE("s"."reference", "s"."id"::text))
        SELECT COUNT(*)::int AS "count",
@@ -254,7 +256,7 @@ export class CreditLedger {
       const amount = -spend.amountTenths;
       if (spend.bucket === "pack") {
         toPack += amount;
-        refunds.push(entryOf(accountId, spend.cycleStart, "refund", "pack", amount, spend.action, spend.id));
+        refunds.push(entryOf(accountId, spend.cycleStart, "refund", "pack", amount, keepCount ? null : spend.action, spend.id));
         continue;
       }
       // A refund that keeps the action counted names no action: the counts are spends minus refunds of each action.

@@ -40,7 +40,8 @@ export interface ChatAnswer {
 }
 
 /**
- * Refunded chat replies an account may have in any hour. Each stands for up to two
+ * Unusable chat replies (the model answered, nothing showable) an account may have
+ * refunded in any hour. Each stands for up to two
  * model calls (an unusable reply is asked once more), so this bounds the model calls
  * an account gets for free; past it new chats are refused until the hour frees one.
  */
@@ -119,21 +120,25 @@ export class ChatService {
   /**
    * What a failed reply costs, and the error to answer. The model call is the cost:
    * when the model did reply (unusable) the credit is refunded but the message still
-   * counts toward the month's chats; when no reply was produced both are given back.
-   * Either refund is one of the account's CHAT_REFUNDS_PER_HOUR; past it the charge stands.
+   * counts toward the month's chats, at most CHAT_REFUNDS_PER_HOUR times an hour, past
+   * which the charge stands; when no reply was produced (the provider refused or was
+   * unreachable) nothing was used, and both are given back, without a bound.
    */
   private async settleFailure(accountId: string, reference: string, error: unknown): Promise<AppError> {
     const modelReplied = error instanceof ChatEngineError && error.kind === "unusable";
-    const limit = { action: "chat", perHour: CHAT_REFUNDS_PER_HOUR } as const;
     let charge: string;
     try {
-      const refunded = await this.ledger.refundWithinHourlyLimit(accountId, reference, limit, { keepCount: modelReplied });
-      charge =
-        refunded === "limited"
-          ? `It was charged: ${CHAT_REFUNDS_PER_HOUR} failed replies of this account were refunded in the last hour, the most per hour.`
-          : modelReplied
-            ? "The credit was refunded; the message still counts toward this month's chat messages."
-            : "Nothing was charged.";
+      if (!modelReplied) {
+        await this.ledger.refund(accountId, reference);
+        charge = "Nothing was charged.";
+      } else {
+        const limit = { action: "chat", perHour: CHAT_REFUNDS_PER_HOUR } as const;
+        const refunded = await this.ledger.refundCreditsWithinHourlyLimit(accountId, reference, limit);
+        charge =
+          refunded === "limited"
+            ? `It was charged: ${CHAT_REFUNDS_PER_HOUR} unusable replies of this account were refunded in the last hour, the most per hour.`
+            : "The credit was refunded; the message still counts toward this month's chat messages.";
+      }
     } catch (refundError) {
       this.logger.warn({ err: refundError, reference }, "could not refund a failed chat reply; the ledger keeps the spend");
       charge = "It could not be refunded just now.";
@@ -143,14 +148,14 @@ export class ChatService {
     return new AppError("SERVICE_UNAVAILABLE", `${reason} ${charge}`, { cause: error });
   }
 
-  /** 429 while the account has had its most refunded replies of the hour: each was a model call nobody paid for. */
+  /** 429 while the account has had its most refunded unusable replies of the hour: each was a model call nobody paid for. */
   private async refuseAfterManyRefunds(accountId: string): Promise<void> {
-    const recent = await this.ledger.refundsInLastHour(accountId, "chat", CHAT_REFUNDS_PER_HOUR);
+    const recent = await this.ledger.creditRefundsInLastHour(accountId, "chat", CHAT_REFUNDS_PER_HOUR);
     if (recent.count < CHAT_REFUNDS_PER_HOUR) return;
     const retryAfter = Math.max(recent.retryAfterSeconds, 1);
     throw new AppError(
       "SCORING_RATE_LIMITED",
-      `${CHAT_REFUNDS_PER_HOUR} chat replies of this account failed and were refunded in the last hour, the most per hour; retry in ${retryAfter} seconds.`,
+      `${CHAT_REFUNDS_PER_HOUR} chat replies of this account were unusable and refunded in the last hour, the most per hour; retry in ${retryAfter} seconds.`,
       { headers: { "Retry-After": String(retryAfter) } },
     );
   }

@@ -282,26 +282,30 @@ describe("credit ledger", () => {
     await expectTotalsMatchLedger(id);
   });
 
-  it("refunds exactly N spends of an action per account in any hour, however many refunds race", async () => {
+  it("refunds the credits (count kept) of exactly N spends of an action per account in any hour, however many race; full refunds are not counted", async () => {
     const { ledger } = ledgerAt(new Date().toISOString());
     const id = await createAccount("pro", new Date(Date.now() - 86_400_000).toISOString());
     await spendTimes(ledger, id, "chat", 25);
     await spendTimes(ledger, id, "score", 2);
     const limit = { action: "chat", perHour: 10 } as const;
-    const outcomes = await Promise.all(Array.from({ length: 25 }, (_, i) => ledger.refundWithinHourlyLimit(id, `chat-${i}`, limit)));
+    const outcomes = await Promise.all(Array.from({ length: 25 }, (_, i) => ledger.refundCreditsWithinHourlyLimit(id, `chat-${i}`, limit)));
     expect(outcomes.filter((outcome) => outcome !== "limited")).toHaveLength(10);
-    expect(await ledger.refundsInLastHour(id, "chat", 10)).toMatchObject({ count: 10, retryAfterSeconds: expect.any(Number) });
-    expect((await ledger.refundsInLastHour(id, "chat", 10)).retryAfterSeconds).toBeGreaterThan(3_000);
+    expect(await ledger.creditRefundsInLastHour(id, "chat", 10)).toMatchObject({ count: 10, retryAfterSeconds: expect.any(Number) });
+    expect((await ledger.creditRefundsInLastHour(id, "chat", 10)).retryAfterSeconds).toBeGreaterThan(3_000);
     // Another action's refunds are not counted against chat's.
-    expect(await ledger.refundWithinHourlyLimit(id, "score-0", { action: "score", perHour: 10 })).toHaveLength(1);
-    expect((await ledger.usage(id)).chatMessages.used).toBe(15);
+    expect(await ledger.refundCreditsWithinHourlyLimit(id, "score-0", { action: "score", perHour: 10 })).toHaveLength(1);
+    // The credits came back, the counts stayed; a full refund does not take a slot.
+    // 45 credits spent (25 chats, 2 scores); 10 chats and 1 score refunded.
+    expect(await ledger.usage(id)).toMatchObject({ credits: { used: 25 }, chatMessages: { used: 25 } });
+    expect(await ledger.refund(id, "chat-24")).not.toHaveLength(0);
+    expect((await ledger.creditRefundsInLastHour(id, "chat", 10)).count).toBe(10);
     await expectTotalsMatchLedger(id);
 
     // An hour later (the refunds' times moved back) the slots are free again.
     await dataSource.query(`UPDATE "credit_entries" SET "created_at" = "created_at" - interval '61 minutes' WHERE "account_id" = $1 AND "kind" = 'refund'`, [id]);
-    expect(await ledger.refundsInLastHour(id, "chat", 10)).toEqual({ count: 0, retryAfterSeconds: 0 });
+    expect(await ledger.creditRefundsInLastHour(id, "chat", 10)).toEqual({ count: 0, retryAfterSeconds: 0 });
     const [chat] = outcomes.flatMap((outcome, i) => (outcome === "limited" ? [`chat-${i}`] : []));
-    expect(await ledger.refundWithinHourlyLimit(id, chat!, limit)).toHaveLength(1);
+    expect(await ledger.refundCreditsWithinHourlyLimit(id, chat!, limit)).toHaveLength(1);
   });
 
   it("anchors cycles on the 31st to the last day of shorter months, and back to the 31st after", async () => {

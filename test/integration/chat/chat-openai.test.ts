@@ -173,11 +173,26 @@ describe("chat with the OpenAI engine", () => {
     expect([after.credits.used - before.credits.used, after.chatMessages.used - before.chatMessages.used]).toEqual([0, 1]);
   });
 
-  it(`refunds at most ${CHAT_REFUNDS_PER_HOUR} failed replies per account and hour, then refuses chat with 429 and Retry-After (REST and GraphQL) before the model is called`, async () => {
+  it("refunds a provider failure in full, credit and count, however often: no model reply was produced", async () => {
+    const asker = await signIn(service, "provider-down@llm-chat.test");
+    const before = await usage(asker);
+    // An unscripted request is the fake's 500: a provider error before any token.
+    for (let i = 0; i < CHAT_REFUNDS_PER_HOUR + 2; i += 1) {
+      const answer = await chat({ message: `question ${i}`, resultId: result.id }, asker);
+      expect(answer.status, `chat ${i + 1}`).toBe(503);
+      expect((await answer.json()).error.message).toMatch(/Nothing was charged/);
+    }
+    const after = await usage(asker);
+    expect([after.credits.used, after.chatMessages.used]).toEqual([before.credits.used, before.chatMessages.used]);
+  });
+
+  it(`refunds at most ${CHAT_REFUNDS_PER_HOUR} unusable replies per account and hour, then refuses chat with 429 and Retry-After (REST and GraphQL) before the model is called`, async () => {
     const asker = await signIn(service, "failing@llm-chat.test");
     const before = await usage(asker);
-    // An unscripted request is the fake's 500: a provider error before any token, so nothing is charged or counted.
-    for (let i = 0; i < CHAT_REFUNDS_PER_HOUR; i += 1) expect((await chat({ message: `question ${i}`, resultId: result.id }, asker)).status, `chat ${i + 1}`).toBe(503);
+    for (let i = 0; i < CHAT_REFUNDS_PER_HOUR; i += 1) {
+      fake.script(markersOnly, markersOnly);
+      expect((await chat({ message: `question ${i}`, resultId: result.id }, asker)).status, `chat ${i + 1}`).toBe(503);
+    }
     const calls = fake.requests.length;
     const refused = await chat({ message: "one more", resultId: result.id }, asker);
     expect(refused.status).toBe(429);
@@ -189,12 +204,14 @@ describe("chat with the OpenAI engine", () => {
     expect(viaGraphql.errors?.[0]?.extensions).toMatchObject({ code: "SCORING_RATE_LIMITED", retryable: true });
     expect(fake.requests.length).toBe(calls);
     const after = await usage(asker);
-    expect([after.credits.used, after.chatMessages.used]).toEqual([before.credits.used, before.chatMessages.used]);
+    // The credits came back; the messages, each a model call, count.
+    expect([after.credits.used, after.chatMessages.used]).toEqual([before.credits.used, before.chatMessages.used + CHAT_REFUNDS_PER_HOUR]);
     expect(await refundsOf(asker)).toBe(CHAT_REFUNDS_PER_HOUR);
   });
 
-  it(`refunds exactly ${CHAT_REFUNDS_PER_HOUR} of 20 concurrent failing chats; any that got past the check after that are charged`, async () => {
+  it(`refunds exactly ${CHAT_REFUNDS_PER_HOUR} of 20 concurrent unusable replies; any that got past the check after that are charged`, async () => {
     const asker = await signIn(service, "burst@llm-chat.test");
+    fake.script(...Array.from({ length: 40 }, () => markersOnly));
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => chat({ message: `burst ${i}`, resultId: result.id }, asker)));
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.every((status) => status === 503 || status === 429)).toBe(true);
@@ -202,6 +219,6 @@ describe("chat with the OpenAI engine", () => {
     expect(failed).toBeGreaterThanOrEqual(CHAT_REFUNDS_PER_HOUR);
     expect(await refundsOf(asker)).toBe(CHAT_REFUNDS_PER_HOUR);
     const after = await usage(asker);
-    expect([after.credits.used, after.chatMessages.used]).toEqual([failed - CHAT_REFUNDS_PER_HOUR, failed - CHAT_REFUNDS_PER_HOUR]);
+    expect([after.credits.used, after.chatMessages.used]).toEqual([failed - CHAT_REFUNDS_PER_HOUR, failed]);
   });
 });
