@@ -1,16 +1,17 @@
 import { Writable } from "node:stream";
+import Fastify, { type FastifyBaseLogger } from "fastify";
+import { GraphQLError } from "graphql";
 import pg from "pg";
 import { pino, type Logger } from "pino";
+import { QueryFailedError } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app.js";
 import { loadConfig } from "../../../src/config.js";
+import { dataSourceFor } from "../../../src/db/database.js";
 import { AppError } from "../../../src/errors.js";
 import { createLogger } from "../../../src/logger.js";
-import { dataSourceFor } from "../../../src/db/database.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
 import { apiClient, graphqlClient, signIn } from "../../support/http.js";
-import { GraphQLError } from "graphql";
-import { QueryFailedError } from "typeorm";
 
 /**
  * A write of a webhook secret that fails (a lock held elsewhere, a failover, a
@@ -68,14 +69,14 @@ describe("a failed write of a webhook secret", () => {
     ["the service's logger", (sink) => createLogger({ logLevel: "debug", env: "test", logFormat: "json" }, false, sink)],
   ];
 
-  it.each(loggers)("logs neither the new nor the live secret, over REST and GraphQL, with %s", async (_name, loggerFor) => {
+  it.each(loggers)("logs neither the new nor the live secret, over REST and GraphQL, with %s", async (name, loggerFor) => {
     const { lines, sink } = capture();
     const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "debug", DATABASE_URL: database.url, SSRF_ALLOWLIST: "127.0.0.1/32", SCORE_WORKERS: "0" });
     const app = await createApp(config, loggerFor(sink), { webhooks: { deliver: false } });
     const url = await app.listen(0, "127.0.0.1");
     try {
       const service = { url, app, config, database: undefined, close: async () => undefined };
-      const owner = await signIn(service, `${_name.replace(/\W+/g, "-")}@secrets.test`);
+      const owner = await signIn(service, `${name.replace(/\W+/g, "-")}@secrets.test`);
       const api = apiClient(service);
       const graphql = graphqlClient(service);
       const created = await api("/api/webhooks", { method: "POST", cookie: owner.cookie, body: { url: "https://127.0.0.1:9/hook" } });
@@ -128,10 +129,14 @@ describe("a failed write of a webhook secret", () => {
       logger.error({ err: new GraphQLError("wrapped", { originalError: failure as Error }) }, "as a GraphQL error's cause");
       logger.warn({ err: new AppError("SERVICE_UNAVAILABLE", "down", { cause: failure }) }, "as an AppError's cause");
       logger.debug(failure as Error, "as the first argument");
+      // Fastify's request loggers are children it makes with serializers of its own: ours must win.
+      const fastify = Fastify({ loggerInstance: logger as FastifyBaseLogger });
+      fastify.log.child({ reqId: "req_test" }).error({ err: failure }, "through Fastify's logger");
+      await fastify.close();
     } finally {
       await dataSource.destroy();
     }
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     for (const line of lines) {
       expect(line).not.toContain("whsec_marker");
       expect(line).toMatch(/relation \\"no_such_table\\" does not exist/);
