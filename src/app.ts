@@ -25,7 +25,7 @@ import { ScoreResolver } from "./modules/score/score.resolver.js";
 import { createScoringRuntime, type ScoringOverrides } from "./modules/score/scoring-runtime.js";
 import { AccountsService } from "./modules/accounts/accounts.service.js";
 import { ApiKeysResolver } from "./modules/accounts/api-keys/api-keys.resolver.js";
-import { AddressGuard } from "./modules/crawl/address-guard.js";
+import { AddressGuard, type Resolver } from "./modules/crawl/address-guard.js";
 import { WebhookDispatcher, type DispatcherOptions } from "./modules/webhooks/webhook-dispatcher.js";
 import { WebhooksResolver } from "./modules/webhooks/webhooks.resolver.js";
 import { WebhooksService } from "./modules/webhooks/webhooks.service.js";
@@ -72,8 +72,8 @@ export interface App {
 export interface AppOverrides {
   /** Tests only: the crawler's DNS and limits, the scorer, job leases, the REST wait. */
   readonly scoring?: ScoringOverrides & { readonly waitMs?: number };
-  /** Tests only: the webhook dispatcher's clock, poll interval and jitter, or none at all. */
-  readonly webhooks?: Partial<Pick<DispatcherOptions, "clock" | "pollMs" | "jitter" | "leaseMs">> & { readonly deliver?: boolean };
+  /** Tests only: the webhook dispatcher's clock, poll interval and jitter, or none at all; the DNS webhook destinations are judged by. */
+  readonly webhooks?: Partial<Pick<DispatcherOptions, "clock" | "pollMs" | "jitter" | "leaseMs">> & { readonly deliver?: boolean; readonly resolver?: Resolver };
   /** Tests only: sees every `/api` answer as sent (the OpenAPI contract check). */
   readonly observeApiResponse?: BuildOptions["observeApiResponse"];
 }
@@ -102,8 +102,8 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     const billing = new BillingService(database.dataSource, ledger, events, billingSetup.provider, logger, billingSetup.stripe);
     scoring = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, metrics, ...(overrides.scoring ? { overrides: overrides.scoring } : {}) });
     // Webhook destinations pass the crawler's address guard (same allow-list), at creation and at every connection.
-    const webhookGuard = new AddressGuard({ allowlist: config.crawl.ssrfAllowlist });
-    const { deliver = true, ...dispatchOptions } = overrides.webhooks ?? {};
+    const { deliver = true, resolver: webhookResolver, ...dispatchOptions } = overrides.webhooks ?? {};
+    const webhookGuard = new AddressGuard({ allowlist: config.crawl.ssrfAllowlist, ...(webhookResolver ? { resolver: webhookResolver } : {}) });
     dispatcher = new WebhookDispatcher(database.dataSource, webhookGuard, events, logger, {
       publicBaseUrl: config.publicBaseUrl,
       onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),

@@ -88,6 +88,8 @@ const envSchema = z
     /** GraphQL introspection: on outside production unless false, off in production unless true. */
     GRAPHQL_INTROSPECTION: z.enum(["true", "false"]).optional(),
     SESSION_AUTHORIZED_PARTIES: csv,
+    /** Accepted `aud` values of session JWTs; empty: `aud` is not checked. */
+    SESSION_AUDIENCE: csv,
     PUBLIC_BASE_URL: optionalUrl(["http:", "https:"]),
     STRIPE_API_URL: optionalUrl(["http:", "https:"]),
     STRIPE_SECRET_KEY: optionalString.refine(
@@ -138,6 +140,15 @@ const envSchema = z
     if (!env.SESSION_ISSUER) {
       ctx.addIssue({ code: "custom", path: ["SESSION_ISSUER"], message: "is required in production" });
     }
+    // One issuer signs sessions for many applications: without a check of whom a token is for,
+    // a session minted for another of them would sign its holder in here.
+    if ((env.SESSION_JWKS_URL || env.SESSION_PUBLIC_KEY) && env.SESSION_AUDIENCE.length === 0 && env.SESSION_AUTHORIZED_PARTIES.length === 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_AUDIENCE"],
+        message: "or SESSION_AUTHORIZED_PARTIES is required in production: without either, a session the identity provider issued to another application is accepted",
+      });
+    }
     if (env.TRUST_PROXY === true) {
       ctx.addIssue({
         code: "custom",
@@ -179,6 +190,8 @@ export interface Config {
     readonly publicKey: string | undefined;
     readonly issuer: string | undefined;
     readonly authorizedParties: readonly string[];
+    /** Empty: any `aud`, or none. */
+    readonly audiences: readonly string[];
   };
   /** Where people reach the service (links in checkout URLs and share pages); no trailing slash. */
   readonly publicBaseUrl: string;
@@ -265,6 +278,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       publicKey: env.SESSION_PUBLIC_KEY,
       issuer: env.SESSION_ISSUER,
       authorizedParties: env.SESSION_AUTHORIZED_PARTIES,
+      audiences: env.SESSION_AUDIENCE,
     },
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     operatorToken: env.OPERATOR_TOKEN,

@@ -33,8 +33,18 @@ function formatErrors(errors: readonly GraphQLError[], log: Pick<Logger, "error"
     } else if (appError.code === "SERVICE_UNAVAILABLE") {
       log.warn({ err: error.originalError ?? error, requestId }, "dependency unavailable");
     }
-    return new GraphQLError(appError.message, { nodes: error.nodes, path: error.path, extensions });
+    // Source and positions keep the locations of an error without nodes (a syntax error).
+    return new GraphQLError(appError.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions });
   });
+}
+
+/**
+ * Why a document could not be parsed: graphql-js's syntax error (with its location),
+ * or, when nesting ran the parser out of stack, a syntax error of ours saying so.
+ */
+function parseRefusal(error: unknown): GraphQLError {
+  if (error instanceof GraphQLError) return error;
+  return new GraphQLError("Syntax Error: the document is nested too deeply to parse.");
 }
 
 /** graphql-js's suggestion suffix on a validation error: " Did you mean "x" or "y"?" */
@@ -163,8 +173,10 @@ export function attachGraphQLWebSocket(
         let document: DocumentNode;
         try {
           document = parse(payload.query);
-        } catch {
-          return undefined; // graphql-ws answers the syntax error itself
+        } catch (error) {
+          // Answered as this operation's error, the socket kept: left to graphql-ws, the document is
+          // parsed again outside any handler, the error printed to stderr and the socket closed with 4500.
+          return formatErrors([parseRefusal(error)], options.logger, `ws_${id}`);
         }
         try {
           refuseControlCharactersInDocument(document);

@@ -79,7 +79,7 @@ describe("configuration", () => {
   });
 
   it("refuses TRUST_PROXY=true in production (any client can write the left-most X-Forwarded-For), but not a hop count or addresses", () => {
-    const production = { NODE_ENV: "production", SESSION_PUBLIC_KEY: "-----BEGIN PUBLIC KEY-----", SESSION_ISSUER: "https://id" };
+    const production = { NODE_ENV: "production", SESSION_PUBLIC_KEY: "-----BEGIN PUBLIC KEY-----", SESSION_ISSUER: "https://id", SESSION_AUDIENCE: "pms" };
     expect(problemsOf({ ...production, TRUST_PROXY: "true" })).toEqual([expect.stringMatching(/^TRUST_PROXY must not be true in production/)]);
     expect(problemsOf({ ...production, TRUST_PROXY: "1" })).toEqual([]);
     expect(problemsOf({ ...production, TRUST_PROXY: "10.0.0.0/8,192.168.1.4" })).toEqual([]);
@@ -91,14 +91,30 @@ describe("configuration", () => {
       expect.stringMatching(/^SESSION_JWKS_URL is required in production/),
       "SESSION_ISSUER is required in production",
     ]);
-    expect(problemsOf({ NODE_ENV: "production", SESSION_PUBLIC_KEY: "-----BEGIN PUBLIC KEY-----", SESSION_ISSUER: "https://id" })).toEqual([]);
+    expect(problemsOf({ NODE_ENV: "production", SESSION_PUBLIC_KEY: "-----BEGIN PUBLIC KEY-----", SESSION_ISSUER: "https://id", SESSION_AUDIENCE: "pms" })).toEqual([]);
+  });
+
+  it("refuses production sessions that are not checked for whom they were issued: SESSION_AUDIENCE or SESSION_AUTHORIZED_PARTIES", () => {
+    const sources: Array<Record<string, string>> = [{ SESSION_PUBLIC_KEY: "-----BEGIN PUBLIC KEY-----" }, { SESSION_JWKS_URL: "https://id.example/jwks" }];
+    for (const keys of sources) {
+      const production = { NODE_ENV: "production", SESSION_ISSUER: "https://id", ...keys };
+      expect(problemsOf(production)).toEqual([
+        "SESSION_AUDIENCE or SESSION_AUTHORIZED_PARTIES is required in production: without either, a session the identity provider issued to another application is accepted",
+      ]);
+      expect(problemsOf({ ...production, SESSION_AUDIENCE: "https://api.example" })).toEqual([]);
+      expect(problemsOf({ ...production, SESSION_AUTHORIZED_PARTIES: "https://app.example" })).toEqual([]);
+    }
+    // Outside production either may be left out; a list is read like SESSION_AUTHORIZED_PARTIES.
+    expect(problemsOf({ SESSION_PUBLIC_KEY: "-----BEGIN PUBLIC KEY-----" })).toEqual([]);
+    expect(loadConfig({ SESSION_AUDIENCE: "https://api.example, pms" }).session.audiences).toEqual(["https://api.example", "pms"]);
+    expect(loadConfig({}).session.audiences).toEqual([]);
   });
 
   it("refuses two ways of verifying sessions at once, and clear-text JWKS in production", () => {
     expect(problemsOf({ SESSION_JWKS_URL: "https://id.example/jwks", SESSION_PUBLIC_KEY: "-----BEGIN PUBLIC KEY-----" })).toEqual([
       expect.stringMatching(/^SESSION_PUBLIC_KEY cannot be set together with SESSION_JWKS_URL/),
     ]);
-    expect(problemsOf({ NODE_ENV: "production", SESSION_JWKS_URL: "http://id.example/jwks", SESSION_ISSUER: "https://id" })).toEqual([
+    expect(problemsOf({ NODE_ENV: "production", SESSION_JWKS_URL: "http://id.example/jwks", SESSION_ISSUER: "https://id", SESSION_AUTHORIZED_PARTIES: "https://app" })).toEqual([
       expect.stringMatching(/^SESSION_JWKS_URL must use https in production/),
     ]);
   });

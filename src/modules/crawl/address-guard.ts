@@ -92,8 +92,12 @@ const inside = (address: Address, network: Network) =>
 const firstReason = (address: Address, table: ReturnType<typeof networks>) =>
   table.find(([network]) => inside(address, network))?.[1];
 
-/** Why an address is not plainly global unicast, ignoring any allow-list. */
-function classify(address: Address): string | undefined {
+/**
+ * Why an address is not plainly global unicast, ignoring any allow-list. The IPv4
+ * inside an IPv6 form is named only when `showEmbedded`: the caller typed that
+ * address, whereas for a name it would tell what the name resolves to.
+ */
+function classify(address: Address, showEmbedded = true): string | undefined {
   if (address instanceof ipaddr.IPv4) {
     const reason = firstReason(address, V4_REFUSED);
     if (reason) return reason;
@@ -106,9 +110,10 @@ function classify(address: Address): string | undefined {
   if (carrier) {
     const [hi = 0, lo = 0] = address.parts.slice(carrier.high, carrier.high + 2);
     const v4 = new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+    const form = showEmbedded ? `${carrier.form} ${v4.toString()}` : carrier.form;
     const inner = classify(v4);
-    if (inner) return `${carrier.form} ${v4.toString()}: ${inner}`;
-    return carrier.passes ? undefined : `${carrier.form} ${v4.toString()}: deprecated form`;
+    if (inner) return `${form}: ${inner}`;
+    return carrier.passes ? undefined : `${form}: deprecated form`;
   }
   if (!address.match(GLOBAL_UNICAST_V6)) return "not global unicast";
   const range = address.range();
@@ -239,8 +244,11 @@ export class AddressGuard {
     const addresses = await this.resolver(hostname);
     if (addresses.length === 0) throw new RefusedAddressError("does not resolve", host);
     for (const { address } of addresses) {
-      const reason = this.reasonFor(address, false);
-      if (reason) throw new RefusedAddressError(`resolves to ${address}, ${reason}`, host);
+      // The kind of address, never the address: the message reaches callers (a webhook's
+      // creation, a delivery's lastError, a crawl's failure), and with split-horizon DNS
+      // it would map internal names to internal addresses.
+      const reason = this.reasonFor(address, false, false);
+      if (reason) throw new RefusedAddressError(`resolves to a non-public address, ${reason}`, host);
     }
     return addresses;
   }
@@ -263,7 +271,7 @@ export class AddressGuard {
     );
   };
 
-  private reasonFor(ip: string, trustedHost: boolean): string | undefined {
+  private reasonFor(ip: string, trustedHost: boolean, showEmbedded = true): string | undefined {
     const text = normaliseHost(ip);
     const written = parseIp(text);
     if (!written) return "not an IP address";
@@ -271,7 +279,7 @@ export class AddressGuard {
     const metadata = firstReason(address, METADATA);
     if (metadata) return metadata;
     if (trustedHost || this.inAllowedNetwork(text)) return undefined;
-    return classify(address);
+    return classify(address, showEmbedded);
   }
 
   /** Matches the address as written and as IPv4 when mapped, so 127.0.0.1/32 also admits ::ffff:127.0.0.1. */

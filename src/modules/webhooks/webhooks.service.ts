@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { DataSource, EntityManager } from "typeorm";
+import { QueryFailedError, type DataSource, type EntityManager } from "typeorm";
 import { AppError } from "../../errors.js";
 import { isUuid } from "../../db/uuid.js";
 import type { DomainEvents } from "../../events/domain-events.js";
@@ -61,7 +61,7 @@ export class WebhooksService {
         throw new AppError("PLAN_LIMIT_REACHED", `An account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first.`);
       }
       return manager.save(manager.create(Webhook, { accountId, url, events, enabled: true, secret }));
-    });
+    }).catch(throwWithoutSecrets);
     return { webhook: view(webhook), secret };
   }
 
@@ -113,7 +113,7 @@ export class WebhooksService {
       const webhook = await this.find(manager, accountId, id, true);
       Object.assign(webhook, { previousSecret: webhook.secret, previousSecretExpiresAt: new Date(this.clock().getTime() + ROTATION_OVERLAP_MS), secret });
       return { webhook: view(await manager.save(webhook)), secret };
-    });
+    }).catch(throwWithoutSecrets);
   }
 
   /** Sends a `webhook.test` event to this webhook alone (paused while it is disabled); answers its delivery. */
@@ -211,6 +211,23 @@ export class WebhooksService {
 }
 
 const inProgress = () => new AppError("DELIVERY_IN_PROGRESS", "This delivery is being sent right now; replay it once its attempt has ended.");
+
+/**
+ * A failed write of a secret rethrows its error without the statement's values:
+ * TypeORM's QueryFailedError keeps the bound parameters (the new secret and, in a
+ * rotation, the still-live previous one), and PostgreSQL's `detail` can quote the
+ * whole row ("Failing row contains …"). Whatever logs the error then has no secret to print.
+ */
+function throwWithoutSecrets(error: unknown): never {
+  if (error instanceof QueryFailedError) {
+    for (const holder of [error, error.driverError] as Array<Record<string, unknown> | undefined>) {
+      if (!holder) continue;
+      delete holder.parameters;
+      delete holder.detail;
+    }
+  }
+  throw error;
+}
 
 function validEvents(value: unknown): WebhookEventKind[] {
   if (!Array.isArray(value) || value.length === 0) throw new AppError("VALIDATION_FAILED", `events: must be a non-empty list of ${webhookEventKinds.join(", ")}`);

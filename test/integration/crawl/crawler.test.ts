@@ -268,6 +268,9 @@ describe("unsafe and invalid addresses", () => {
     const error = await crawlError(origin("rebind.test"));
     expect(error.code).toBe("INVALID_URL");
     expect(sites.requestsTo("rebind.test")).toHaveLength(0);
+    // The kind of address, never which one: the message would map internal names to internal addresses.
+    expect(error.message).toMatch(/resolves to a non-public address, private network/);
+    expect(error.message).not.toContain("10.0.0.9");
 
     // Public at admission, private at connection time: still no connection.
     let calls = 0;
@@ -279,6 +282,7 @@ describe("unsafe and invalid addresses", () => {
     const flipError = await crawlError(origin("flip.test"), crawler({}, flipping));
     expect(flipError.code).toBe("CRAWL_FAILED");
     expect(sites.requestsTo("flip.test")).toHaveLength(0);
+    expect(flipError.message).not.toContain("10.0.0.9");
   });
 });
 

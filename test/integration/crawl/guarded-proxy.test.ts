@@ -100,7 +100,7 @@ describe("the guarded proxy", () => {
     expect(await exchange(`GET http://flip.test:${port(forbidden)}/ HTTP/1.1\r\nHost: flip.test\r\n\r\n`)).toMatch(/^HTTP\/1\.1 403 /);
     expect(reached).toEqual([]);
     expect(refusals.map((refusal) => refusal.reason)).toEqual(
-      expect.arrayContaining(["loopback", "localhost names point at this machine", "cloud metadata endpoint", expect.stringMatching(/resolves to 10\.1\.2\.3, private network/)]),
+      expect.arrayContaining(["loopback", "localhost names point at this machine", "cloud metadata endpoint", "resolves to a non-public address, private network"]),
     );
   });
 

@@ -158,7 +158,7 @@ describe("depth", () => {
 describe("introspection in production", () => {
   it("is off by default over HTTP and graphql-ws, and a setting turns it on", async () => {
     const { publicKey } = await generateKeyPair("ES256", { extractable: true });
-    const production = { NODE_ENV: "production", SESSION_PUBLIC_KEY: await exportSPKI(publicKey), SESSION_ISSUER: "https://id.example" };
+    const production = { NODE_ENV: "production", SESSION_PUBLIC_KEY: await exportSPKI(publicKey), SESSION_ISSUER: "https://id.example", SESSION_AUDIENCE: "pms" };
     for (const [env, allowed] of [
       [production, false],
       [{ ...production, GRAPHQL_INTROSPECTION: "true" }, true],

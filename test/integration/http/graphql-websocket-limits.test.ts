@@ -163,6 +163,46 @@ describe("hostile frames over graphql-ws", () => {
   });
 });
 
+describe("documents that do not parse, over graphql-ws", () => {
+  it("answers a syntax error or nesting past the parser's stack as that operation's VALIDATION_FAILED, keeping the socket, printing nothing", async () => {
+    const printed = vi.spyOn(console, "error");
+    const written = vi.spyOn(process.stderr, "write");
+    let connections = 0;
+    const closes: number[] = [];
+    class FromAddress extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers: { "x-forwarded-for": newAddress() } });
+      }
+    }
+    const client = createClient({
+      url: wsUrl(),
+      webSocketImpl: FromAddress,
+      retryAttempts: 0,
+      lazy: false,
+      on: { connected: () => void (connections += 1), closed: (event) => void closes.push((event as { code: number }).code) },
+    });
+    try {
+      const syntax = (await first(client, "{ health { status ")) as Array<{ message: string; locations?: unknown; extensions?: Record<string, unknown> }>;
+      expect(syntax).toEqual([
+        { message: "Syntax Error: Expected Name, found <EOF>.", locations: [{ line: 1, column: 19 }], extensions: expect.objectContaining({ code: "VALIDATION_FAILED" }) },
+      ]);
+      const depth = 20_000;
+      const nested = (await first(client, `{ scoreResult(id: ${"[".repeat(depth)}${"]".repeat(depth)}) { id } }`)) as Array<{ message: string; extensions?: Record<string, unknown> }>;
+      expect(nested).toEqual([expect.objectContaining({ message: "Syntax Error: the document is nested too deeply to parse.", extensions: expect.objectContaining({ code: "VALIDATION_FAILED" }) })]);
+      // The same socket answers the next operation.
+      expect(await first(client, "{ health { status } }")).toEqual({ data: { health: { status: expect.any(String) } } });
+      expect({ connections, closes }).toEqual({ connections: 1, closes: [] });
+      expect(printed).not.toHaveBeenCalled();
+      const stackLike = written.mock.calls.map(([chunk]) => String(chunk)).filter((text) => /Syntax Error|call stack|\n\s+at /.test(text));
+      expect(stackLike).toEqual([]);
+    } finally {
+      printed.mockRestore();
+      written.mockRestore();
+      await client.dispose();
+    }
+  });
+});
+
 describe("subscriptions over HTTP", () => {
   it("are refused with 400 VALIDATION_FAILED, not run into an internal error", async () => {
     const response = await fetch(`${service.url}/graphql`, {

@@ -1,5 +1,5 @@
 import { print } from "graphql";
-import { exportSPKI, generateKeyPair } from "jose";
+import { exportSPKI, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountUsageDocument } from "../../generated/operations.js";
 import { pino } from "pino";
@@ -122,7 +122,7 @@ describe("development stand-ins (/dev/login, /dev/checkout)", () => {
     for (const [env, on] of [
       [{ NODE_ENV: "development" }, true],
       [{ NODE_ENV: "development", SESSION_PUBLIC_KEY: spki, SESSION_ISSUER: "https://id.example" }, false],
-      [{ NODE_ENV: "production", SESSION_PUBLIC_KEY: spki, SESSION_ISSUER: "https://id.example" }, false],
+      [{ NODE_ENV: "production", SESSION_PUBLIC_KEY: spki, SESSION_ISSUER: "https://id.example", SESSION_AUDIENCE: "pms" }, false],
     ] as const) {
       logged.length = 0;
       const database = await createTestDatabase();
@@ -156,6 +156,7 @@ describe("in production", () => {
       NODE_ENV: "production",
       SESSION_JWKS_URL: "https://id.example/.well-known/jwks.json",
       SESSION_ISSUER: "https://id.example",
+      SESSION_AUTHORIZED_PARTIES: "https://app.example",
       OPENAI_API_KEY: "sk-test-secret",
       OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
       SCORING_MODEL: "gpt-test-model",
@@ -190,9 +191,45 @@ describe("in production", () => {
     }
   });
 
+  it("refuses a validly signed session the identity provider minted for another application (AUTH_REQUIRED naming the check)", async () => {
+    const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
+    const mint = (claims: Record<string, unknown>) =>
+      new SignJWT({ sub: "user_other", email: "someone@other.example", ...claims })
+        .setProtectedHeader({ alg: "ES256" })
+        .setIssuer("https://id.example")
+        .setIssuedAt()
+        .setExpirationTime("10m")
+        .sign(privateKey);
+    const keys = { NODE_ENV: "production", SESSION_PUBLIC_KEY: await exportSPKI(publicKey), SESSION_ISSUER: "https://id.example" };
+    for (const [env, refusal] of [
+      [{ SESSION_AUDIENCE: "https://api.pms.example" }, "session audience not accepted"],
+      [{ SESSION_AUTHORIZED_PARTIES: "https://app.pms.example" }, "session authorized party not accepted"],
+    ] as const) {
+      const production = await startTestApp({ ...keys, ...env });
+      try {
+        const usage = (token: string) => fetch(`${production.url}/api/usage`, { headers: { cookie: `__session=${token}` } });
+        const foreign = await mint({ aud: "some-other-app", azp: "other-client" });
+        const rest = await usage(foreign);
+        expect(rest.status).toBe(401);
+        expect((await rest.json()).error).toMatchObject({ code: "AUTH_REQUIRED", message: refusal });
+        const graphqlAnswer = await fetch(`${production.url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json", cookie: `__session=${foreign}` },
+          body: JSON.stringify({ query: print(AccountUsageDocument) }),
+        });
+        expect((await graphqlAnswer.json()).errors?.[0]).toMatchObject({ message: refusal, extensions: { code: "AUTH_REQUIRED" } });
+        // The same provider's session for this service signs in.
+        const own = await usage(await mint({ aud: "https://api.pms.example", azp: "https://app.pms.example" }));
+        expect(own.status).toBe(200);
+      } finally {
+        await production.close();
+      }
+    }
+  });
+
   it("has no /dev/login", async () => {
     const { publicKey } = await generateKeyPair("ES256", { extractable: true });
-    const production = await startTestApp({ NODE_ENV: "production", SESSION_PUBLIC_KEY: await exportSPKI(publicKey), SESSION_ISSUER: "https://id.example" });
+    const production = await startTestApp({ NODE_ENV: "production", SESSION_PUBLIC_KEY: await exportSPKI(publicKey), SESSION_ISSUER: "https://id.example", SESSION_AUDIENCE: "pms" });
     try {
       const response = await fetch(`${production.url}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"email":"a@b.co"}' });
       expect(response.status).toBe(404);

@@ -12,6 +12,7 @@ const production = loadConfig({
   NODE_ENV: "production",
   SESSION_JWKS_URL: "https://id.example.test/.well-known/jwks.json",
   SESSION_ISSUER: "https://id.example.test",
+  SESSION_AUDIENCE: "pms",
 });
 const NOW = new Date("2031-03-01T12:00:00Z");
 const DAY_MS = 24 * 60 * 60 * 1000;

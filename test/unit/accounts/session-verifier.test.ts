@@ -150,6 +150,27 @@ describe("session verification against the provider's JWKS", () => {
     expect(claims.authorizedParty).toBeUndefined();
   });
 
+  it("refuses a session minted for another application when an audience is configured, with a reason that says so", async () => {
+    const verifier = await verifierFor({ SESSION_AUDIENCE: "https://api.example.test, pms", SESSION_AUTHORIZED_PARTIES: "" });
+
+    await expect(verifier.verify(await sessionToken(current, { aud: "pms" }))).resolves.toMatchObject({ subject: "user_2abc" });
+    await expect(verifier.verify(await sessionToken(current, { aud: ["other-app", "https://api.example.test"] }))).resolves.toMatchObject({ subject: "user_2abc" });
+    for (const aud of ["some-other-app", ["other-app", "third-app"], undefined]) {
+      expect(await rejectionOf(verifier.verify(await sessionToken(current, { aud, azp: "other-client" })))).toMatchObject({
+        code: "AUTH_REQUIRED",
+        message: "session audience not accepted",
+      });
+    }
+  });
+
+  it("checks audience and authorized party together when both are configured", async () => {
+    const verifier = await verifierFor({ SESSION_AUDIENCE: "pms" });
+
+    await expect(verifier.verify(await sessionToken(current, { aud: "pms" }))).resolves.toMatchObject({ authorizedParty: APP });
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { aud: "pms", azp: "other-client" })))).toMatchObject({ message: "session authorized party not accepted" });
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { aud: "some-other-app" })))).toMatchObject({ message: "session audience not accepted" });
+  });
+
   it("refuses unsigned (alg none) and HMAC tokens", async () => {
     const verifier = await verifierFor();
     const claims = { iss: ISSUER, sub: "user_2abc", azp: APP, exp: nowSeconds + 600 };

@@ -255,12 +255,36 @@ describe("resolve: every answer is judged", () => {
     const guard = new AddressGuard({ allowlist: [], resolver: dns({ "rebind.test": ["93.184.216.34", "10.0.0.1"] }) });
     const error = await guard.resolve("rebind.test").catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RefusedAddressError);
-    expect(error).toMatchObject({ target: "rebind.test", reason: "resolves to 10.0.0.1, private network" });
+    expect(error).toMatchObject({ target: "rebind.test", reason: "resolves to a non-public address, private network" });
   });
 
   it("refuses a private IPv6 answer as well as an IPv4 one", async () => {
     const guard = new AddressGuard({ allowlist: [], resolver: dns({ "six.test": ["2606:4700::1111", "::ffff:7f00:1"] }) });
-    await expect(guard.resolve("six.test")).rejects.toThrow("resolves to ::ffff:7f00:1, loopback");
+    await expect(guard.resolve("six.test")).rejects.toThrow("resolves to a non-public address, loopback");
+  });
+
+  it("says what kind of address a name resolves to, never which one (split-horizon DNS would map internal names)", async () => {
+    const answers: Record<string, [string, string]> = {
+      "private.test": ["10.1.2.3", "private network"],
+      "loop.test": ["127.0.0.53", "loopback"],
+      "mapped.test": ["::ffff:10.4.5.6", "private network"],
+      "linklocal.test": ["fe80::1234", "link-local"],
+      "nat64.test": ["64:ff9b::a01:203", "NAT64: private network"],
+      "sixtofour.test": ["2002:a0b:c0d::1", "6to4: private network"],
+      "metadata.test": ["169.254.169.254", "cloud metadata endpoint"],
+    };
+    const table = Object.fromEntries(Object.entries(answers).map(([name, [address]]) => [name, ["93.184.216.34", address]]));
+    const guard = new AddressGuard({ allowlist: [], resolver: dns(table) });
+    for (const [name, [address, kind]] of Object.entries(answers)) {
+      const error = await guard.resolve(name).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RefusedAddressError);
+      const { message, reason } = error as RefusedAddressError;
+      expect(reason).toBe(`resolves to a non-public address, ${kind}`);
+      expect(message).toBe(`refused address ${name} (${reason})`);
+      // Neither the answer nor any IPv4 inside it (10.4.5.6, 10.1.2.3, 10.11.12.13 spelled in hex).
+      for (const shown of [address, "10.1.2.3", "10.4.5.6", "10.11.12.13", "93.184.216.34"]) expect(message).not.toContain(shown);
+      expect(message).not.toMatch(/\d+\.\d+\.\d+\.\d+|[0-9a-f]*:[0-9a-f:.]+/i);
+    }
   });
 
   it("refuses a name without addresses", async () => {
@@ -328,7 +352,7 @@ describe("lookup, in the shapes dns.lookup is called", () => {
     for (const options of [[], [{ all: true }], [{ all: false }], [{ family: 4 }]]) {
       const [error] = await call("evil.test", ...options);
       expect(error).toBeInstanceOf(RefusedAddressError);
-      expect(error).toMatchObject({ reason: "resolves to 127.0.0.1, loopback" });
+      expect(error).toMatchObject({ reason: "resolves to a non-public address, loopback" });
     }
   });
 
@@ -396,14 +420,14 @@ describe("a real connection through the guard's lookup", () => {
     const guard = new AddressGuard({ allowlist: [], resolver: fixtureDns });
     const before = connections;
     await expect(get("fixture.test", guard)).rejects.toThrow(RefusedAddressError);
-    await expect(get("fixture.test", guard, 4)).rejects.toThrow("resolves to 127.0.0.1, loopback");
+    await expect(get("fixture.test", guard, 4)).rejects.toThrow("resolves to a non-public address, loopback");
     expect(connections).toBe(before);
   });
 
   it("refuses mixed answers although the first address would be allowed", async () => {
     const guard = new AddressGuard({ allowlist: ["127.0.0.1/32"], resolver: fixtureDns });
     const before = connections;
-    await expect(get("mixed.test", guard)).rejects.toThrow("resolves to 10.0.0.1, private network");
+    await expect(get("mixed.test", guard)).rejects.toThrow("resolves to a non-public address, private network");
     expect(connections).toBe(before);
   });
 

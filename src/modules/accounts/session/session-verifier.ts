@@ -42,13 +42,15 @@ interface SessionVerifierSettings {
   readonly issuer: string | undefined;
   /** Empty accepts any `azp`, or none. */
   readonly authorizedParties: readonly string[];
+  /** Empty accepts any `aud`, or none (outside production only, unless parties are checked). */
+  readonly audiences: readonly string[];
   readonly clock: () => Date;
   readonly clockToleranceSeconds: number;
 }
 
 /**
  * Checks a session JWT: signature, algorithm, `exp`/`nbf` (with skew), issuer,
- * authorized party and subject. A refusal is AUTH_REQUIRED (401) with a short
+ * audience, authorized party and subject. A refusal is AUTH_REQUIRED (401) with a short
  * reason that names the failed check and nothing else; a provider we cannot reach
  * is SERVICE_UNAVAILABLE (503), because signing in again would not help.
  */
@@ -56,12 +58,14 @@ export class SessionVerifier {
   constructor(private readonly settings: SessionVerifierSettings) {}
 
   async verify(token: string): Promise<SessionClaims> {
-    const { keys, issuer, clock, clockToleranceSeconds } = this.settings;
+    const { keys, issuer, audiences, clock, clockToleranceSeconds } = this.settings;
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, keys.getKey, {
         algorithms: [...keys.algorithms],
         issuer,
+        // jose refuses a token whose `aud` (string or list) names none of these, or that has none.
+        ...(audiences.length > 0 ? { audience: [...audiences] } : {}),
         // A session without `exp` would never end, and without `iss` its `sub` has
         // no namespace: both are refused even where the issuer is not pinned.
         requiredClaims: ["sub", "iss", "exp"],
@@ -105,7 +109,7 @@ export async function createSessionVerifier(
   config: Pick<Config, "isProduction" | "session">,
   options: SessionVerifierOptions = {},
 ): Promise<SessionVerifier> {
-  const { jwksUrl, publicKey, issuer, authorizedParties } = config.session;
+  const { jwksUrl, publicKey, issuer, authorizedParties, audiences } = config.session;
   const local = options.localIdentityProvider;
   if (jwksUrl && publicKey) {
     throw new Error("Set SESSION_JWKS_URL or SESSION_PUBLIC_KEY, not both: one source of session keys");
@@ -127,16 +131,17 @@ export async function createSessionVerifier(
       cacheMaxAgeMs: options.jwksCacheMaxAgeMs ?? defaultJwksSettings.cacheMaxAgeMs,
       fetchTimeoutMs: options.fetchTimeoutMs ?? defaultJwksSettings.fetchTimeoutMs,
     });
-    return new SessionVerifier({ keys, issuer, authorizedParties, ...common });
+    return new SessionVerifier({ keys, issuer, authorizedParties, audiences, ...common });
   }
   if (publicKey) {
-    return new SessionVerifier({ keys: await publicKeySource(publicKey), issuer, authorizedParties, ...common });
+    return new SessionVerifier({ keys: await publicKeySource(publicKey), issuer, authorizedParties, audiences, ...common });
   }
   if (local && !config.isProduction) {
     return new SessionVerifier({
       keys: staticKeySource(local.publicKey, local.algorithm),
       issuer: local.issuer,
       authorizedParties: [local.authorizedParty],
+      audiences: [],
       ...common,
     });
   }
@@ -156,6 +161,7 @@ const claimReasons: Readonly<Record<string, string>> = {
   nbf: "session not yet valid",
   exp: "session has no valid expiry",
   iss: "session issuer not accepted",
+  aud: "session audience not accepted",
   sub: "session has no subject",
 };
 
