@@ -367,8 +367,8 @@ describe("the service process", () => {
       return { cookie: (response.headers.get("set-cookie") ?? "").split(";")[0]!, accountId: body.accountId };
     };
     const jobRow = async (id: string) =>
-      (await sql.query(`SELECT "status", "lease_token", "locked_until", "attempts", "result_id" FROM "score_jobs" WHERE "id" = $1`, [id])).rows[0] as
-        | { status: string; lease_token: string | null; locked_until: Date | null; attempts: number; result_id: string | null }
+      (await sql.query(`SELECT "status", "lease_token", "locked_until", "attempts", "result_id", "error_code", "error_message" FROM "score_jobs" WHERE "id" = $1`, [id])).rows[0] as
+        | { status: string; lease_token: string | null; locked_until: Date | null; attempts: number; result_id: string | null; error_code: string | null; error_message: string | null }
         | undefined;
 
     const first = await startService(env);

@@ -4,16 +4,23 @@ import type { ProgressBus, ScoreProgress } from "./score-progress.js";
 
 type Listener = (progress: ScoreProgress) => void;
 
-/** The stored steps of these jobs (those that exist). */
+/** The stored last step of those of these jobs that have ended. */
 export type ReadStoredProgress = (jobIds: readonly string[]) => Promise<ScoreProgress[]>;
 
 /** Job ids per read, so one statement stays bounded however many jobs are followed. */
 const READ_BATCH = 500;
 
-/** One primary-key read per batch of followed jobs. */
+/**
+ * One primary-key read per batch of followed jobs. Only ends are read: a step in
+ * between could overtake the bus's own messages and make a stream skip steps,
+ * while an end is stored only after every step before it was published.
+ */
 export function storedProgressReader(dataSource: DataSource): ReadStoredProgress {
   return async (jobIds) => {
-    const rows: Array<{ progress: ScoreProgress | null }> = await dataSource.query(`SELECT "progress" FROM "score_jobs" WHERE "id" = ANY($1::uuid[])`, [jobIds]);
+    const rows: Array<{ progress: ScoreProgress | null }> = await dataSource.query(
+      `SELECT "progress" FROM "score_jobs" WHERE "id" = ANY($1::uuid[]) AND "status" IN ('completed', 'failed')`,
+      [jobIds],
+    );
     return rows.flatMap((row) => (row.progress ? [row.progress] : []));
   };
 }
@@ -25,9 +32,9 @@ export function storedProgressReader(dataSource: DataSource): ReadStoredProgress
  * message that never comes. So every job followed in this process is also read
  * from Postgres: at once when the bus reconnects, and every `recheckMs` while
  * anyone follows a job (one batched read per process, not one per follower), and
- * its listeners hear the stored step too. They already ignore steps they have
- * seen (a stream ranks steps, a wait looks only for the end), so hearing one twice
- * is harmless.
+ * the listeners of a job that has ended hear its stored end. They already ignore
+ * steps they have seen (a stream ranks steps, a wait looks only for the end), so
+ * hearing the end twice is harmless.
  */
 export class StoredProgressBus implements ProgressBus {
   /** Local listeners per followed job. */
