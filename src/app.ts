@@ -182,6 +182,12 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       },
       webhooks: liveDispatcher,
       async close() {
+        // Callers first, early in the drain budget: crawls here abort and their jobs are released for
+        // another process, calls waiting on a job answer 202 with it, and progress followers are told
+        // to reconnect. Waiting out a crawl instead would outlast a supervisor's stop timeout, and a
+        // connection cut then invites a retry, a second charge without an Idempotency-Key.
+        await scoring?.interrupt(releaseGraceMs(config));
+        await webSocket.close();
         await server.close();
         await liveDispatcher.stop();
         await metricsEndpoint?.close();
@@ -197,6 +203,15 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     await database.close().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * How long a shutdown waits for aborted jobs to be released before the waiting calls
+ * answer: a quarter of the drain budget, at most 2 s, so the answers and the rest of
+ * the stop fit in it.
+ */
+function releaseGraceMs(config: Config): number {
+  return Math.min(2_000, config.shutdownDrainMs / 4);
 }
 
 /** The OpenAI client when OPENAI_API_KEY is set, else answers from the stored scores. */

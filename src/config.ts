@@ -107,6 +107,10 @@ const envSchema = z
     CHROMIUM_PATH: optionalString,
     SCORE_WORKERS: integer(2, 0, 64),
     SCORE_WAIT_SECONDS: integer(120, 1, 600),
+    // How often a process re-reads the jobs it has followers for (progress subscribers, waiting calls).
+    PROGRESS_RECHECK_MS: integer(2_500, 100, 60_000),
+    // How long a stopping process may take, SIGTERM to exit; below Docker's 10 s stop timeout.
+    SHUTDOWN_DRAIN_MS: integer(8_000, 1_000, 600_000),
   })
   .superRefine((env, ctx) => {
     // The guard's own parser decides what an entry may be, so boot and crawl agree.
@@ -213,6 +217,17 @@ export interface Config {
   readonly scoringWorkers: number;
   /** How long the scoring POSTs (and mutations) wait for the result before answering 202 with the job. */
   readonly scoreWaitMs: number;
+  /**
+   * How often the jobs followed in this process (subscribers, waiting calls) are read
+   * from Postgres: pub/sub loses what is published while Redis is away, the stored job
+   * does not, so no follower outlives its job by much more than this.
+   */
+  readonly progressRecheckMs: number;
+  /**
+   * The drain budget: from SIGTERM to exit. Waiting callers are answered and jobs
+   * released early in it; what is still open at its end is cut and the process exits 1.
+   */
+  readonly shutdownDrainMs: number;
 }
 
 export class ConfigError extends Error {
@@ -287,6 +302,8 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     crawl: { maxPages: env.CRAWL_MAX_PAGES, ssrfAllowlist: env.SSRF_ALLOWLIST, browser },
     scoringWorkers: env.SCORE_WORKERS,
     scoreWaitMs: env.SCORE_WAIT_SECONDS * 1000,
+    progressRecheckMs: env.PROGRESS_RECHECK_MS,
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
   };
   return deepFreeze(config);
 }

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   });
   logger.info({ url, bootMs: Math.round(performance.now() - bootStarted), database: config.database.kind }, "service listening");
 
-  stopOnSignals(logger, "service", () => app.close());
+  stopOnSignals(logger, "service", () => app.close(), { drainMs: config.shutdownDrainMs });
 }
 
 await main();

@@ -46,12 +46,14 @@ export function listenFailure(error: unknown, config: Config, server: keyof type
   }
 }
 
-/** How long a stop after a crash may drain before the process exits anyway. */
-const CRASH_STOP_MS = 10_000;
+/** The drain budget when the caller names none (SHUTDOWN_DRAIN_MS is the configured one). */
+const DEFAULT_DRAIN_MS = 10_000;
 
 /**
  * SIGTERM/SIGINT/SIGHUP: stop once (a second signal while draining is ignored), then exit
  * 0, or 1 when stopping failed. Shared by the API process and the worker process.
+ * A stop that has not finished within `drainMs` exits 1 anyway: a supervisor kills
+ * the process soon after (Docker at 10 s), and an exit of our own at least says so.
  *
  * Failures nobody caught are logged as JSON like every other line (never a bare
  * stack trace on stderr). A promise that failed with nobody waiting on it leaves
@@ -59,17 +61,22 @@ const CRASH_STOP_MS = 10_000;
  * alert on; a thrown exception nobody caught may have left anything half done,
  * so the process drains (bounded) and exits 1 for its supervisor to restart it.
  */
-export function stopOnSignals(logger: Logger, what: string, close: () => Promise<void>): void {
+export function stopOnSignals(logger: Logger, what: string, close: () => Promise<void>, options: { readonly drainMs?: number } = {}): void {
+  const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
   let stopping = false;
   let crashed = false;
   const stop = (reason: NodeJS.Signals | "crash") => {
     if (reason === "crash" && !crashed) {
       // Also during a drain already under way: that stop then ends with 1, within the bound.
       crashed = true;
-      setTimeout(() => process.exit(1), CRASH_STOP_MS).unref();
+      setTimeout(() => process.exit(1), drainMs).unref();
     }
     if (stopping) return;
     stopping = true;
+    setTimeout(() => {
+      logger.error({ drainMs }, `${what} did not stop within its drain budget (SHUTDOWN_DRAIN_MS); exiting`);
+      process.exit(1);
+    }, drainMs).unref();
     logger.info({ signal: reason === "crash" ? undefined : reason }, `${what} shutting down`);
     close().then(
       () => process.exit(crashed ? 1 : 0),

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
       await runtime.close();
       await redis.close();
       await database.close();
-    });
+    }, { drainMs: config.shutdownDrainMs });
   } catch (error) {
     logger.fatal({ err: error }, listenFailure(error, config, "metrics") ?? "worker failed to start");
     for (const close of opened.reverse()) await close().catch(() => undefined);

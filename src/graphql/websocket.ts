@@ -208,11 +208,18 @@ export function attachGraphQLWebSocket(
     ws.on("error", (error: Error & { code?: string }) => options.logger.info({ code: error.code, reason: error.message }, "graphql-ws socket error; closed"));
   });
 
+  // Once: a shutdown closes the sockets early (before the HTTP drain), and the server's onClose again.
+  let closing: Promise<void> | undefined;
   return {
-    async close() {
-      server.off("upgrade", onUpgrade);
-      await cleanup.dispose();
-      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+    close() {
+      closing ??= (async () => {
+        server.off("upgrade", onUpgrade);
+        // Every socket is closed with 1001 (going away): a graphql-ws client reconnects and subscribes
+        // again, and the process it reaches streams from the stored job.
+        await cleanup.dispose();
+        await new Promise<void>((resolve) => sockets.close(() => resolve()));
+      })();
+      return closing;
     },
   };
 }

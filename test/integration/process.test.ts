@@ -6,10 +6,14 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createClient } from "graphql-ws";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import { HEALTHY } from "../support/app.js";
 import { collectLines, exitOf } from "../support/child-process.js";
 import { createTestDatabase } from "../support/database.js";
+import { FOLLOW_PROGRESS, type ProgressStep } from "../support/progress.js";
 
 /**
  * The built entry point as `npm start` runs it: a real process, its exit codes,
@@ -285,7 +289,7 @@ describe("the service process", () => {
     ]);
   });
 
-  it("answers a request in flight at SIGTERM from its embedded database before stopping it, then exits 0", async () => {
+  it("answers a scoring request in flight at SIGTERM (202 with its job) from its embedded database before stopping it, then exits 0", async () => {
     // A site whose home page takes a moment: the scoring request is in flight when SIGTERM comes.
     let release: () => void = () => undefined;
     const asked = new Promise<void>((resolve) => (release = resolve));
@@ -303,9 +307,10 @@ describe("the service process", () => {
       await asked;
       service.child.kill("SIGTERM");
       const response = await Promise.race([answer, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer:\n${service.logs.join("\n")}`)), 15_000))]);
-      const body = (await response.json()) as { totalScore?: number; error?: unknown };
-      expect(response.status, `${JSON.stringify(body)}\n${service.logs.slice(-20).join("\n")}`).toBe(200);
-      expect(body.totalScore).toEqual(expect.any(Number));
+      const body = (await response.json()) as { job?: { id: string; status: string }; error?: unknown };
+      // The crawl is aborted, not waited for: the caller gets the job to follow (it is released for the next start).
+      expect(response.status, `${JSON.stringify(body)}\n${service.logs.slice(-20).join("\n")}`).toBe(202);
+      expect(body.job).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: "queued" });
       // The answer closes its connection, so a keep-alive client does not hold the drain open.
       expect(response.headers.get("connection")).toBe("close");
       expect(await exitOf(service.child)).toBe(0);
@@ -313,7 +318,7 @@ describe("the service process", () => {
       if (service.child.exitCode === null) service.child.kill("SIGKILL");
       site.close();
     }
-  });
+  }, 90_000);
 
   it("reports fail while its embedded database is down, and still shuts down when it has died", async () => {
     const service = await startService({ DATA_DIR: dataDir });
@@ -335,4 +340,141 @@ describe("the service process", () => {
     service.child.kill("SIGTERM");
     expect(await exitOf(service.child)).toBe(0);
   });
+  it("on SIGTERM answers a waiting scoring call 202 with its job, closes its progress sockets, releases the job and exits by itself; the next process completes it, charged once", async () => {
+    const database = await createTestDatabase();
+    const sql = new pg.Client({ connectionString: database.url });
+    await sql.connect();
+    // A site whose home page does not answer while `slow` (a crawl that would outlast any stop timeout).
+    let slow = true;
+    const held: Array<() => void> = [];
+    let reached: () => void = () => undefined;
+    const crawling = new Promise<void>((resolve) => (reached = resolve));
+    const site = createHttpServer((request, response) => {
+      if (request.url !== "/") return void response.writeHead(404).end();
+      const answer = () => {
+        if (!response.destroyed) response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><html lang="en"><head><title>Drip</title></head><body><h1>Drip</h1><p>A product page.</p></body></html>`);
+      };
+      if (!slow) return answer();
+      held.push(answer);
+      reached();
+    });
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+    const env = { DATA_DIR: dataDir, DATABASE_URL: database.url, SSRF_ALLOWLIST: "127.0.0.1/32" };
+    const signIn = async (url: string) => {
+      const response = await fetch(`${url}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "ada@drain.test" }) });
+      const body = (await response.json()) as { accountId: string };
+      return { cookie: (response.headers.get("set-cookie") ?? "").split(";")[0]!, accountId: body.accountId };
+    };
+    const jobRow = async (id: string) =>
+      (await sql.query(`SELECT "status", "lease_token", "locked_until", "attempts", "result_id", "error_code", "error_message" FROM "score_jobs" WHERE "id" = $1`, [id])).rows[0] as
+        | { status: string; lease_token: string | null; locked_until: Date | null; attempts: number; result_id: string | null; error_code: string | null; error_message: string | null }
+        | undefined;
+
+    const first = await startService(env);
+    let second: Started | undefined;
+    try {
+      const ada = await signIn(first.url);
+      const answer = fetch(`${first.url}/api/score`, { method: "POST", headers: { "content-type": "application/json", cookie: ada.cookie }, body: JSON.stringify({ url: siteUrl }) });
+      await bounded(crawling, 20_000, "the crawl reaching the site");
+      const jobId = ((await sql.query(`SELECT "id" FROM "score_jobs" WHERE "account_id" = $1`, [ada.accountId])).rows[0] as { id: string }).id;
+      const followed = followOnce(first.url, ada.cookie, jobId);
+      await bounded(followed.first, 10_000, "the subscription's first step");
+
+      first.child.kill("SIGTERM");
+      const response = await bounded(answer, 20_000, `the waiting POST /api/score after SIGTERM:\n${first.logs.slice(-20).join("\n")}`);
+      const body = (await response.json()) as { job?: { id: string; status: string } };
+      expect(response.status, JSON.stringify(body)).toBe(202);
+      expect(body.job).toMatchObject({ id: jobId, status: "queued" });
+      expect(response.headers.get("location")).toBe(`/api/score/jobs/${jobId}`);
+      // The follower is told the server is going away (1001), which a graphql-ws client reconnects on.
+      expect(await bounded(followed.closed, 20_000, "the subscription's socket closing")).toBe(1001);
+      // 0: it stopped by itself; a stop still running at the end of its drain budget exits 1.
+      expect(await bounded(exitOf(first.child), 20_000, "the process exiting")).toBe(0);
+      expect(first.logs.some((line) => line.includes("released an unfinished job at shutdown"))).toBe(true);
+      // Released: claimable at once by another process, the aborted run not counted as an attempt.
+      expect(await jobRow(jobId)).toMatchObject({ status: "queued", lease_token: null, locked_until: null, attempts: 0 });
+
+      // The next process takes the job up at start and completes it; the customer was charged once.
+      slow = false;
+      for (const release of held.splice(0)) release();
+      second = await startService(env);
+      for (let waited = 0; (await jobRow(jobId))?.status !== "completed"; waited += 200) {
+        if (waited > 30_000) throw new Error(`the job was not completed by the next process: ${JSON.stringify(await jobRow(jobId))}\n${second.logs.slice(-20).join("\n")}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const again = await signIn(second.url);
+      const resumed = followOnce(second.url, again.cookie, jobId);
+      expect((await bounded(resumed.ended, 10_000, "a subscription on the next process")).at(-1)).toMatchObject({ status: "completed", resultId: (await jobRow(jobId))!.result_id });
+      const entries = (await sql.query(`SELECT "kind", "reference" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" IN ('spend', 'refund')`, [ada.accountId])).rows as Array<{ kind: string; reference: string }>;
+      expect(entries.filter((entry) => entry.kind === "spend" && entry.reference === `job:${jobId}`)).toHaveLength(1);
+      expect(entries.filter((entry) => entry.kind === "refund")).toEqual([]);
+      const [{ scores }] = (await sql.query(`SELECT COALESCE(SUM("score_count"), 0)::int AS "scores" FROM "credit_balances" WHERE "account_id" = $1`, [ada.accountId])).rows as [{ scores: number }];
+      expect(scores).toBe(1);
+    } finally {
+      for (const started of [first, second]) {
+        if (started && started.child.exitCode === null && started.child.signalCode === null) {
+          started.child.kill("SIGTERM");
+          await bounded(exitOf(started.child), 20_000, "a stop").catch(() => started.child.kill("SIGKILL"));
+        }
+      }
+      slow = false;
+      for (const release of held.splice(0)) release();
+      site.close();
+      await sql.end();
+      await database.drop();
+    }
+  }, 120_000);
 });
+
+/** Rejects when `promise` has not settled in `ms`: something that never happens fails the test instead of hanging it. */
+async function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Follows a job's progress on one graphql-ws socket that does not reconnect, so the
+ * test sees how the server ends it: `ended` with the steps when it completes the
+ * subscription, `closed` with the close code when it closes the socket instead.
+ */
+function followOnce(baseUrl: string, cookie: string, jobId: string) {
+  const steps: ProgressStep[] = [];
+  let gotFirst: () => void = () => undefined;
+  let onClosed: (code: number) => void = () => undefined;
+  let onEnded: (steps: ProgressStep[]) => void = () => undefined;
+  const first = new Promise<void>((resolve) => (gotFirst = resolve));
+  const closed = new Promise<number>((resolve) => (onClosed = resolve));
+  const ended = new Promise<ProgressStep[]>((resolve) => (onEnded = resolve));
+  const client = createClient({
+    url: `${baseUrl.replace(/^http/, "ws")}/graphql`,
+    retryAttempts: 0,
+    lazy: true,
+    on: { closed: (event) => onClosed((event as { code: number }).code) },
+    webSocketImpl: class extends WebSocket {
+      constructor(address: string, protocols?: string | string[]) {
+        super(address, protocols, { headers: { cookie } });
+      }
+    },
+  });
+  client.subscribe<{ scoreProgress: ProgressStep }>(
+    { query: FOLLOW_PROGRESS, variables: { jobId } },
+    {
+      next: (result) => {
+        if (result.data) steps.push(result.data.scoreProgress);
+        gotFirst();
+      },
+      error: () => gotFirst(),
+      complete: () => {
+        onEnded(steps);
+        void client.dispose();
+      },
+    },
+  );
+  return { first, closed, ended };
+}

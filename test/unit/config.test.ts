@@ -119,6 +119,13 @@ describe("configuration", () => {
     ]);
   });
 
+  it("has a drain budget below Docker's 10 s stop timeout and a few seconds' recheck of followed jobs, both settable within bounds", () => {
+    expect(loadConfig({})).toMatchObject({ shutdownDrainMs: 8_000, progressRecheckMs: 2_500 });
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: "25000", PROGRESS_RECHECK_MS: "1000" })).toMatchObject({ shutdownDrainMs: 25_000, progressRecheckMs: 1_000 });
+    expect(problemsOf({ SHUTDOWN_DRAIN_MS: "500" })).toEqual([expect.stringMatching(/^SHUTDOWN_DRAIN_MS /)]);
+    expect(problemsOf({ PROGRESS_RECHECK_MS: "10" })).toEqual([expect.stringMatching(/^PROGRESS_RECHECK_MS /)]);
+  });
+
   it("treats empty variables as unset", () => {
     expect(loadConfig({ DATABASE_URL: "", PORT: "" }).database.kind).toBe("embedded");
     expect(loadConfig({ PORT: "" }).http.port).toBe(4000);

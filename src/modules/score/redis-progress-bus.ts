@@ -41,6 +41,7 @@ export class RedisProgressBus implements ProgressBus {
   private readonly subscribed = new Set<string>();
   /** Per channel, the SUBSCRIBE/UNSUBSCRIBE work in flight, run one after another. */
   private readonly pending = new Map<string, Promise<void>>();
+  private readonly reconnectListeners: Array<() => void> = [];
   private closed = false;
 
   constructor(options: RedisProgressBusOptions) {
@@ -54,6 +55,11 @@ export class RedisProgressBus implements ProgressBus {
     this.watch(this.publisher, "publisher");
     this.watch(this.subscriber, "subscriber");
     this.subscriber.on("message", (channel: string, message: string) => this.deliver(channel, message));
+    this.reportReconnects();
+  }
+
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
   }
 
   async publish(progress: ScoreProgress): Promise<void> {
@@ -153,6 +159,20 @@ export class RedisProgressBus implements ProgressBus {
         this.logger?.warn({ err: error, jobId: progress.jobId }, "progress listener failed");
       }
     }
+  }
+
+  /**
+   * Every "ready" of the subscriber after its first is a reconnect (ioredis sends the
+   * SUBSCRIBEs again right after it): what was published meanwhile is lost, so followers are told.
+   */
+  private reportReconnects(): void {
+    let connectedBefore = false;
+    this.subscriber.on("ready", () => {
+      if (connectedBefore && !this.closed) {
+        for (const listener of this.reconnectListeners) listener();
+      }
+      connectedBefore = true;
+    });
   }
 
   private watch(client: Redis, role: string): void {

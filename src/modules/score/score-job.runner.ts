@@ -53,6 +53,8 @@ export class ScoreJobRunner {
   private readonly clock: () => Date;
   private readonly stopping = new AbortController();
   private readonly released = new Set<string>();
+  /** Turns under way (a claim and its run), so a shutdown can wait for their jobs to be released. */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -93,15 +95,34 @@ export class ScoreJobRunner {
    */
   async processNext(): Promise<void> {
     if (this.stopping.signal.aborted) return;
-    const job = await this.claimNext();
-    if (job) await this.runClaimed(job);
+    await this.track(async () => {
+      const job = await this.claimNext();
+      if (job) await this.runClaimed(job);
+    });
   }
 
   /** Processes one named job; returns quietly when it is not (or no longer) claimable. */
   async process(jobId: string): Promise<void> {
     if (this.stopping.signal.aborted) return;
-    const job = await this.claim(jobId);
-    if (job) await this.runClaimed(job);
+    await this.track(async () => {
+      const job = await this.claim(jobId);
+      if (job) await this.runClaimed(job);
+    });
+  }
+
+  /** Resolves once the turns under way have ended: after `stop()`, once their jobs are released (or finished). */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async track(turn: () => Promise<void>): Promise<void> {
+    const running = turn();
+    this.running.add(running);
+    try {
+      await running;
+    } finally {
+      this.running.delete(running);
+    }
   }
 
   private async runClaimed(job: ClaimedJob): Promise<void> {

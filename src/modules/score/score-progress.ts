@@ -25,6 +25,8 @@ export interface ProgressBus {
   publish(progress: ScoreProgress): Promise<void>;
   /** Listens to one job; returns the function that stops listening. */
   subscribe(jobId: string, listener: (progress: ScoreProgress) => void): Promise<() => Promise<void>>;
+  /** Hears each time the bus is back after an outage, in which messages may have been lost (absent: it never loses any). */
+  onReconnect?(listener: () => void): void;
   close(): Promise<void>;
 }
 

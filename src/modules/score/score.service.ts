@@ -53,6 +53,8 @@ export const hashToken = (token: string): string => createHash("sha256").update(
  * and the job row. A replayed Idempotency-Key skips all of it.
  */
 export class ScoreService {
+  private readonly stopping = new AbortController();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly ledger: CreditLedger,
@@ -186,7 +188,11 @@ export class ScoreService {
     return { job, claimToken };
   }
 
-  /** Resolves when the job ends or `timeoutMs` passes; answers the job as stored then. */
+  /**
+   * Resolves when the job ends, `timeoutMs` passes or the process stops
+   * (`stopWaiting`); answers the job as stored then. The bus also hears the stored
+   * job (a lost completion message is found within the recheck interval).
+   */
   async waitForEnd(jobId: string, timeoutMs: number): Promise<ScoreJob> {
     let wake: () => void = () => undefined;
     const ended = new Promise<void>((resolve) => (wake = resolve));
@@ -194,14 +200,26 @@ export class ScoreService {
       if (isTerminal(progress.status)) wake();
     });
     const timer = setTimeout(wake, timeoutMs);
+    const stopping = this.stopping.signal;
+    stopping.addEventListener("abort", wake, { once: true });
     try {
       const now = await this.job(jobId);
-      if (!isTerminal(now.status)) await ended;
+      if (!isTerminal(now.status) && !stopping.aborted) await ended;
       return await this.job(jobId);
     } finally {
       clearTimeout(timer);
+      stopping.removeEventListener("abort", wake);
       await unsubscribe();
     }
+  }
+
+  /**
+   * A shutdown: every wait ends now (and any wait begun later at once), so callers
+   * get the job as it stands (202, follow it) before the process exits, instead of
+   * a connection cut at exit that invites a retry, and a second charge.
+   */
+  stopWaiting(): void {
+    this.stopping.abort();
   }
 
   async job(jobId: string): Promise<ScoreJob> {

@@ -21,6 +21,7 @@ import { InProcessJobQueue, MemoryProgressBus } from "./in-process-queue.js";
 import { startMaintenance } from "./maintenance.js";
 import { progressStream } from "./progress-stream.js";
 import { RedisProgressBus } from "./redis-progress-bus.js";
+import { StoredProgressBus, storedProgressReader } from "./stored-progress-bus.js";
 import { ScoreJobRunner } from "./score-job.runner.js";
 import type { JobQueue, ProgressBus } from "./score-progress.js";
 import { ScoreResultsService } from "./score-results.service.js";
@@ -46,6 +47,12 @@ export interface ScoringRuntime {
   readonly streams: ContextStreams;
   /** The process's browser for shell pages (launched only when a job here meets one). */
   readonly renderer: Renderer;
+  /**
+   * The first step of a shutdown, for the callers: crawls here are aborted and their
+   * jobs released (given at most `graceMs` to settle), then every call waiting on a
+   * job answers it as it stands. `close` does the rest.
+   */
+  interrupt(graceMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -81,7 +88,9 @@ export function createScoringRuntime(deps: {
   const renderer = createRenderer(config, logger, { ...(overrides.crawl?.resolver ? { resolver: overrides.crawl.resolver } : {}), ...(overrides.render ? { limits: overrides.render } : {}) });
   const crawler = createCrawler(config, { ...(overrides.crawl ?? {}), renderer });
   const scorer = overrides.scorer ?? createScorer(config);
-  const bus: ProgressBus = config.redisUrl ? new RedisProgressBus({ url: config.redisUrl, keyPrefix: `${config.redisPrefix}:`, logger }) : new MemoryProgressBus();
+  const pubsub: ProgressBus = config.redisUrl ? new RedisProgressBus({ url: config.redisUrl, keyPrefix: `${config.redisPrefix}:`, logger }) : new MemoryProgressBus();
+  // Followers also hear the stored job, so a message lost while Redis was away cannot leave them waiting.
+  const bus = new StoredProgressBus(pubsub, storedProgressReader(dataSource), { recheckMs: config.progressRecheckMs, logger });
   const leaseMs = overrides.leaseMs ?? 60_000;
   const runner = new ScoreJobRunner(dataSource, () => crawler, scorer, ledger, bus, events, logger, { leaseMs, ...(deps.metrics ? { observer: jobObserver(deps.metrics) } : {}) });
   const workers = config.scoringWorkers;
@@ -118,6 +127,12 @@ export function createScoringRuntime(deps: {
     bus,
     streams,
     renderer,
+    async interrupt(graceMs) {
+      runner.stop();
+      // The waiting callers answer after their jobs were released, so the job they get says `queued`.
+      await bounded(runner.idle(), "in-flight jobs", logger, graceMs);
+      scores.stopWaiting();
+    },
     async close() {
       await maintenance.stop();
       // In-flight crawls are aborted and their jobs released unfinished (not counted as an attempt)…
@@ -139,9 +154,9 @@ export function createScoringRuntime(deps: {
 
 const CLOSE_TIMEOUT_MS = 5_000;
 
-async function bounded(closing: Promise<void>, what: string, logger: Pick<Logger, "warn">): Promise<void> {
+async function bounded(closing: Promise<void>, what: string, logger: Pick<Logger, "warn">, timeoutMs = CLOSE_TIMEOUT_MS): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), CLOSE_TIMEOUT_MS)));
+  const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs)));
   const outcome = await Promise.race([closing.then(() => "closed" as const, () => "failed" as const), timeout]);
   clearTimeout(timer);
   if (outcome !== "closed") logger.warn(`${what} did not close cleanly (${outcome}); continuing shutdown`);
