@@ -105,6 +105,9 @@ const envSchema = z
     CHROMIUM_PATH: optionalString,
     SCORE_WORKERS: integer(2, 0, 64),
     SCORE_WAIT_SECONDS: integer(120, 1, 600),
+    WEBHOOK_ACCOUNT_SHARE: integer(10, 1, 1_000),
+    WEBHOOK_BREAKER_FAILURES: integer(5, 1, 1_000),
+    WEBHOOK_BREAKER_COOLDOWN_SECONDS: integer(60, 1, 86_400),
   })
   .superRefine((env, ctx) => {
     // The guard's own parser decides what an entry may be, so boot and crawl agree.
@@ -200,6 +203,14 @@ export interface Config {
   readonly scoringWorkers: number;
   /** How long the scoring POSTs (and mutations) wait for the result before answering 202 with the job. */
   readonly scoreWaitMs: number;
+  readonly webhooks: {
+    /** Deliveries of one account in flight at once, across every process. */
+    readonly perAccount: number;
+    /** Deliveries in a row that got no answer before a webhook's circuit breaker opens. */
+    readonly breakerFailures: number;
+    /** The breaker's first cool-down; each reopening without an answer between doubles it (at most an hour). */
+    readonly breakerCooldownMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -273,6 +284,11 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     crawl: { maxPages: env.CRAWL_MAX_PAGES, ssrfAllowlist: env.SSRF_ALLOWLIST, browser },
     scoringWorkers: env.SCORE_WORKERS,
     scoreWaitMs: env.SCORE_WAIT_SECONDS * 1000,
+    webhooks: {
+      perAccount: env.WEBHOOK_ACCOUNT_SHARE,
+      breakerFailures: env.WEBHOOK_BREAKER_FAILURES,
+      breakerCooldownMs: env.WEBHOOK_BREAKER_COOLDOWN_SECONDS * 1000,
+    },
   };
   return deepFreeze(config);
 }

@@ -76,7 +76,8 @@ export class WebhooksService {
     if (changes.enabled !== undefined && typeof changes.enabled !== "boolean") throw new AppError("VALIDATION_FAILED", "enabled: must be true or false");
     return this.dataSource.transaction(async (manager) => {
       const webhook = await this.find(manager, accountId, id, true);
-      if (url !== undefined) webhook.url = url;
+      // A new destination starts with a closed circuit breaker: the old one's silence says nothing of it.
+      if (url !== undefined && url !== webhook.url) Object.assign(webhook, { url, breakerFailures: 0, breakerOpenUntil: null, breakerTrips: 0 });
       if (events !== undefined) webhook.events = events;
       if (changes.enabled !== undefined) {
         // Turned back on by the customer: a fresh start for the failure clock.
