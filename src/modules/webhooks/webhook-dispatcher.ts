@@ -188,20 +188,20 @@ export class WebhookDispatcher {
 
   /**
    * Claims up to `limit` due deliveries with a fenced lease, fairly across accounts.
-   * One transaction: first the webhooks with due deliveries whose breaker is not
-   * open, taking a try-lock per account (`dueWebhooks`); then, in a fresh snapshot
-   * that sees every claim committed before those locks, the claim itself
-   * (`claimFor`). The try-lock makes the count-then-claim of one account atomic
-   * across processes, so its share holds; a process never waits on another for it.
+   * One transaction: first the accounts whose turn it is, each taken with a
+   * try-lock (`nextAccounts`); then, in a fresh snapshot that sees every claim
+   * committed before those locks, the claim itself (`claimFor`). The try-lock
+   * makes count-then-claim of one account atomic across processes, so its share
+   * holds; a process never waits on another for it, it leaves that account to it.
    */
   private async claim(limit: number): Promise<{ rows: Claimed[]; contended: boolean }> {
     const now = this.clock();
     const token = randomUUID();
     const { ids, contended } = await this.dataSource.transaction(async (manager) => {
-      const due = await this.dueWebhooks(manager, now);
-      const mine = due.filter((webhook) => webhook.locked);
+      const accounts = await this.nextAccounts(manager, now, limit);
+      const mine = accounts.filter((account) => account.locked).map((account) => account.account_id);
       const ids = mine.length === 0 ? [] : await this.claimFor(manager, mine, now, token, limit);
-      return { ids, contended: mine.length < due.length };
+      return { ids, contended: mine.length < accounts.length };
     });
     if (ids.length === 0) return { rows: [], contended };
     const rows = (await this.dataSource.query(
@@ -217,56 +217,73 @@ export class WebhookDispatcher {
   }
 
   /**
-   * The webhooks with a due delivery and no open breaker, and whether this
-   * transaction holds its account's claim lock. Bounded by the webhooks that have
-   * pending deliveries, not by the deliveries: one index probe per webhook (a
-   * loose index scan of `IDX_webhook_deliveries_pending`), which also gives its
-   * earliest next attempt.
+   * The accounts next in line, at most `limit` (no more can be served in one
+   * pass, so no more are locked), and whether this transaction holds each one's
+   * claim lock. In line: a due delivery on a webhook under its share whose
+   * breaker is not open, and the account under its share; fewest in flight
+   * first, then oldest due. Bounded by the webhooks that have claimable pending
+   * deliveries, not by the deliveries: one index probe each (a loose index scan
+   * of `IDX_webhook_deliveries_pending`), which also gives its earliest next
+   * attempt. In flight is counted from the leased rows, a few per process.
    */
-  private async dueWebhooks(manager: EntityManager, now: Date): Promise<Array<{ id: string; account_id: string; locked: boolean }>> {
+  private async nextAccounts(manager: EntityManager, now: Date, limit: number): Promise<Array<{ account_id: string; locked: boolean }>> {
     return (await manager.query(
       `WITH RECURSIVE "pending" AS (
-         (SELECT "webhook_id", "next_attempt_at" FROM "webhook_deliveries" WHERE "status" = 'pending' ORDER BY "webhook_id", "next_attempt_at" LIMIT 1)
+         (SELECT "webhook_id", "next_attempt_at" FROM "webhook_deliveries"
+           WHERE "status" = 'pending' AND ("locked_until" IS NULL OR "locked_until" < $1)
+           ORDER BY "webhook_id", "next_attempt_at" LIMIT 1)
          UNION ALL
          SELECT "next"."webhook_id", "next"."next_attempt_at" FROM "pending" "p" CROSS JOIN LATERAL (
            SELECT "webhook_id", "next_attempt_at" FROM "webhook_deliveries"
-            WHERE "status" = 'pending' AND "webhook_id" > "p"."webhook_id" ORDER BY "webhook_id", "next_attempt_at" LIMIT 1) "next"
-       ), "due" AS (
-         SELECT "w"."id", "w"."account_id" FROM "pending" "p" JOIN "webhooks" "w" ON "w"."id" = "p"."webhook_id"
+            WHERE "status" = 'pending' AND ("locked_until" IS NULL OR "locked_until" < $1) AND "webhook_id" > "p"."webhook_id"
+            ORDER BY "webhook_id", "next_attempt_at" LIMIT 1) "next"
+       ), "leased" AS (
+         SELECT "d"."webhook_id", "w"."account_id", count(*)::int AS "n"
+           FROM "webhook_deliveries" "d" JOIN "webhooks" "w" ON "w"."id" = "d"."webhook_id"
+          WHERE "d"."lease_token" IS NOT NULL AND "d"."locked_until" >= $1
+          GROUP BY "d"."webhook_id", "w"."account_id"
+       ), "ready" AS (
+         SELECT "w"."account_id", min("p"."next_attempt_at") AS "oldest"
+           FROM "pending" "p" JOIN "webhooks" "w" ON "w"."id" = "p"."webhook_id" LEFT JOIN "leased" "l" ON "l"."webhook_id" = "w"."id"
           WHERE "p"."next_attempt_at" <= $1 AND ("w"."breaker_open_until" IS NULL OR "w"."breaker_open_until" <= $1)
-       ), "accounts" AS MATERIALIZED (
-         SELECT "account_id", pg_try_advisory_xact_lock($2, hashtext("account_id"::text)) AS "locked" FROM (SELECT DISTINCT "account_id" FROM "due") "a"
+            AND COALESCE("l"."n", 0) < CASE WHEN "w"."breaker_open_until" IS NULL THEN $4::int ELSE 1 END
+          GROUP BY "w"."account_id"
+       ), "inline" AS MATERIALIZED (
+         SELECT "r"."account_id" FROM "ready" "r"
+           LEFT JOIN (SELECT "account_id", sum("n") AS "n" FROM "leased" GROUP BY "account_id") "a" ON "a"."account_id" = "r"."account_id"
+          WHERE COALESCE("a"."n", 0) < $5
+          ORDER BY COALESCE("a"."n", 0), "r"."oldest", "r"."account_id" LIMIT $3
        )
-       SELECT "due"."id", "due"."account_id", "accounts"."locked" FROM "due" JOIN "accounts" USING ("account_id")`,
-      [now, CLAIM_LOCK_SPACE],
-    )) as Array<{ id: string; account_id: string; locked: boolean }>;
+       SELECT "account_id", pg_try_advisory_xact_lock($2, hashtext("account_id"::text)) AS "locked" FROM "inline"`,
+      [now, CLAIM_LOCK_SPACE, limit, this.perWebhook, this.perAccount],
+    )) as Array<{ account_id: string; locked: boolean }>;
   }
 
   /**
-   * Leases due deliveries of these webhooks (their accounts' locks held). In flight
-   * means leased and the lease not run out, in any process. Each webhook offers
-   * its oldest due deliveries up to its free share (one, as the probe, when its
-   * breaker's cool-down is over); each account's k-th offer after the n it has in
-   * flight takes turn n + k, turns past the account's share are dropped, and the
-   * lowest turns win: round-robin by account, the fewest in flight first.
+   * Leases due deliveries of these accounts (their claim locks held). Each
+   * webhook offers its oldest due deliveries up to its free share (one, as the
+   * probe, when its breaker's cool-down is over); an account's k-th offer after
+   * the n it has in flight takes turn n + k, turns past the account's share are
+   * dropped, and the lowest turns win: round-robin by account, the fewest in
+   * flight first.
    */
-  private async claimFor(manager: EntityManager, webhooks: ReadonlyArray<{ id: string; account_id: string }>, now: Date, token: string, limit: number): Promise<string[]> {
+  private async claimFor(manager: EntityManager, accounts: readonly string[], now: Date, token: string, limit: number): Promise<string[]> {
     const [claimed] = (await manager.query(
-      `WITH "hooks" AS (
-         -- The breaker again: it may have opened since the first statement's snapshot.
-         SELECT "id", "account_id", CASE WHEN "breaker_open_until" IS NULL THEN $6::int ELSE 1 END AS "share"
-           FROM "webhooks" WHERE "id" = ANY($7::uuid[]) AND ("breaker_open_until" IS NULL OR "breaker_open_until" <= $1)
-       ), "leased" AS (
+      `WITH "leased" AS (
          SELECT "w"."id" AS "webhook_id", "w"."account_id", count(*)::int AS "n"
            FROM "webhooks" "w" JOIN "webhook_deliveries" "d" ON "d"."webhook_id" = "w"."id"
-          WHERE "w"."account_id" = ANY($8::uuid[]) AND "d"."lease_token" IS NOT NULL AND "d"."locked_until" >= $1
+          WHERE "w"."account_id" = ANY($7::uuid[]) AND "d"."lease_token" IS NOT NULL AND "d"."locked_until" >= $1
           GROUP BY "w"."id", "w"."account_id"
+       ), "hooks" AS (
+         -- The breaker is read again: it may have opened since the first statement's snapshot.
+         SELECT "w"."id", "w"."account_id", CASE WHEN "w"."breaker_open_until" IS NULL THEN $6::int ELSE 1 END - COALESCE("l"."n", 0) AS "free"
+           FROM "webhooks" "w" LEFT JOIN "leased" "l" ON "l"."webhook_id" = "w"."id"
+          WHERE "w"."account_id" = ANY($7::uuid[]) AND ("w"."breaker_open_until" IS NULL OR "w"."breaker_open_until" <= $1)
        ), "offered" AS (
          SELECT "h"."account_id", "d"."id", "d"."next_attempt_at" FROM "hooks" "h" CROSS JOIN LATERAL (
            SELECT "id", "next_attempt_at" FROM "webhook_deliveries"
             WHERE "webhook_id" = "h"."id" AND "status" = 'pending' AND "next_attempt_at" <= $1 AND ("locked_until" IS NULL OR "locked_until" < $1)
-            ORDER BY "next_attempt_at", "id"
-            LIMIT GREATEST("h"."share" - COALESCE((SELECT "n" FROM "leased" "l" WHERE "l"."webhook_id" = "h"."id"), 0), 0)) "d"
+            ORDER BY "next_attempt_at", "id" LIMIT GREATEST("h"."free", 0)) "d"
        ), "turns" AS (
          SELECT "o"."id", "o"."next_attempt_at",
                 ROW_NUMBER() OVER (PARTITION BY "o"."account_id" ORDER BY "o"."next_attempt_at", "o"."id")
@@ -282,7 +299,7 @@ export class WebhookDispatcher {
        UPDATE "webhook_deliveries" "d" SET "attempts" = "d"."attempts" + 1, "locked_until" = $2, "lease_token" = $3
          FROM "locked" WHERE "d"."id" = "locked"."id"
        RETURNING "d"."id"`,
-      [now, new Date(now.getTime() + this.leaseMs), token, limit, this.perAccount, this.perWebhook, webhooks.map((webhook) => webhook.id), [...new Set(webhooks.map((webhook) => webhook.account_id))]],
+      [now, new Date(now.getTime() + this.leaseMs), token, limit, this.perAccount, this.perWebhook, accounts],
     )) as [Array<{ id: string }>, number];
     return claimed.map((row) => row.id);
   }

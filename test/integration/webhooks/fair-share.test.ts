@@ -23,6 +23,8 @@ let database: TestDatabase;
 let dataSource: DataSource;
 let receiver: WebhookReceiver;
 const silent = pino({ level: "silent" });
+/** Polls are bounded, not timed: generous for a loaded machine. */
+const POLL = { timeout: 15_000, interval: 50 };
 const guard = new AddressGuard({ allowlist: ["127.0.0.1/32"] });
 const cleanups: Array<() => Promise<void>> = [];
 /** Answers every held request first, so stopping a dispatcher does not sit out its timeouts. */
@@ -125,7 +127,7 @@ describe("webhook deliveries shared fairly across accounts", () => {
     const before = receiver.received.length;
     dispatcher({ concurrency: 8, perWebhook: 2, perAccount: 3 }, dataSource, events).start();
     await receiver.waitFor(before + 1, 20_000);
-    await expect.poll(async () => (await stateOf(healthy)).delivered).toBe(1);
+    await expect.poll(async () => (await stateOf(healthy)).delivered, POLL).toBe(1);
 
     // The hostile account's first requests are still unanswered: nothing of its backlog has finished an attempt,
     // so the healthy delivery did not wait for a hanging one's timeout.
@@ -148,7 +150,7 @@ describe("webhook deliveries shared fairly across accounts", () => {
     const before = receiver.received.length;
     dispatcher({ concurrency: 3, perWebhook: 1, perAccount: 3 }, dataSource, events).start();
     await receiver.waitFor(before + 12, 20_000);
-    await expect.poll(async () => (await stateOf(healthy)).delivered).toBe(12);
+    await expect.poll(async () => (await stateOf(healthy)).delivered, POLL).toBe(12);
     expect(await stateOf(hostile)).toEqual({ leased: 2, tried: 0, delivered: 0, pending: 60 });
     expect(hang.held).toHaveLength(2);
   });
@@ -172,7 +174,7 @@ describe("webhook deliveries shared fairly across accounts", () => {
     one.start();
     two.start();
     await receiver.waitFor(before + 1, 20_000);
-    await expect.poll(() => hang.held.length).toBe(3);
+    await expect.poll(() => hang.held.length, POLL).toBe(3);
     // Both keep polling every 50 ms; a claim past the share would show as a fourth held request.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(hang.held).toHaveLength(3);
@@ -204,7 +206,7 @@ describe("webhook deliveries shared fairly across accounts", () => {
 
     // One at a time, so "in a row" is exact: the third refusal opens it for 60 s.
     const first = dispatcher({ ...options, perWebhook: 1 }, dataSource, events).start();
-    await expect.poll(async () => (await breaker()).trips).toBe(1);
+    await expect.poll(async () => (await breaker()).trips, POLL).toBe(1);
     const opened = await breaker();
     expect(opened.failures).toBe(3);
     expect(opened.until!.getTime() - Date.now()).toBeGreaterThan(50_000);
@@ -218,7 +220,7 @@ describe("webhook deliveries shared fairly across accounts", () => {
     // Cool-down over: exactly one probe, though 6 are due and the webhook's share is 5. Still refused: reopened for twice as long.
     offsetMs = 61_000;
     const second = dispatcher({ ...options, perWebhook: 5 }, dataSource, events).start();
-    await expect.poll(async () => (await breaker()).trips).toBe(2);
+    await expect.poll(async () => (await breaker()).trips, POLL).toBe(2);
     expect((await attempts()).reduce((sum, n) => sum + n, 0)).toBe(4);
     const reopened = await breaker();
     expect(reopened.until!.getTime() - (Date.now() + offsetMs)).toBeGreaterThan(110_000);
@@ -230,7 +232,7 @@ describe("webhook deliveries shared fairly across accounts", () => {
     offsetMs = 61_000 + 121_000;
     dispatcher({ ...options, perWebhook: 5 }, dataSource, events).start();
     await down.waitFor(6, 20_000);
-    await expect.poll(async () => (await stateOf(owner)).delivered).toBe(6);
+    await expect.poll(async () => (await stateOf(owner)).delivered, POLL).toBe(6);
     expect(await breaker()).toEqual({ failures: 0, trips: 0, until: null });
     // Each delivery was charged exactly one attempt more than it had: the deliveries held back were never charged.
     expect((await attempts()).reduce((sum, n) => sum + n, 0)).toBe(charged.reduce((sum, n) => sum + n, 0) + 6);
