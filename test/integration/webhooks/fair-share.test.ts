@@ -151,8 +151,12 @@ describe("webhook deliveries shared fairly across accounts", () => {
     dispatcher({ concurrency: 3, perWebhook: 1, perAccount: 3 }, dataSource, events).start();
     await receiver.waitFor(before + 12, 20_000);
     await expect.poll(async () => (await stateOf(healthy)).delivered, POLL).toBe(12);
-    expect(await stateOf(hostile)).toEqual({ leased: 2, tried: 0, delivered: 0, pending: 60 });
-    expect(hang.held).toHaveLength(2);
+    // All 12 went out before any hostile request was answered or timed out. (Once the healthy
+    // account has nothing left, the freed slot rightly goes to the hostile one, up to its share of 3.)
+    const state = await stateOf(hostile);
+    expect(state).toMatchObject({ tried: 0, delivered: 0, pending: 60 });
+    expect(state.leased).toBeLessThanOrEqual(3);
+    expect(hang.held.length).toBeLessThanOrEqual(3);
   });
 
   it("holds an account's share across two dispatchers on separate connections", async () => {
