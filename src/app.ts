@@ -107,6 +107,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     dispatcher = new WebhookDispatcher(database.dataSource, webhookGuard, events, logger, {
       publicBaseUrl: config.publicBaseUrl,
       onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+      ...config.webhooks,
       ...dispatchOptions,
     });
     if (deliver) dispatcher.start();

@@ -111,6 +111,9 @@ const envSchema = z
     PROGRESS_RECHECK_MS: integer(2_500, 100, 60_000),
     // How long a stopping process may take, SIGTERM to exit; below Docker's 10 s stop timeout.
     SHUTDOWN_DRAIN_MS: integer(8_000, 1_000, 600_000),
+    WEBHOOK_ACCOUNT_SHARE: integer(10, 1, 1_000),
+    WEBHOOK_BREAKER_FAILURES: integer(5, 1, 1_000),
+    WEBHOOK_BREAKER_COOLDOWN_SECONDS: integer(60, 1, 86_400),
   })
   .superRefine((env, ctx) => {
     // The guard's own parser decides what an entry may be, so boot and crawl agree.
@@ -228,6 +231,14 @@ export interface Config {
    * released early in it; what is still open at its end is cut and the process exits 1.
    */
   readonly shutdownDrainMs: number;
+  readonly webhooks: {
+    /** Deliveries of one account in flight at once, across every process. */
+    readonly perAccount: number;
+    /** Deliveries in a row that got no answer before a webhook's circuit breaker opens. */
+    readonly breakerFailures: number;
+    /** The breaker's first cool-down; each reopening without an answer between doubles it (at most an hour). */
+    readonly breakerCooldownMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -304,6 +315,11 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     scoreWaitMs: env.SCORE_WAIT_SECONDS * 1000,
     progressRecheckMs: env.PROGRESS_RECHECK_MS,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
+    webhooks: {
+      perAccount: env.WEBHOOK_ACCOUNT_SHARE,
+      breakerFailures: env.WEBHOOK_BREAKER_FAILURES,
+      breakerCooldownMs: env.WEBHOOK_BREAKER_COOLDOWN_SECONDS * 1000,
+    },
   };
   return deepFreeze(config);
 }

@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     const webhooks = new WebhookDispatcher(database.dataSource, new AddressGuard({ allowlist: config.crawl.ssrfAllowlist }), events, logger, {
       publicBaseUrl: config.publicBaseUrl,
       onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+      ...config.webhooks,
     }).start();
     logger.info({ concurrency: config.scoringWorkers }, "scoring worker ready");
 

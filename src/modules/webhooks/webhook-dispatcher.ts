@@ -14,6 +14,12 @@ export const MAX_STORED_RESPONSE = 4_096;
 const TIMEOUT_MS = 10_000;
 /** The most one delivery may take in all (a receiver dripping bytes included): well inside the claim's lease. */
 const REQUEST_TIMEOUT_MS = 30_000;
+/** The longest a circuit breaker stays open before its next probe, however often it reopened. */
+const BREAKER_MAX_COOLDOWN_MS = 3_600_000;
+/** Namespace (first key) of the per-account advisory locks a claim takes, apart from any other advisory lock. */
+const CLAIM_LOCK_SPACE = 0x77686b73;
+/** A pass that found an account being claimed for by another process looks again this soon. */
+const CONTENDED_RETRY_MS = 50;
 
 export interface DispatcherOptions {
   readonly publicBaseUrl: string;
@@ -25,10 +31,19 @@ export interface DispatcherOptions {
   /** Deliveries in flight at once in this process (default 20). */
   readonly concurrency?: number;
   /**
-   * Of those, at most this many to one webhook (default 5): a slow or hanging
-   * destination holds a few slots until its timeouts, never the others' deliveries.
+   * In flight to one webhook at once, across every process (default 5): a slow or
+   * hanging destination holds a few slots until its timeouts, never the others' deliveries.
    */
   readonly perWebhook?: number;
+  /**
+   * In flight for one account at once, across every process (default 10): an account
+   * with many hanging webhooks and a deep backlog still leaves the pool to the others.
+   */
+  readonly perAccount?: number;
+  /** Deliveries in a row with no answer (timeouts, connection failures) that open a webhook's circuit breaker (default 5). */
+  readonly breakerFailures?: number;
+  /** The breaker's first cool-down (default 60 s); each reopening with no answer between doubles it, up to an hour. */
+  readonly breakerCooldownMs?: number;
   /** 0…1: each retry delay is moved by up to this share, so failing receivers are not hit in lockstep. */
   readonly jitter?: number;
   /** Told each attempt's outcome (metrics). */
@@ -59,7 +74,10 @@ interface Claimed {
  */
 const storable = (text: string | null | undefined): string | null => (text == null ? null : text.replaceAll("\0", "\uFFFD"));
 
-type Outcome = { readonly ok: true; readonly status: number; readonly body: string } | { readonly ok: false; readonly status: number | null; readonly body: string | null; readonly error: string };
+/** `unanswered`: no complete answer came (a timeout, a refused or broken connection): what the circuit breaker counts. */
+type Outcome =
+  | { readonly ok: true; readonly status: number; readonly body: string }
+  | { readonly ok: false; readonly status: number | null; readonly body: string | null; readonly error: string; readonly unanswered?: boolean };
 
 /**
  * Delivers webhook events at least once (DESIGN.md §7, Standard Webhooks). Every
@@ -70,8 +88,13 @@ type Outcome = { readonly ok: true; readonly status: number; readonly body: stri
  * (DNS rebinding included); redirects are not followed.
  *
  * Deliveries run in a pool, not in batches: a slot freed by one delivery is
- * filled at once, and one webhook holds at most `perWebhook` slots, so a
- * destination that hangs until its timeouts delays only its own deliveries.
+ * filled at once. The pool is shared fairly: one webhook has at most
+ * `perWebhook` deliveries in flight and one account at most `perAccount`, both
+ * counted over every process (leased rows), and a freed slot goes to the
+ * account with the fewest in flight. A destination that gives no answer
+ * `breakerFailures` times in a row is paused as a whole (circuit breaker, in
+ * Postgres): its deliveries are not claimed, so not charged an attempt, until
+ * a cool-down has passed and one probe has been answered.
  */
 export class WebhookDispatcher {
   private readonly clock: () => Date;
@@ -79,14 +102,16 @@ export class WebhookDispatcher {
   private readonly pollMs: number;
   private readonly concurrency: number;
   private readonly perWebhook: number;
+  private readonly perAccount: number;
+  private readonly breakerFailures: number;
+  private readonly breakerCooldownMs: number;
   private readonly jitter: number;
   private timer: NodeJS.Timeout | undefined;
   /** The claiming pass under way, if any (one at a time per process). */
   private filling: Promise<void> | undefined;
   private again = false;
-  /** Deliveries under way in this process, and how many of them each webhook has. */
+  /** Deliveries under way in this process. */
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly busy = new Map<string, number>();
   private stopped = false;
   private unsubscribe: () => void = () => undefined;
 
@@ -102,6 +127,9 @@ export class WebhookDispatcher {
     this.pollMs = options.pollMs ?? 1_000;
     this.concurrency = Math.max(1, options.concurrency ?? 20);
     this.perWebhook = Math.max(1, options.perWebhook ?? 5);
+    this.perAccount = Math.max(1, options.perAccount ?? 10);
+    this.breakerFailures = Math.max(1, options.breakerFailures ?? 5);
+    this.breakerCooldownMs = Math.max(1, options.breakerCooldownMs ?? 60_000);
     this.jitter = options.jitter ?? 0.1;
   }
 
@@ -142,79 +170,145 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Claims due deliveries into the free slots and starts each. A webhook already
-   * at `perWebhook` is not claimed for; claimed deliveries beyond its share in one
-   * pass are handed back at once (attempt not counted) and the pass claims again
-   * without it, so a webhook's backlog cannot fill the pool. Bounded: every
-   * repeat leaves one more webhook out.
+   * Claims due deliveries into the free slots and starts each. The claim keeps
+   * every webhook and account within its share, so nothing is claimed only to be
+   * handed back. An account another process was claiming for at that moment is
+   * left to it; the pass looks again shortly, in case that process had no room.
    */
   private async fill(): Promise<void> {
-    while (!this.stopped) {
-      const free = this.concurrency - this.inFlight.size;
-      if (free <= 0) return;
-      const full = [...this.busy].filter(([, count]) => count >= this.perWebhook).map(([id]) => id);
-      const rows = await this.claim(free, full);
-      if (rows.length === 0) return;
-      const handedBack: Claimed[] = [];
-      for (const row of rows) {
-        const count = this.busy.get(row.webhook_id) ?? 0;
-        if (count >= this.perWebhook) handedBack.push(row);
-        else this.begin(row, count);
-      }
-      if (handedBack.length > 0) await this.handBack(handedBack);
-      // Fewer than asked and none handed back: nothing more is due now.
-      else if (rows.length < free) return;
-    }
+    const free = this.concurrency - this.inFlight.size;
+    if (this.stopped || free <= 0) return;
+    const { rows, contended } = await this.claim(free);
+    for (const row of rows) this.begin(row);
+    if (contended) setTimeout(() => this.wake(), CONTENDED_RETRY_MS).unref();
   }
 
-  private begin(row: Claimed, count: number): void {
-    this.busy.set(row.webhook_id, count + 1);
+  private begin(row: Claimed): void {
     const delivery: Promise<void> = this.deliver(row)
       .catch((error: unknown) => this.logger.warn({ err: error, delivery: row.id }, "could not record a webhook delivery; its claim lapses and it is retried"))
       .finally(() => {
         this.inFlight.delete(delivery);
-        const left = (this.busy.get(row.webhook_id) ?? 1) - 1;
-        if (left > 0) this.busy.set(row.webhook_id, left);
-        else this.busy.delete(row.webhook_id);
         this.wake();
       });
     this.inFlight.add(delivery);
   }
 
-  /** Claims up to `limit` due deliveries, none of the `except` webhooks, with a fenced lease; earliest due first. */
-  private async claim(limit: number, except: readonly string[]): Promise<Claimed[]> {
+  /**
+   * Claims up to `limit` due deliveries with a fenced lease, fairly across accounts.
+   * One transaction: first the accounts whose turn it is, each taken with a
+   * try-lock (`nextAccounts`); then, in a fresh snapshot that sees every claim
+   * committed before those locks, the claim itself (`claimFor`). The try-lock
+   * makes count-then-claim of one account atomic across processes, so its share
+   * holds; a process never waits on another for it, it leaves that account to it.
+   */
+  private async claim(limit: number): Promise<{ rows: Claimed[]; contended: boolean }> {
     const now = this.clock();
     const token = randomUUID();
-    const [claimed] = (await this.dataSource.query(
-      `WITH "due" AS (
-         SELECT "id" FROM "webhook_deliveries"
-          WHERE "status" = 'pending' AND "next_attempt_at" <= $1 AND ("locked_until" IS NULL OR "locked_until" < $1)
-            AND NOT ("webhook_id" = ANY($5::uuid[]))
-          ORDER BY "next_attempt_at" LIMIT $4 FOR UPDATE SKIP LOCKED)
-       UPDATE "webhook_deliveries" "d" SET "attempts" = "d"."attempts" + 1, "locked_until" = $2, "lease_token" = $3
-         FROM "due" WHERE "d"."id" = "due"."id"
-       RETURNING "d"."id"`,
-      [now, new Date(now.getTime() + this.leaseMs), token, limit, except],
-    )) as [Array<{ id: string }>, number];
-    if (claimed.length === 0) return [];
-    return (await this.dataSource.query(
+    const { ids, contended } = await this.dataSource.transaction(async (manager) => {
+      const accounts = await this.nextAccounts(manager, now, limit);
+      const mine = accounts.filter((account) => account.locked).map((account) => account.account_id);
+      const ids = mine.length === 0 ? [] : await this.claimFor(manager, mine, now, token, limit);
+      return { ids, contended: mine.length < accounts.length };
+    });
+    if (ids.length === 0) return { rows: [], contended };
+    const rows = (await this.dataSource.query(
       `SELECT "d"."id", "d"."lease_token", "d"."attempts", "d"."attempt_limit", "d"."event_id", "d"."event_type",
               "e"."data" AS "event_data", "e"."occurred_at", "w"."id" AS "webhook_id", "w"."account_id", "w"."url", "w"."enabled",
               "w"."secret", "w"."previous_secret", "w"."previous_secret_expires_at"
          FROM "webhook_deliveries" "d" JOIN "domain_events" "e" ON "e"."id" = "d"."event_id" JOIN "webhooks" "w" ON "w"."id" = "d"."webhook_id"
         WHERE "d"."id" = ANY($1) AND "d"."lease_token" = $2
         ORDER BY "d"."next_attempt_at", "d"."id"`,
-      [claimed.map((row) => row.id), token],
+      [ids, token],
     )) as Claimed[];
+    return { rows, contended };
   }
 
-  /** Returns claimed deliveries untried: the claim's attempt is taken back and they are due again at once. */
-  private async handBack(rows: readonly Claimed[]): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE "webhook_deliveries" SET "attempts" = "attempts" - 1, "locked_until" = NULL, "lease_token" = NULL
-        WHERE "id" = ANY($1) AND "lease_token" = $2`,
-      [rows.map((row) => row.id), rows[0]!.lease_token],
-    );
+  /**
+   * The accounts next in line, at most `limit` (no more can be served in one
+   * pass, so no more are locked), and whether this transaction holds each one's
+   * claim lock. In line: a due delivery on a webhook under its share whose
+   * breaker is not open, and the account under its share; fewest in flight
+   * first, then oldest due. Bounded by the webhooks that have claimable pending
+   * deliveries, not by the deliveries: one index probe each (a loose index scan
+   * of `IDX_webhook_deliveries_pending`), which also gives its earliest next
+   * attempt. In flight is counted from the leased rows, a few per process.
+   */
+  private async nextAccounts(manager: EntityManager, now: Date, limit: number): Promise<Array<{ account_id: string; locked: boolean }>> {
+    return (await manager.query(
+      `WITH RECURSIVE "pending" AS (
+         (SELECT "webhook_id", "next_attempt_at" FROM "webhook_deliveries"
+           WHERE "status" = 'pending' AND ("locked_until" IS NULL OR "locked_until" < $1)
+           ORDER BY "webhook_id", "next_attempt_at" LIMIT 1)
+         UNION ALL
+         SELECT "next"."webhook_id", "next"."next_attempt_at" FROM "pending" "p" CROSS JOIN LATERAL (
+           SELECT "webhook_id", "next_attempt_at" FROM "webhook_deliveries"
+            WHERE "status" = 'pending' AND ("locked_until" IS NULL OR "locked_until" < $1) AND "webhook_id" > "p"."webhook_id"
+            ORDER BY "webhook_id", "next_attempt_at" LIMIT 1) "next"
+       ), "leased" AS (
+         SELECT "d"."webhook_id", "w"."account_id", count(*)::int AS "n"
+           FROM "webhook_deliveries" "d" JOIN "webhooks" "w" ON "w"."id" = "d"."webhook_id"
+          WHERE "d"."lease_token" IS NOT NULL AND "d"."locked_until" >= $1
+          GROUP BY "d"."webhook_id", "w"."account_id"
+       ), "ready" AS (
+         SELECT "w"."account_id", min("p"."next_attempt_at") AS "oldest"
+           FROM "pending" "p" JOIN "webhooks" "w" ON "w"."id" = "p"."webhook_id" LEFT JOIN "leased" "l" ON "l"."webhook_id" = "w"."id"
+          WHERE "p"."next_attempt_at" <= $1 AND ("w"."breaker_open_until" IS NULL OR "w"."breaker_open_until" <= $1)
+            AND COALESCE("l"."n", 0) < CASE WHEN "w"."breaker_open_until" IS NULL THEN $4::int ELSE 1 END
+          GROUP BY "w"."account_id"
+       ), "inline" AS MATERIALIZED (
+         SELECT "r"."account_id" FROM "ready" "r"
+           LEFT JOIN (SELECT "account_id", sum("n") AS "n" FROM "leased" GROUP BY "account_id") "a" ON "a"."account_id" = "r"."account_id"
+          WHERE COALESCE("a"."n", 0) < $5
+          ORDER BY COALESCE("a"."n", 0), "r"."oldest", "r"."account_id" LIMIT $3
+       )
+       SELECT "account_id", pg_try_advisory_xact_lock($2, hashtext("account_id"::text)) AS "locked" FROM "inline"`,
+      [now, CLAIM_LOCK_SPACE, limit, this.perWebhook, this.perAccount],
+    )) as Array<{ account_id: string; locked: boolean }>;
+  }
+
+  /**
+   * Leases due deliveries of these accounts (their claim locks held). Each
+   * webhook offers its oldest due deliveries up to its free share (one, as the
+   * probe, when its breaker's cool-down is over); an account's k-th offer after
+   * the n it has in flight takes turn n + k, turns past the account's share are
+   * dropped, and the lowest turns win: round-robin by account, the fewest in
+   * flight first.
+   */
+  private async claimFor(manager: EntityManager, accounts: readonly string[], now: Date, token: string, limit: number): Promise<string[]> {
+    const [claimed] = (await manager.query(
+      `WITH "leased" AS (
+         SELECT "w"."id" AS "webhook_id", "w"."account_id", count(*)::int AS "n"
+           FROM "webhooks" "w" JOIN "webhook_deliveries" "d" ON "d"."webhook_id" = "w"."id"
+          WHERE "w"."account_id" = ANY($7::uuid[]) AND "d"."lease_token" IS NOT NULL AND "d"."locked_until" >= $1
+          GROUP BY "w"."id", "w"."account_id"
+       ), "hooks" AS (
+         -- The breaker is read again: it may have opened since the first statement's snapshot.
+         SELECT "w"."id", "w"."account_id", CASE WHEN "w"."breaker_open_until" IS NULL THEN $6::int ELSE 1 END - COALESCE("l"."n", 0) AS "free"
+           FROM "webhooks" "w" LEFT JOIN "leased" "l" ON "l"."webhook_id" = "w"."id"
+          WHERE "w"."account_id" = ANY($7::uuid[]) AND ("w"."breaker_open_until" IS NULL OR "w"."breaker_open_until" <= $1)
+       ), "offered" AS (
+         SELECT "h"."account_id", "d"."id", "d"."next_attempt_at" FROM "hooks" "h" CROSS JOIN LATERAL (
+           SELECT "id", "next_attempt_at" FROM "webhook_deliveries"
+            WHERE "webhook_id" = "h"."id" AND "status" = 'pending' AND "next_attempt_at" <= $1 AND ("locked_until" IS NULL OR "locked_until" < $1)
+            ORDER BY "next_attempt_at", "id" LIMIT GREATEST("h"."free", 0)) "d"
+       ), "turns" AS (
+         SELECT "o"."id", "o"."next_attempt_at",
+                ROW_NUMBER() OVER (PARTITION BY "o"."account_id" ORDER BY "o"."next_attempt_at", "o"."id")
+                  + COALESCE((SELECT sum("n") FROM "leased" "l" WHERE "l"."account_id" = "o"."account_id"), 0) AS "turn"
+           FROM "offered" "o"
+       ), "picked" AS (
+         SELECT "id" FROM "turns" WHERE "turn" <= $5 ORDER BY "turn", "next_attempt_at", "id" LIMIT $4
+       ), "locked" AS (
+         SELECT "id" FROM "webhook_deliveries"
+          WHERE "id" IN (SELECT "id" FROM "picked") AND "status" = 'pending' AND ("locked_until" IS NULL OR "locked_until" < $1)
+          FOR UPDATE SKIP LOCKED
+       )
+       UPDATE "webhook_deliveries" "d" SET "attempts" = "d"."attempts" + 1, "locked_until" = $2, "lease_token" = $3
+         FROM "locked" WHERE "d"."id" = "locked"."id"
+       RETURNING "d"."id"`,
+      [now, new Date(now.getTime() + this.leaseMs), token, limit, this.perAccount, this.perWebhook, accounts],
+    )) as [Array<{ id: string }>, number];
+    return claimed.map((row) => row.id);
   }
 
   private async deliver(row: Claimed): Promise<void> {
@@ -239,6 +333,7 @@ export class WebhookDispatcher {
       "webhook-timestamp": String(timestamp),
       "webhook-signature": signatureHeader(secrets, row.event_id, timestamp, body),
     }, body);
+    await this.recordReach(row, outcome);
 
     if (outcome.ok) {
       await this.finish(row, { status: "delivered", statusCode: outcome.status, body: outcome.body });
@@ -259,6 +354,43 @@ export class WebhookDispatcher {
     )) as [Array<{ failing_since: Date }>, number];
     const since = failing[0]?.failing_since;
     if (since && now.getTime() - since.getTime() >= DISABLE_AFTER_MS) await this.disable(row, "every delivery failed for 5 days");
+  }
+
+  /**
+   * The circuit breaker's count, after each attempt. No complete answer (a
+   * timeout, a refused or broken connection) counts towards opening it; the
+   * `breakerFailures`-th in a row, when it is not open already, opens it for a
+   * cool-down that doubles each time it reopens without an answer between (a
+   * failed probe). Any complete answer, even an error status, closes it: the
+   * destination is up, and per-delivery retries handle the rest. Refusals by the
+   * address guard never reach the network and change nothing.
+   */
+  private async recordReach(row: Claimed, outcome: Outcome): Promise<void> {
+    if (outcome.ok || (outcome.status !== null && !outcome.unanswered)) {
+      await this.dataSource.query(
+        `UPDATE "webhooks" SET "breaker_failures" = 0, "breaker_open_until" = NULL, "breaker_trips" = 0
+          WHERE "id" = $1 AND ("breaker_failures" > 0 OR "breaker_open_until" IS NOT NULL OR "breaker_trips" > 0)`,
+        [row.webhook_id],
+      );
+      return;
+    }
+    if (!outcome.unanswered) return;
+    const now = this.clock();
+    const [changed] = (await this.dataSource.query(
+      `WITH "before" AS (
+         SELECT "id", "breaker_trips", "breaker_failures" + 1 >= $2 AND ("breaker_open_until" IS NULL OR "breaker_open_until" <= $3) AS "opens"
+           FROM "webhooks" WHERE "id" = $1 FOR NO KEY UPDATE)
+       UPDATE "webhooks" "w"
+          SET "breaker_failures" = "w"."breaker_failures" + 1,
+              "breaker_open_until" = CASE WHEN "before"."opens"
+                THEN $3::timestamptz + LEAST($4::float8 * power(2, LEAST("before"."breaker_trips", 20)), $5::float8) * interval '1 millisecond'
+                ELSE "w"."breaker_open_until" END,
+              "breaker_trips" = "w"."breaker_trips" + CASE WHEN "before"."opens" THEN 1 ELSE 0 END
+         FROM "before" WHERE "w"."id" = "before"."id"
+       RETURNING "before"."opens", "w"."breaker_open_until"`,
+      [row.webhook_id, this.breakerFailures, now, this.breakerCooldownMs, BREAKER_MAX_COOLDOWN_MS],
+    )) as [Array<{ opens: boolean; breaker_open_until: Date }>, number];
+    if (changed[0]?.opens) this.logger.warn({ webhook: row.webhook_id, until: changed[0].breaker_open_until }, "webhook destination gives no answer; its deliveries are paused");
   }
 
   /**
@@ -299,7 +431,15 @@ export class WebhookDispatcher {
       await this.endUntried(manager, row, "paused", null);
       return false;
     });
-    if (enabledMeanwhile) await this.handBack([row]);
+    if (enabledMeanwhile) await this.release(row);
+  }
+
+  /** Lets a claimed delivery go, untried and its attempt not counted, for the next claim to take. */
+  private async release(row: Claimed): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE "webhook_deliveries" SET "attempts" = "attempts" - 1, "locked_until" = NULL, "lease_token" = NULL WHERE "id" = $1 AND "lease_token" = $2`,
+      [row.id, row.lease_token],
+    );
   }
 
   /** Writes an end state for a claimed delivery that was not sent: its claim's attempt is not counted, and nothing is due. */
@@ -392,7 +532,7 @@ export class WebhookDispatcher {
       stream.on("end", answered);
       stream.on("error", (error: Error & { code?: string }) => {
         const refused = error instanceof RefusedAddressError || error.code === "ERR_REFUSED_ADDRESS" || (error.cause as { code?: string } | undefined)?.code === "ERR_REFUSED_ADDRESS";
-        done({ ok: false, status, body: chunks.length > 0 ? text() : null, error: refused ? error.message : `${error.code ?? "error"}: ${error.message}`.slice(0, 500) });
+        done({ ok: false, status, body: chunks.length > 0 ? text() : null, error: refused ? error.message : `${error.code ?? "error"}: ${error.message}`.slice(0, 500), unanswered: !refused });
       });
     });
   }

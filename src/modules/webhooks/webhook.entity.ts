@@ -48,6 +48,21 @@ export class Webhook {
   @Column({ name: "failing_since", type: "timestamptz", nullable: true })
   failingSince: Date | null;
 
+  /**
+   * Circuit breaker: deliveries in a row that got no answer at all (timeouts,
+   * connection failures). Enough of them open the breaker: nothing is claimed for
+   * this webhook until `breakerOpenUntil`, then one probe decides.
+   */
+  @Column({ name: "breaker_failures", type: "integer", default: 0 })
+  breakerFailures: number;
+
+  @Column({ name: "breaker_open_until", type: "timestamptz", nullable: true })
+  breakerOpenUntil: Date | null;
+
+  /** Times in a row the breaker opened, with no answer between: each cool-down doubles the last. */
+  @Column({ name: "breaker_trips", type: "integer", default: 0 })
+  breakerTrips: number;
+
   /** Why the service disabled it (410 Gone, 5 days of failures); null when enabled or disabled by the customer. */
   @Column({ name: "disabled_reason", type: "text", nullable: true })
   disabledReason: string | null;
@@ -76,7 +91,8 @@ export const MAX_DELIVERY_ATTEMPTS = 8;
  */
 @Entity({ name: "webhook_deliveries" })
 @Index("IDX_webhook_deliveries_event_webhook", ["eventId", "webhookId"], { unique: true })
-@Index("IDX_webhook_deliveries_due", ["nextAttemptAt"], { where: `"status" = 'pending'` })
+@Index("IDX_webhook_deliveries_pending", ["webhookId", "nextAttemptAt"], { where: `"status" = 'pending'` })
+@Index("IDX_webhook_deliveries_leased", ["webhookId"], { where: `"lease_token" IS NOT NULL` })
 @Index("IDX_webhook_deliveries_log", ["webhookId", "createdAt", "id"])
 export class WebhookDelivery {
   @PrimaryGeneratedColumn("uuid", { primaryKeyConstraintName: "PK_webhook_deliveries" })

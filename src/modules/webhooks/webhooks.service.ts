@@ -81,7 +81,8 @@ export class WebhooksService {
     let resumed = false;
     const updated = await this.dataSource.transaction(async (manager) => {
       const webhook = await this.find(manager, accountId, id, true);
-      if (url !== undefined) webhook.url = url;
+      // A new destination starts with a closed circuit breaker: the old one's silence says nothing of it.
+      if (url !== undefined && url !== webhook.url) Object.assign(webhook, { url, breakerFailures: 0, breakerOpenUntil: null, breakerTrips: 0 });
       if (events !== undefined) webhook.events = events;
       if (changes.enabled !== undefined) {
         if (changes.enabled && !webhook.enabled) {
