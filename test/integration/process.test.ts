@@ -1,3 +1,4 @@
+import { bounded } from "../support/bounded.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createServer as createHttpServer } from "node:http";
@@ -426,17 +427,6 @@ describe("the service process", () => {
     }
   }, 120_000);
 });
-
-/** Rejects when `promise` has not settled in `ms`: something that never happens fails the test instead of hanging it. */
-async function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms)));
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * Follows a job's progress on one graphql-ws socket that does not reconnect, so the

@@ -1,3 +1,4 @@
+import { bounded } from "../../support/bounded.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomInt } from "node:crypto";
 import { Redis } from "ioredis";
@@ -83,17 +84,6 @@ describe("scoring while Redis is down", () => {
   }, 60_000);
 });
 
-/** Rejects when `promise` has not settled in `ms` (a follower that never ends). */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms)));
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 async function until(condition: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> {
   for (const deadline = Date.now() + ms; !(await condition()); ) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
@@ -114,7 +104,7 @@ describe("followers of a job when Redis blips while it runs", () => {
     const client = wsClient(service.url, { cookie: grace.cookie });
     clients.push(client);
     const followed = follow(client, jobId);
-    await within(followed.first, 10_000, "the subscription's first step");
+    await bounded(followed.first, 10_000, "the subscription's first step");
     const waiting = api("/api/score", { method: "POST", cookie: grace.cookie, body: { url } });
     await until(async () => service.sites.requestsTo("held.test").filter((request) => request.path === "/").length >= 2, "both crawls reaching the site");
 
@@ -126,13 +116,13 @@ describe("followers of a job when Redis blips while it runs", () => {
     await until(async () => (await stored()).filter((job) => job.status === "completed").length === 2, "both jobs completing in Postgres", 30_000);
     await link.open();
 
-    const ended = await within(followed.ended, 30_000, "the subscription's end");
+    const ended = await bounded(followed.ended, 30_000, "the subscription's end");
     expect(ended.errors).toEqual([]);
     expect(ended.ending).toBe("complete");
     expect(ended.steps.at(-1)).toMatchObject({ jobId, status: "completed", resultId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
 
     // The REST wait is 600 s: an answer within the test's bound is the job's end, not the wait running out.
-    const answer = await within(waiting, 30_000, "the waiting POST /api/score");
+    const answer = await bounded(waiting, 30_000, "the waiting POST /api/score");
     const body = await answer.json();
     expect(answer.status, JSON.stringify(body)).toBe(200);
     expect(body.dimensions).toHaveLength(27);

@@ -1,3 +1,4 @@
+import { insertAccount, insertWebhook } from "../../support/webhook-rows.js";
 import { createServer as createHttpsServer, type Server } from "node:https";
 import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -41,20 +42,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function account(name: string): Promise<string> {
-  const [row] = (await dataSource.query(`INSERT INTO accounts (name, billing_cycle_anchor) VALUES ($1, now()) RETURNING id`, [name])) as Array<{ id: string }>;
-  return row!.id;
-}
-
-async function webhookFor(accountId: string, path: string): Promise<string> {
-  const [row] = (await dataSource.query(`INSERT INTO webhooks (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING id`, [
-    accountId,
-    receiver.url(path),
-    ["subscription.changed"],
-    newWebhookSecret(),
-  ])) as Array<{ id: string }>;
-  return row!.id;
-}
+const account = (name: string) => insertAccount(dataSource, name);
+const webhookFor = (accountId: string, path: string) => insertWebhook(dataSource, accountId, receiver.url(path));
 
 /** n subscription.changed events of the account, each committed on its own, as a checkout would. */
 async function recordEvents(events: DomainEvents, accountId: string, n: number): Promise<void> {

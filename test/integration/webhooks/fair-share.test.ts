@@ -1,3 +1,4 @@
+import { insertAccount, insertWebhook } from "../../support/webhook-rows.js";
 import { createServer as createHttpsServer, type Server } from "node:https";
 import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,7 +9,6 @@ import { dataSourceFor } from "../../../src/db/database.js";
 import { DomainEvents } from "../../../src/events/domain-events.js";
 import { AddressGuard } from "../../../src/modules/crawl/address-guard.js";
 import { WebhookDispatcher, type DispatcherOptions } from "../../../src/modules/webhooks/webhook-dispatcher.js";
-import { newWebhookSecret } from "../../../src/modules/webhooks/webhooks.service.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
 import { WebhookReceiver } from "../../support/webhook-receiver.js";
 
@@ -48,20 +48,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function account(name: string): Promise<string> {
-  const [row] = (await dataSource.query(`INSERT INTO accounts (name, billing_cycle_anchor) VALUES ($1, now()) RETURNING id`, [name])) as Array<{ id: string }>;
-  return row!.id;
-}
-
-async function webhookFor(accountId: string, url: string): Promise<string> {
-  const [row] = (await dataSource.query(`INSERT INTO webhooks (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING id`, [
-    accountId,
-    url,
-    ["subscription.changed"],
-    newWebhookSecret(),
-  ])) as Array<{ id: string }>;
-  return row!.id;
-}
+const account = (name: string) => insertAccount(dataSource, name);
+const webhookFor = (accountId: string, url: string) => insertWebhook(dataSource, accountId, url);
 
 /** n subscription.changed events of the account, each committed on its own: one delivery per webhook of the account each. */
 async function recordEvents(events: DomainEvents, accountId: string, n: number): Promise<void> {
