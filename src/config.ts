@@ -71,8 +71,12 @@ const envSchema = z
       .optional(),
     DATABASE_URL: optionalUrl(["postgres:", "postgresql:"]),
     DATABASE_POOL_SIZE: integer(10, 1, 200),
+    // How long a query may queue for a pooled connection before 503: a burst of 30 chats must queue, not fail.
+    DATABASE_POOL_WAIT_MS: integer(10_000, 100, 120_000),
     DATA_DIR: optionalString.transform((value) => path.resolve(value ?? "./.data")),
     REDIS_URL: optionalUrl(["redis:", "rediss:"]),
+    // Longest wait for the rate-limit store before a request is refused (fail closed); a disconnected store is refused at once.
+    RATE_LIMIT_STORE_TIMEOUT_MS: integer(1_000, 10, 30_000),
     REDIS_PREFIX: optionalString
       .transform((value) => value ?? "pms")
       .refine((value) => /^[A-Za-z0-9_.-]{1,40}$/.test(value), { message: "must be 1 to 40 letters, digits, '.', '_' or '-'" }),
@@ -178,13 +182,16 @@ export interface Config {
   readonly logLevel: NonNullable<Env["LOG_LEVEL"]>;
   /** undefined: pretty on a terminal, JSON otherwise. */
   readonly logFormat: "json" | "pretty" | undefined;
+  /** `poolWaitMs`: how long a query waits for a pooled connection (a new connection still gets 3 s to open). */
   readonly database:
-    | { readonly kind: "external"; readonly url: string; readonly poolSize: number }
-    | { readonly kind: "embedded"; readonly dataDir: string; readonly poolSize: number };
+    | { readonly kind: "external"; readonly url: string; readonly poolSize: number; readonly poolWaitMs: number }
+    | { readonly kind: "embedded"; readonly dataDir: string; readonly poolSize: number; readonly poolWaitMs: number };
   readonly dataDir: string;
   readonly redisUrl: string | undefined;
   /** Namespace of every Redis key and channel: deployments (or test runs) sharing one Redis stay apart. */
   readonly redisPrefix: string;
+  /** The rate limits' wait for their store (Redis) before failing closed. */
+  readonly rateLimit: { readonly storeTimeoutMs: number };
   readonly scoring:
     | { readonly engine: "heuristic" }
     | { readonly engine: "llm"; readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string };
@@ -290,11 +297,12 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "warn" : "info"),
     logFormat: env.LOG_FORMAT,
     database: env.DATABASE_URL
-      ? { kind: "external", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
-      : { kind: "embedded", dataDir: path.join(env.DATA_DIR, "postgres"), poolSize: env.DATABASE_POOL_SIZE },
+      ? { kind: "external", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, poolWaitMs: env.DATABASE_POOL_WAIT_MS }
+      : { kind: "embedded", dataDir: path.join(env.DATA_DIR, "postgres"), poolSize: env.DATABASE_POOL_SIZE, poolWaitMs: env.DATABASE_POOL_WAIT_MS },
     dataDir: env.DATA_DIR,
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,
+    rateLimit: { storeTimeoutMs: env.RATE_LIMIT_STORE_TIMEOUT_MS },
     scoring: env.OPENAI_API_KEY
       ? { engine: "llm", apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.SCORING_MODEL }
       : { engine: "heuristic" },

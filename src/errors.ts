@@ -113,6 +113,8 @@ export function isUnavailableError(error: unknown): boolean {
     if (typeof candidate.message === "string" && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(candidate.message)) {
       return true;
     }
+    // pg's own bound on opening a connection (every pooled client has one, see db/database.ts).
+    if (candidate.message === "timeout expired") return true;
     if (Array.isArray(candidate.errors) && candidate.errors.some(isUnavailableError)) return true;
     current = candidate.cause;
   }

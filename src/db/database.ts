@@ -1,5 +1,6 @@
 import "reflect-metadata";
 import type { Logger } from "pino";
+import pg from "pg";
 import { DataSource } from "typeorm";
 import type { Config } from "../config.js";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded-postgres.js";
@@ -14,8 +15,27 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** How long opening one connection may take: past it the database is taken as unreachable (503). */
+export const CONNECT_TIMEOUT_MS = 3_000;
+
+/** The default wait for a pooled connection (DATABASE_POOL_WAIT_MS). */
+export const DEFAULT_POOL_WAIT_MS = 10_000;
+
+/**
+ * pg-pool has one setting, connectionTimeoutMillis, for two waits: for a free pooled
+ * connection, and for a new connection to open. They need different bounds: a burst
+ * the limits allow queues for connections longer than a healthy database ever takes
+ * to accept one. The pool gets the queue wait, and its clients keep their own bound
+ * on opening, so an unreachable database is still found out within seconds.
+ */
+class BoundedConnectClient extends pg.Client {
+  constructor(config: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
+
 /** Connection settings shared by the service, the schema tools and the tests. */
-export function dataSourceFor(url: string, poolSize: number): DataSource {
+export function dataSourceFor(url: string, poolSize: number, poolWaitMs: number = DEFAULT_POOL_WAIT_MS): DataSource {
   return new DataSource({
     type: "postgres",
     url,
@@ -27,9 +47,11 @@ export function dataSourceFor(url: string, poolSize: number): DataSource {
     uuidExtension: "pgcrypto",
     installExtensions: false,
     poolSize,
-    connectTimeoutMS: 3_000,
+    // pg-pool's connectionTimeoutMillis: the wait for a pooled connection (opening one: BoundedConnectClient).
+    connectTimeoutMS: poolWaitMs,
     applicationName: "product-maturity-scoring",
     extra: {
+      Client: BoundedConnectClient,
       // A statement the database cannot finish in time is a failure, not a hang.
       statement_timeout: 30_000,
       idleTimeoutMillis: 30_000,
@@ -52,7 +74,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     url = embedded.url;
   }
 
-  const dataSource = dataSourceFor(url, config.database.poolSize);
+  const dataSource = dataSourceFor(url, config.database.poolSize, config.database.poolWaitMs);
   try {
     await dataSource.initialize();
     const applied = await dataSource.runMigrations({ transaction: "each" });

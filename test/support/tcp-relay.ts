@@ -2,13 +2,14 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 
 /**
  * A TCP relay between the service and a real server (PostgreSQL, Redis) that a
- * test can cut (unreachable) or stall (connected but silent) and open again, so an
- * outage is real, not a mocked client.
+ * test can cut (unreachable), stall (connected but silent) or slow down (answers
+ * delayed) and open again, so an outage is real, not a mocked client.
  */
 export class TcpRelay {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private stalled = false;
+  private delayMs = 0;
   private readonly held: Array<() => void> = [];
   port = 0;
 
@@ -28,6 +29,8 @@ export class TcpRelay {
       client.pipe(upstream);
       upstream.on("data", (chunk: Buffer) => {
         if (this.stalled) this.held.push(() => client.write(chunk));
+        // Equal delays keep the chunks in order: timers of the same length fire in the order they were set.
+        else if (this.delayMs > 0) setTimeout(() => client.write(chunk), this.delayMs);
         else client.write(chunk);
       });
     });
@@ -36,7 +39,14 @@ export class TcpRelay {
     if (typeof address === "object" && address) this.port = address.port;
   }
 
+  /** Accepting connections (opened, and not cut since). */
+  get listening(): boolean {
+    return this.server !== undefined;
+  }
+
   async cut(): Promise<void> {
+    // Answers held by a stall belonged to connections that are gone.
+    this.held.length = 0;
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = undefined;
@@ -45,6 +55,11 @@ export class TcpRelay {
   /** The server's answers are held back: requests go out, nothing comes back. */
   stall(): void {
     this.stalled = true;
+  }
+
+  /** The server's answers arrive `ms` late (0: at once again); the server itself stays healthy. */
+  delay(ms: number): void {
+    this.delayMs = ms;
   }
 
   resume(): void {

@@ -44,10 +44,18 @@ describe("configuration", () => {
     });
     expect(config.http.port).toBe(8080);
     expect(config.http.trustProxy).toBe(1);
-    expect(config.database).toEqual({ kind: "external", url: "postgres://u:p@db:5432/pms", poolSize: 10 });
+    expect(config.database).toEqual({ kind: "external", url: "postgres://u:p@db:5432/pms", poolSize: 10, poolWaitMs: 10_000 });
+    expect(config.rateLimit).toEqual({ storeTimeoutMs: 1_000 });
     expect(config.scoring).toEqual({ engine: "llm", apiKey: "sk-test", baseUrl: "http://127.0.0.1:9999/v1", model: "gpt-4.1-mini" });
     expect(config.session.authorizedParties).toEqual(["https://app.example.com", "https://www.example.com"]);
     expect(config.crawl).toEqual({ maxPages: 40, ssrfAllowlist: ["127.0.0.1/32", "fixtures.test"] });
+  });
+
+  it("takes the pool wait and the rate-limit store's deadline", () => {
+    const config = loadConfig({ DATABASE_URL: "postgres://u:p@db:5432/pms", DATABASE_POOL_WAIT_MS: "15000", RATE_LIMIT_STORE_TIMEOUT_MS: "100" });
+    expect(config.database).toMatchObject({ poolWaitMs: 15_000 });
+    expect(config.rateLimit).toEqual({ storeTimeoutMs: 100 });
+    expect(problemsOf({ RATE_LIMIT_STORE_TIMEOUT_MS: "0" })).toEqual([expect.stringMatching(/^RATE_LIMIT_STORE_TIMEOUT_MS /)]);
   });
 
   it("names every bad variable at once", () => {

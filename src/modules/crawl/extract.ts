@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { getDomainWithoutSuffix } from "tldts";
+import { storableText } from "../../db/pg-text.js";
 import type { ExtractedPage, JsonLdEntity, PageLink, TrustHeaders } from "./crawl.types.js";
 import { domAdapter, walkHtml, walkTree, type RawPage, type ScriptingSignals } from "./html-tree.js";
 import { findDates, findPrices } from "./text-signals.js";
@@ -45,7 +46,9 @@ export function extractPage(input: PageInput): ExtractedPage {
 export function readPage(input: PageInput): ReadPage {
   const rendered = input.rendered === true;
   const { document, route } = rendered ? splitRoute(input.url) : { document: input.url, route: undefined };
-  const raw = (input.kind === "xhtml" && !rendered && walkXhtml(input.body, document)) || walkHtml(input.body, { scripted: rendered });
+  // NUL in a page (raw, or written into the DOM by a script) would reach the stored result and fail its insert.
+  const body = storableText(input.body);
+  const raw = (input.kind === "xhtml" && !rendered && walkXhtml(body, document)) || walkHtml(body, { scripted: rendered });
   const base = (raw.baseHref !== undefined && canonicalBase(raw.baseHref, document)) || document;
   const { internal, external } = resolveLinks(raw, base, document, rendered);
   const page: ExtractedPage = {
@@ -247,7 +250,8 @@ function toEntity(type: string, value: JsonObject): JsonLdEntity {
 }
 
 function scalarText(value: Json | undefined): string | undefined {
-  if (typeof value === "string") return value.trim().replace(/\s+/g, " ").slice(0, 1000) || undefined;
+  // JSON escapes ("\u0000", a lone "\ud83d") bring back what the page's text had removed.
+  if (typeof value === "string") return storableText(value.trim().replace(/\s+/g, " ").slice(0, 1000)) || undefined;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value)) {
     const parts = value.map((item) => scalarText(item)).filter((part) => part !== undefined);

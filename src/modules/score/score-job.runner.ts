@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
 import type { DataSource, EntityManager } from "typeorm";
+import { storableDeep } from "../../db/pg-text.js";
 import { AppError, toAppError } from "../../errors.js";
 import type { DomainEvent, DomainEvents } from "../../events/domain-events.js";
 import type { Crawler } from "../crawl/crawler.js";
@@ -167,7 +168,8 @@ export class ScoreJobRunner {
       return await this.fail(job, error);
     }
     try {
-      return await this.complete(job, result);
+      // Scorers cut quotes to length (which can split a surrogate pair) and a model may answer anything.
+      return await this.complete(job, storableDeep(result));
     } catch (error) {
       // The commit may or may not have happened (a connection lost at COMMIT): fail()
       // is conditional, so a job that did complete stays completed and is not refunded.

@@ -105,8 +105,9 @@ export function createScoringRuntime(deps: {
   } else {
     queue = new InProcessJobQueue(() => runner.processNext(), logger, Math.max(1, workers));
   }
-  const limiter = new RateLimiter(redis ? new RedisSlidingWindowStore(redis.client, { keyPrefix: `${config.redisPrefix}:rl:` }) : new MemorySlidingWindowStore());
-  const anonymousCap = new AnonymousCap(redis ? { redis: redis.client, keyPrefix: `${config.redisPrefix}:rl:anon` } : {});
+  const timeoutMs = config.rateLimit.storeTimeoutMs;
+  const limiter = new RateLimiter(redis ? new RedisSlidingWindowStore(redis.client, { keyPrefix: `${config.redisPrefix}:rl:` }) : new MemorySlidingWindowStore(), { timeoutMs });
+  const anonymousCap = new AnonymousCap(redis ? { redis: redis.client, keyPrefix: `${config.redisPrefix}:rl:anon`, timeoutMs } : { timeoutMs });
   const products = new ProductsService(dataSource);
   const results = new ScoreResultsService(dataSource);
   const scores = new ScoreService(dataSource, ledger, limiter, anonymousCap, products, queue, bus, logger, undefined, (url) => crawler.checkAddress(url));

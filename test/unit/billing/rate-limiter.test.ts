@@ -48,14 +48,12 @@ describe("rate limiter when its store fails (fail closed)", () => {
     expect((await limiter.check("score", "user-1")).outcome).toBe("limited");
   });
 
-  it("refuses after about 100 ms when the store does not answer, and recovers when it does", async () => {
+  it("refuses when the store does not answer within the deadline, and recovers when it does", async () => {
     const store = new UnreliableStore();
-    const limiter = new RateLimiter(store);
+    const limiter = new RateLimiter(store, { timeoutMs: 50 });
     store.mode = "hanging";
-    const { value: decision, ms } = await timed(() => limiter.check("chat", "user-1"));
+    const decision = await limiter.check("chat", "user-1");
     expectFailClosed(decision);
-    expect(ms).toBeGreaterThanOrEqual(95);
-    expect(ms).toBeLessThan(400);
     expect(decision.cause).toMatchObject({ code: "ETIMEDOUT" });
 
     store.mode = "working";

@@ -68,7 +68,7 @@ export class AnonymousCap {
   async consume(ip: string): Promise<AnonymousCapResult> {
     let outcome: RateLimiterRes;
     try {
-      outcome = await withDeadline(() => this.limiter.consume(ip), this.timeoutMs);
+      outcome = await withDeadline(() => this.limiter.consume(ip), this.timeoutMs, () => this.giveBack(ip));
     } catch (rejection) {
       // rate-limiter-flexible rejects with a RateLimiterRes when the quota is spent, with an Error otherwise.
       if (!(rejection instanceof RateLimiterRes)) {
@@ -88,6 +88,11 @@ export class AnonymousCap {
     }
     const state = { remaining: outcome.remainingPoints, resetSeconds: secondsUntil(outcome.msBeforeNext) };
     return { ...state, headers: rateLimitHeaders(anonymousScorePolicy, state) };
+  }
+
+  /** A consume that landed after its caller was refused for a late store: the address keeps its score. */
+  private giveBack(ip: string): void {
+    this.limiter.reward(ip, 1).catch(() => undefined);
   }
 }
 

@@ -1,7 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { AppError } from "../../../errors.js";
 import { DEFAULT_STORE_TIMEOUT_MS, FAIL_CLOSED_RETRY_AFTER_SECONDS, limiterUnavailableError, withDeadline } from "./fail-closed.js";
 import { rateLimitHeaders, type RateLimitPolicy } from "./rate-limit-headers.js";
-import type { SlidingWindowStore } from "./sliding-window.js";
+import { HitNotSentError, type SlidingWindowStore } from "./sliding-window.js";
 
 export type RateLimitedAction = "score" | "chat" | "webhook";
 
@@ -89,7 +90,8 @@ export interface RateLimiterOptions {
 /**
  * Short-window limits for score, chat and webhook sends. It never throws: a store failure or a store
  * slower than `timeoutMs` is a refusal, and the next call asks the store again, so
- * service resumes as soon as the store answers (no breaker state to reset).
+ * service resumes as soon as the store answers (no breaker state to reset). A refused
+ * caller's hit is taken back, so a refusal for an unavailable store costs no slot.
  */
 export class RateLimiter {
   private readonly timeoutMs: number;
@@ -119,10 +121,13 @@ export class RateLimiter {
 
   /** Counts one request of `subject` (a user id, or `anonymousSubject(ip)`) when it is allowed. */
   async check(action: RateLimitedAction, subject: string): Promise<RateLimitDecision> {
+    const hitId = randomUUID();
     try {
-      const { allowed, state } = await this.hit(action, subject, rateLimitPolicies[action].limit);
+      const { allowed, state } = await this.hit(action, subject, rateLimitPolicies[action].limit, hitId);
       return new RateLimitDecision(action, allowed ? "allowed" : "limited", state);
     } catch (error) {
+      // Late, or cut off after it was sent: the hit may still land, and this caller is refused.
+      if (!(error instanceof HitNotSentError)) this.store.forget?.(storeKey(action, subject), hitId);
       return new RateLimitDecision(
         action,
         "store-unavailable",
@@ -133,13 +138,15 @@ export class RateLimiter {
   }
 
   /** Asks the store, within the deadline, for a hit allowed while fewer than `limit` are in the window. */
-  private async hit(action: RateLimitedAction, subject: string, limit: number): Promise<{ allowed: boolean; state: { remaining: number; resetSeconds: number } }> {
+  private async hit(action: RateLimitedAction, subject: string, limit: number, hitId?: string): Promise<{ allowed: boolean; state: { remaining: number; resetSeconds: number } }> {
     const policy = rateLimitPolicies[action];
     const windowMs = policy.windowSeconds * 1000;
     const nowMs = this.clock();
-    const hit = await withDeadline(() => this.store.hit(`${action}:${subject}`, limit, windowMs, nowMs), this.timeoutMs);
+    const hit = await withDeadline(() => this.store.hit(storeKey(action, subject), limit, windowMs, nowMs, hitId), this.timeoutMs);
     // A slot frees when the oldest hit leaves the window; with no hit at all, nothing is pending.
     const resetSeconds = hit.oldestMs === undefined ? 0 : Math.max(0, Math.ceil((hit.oldestMs + windowMs - nowMs) / 1000));
     return { allowed: hit.allowed, state: { remaining: Math.max(0, policy.limit - hit.count), resetSeconds } };
   }
 }
+
+const storeKey = (action: RateLimitedAction, subject: string): string => `${action}:${subject}`;

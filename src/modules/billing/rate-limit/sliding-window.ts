@@ -20,7 +20,14 @@ export interface SlidingWindowStore {
    * Records a hit only when it is allowed: a refused request is charged nothing and
    * does not push the end of the block further away.
    */
-  hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<SlidingWindowHit>;
+  hit(key: string, limit: number, windowMs: number, nowMs: number, hitId?: string): Promise<SlidingWindowHit>;
+  /**
+   * Takes back hit `hitId` of `key` whose caller was refused because its answer came
+   * late or not at all: it may or may not have been recorded. Never throws; a store
+   * that cannot reach its data now does it as soon as it can. Absent: every hit is
+   * answered as it is recorded, so none is ever in doubt.
+   */
+  forget?(key: string, hitId: string): void;
 }
 
 /**
@@ -61,6 +68,22 @@ export interface RedisSlidingWindowStoreOptions {
   keyPrefix?: string;
 }
 
+/** The hit was refused before it was sent: nothing to take back. */
+export class HitNotSentError extends Error {
+  readonly code = "ECONNREFUSED";
+
+  constructor(status: string) {
+    super(`the rate-limit store's connection is ${status}, not ready`);
+    this.name = "HitNotSentError";
+  }
+}
+
+/**
+ * Hits waiting to be taken back while Redis is away. Past this many the oldest are
+ * dropped: each is one request counted against its caller for at most one window.
+ */
+const MAX_PENDING_FORGETS = 10_000;
+
 /**
  * Sorted set per key: member = a unique id per hit, score = its time. The clock is the
  * caller's (injectable in tests); instances are expected to run NTP-synchronised
@@ -69,8 +92,11 @@ export interface RedisSlidingWindowStoreOptions {
 export class RedisSlidingWindowStore implements SlidingWindowStore {
   private readonly keyPrefix: string;
   private readonly command: SlidingWindowCommand;
+  /** hit id → its sorted set, for hits to take back once Redis is ready again. */
+  private readonly pendingForgets = new Map<string, string>();
+  private waitingForReady = false;
 
-  constructor(client: Redis, options: RedisSlidingWindowStoreOptions = {}) {
+  constructor(private readonly client: Redis, options: RedisSlidingWindowStoreOptions = {}) {
     this.keyPrefix = options.keyPrefix ?? "pms:rl:";
     // defineCommand sends EVALSHA and falls back to EVAL on NOSCRIPT (a restarted or flushed Redis).
     const commands = client as unknown as Record<string, SlidingWindowCommand | undefined>;
@@ -82,16 +108,48 @@ export class RedisSlidingWindowStore implements SlidingWindowStore {
     this.command = command.bind(client);
   }
 
-  async hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<SlidingWindowHit> {
-    const reply = await this.command(
-      this.keyPrefix + key,
-      String(nowMs - windowMs),
-      String(nowMs),
-      String(limit),
-      String(windowMs),
-      `${nowMs}:${randomUUID()}`,
-    );
+  async hit(key: string, limit: number, windowMs: number, nowMs: number, hitId: string = randomUUID()): Promise<SlidingWindowHit> {
+    // Fail fast whatever the client's options: a queued hit would only wait out the deadline.
+    if (this.client.status !== "ready") throw new HitNotSentError(this.client.status);
+    const reply = await this.command(this.keyPrefix + key, String(nowMs - windowMs), String(nowMs), String(limit), String(windowMs), hitId);
     return parseReply(reply);
+  }
+
+  /**
+   * ZREM of the hit's member, which is harmless when the hit was never recorded. On
+   * the connection that carried the hit, Redis runs it after the hit, so a hit still
+   * in flight is removed too. While Redis is away (the hit may have run just before
+   * the link dropped) it waits for the next "ready".
+   */
+  forget(key: string, hitId: string): void {
+    this.pendingForgets.delete(hitId);
+    this.pendingForgets.set(hitId, this.keyPrefix + key);
+    for (const oldest of this.pendingForgets.keys()) {
+      if (this.pendingForgets.size <= MAX_PENDING_FORGETS) break;
+      this.pendingForgets.delete(oldest);
+    }
+    this.flushForgets();
+  }
+
+  private flushForgets(): void {
+    if (this.client.status !== "ready") {
+      // One listener per store at most, only while something waits: stores share the service's client.
+      if (!this.waitingForReady) {
+        this.waitingForReady = true;
+        this.client.once("ready", () => {
+          this.waitingForReady = false;
+          this.flushForgets();
+        });
+      }
+      return;
+    }
+    for (const [hitId, key] of this.pendingForgets) {
+      this.pendingForgets.delete(hitId);
+      // Retried only when the link dropped meanwhile: an error Redis answered would only repeat.
+      this.client.zrem(key, hitId).catch(() => {
+        if (this.client.status !== "ready") this.forget(key.slice(this.keyPrefix.length), hitId);
+      });
+    }
   }
 }
 
