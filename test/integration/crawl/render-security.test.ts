@@ -182,8 +182,10 @@ describe.runIf(RUN_BROWSER_SUITES)(browserSuite("hostile pages in a crawl"), () 
     expect(read).toEqual(expect.arrayContaining(["/", "/alerts", "/popups", "/metadata", "/fine"]));
     const failed = new Map(crawl.crawlStats.failures.map((failure) => [new URL(failure.url).pathname, failure.reason]));
     expect(failed.get("/spin")).toMatch(/did not finish rendering within 4 s/);
-    expect(failed.get("/hog")).toMatch(/crashed/);
-    expect(failed.get("/buffer")).toMatch(/crashed/);
+    // Memory hogs end at the renderer's heap ceiling (a crash) or, on a starved machine that allocates
+    // slowly, at the page's wall-clock limit first: either is their bound.
+    expect(failed.get("/hog")).toMatch(/crashed|did not finish rendering within 4 s/);
+    expect(failed.get("/buffer")).toMatch(/crashed|did not finish rendering within 4 s/);
     expect(failed.get("/loop")).toMatch(/navigated more than 10 times|did not finish rendering/);
     expect(crawl.pages.find((page) => page.url.endsWith("/alerts"))?.text).toContain("After the alerts");
     expect(crawl.pages.find((page) => page.url.endsWith("/metadata"))?.text).toContain("The request was refused");
