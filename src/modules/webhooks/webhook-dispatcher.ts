@@ -204,22 +204,12 @@ export class WebhookDispatcher {
   private async claim(limit: number): Promise<{ rows: Claimed[]; contended: boolean }> {
     const now = this.clock();
     const token = randomUUID();
-    const { ids, contended } = await this.dataSource.transaction(async (manager) => {
+    const { rows, contended } = await this.dataSource.transaction(async (manager) => {
       const accounts = await this.nextAccounts(manager, now, limit);
       const mine = accounts.filter((account) => account.locked).map((account) => account.account_id);
-      const ids = mine.length === 0 ? [] : await this.claimFor(manager, mine, now, token, limit);
-      return { ids, contended: mine.length < accounts.length };
+      const rows = mine.length === 0 ? [] : await this.claimFor(manager, mine, now, token, limit);
+      return { rows, contended: mine.length < accounts.length };
     });
-    if (ids.length === 0) return { rows: [], contended };
-    const rows = (await this.dataSource.query(
-      `SELECT "d"."id", "d"."lease_token", "d"."attempts", "d"."attempt_limit", "d"."event_id", "d"."event_type",
-              "e"."data" AS "event_data", "e"."occurred_at", "w"."id" AS "webhook_id", "w"."account_id", "w"."url", "w"."enabled",
-              "w"."secret", "w"."previous_secret", "w"."previous_secret_expires_at"
-         FROM "webhook_deliveries" "d" JOIN "domain_events" "e" ON "e"."id" = "d"."event_id" JOIN "webhooks" "w" ON "w"."id" = "d"."webhook_id"
-        WHERE "d"."id" = ANY($1) AND "d"."lease_token" = $2
-        ORDER BY "d"."next_attempt_at", "d"."id"`,
-      [ids, token],
-    )) as Claimed[];
     return { rows, contended };
   }
 
@@ -274,7 +264,7 @@ export class WebhookDispatcher {
    * dropped, and the lowest turns win: round-robin by account, the fewest in
    * flight first.
    */
-  private async claimFor(manager: EntityManager, accounts: readonly string[], now: Date, token: string, limit: number): Promise<string[]> {
+  private async claimFor(manager: EntityManager, accounts: readonly string[], now: Date, token: string, limit: number): Promise<Claimed[]> {
     const [claimed] = (await manager.query(
       `WITH "leased" AS (
          SELECT "w"."id" AS "webhook_id", "w"."account_id", count(*)::int AS "n"
@@ -304,11 +294,15 @@ export class WebhookDispatcher {
           FOR UPDATE SKIP LOCKED
        )
        UPDATE "webhook_deliveries" "d" SET "attempts" = "d"."attempts" + 1, "locked_until" = $2, "lease_token" = $3
-         FROM "locked" WHERE "d"."id" = "locked"."id"
-       RETURNING "d"."id"`,
+         FROM "locked", "domain_events" "e", "webhooks" "w"
+        WHERE "d"."id" = "locked"."id" AND "e"."id" = "d"."event_id" AND "w"."id" = "d"."webhook_id"
+       RETURNING "d"."id", "d"."lease_token", "d"."attempts", "d"."attempt_limit", "d"."event_id", "d"."event_type", "d"."next_attempt_at",
+                 "e"."data" AS "event_data", "e"."occurred_at", "w"."id" AS "webhook_id", "w"."account_id", "w"."url", "w"."enabled",
+                 "w"."secret", "w"."previous_secret", "w"."previous_secret_expires_at"`,
       [now, new Date(now.getTime() + this.leaseMs), token, limit, this.perAccount, this.perWebhook, accounts],
-    )) as [Array<{ id: string }>, number];
-    return claimed.map((row) => row.id);
+    )) as [Array<Claimed & { next_attempt_at: Date }>, number];
+    // Earliest due first, as they were picked (RETURNING keeps no order).
+    return claimed.sort((a, b) => a.next_attempt_at.getTime() - b.next_attempt_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   private async deliver(row: Claimed): Promise<void> {
