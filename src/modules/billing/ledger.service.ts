@@ -35,15 +35,6 @@ export interface LedgerOptions {
   readonly manager?: EntityManager;
 }
 
-export interface RefundOptions extends LedgerOptions {
-  /**
-   * Give the credits back but leave the action counted toward its monthly count:
-   * for a spend whose real cost (a model call) was incurred although its result
-   * could not be used.
-   */
-  readonly keepCount?: boolean;
-}
-
 export interface PackPurchaseOptions extends LedgerOptions {
   /** The pack was paid for (a completed checkout): granted whatever the plan is by now. */
   readonly paid?: boolean;
@@ -175,8 +166,8 @@ export class CreditLedger {
    * there is nothing (left) to refund, so a repeated refund is harmless, even
    * concurrently.
    */
-  async refund(accountId: string, spendReference: string, options: RefundOptions = {}): Promise<CreditEntry[]> {
-    return this.inTransaction(options.manager, (manager) => this.reverse(manager, accountId, spendReference, options.keepCount ?? false));
+  async refund(accountId: string, spendReference: string, options: LedgerOptions = {}): Promise<CreditEntry[]> {
+    return this.inTransaction(options.manager, (manager) => this.reverse(manager, accountId, spendReference, false));
   }
 
   /**
