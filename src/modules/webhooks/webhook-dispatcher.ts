@@ -66,6 +66,8 @@ interface Claimed {
   readonly secret: string;
   readonly previous_secret: string | null;
   readonly previous_secret_expires_at: Date | null;
+  /** The webhook's breaker was clean when claimed (no failures counted, not open, no trips): an answer has nothing to reset. */
+  readonly breaker_clean: boolean;
 }
 
 /**
@@ -298,7 +300,8 @@ export class WebhookDispatcher {
         WHERE "d"."id" = "locked"."id" AND "e"."id" = "d"."event_id" AND "w"."id" = "d"."webhook_id"
        RETURNING "d"."id", "d"."lease_token", "d"."attempts", "d"."attempt_limit", "d"."event_id", "d"."event_type", "d"."next_attempt_at",
                  "e"."data" AS "event_data", "e"."occurred_at", "w"."id" AS "webhook_id", "w"."account_id", "w"."url", "w"."enabled",
-                 "w"."secret", "w"."previous_secret", "w"."previous_secret_expires_at"`,
+                 "w"."secret", "w"."previous_secret", "w"."previous_secret_expires_at",
+                 ("w"."breaker_failures" = 0 AND "w"."breaker_open_until" IS NULL AND "w"."breaker_trips" = 0) AS "breaker_clean"`,
       [now, new Date(now.getTime() + this.leaseMs), token, limit, this.perAccount, this.perWebhook, accounts],
     )) as [Array<Claimed & { next_attempt_at: Date }>, number];
     // Earliest due first, as they were picked (RETURNING keeps no order).
@@ -361,6 +364,8 @@ export class WebhookDispatcher {
    */
   private async recordReach(row: Claimed, outcome: Outcome): Promise<void> {
     if (outcome.ok || (outcome.status !== null && !outcome.unanswered)) {
+      // The common case, a healthy webhook answering, costs no statement.
+      if (row.breaker_clean) return;
       await this.dataSource.query(
         `UPDATE "webhooks" SET "breaker_failures" = 0, "breaker_open_until" = NULL, "breaker_trips" = 0
           WHERE "id" = $1 AND ("breaker_failures" > 0 OR "breaker_open_until" IS NOT NULL OR "breaker_trips" > 0)`,
