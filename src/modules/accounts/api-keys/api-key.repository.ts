@@ -35,9 +35,8 @@ export class ApiKeyRepository {
       .getOne();
   }
 
-  async revoke(key: ApiKey, at: Date): Promise<void> {
-    key.revokedAt = at;
-    await this.dataSource.getRepository(ApiKey).save(key);
+  async revoke(id: string, at: Date): Promise<void> {
+    await this.dataSource.getRepository(ApiKey).update({ id }, { revokedAt: at });
   }
 
   /** Revokes, in the caller's transaction, every active key a person created in an account. */

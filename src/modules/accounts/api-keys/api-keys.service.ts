@@ -51,7 +51,7 @@ export class ApiKeysService {
   async revoke(accountId: string, id: string): Promise<ApiKeyView> {
     const key = isUuid(id) ? await this.keys.findActive(accountId, id) : null;
     if (!key) throw new AppError("NOT_FOUND", "No such API key.");
-    await this.keys.revoke(key, this.clock());
+    await this.keys.revoke(key.id, this.clock());
     return view(key);
   }
 
