@@ -14,6 +14,11 @@ import { stripeWebhookRoute } from "./http/provider-routes.js";
 import { DomainEvents } from "./events/domain-events.js";
 import { MembersResolver } from "./modules/accounts/members.resolver.js";
 import { MembersService } from "./modules/accounts/members.service.js";
+import { AccountRepository } from "./modules/accounts/account.repository.js";
+import { ApiKeyRepository } from "./modules/accounts/api-keys/api-key.repository.js";
+import { InvitationRepository } from "./modules/accounts/invitation.repository.js";
+import { UserRepository } from "./modules/accounts/user.repository.js";
+import { Transactions } from "./db/transaction.js";
 import type { BillingProvider } from "./modules/billing/checkout/billing-provider.js";
 import { BillingResolver } from "./modules/billing/checkout/billing.resolver.js";
 import { BillingService } from "./modules/billing/checkout/billing.service.js";
@@ -91,7 +96,12 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   let scoring: ReturnType<typeof createScoringRuntime> | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   try {
-    const accounts = new AccountsService(database.dataSource);
+    const transactions = new Transactions(database.dataSource);
+    const accountRepository = new AccountRepository(database.dataSource);
+    const apiKeyRepository = new ApiKeyRepository(database.dataSource);
+    const userRepository = new UserRepository(database.dataSource);
+    const members = new MembersService(accountRepository, userRepository, new InvitationRepository(database.dataSource), apiKeyRepository, transactions);
+    const accounts = new AccountsService(accountRepository, userRepository, members, transactions);
     const local = usesLocalIdentityProvider(config) ? await LocalIdentityProvider.create(config) : undefined;
     if (local) {
       logger.warn(
@@ -102,7 +112,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     const sessions = await createSessionVerifier(config, local ? { localIdentityProvider: local } : {});
     const metrics = new ServiceMetrics(database.dataSource);
     const ledger = new CreditLedger(database.dataSource, undefined, (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10));
-    const apiKeys = new ApiKeysService(database.dataSource);
+    const apiKeys = new ApiKeysService(apiKeyRepository, accountRepository);
     const authenticator = new Authenticator(sessions, accounts, apiKeys, ledger);
     const events = new DomainEvents(logger);
     const billingSetup = billingFor(config, logger);
@@ -148,7 +158,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(HealthResolver, new HealthResolver(new HealthService(config, database, redis, scoring.renderer)))
       .register(UsageResolver, new UsageResolver(ledger))
       .register(ApiKeysResolver, new ApiKeysResolver(apiKeys))
-      .register(MembersResolver, new MembersResolver(new MembersService(database.dataSource)))
+      .register(MembersResolver, new MembersResolver(members))
       .register(BillingResolver, new BillingResolver(billing))
       .register(ScoreResolver, new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs))
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
