@@ -44,7 +44,6 @@ import { LifecycleService } from "./modules/lifecycle/lifecycle.service.js";
 import { ChatRepository } from "./modules/chat/chat.repository.js";
 import { ChatResolver } from "./modules/chat/chat.resolver.js";
 import { ChatService, chatReplyStream } from "./modules/chat/chat.service.js";
-import { Transactions } from "./db/transaction.js";
 import type { ContextStreams } from "./graphql/context.js";
 import { ServiceMetrics } from "./metrics.js";
 import { ResultAnswerStore } from "./modules/score/result-answer-store.js";
@@ -121,8 +120,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     // Webhook destinations pass the crawler's address guard (same allow-list), at creation and at every connection.
     const { deliver = true, resolver: webhookResolver, ...dispatchOptions } = overrides.webhooks ?? {};
     const webhookGuard = new AddressGuard({ allowlist: config.crawl.ssrfAllowlist, ...(webhookResolver ? { resolver: webhookResolver } : {}) });
-    const webhookTransactions = new Transactions(database.dataSource);
-    dispatcher = new WebhookDispatcher(new WebhookLeaseRepository(database.dataSource), new WebhookHealthRepository(database.dataSource), webhookTransactions, webhookGuard, events, logger, {
+    dispatcher = new WebhookDispatcher(new WebhookLeaseRepository(database.dataSource), new WebhookHealthRepository(database.dataSource), transactions, webhookGuard, events, logger, {
       publicBaseUrl: config.publicBaseUrl,
       onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
       ...config.webhooks,
@@ -133,7 +131,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     const webhooks = new WebhooksService(
       new WebhookRepository(database.dataSource),
       new WebhookDeliveryRepository(database.dataSource),
-      webhookTransactions,
+      transactions,
       webhookGuard,
       events,
       scoring.limiter,
@@ -141,7 +139,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     );
     const chat = new ChatService(
       new ChatRepository(database.dataSource),
-      new Transactions(database.dataSource),
+      transactions,
       ledger,
       scoring.limiter,
       scoring.results,

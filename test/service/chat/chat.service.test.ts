@@ -10,6 +10,8 @@ import { RateLimitDecision, type RateLimiter } from "../../../src/modules/billin
 import type { ChatEngine } from "../../../src/modules/chat/chat-engine.js";
 import { ChatRepository } from "../../../src/modules/chat/chat.repository.js";
 import { ChatService } from "../../../src/modules/chat/chat.service.js";
+import { AccountRepository } from "../../../src/modules/accounts/account.repository.js";
+import { ProductRepository } from "../../../src/modules/products/product.repository.js";
 import { ProductsService } from "../../../src/modules/products/products.service.js";
 import type { ScoreResultsService } from "../../../src/modules/score/score-results.service.js";
 import type { ResultCore } from "../../../src/modules/score/score-result.view.js";
@@ -44,7 +46,7 @@ beforeAll(async () => {
   dataSource = dataSourceFor(database.url, 4);
   await dataSource.initialize();
   ledger = new CreditLedger(dataSource);
-  chat = new ChatService(new ChatRepository(dataSource), new Transactions(dataSource), ledger, allowAll, results, new ProductsService(dataSource), engine, silent);
+  chat = new ChatService(new ChatRepository(dataSource), new Transactions(dataSource), ledger, allowAll, results, new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource)), engine, silent);
 });
 afterAll(async () => {
   await dataSource?.destroy();

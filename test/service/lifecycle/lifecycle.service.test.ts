@@ -4,6 +4,8 @@ import { dataSourceFor } from "../../../src/db/database.js";
 import { AssessmentRepository } from "../../../src/modules/lifecycle/assessment.repository.js";
 import { LifecycleService } from "../../../src/modules/lifecycle/lifecycle.service.js";
 import { LIFECYCLE_VERSION, lifecycleStages } from "../../../src/modules/lifecycle/stages.js";
+import { AccountRepository } from "../../../src/modules/accounts/account.repository.js";
+import { ProductRepository } from "../../../src/modules/products/product.repository.js";
 import { ProductsService } from "../../../src/modules/products/products.service.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
 import { insertAccount } from "../../support/webhook-rows.js";
@@ -21,7 +23,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   dataSource = dataSourceFor(database.url, 4);
   await dataSource.initialize();
-  lifecycle = new LifecycleService(new AssessmentRepository(dataSource), new ProductsService(dataSource));
+  lifecycle = new LifecycleService(new AssessmentRepository(dataSource), new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource)));
 });
 afterAll(async () => {
   await dataSource?.destroy();
