@@ -32,10 +32,16 @@ import { AccountsService } from "./modules/accounts/accounts.service.js";
 import { ApiKeysResolver } from "./modules/accounts/api-keys/api-keys.resolver.js";
 import { AddressGuard, type Resolver } from "./modules/crawl/address-guard.js";
 import { WebhookDispatcher, type DispatcherOptions } from "./modules/webhooks/webhook-dispatcher.js";
+import { WebhookDeliveryRepository } from "./modules/webhooks/webhook-delivery.repository.js";
+import { WebhookHealthRepository } from "./modules/webhooks/webhook-health.repository.js";
+import { WebhookLeaseRepository } from "./modules/webhooks/webhook-lease.repository.js";
+import { WebhookRepository } from "./modules/webhooks/webhook.repository.js";
 import { WebhooksResolver } from "./modules/webhooks/webhooks.resolver.js";
 import { WebhooksService } from "./modules/webhooks/webhooks.service.js";
+import { AssessmentRepository } from "./modules/lifecycle/assessment.repository.js";
 import { LifecycleResolver } from "./modules/lifecycle/lifecycle.resolver.js";
 import { LifecycleService } from "./modules/lifecycle/lifecycle.service.js";
+import { ChatRepository } from "./modules/chat/chat.repository.js";
 import { ChatResolver } from "./modules/chat/chat.resolver.js";
 import { ChatService, chatReplyStream } from "./modules/chat/chat.service.js";
 import type { ContextStreams } from "./graphql/context.js";
@@ -114,7 +120,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     // Webhook destinations pass the crawler's address guard (same allow-list), at creation and at every connection.
     const { deliver = true, resolver: webhookResolver, ...dispatchOptions } = overrides.webhooks ?? {};
     const webhookGuard = new AddressGuard({ allowlist: config.crawl.ssrfAllowlist, ...(webhookResolver ? { resolver: webhookResolver } : {}) });
-    dispatcher = new WebhookDispatcher(database.dataSource, webhookGuard, events, logger, {
+    dispatcher = new WebhookDispatcher(new WebhookLeaseRepository(database.dataSource), new WebhookHealthRepository(database.dataSource), transactions, webhookGuard, events, logger, {
       publicBaseUrl: config.publicBaseUrl,
       onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
       ...config.webhooks,
@@ -122,8 +128,25 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     });
     if (deliver) dispatcher.start();
     const liveDispatcher = dispatcher;
-    const webhooks = new WebhooksService(database.dataSource, webhookGuard, events, scoring.limiter, () => (deliver ? liveDispatcher.wake() : undefined));
-    const chat = new ChatService(database.dataSource, ledger, scoring.limiter, scoring.results, chatEngineFor(config), logger);
+    const webhooks = new WebhooksService(
+      new WebhookRepository(database.dataSource),
+      new WebhookDeliveryRepository(database.dataSource),
+      transactions,
+      webhookGuard,
+      events,
+      scoring.limiter,
+      () => (deliver ? liveDispatcher.wake() : undefined),
+    );
+    const chat = new ChatService(
+      new ChatRepository(database.dataSource),
+      transactions,
+      ledger,
+      scoring.limiter,
+      scoring.results,
+      scoring.products,
+      chatEngineFor(config),
+      logger,
+    );
     const scoringStreams = scoring.streams;
     const streams: ContextStreams = {
       scoreProgress: (viewer, ip, jobId) => scoringStreams.scoreProgress(viewer, ip, jobId),
@@ -138,7 +161,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(ScoreResolver, new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs))
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
       .register(WebhooksResolver, new WebhooksResolver(webhooks))
-      .register(LifecycleResolver, new LifecycleResolver(new LifecycleService(database.dataSource)))
+      .register(LifecycleResolver, new LifecycleResolver(new LifecycleService(new AssessmentRepository(database.dataSource), scoring.products)))
       .register(ChatResolver, new ChatResolver(chat));
     const schema = buildAppSchema(container);
     const answerStore = new ResultAnswerStore(database.dataSource);
