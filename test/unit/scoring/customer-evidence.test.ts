@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { HeuristicScorer } from "../../../src/modules/scoring/heuristic-scorer.js";
 import { customerSuccess } from "../../../src/modules/scoring/rules/growth-organization.js";
 import { customerProof } from "../../../src/modules/scoring/rules/market-strategy.js";
+import { SiteFacts } from "../../../src/modules/scoring/site-facts.js";
+import type { CrawlResult } from "../../../src/modules/crawl/crawl.types.js";
 import { BARE_SITE } from "../../support/rule-assertions.js";
-import { syntheticCrawl, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
+import { SYNTHETIC_ORIGIN, syntheticCrawl, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
 
 /**
  * What counts as evidence of customers and of how they are supported (framework 2.3.0):
@@ -42,6 +44,11 @@ describe("a help centre is the site's own support section", () => {
   it("not another company's help centre (a partner's help host)", () => {
     const assessment = customerSuccess(syntheticFacts([...BARE_SITE, { path: "/docs", externalLinks: ["https://help.okta.com/en/prod/Content/Topics/Security/Identity_Providers.htm"] }]));
     expect(assessment.lowered).toContain("no help centre");
+    // Under a country's second level the registrable domain has three labels: help.other.co.uk is not acme.co.uk's.
+    const onCoUk = (link: string) =>
+      new SiteFacts(JSON.parse(JSON.stringify(syntheticCrawl([...BARE_SITE, { path: "/docs", externalLinks: [link] }])).split(SYNTHETIC_ORIGIN).join("https://acme.co.uk")) as CrawlResult);
+    expect(customerSuccess(onCoUk("https://help.other.co.uk/")).lowered).toContain("no help centre");
+    expect(customerSuccess(onCoUk("https://help.acme.co.uk/")).raised).toContain("a help centre linked (not crawled)");
   });
 
   it("but its own help host, a hosted help desk named after it, or a top-level /support section", () => {
