@@ -16,7 +16,7 @@ import { precisionOf, quotesOf, readLabels } from "./calibration/evidence-labels
 import { StaticHost } from "./calibration/static-host.js";
 
 /**
- * npm run calibrate  (CORPUS_DIR=<built sites> [MANIFEST=calibration/sites.tsv] [MIRROR_DIR=../.mirror])
+ * npm run calibrate  (CORPUS_DIR=<built sites> [MANIFEST=calibration/sites.tsv] [MIRROR_DIR=../.mirror] [CALIBRATE_CRAWL_CACHE=<dir>])
  *   [--only a,b] [--dump name] [--json out.json] [--snapshot dir --snapshot-sites a,b]
  *
  * Serves each real site of the corpus on 127.0.0.1 like a static host, crawls it
