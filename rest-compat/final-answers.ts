@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { createContext } from "../src/graphql/context.js";
-import { answerShape, executorFor, type Executor } from "./mount.js";
+import { answerShape, executorFor, type Executor } from "./executor.js";
 import type { AnswerStore, AnyRestRoute, RestInput } from "./route.js";
 
 /**
