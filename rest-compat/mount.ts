@@ -101,7 +101,11 @@ export const restCompat: FastifyPluginAsync<RestCompatOptions> = async (api, opt
         },
       });
     }
-    refusals.all("/*", async (request, reply) => sendError(reply, new AppError("NOT_FOUND", `No route for ${request.method} ${request.url.split("?")[0]}.`)));
+    const unknownPath = async (request: FastifyRequest, reply: FastifyReply) =>
+      sendError(reply, new AppError("NOT_FOUND", `No route for ${request.method} ${request.url.split("?")[0]}.`));
+    // "/*" does not match the prefix itself: "/" answers /api and /api/ here too, with the table's no-store.
+    refusals.all("/", unknownPath);
+    refusals.all("/*", unknownPath);
   });
 };
 
