@@ -7,6 +7,8 @@ import { AnonymousCap } from "../../src/modules/billing/rate-limit/anonymous-cap
 import { RateLimiter } from "../../src/modules/billing/rate-limit/rate-limiter.js";
 import { MemorySlidingWindowStore } from "../../src/modules/billing/rate-limit/sliding-window.js";
 import type { Crawler } from "../../src/modules/crawl/crawler.js";
+import { AccountRepository } from "../../src/modules/accounts/account.repository.js";
+import { ProductRepository } from "../../src/modules/products/product.repository.js";
 import { ProductsService } from "../../src/modules/products/products.service.js";
 import { IdempotencyKeyRepository } from "../../src/modules/score/idempotency-key.repository.js";
 import { MemoryProgressBus } from "../../src/modules/score/in-process-queue.js";
@@ -21,13 +23,17 @@ export const silentLogger = pino({ level: "silent" });
 
 /** The score module's repositories, the ledger and a transaction opener over one database. */
 export function scoreStoresOn(dataSource: DataSource) {
+  const productRows = new ProductRepository(dataSource);
+  const accounts = new AccountRepository(dataSource);
   return {
     jobs: new ScoreJobRepository(dataSource),
     results: new ScoreResultRepository(dataSource),
     idempotencyKeys: new IdempotencyKeyRepository(dataSource),
     transactions: new Transactions(dataSource),
     ledger: new CreditLedger(dataSource),
-    products: new ProductsService(dataSource),
+    productRows,
+    accounts,
+    products: new ProductsService(productRows, accounts),
   };
 }
 
@@ -49,6 +55,7 @@ export function scoreServiceOn(dataSource: DataSource, options: { clock?: () => 
     stores.jobs,
     stores.idempotencyKeys,
     stores.transactions,
+    stores.accounts,
     stores.ledger,
     new RateLimiter(new MemorySlidingWindowStore()),
     new AnonymousCap(),
@@ -68,6 +75,7 @@ export function scoreJobRunnerOn(dataSource: DataSource, crawler: Crawler, optio
   const runner = new ScoreJobRunner(
     stores.jobs,
     stores.results,
+    stores.productRows,
     stores.transactions,
     () => crawler,
     new HeuristicScorer(),

@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Ro
 import { AppError } from "../../errors.js";
 import type { GraphQLContext } from "../../graphql/context.js";
 import { requireMember } from "../accounts/viewer.js";
-import { ProductType } from "../score/score.types.js";
+import { ProductType } from "../products/products.types.js";
 import type { LifecycleAssessment } from "./assessment.entity.js";
 import type { LifecycleService } from "./lifecycle.service.js";
 import { AssessLifecycleInput, LifecycleAssessmentPage, LifecycleAssessmentType, LifecycleStageList } from "./lifecycle.types.js";

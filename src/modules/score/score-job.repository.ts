@@ -36,14 +36,6 @@ export class ScoreJobRepository {
     return this.dataSource.getRepository(ScoreJob).findOneBy({ id });
   }
 
-  /**
-   * Locks the owner's account row ahead of the credit rows, in the order every
-   * writer of both takes them (a product score may create a product, which locks it).
-   */
-  async lockOwnerAccount(tx: Transaction, accountId: string): Promise<void> {
-    await tx.query(`SELECT 1 FROM "accounts" WHERE "id" = $1 FOR NO KEY UPDATE`, [accountId]);
-  }
-
   /** The owner's unfinished jobs: a new job's place in the owner's backlog. */
   async countBacklog(tx: Transaction, owner: BacklogOwner): Promise<number> {
     const [backlog] = (await tx.query(

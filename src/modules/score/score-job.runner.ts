@@ -6,6 +6,7 @@ import { AppError, toAppError } from "../../errors.js";
 import type { DomainEvent, DomainEvents } from "../../events/domain-events.js";
 import type { Crawler } from "../crawl/crawler.js";
 import type { CreditLedger } from "../billing/ledger.service.js";
+import type { ProductRepository } from "../products/product.repository.js";
 import type { ScoreResult, Scorer } from "../scoring/scoring.types.js";
 import type { ScoreJob } from "./score-job.entity.js";
 import type { ClaimedJob, ScoreJobRepository } from "./score-job.repository.js";
@@ -52,6 +53,7 @@ export class ScoreJobRunner {
   constructor(
     private readonly jobs: ScoreJobRepository,
     private readonly results: ScoreResultRepository,
+    private readonly products: ProductRepository,
     private readonly transactions: Transactions,
     private readonly crawlerFor: (kind: ScoreJob["kind"]) => Crawler,
     private readonly scorer: Scorer,
@@ -241,7 +243,7 @@ export class ScoreJobRunner {
       if (!this.stillOurs(job, await this.jobs.complete(tx, job, resultId, progress))) return false;
       const claimExpiresAt = job.accountId === null ? new Date(this.clock().getTime() + HELD_RESULT_LIFETIME_MS) : null;
       await this.results.insert(tx, { id: resultId, job, result, claimExpiresAt });
-      if (job.productId) await this.results.nameProduct(tx, job.productId, result.companyName);
+      if (job.productId) await this.products.rename(tx, job.productId, result.companyName);
       if (job.accountId) {
         events.push(
           await this.events.record(tx, "score.completed", {

@@ -1,6 +1,5 @@
 import { In, IsNull, type DataSource } from "typeorm";
 import type { Transaction } from "../../db/transaction.js";
-import { Product } from "../products/product.entity.js";
 import { dimensions as frameworkDimensions } from "../scoring/framework/dimensions.js";
 import type { ScoreResult } from "../scoring/scoring.types.js";
 import type { ScoreJob } from "./score-job.entity.js";
@@ -74,11 +73,6 @@ export class ScoreResultRepository {
         reasoning: dimension.reasoning,
       })),
     );
-  }
-
-  /** A product takes the company name its newest result found, in the transaction that stores that result. */
-  async nameProduct(tx: Transaction, productId: string, name: string): Promise<void> {
-    await tx.update(Product, { id: productId }, { name });
   }
 
   /**

@@ -3,13 +3,14 @@ import { isUuid } from "../../db/uuid.js";
 import type { Logger } from "pino";
 import type { Transaction, Transactions } from "../../db/transaction.js";
 import { AppError } from "../../errors.js";
+import type { AccountRepository } from "../accounts/account.repository.js";
 import type { MeteredCaller, Viewer } from "../accounts/viewer.js";
 import type { CreditLedger } from "../billing/ledger.service.js";
 import { actionCostTenths } from "../billing/plans.js";
 import type { AnonymousCap } from "../billing/rate-limit/anonymous-cap.js";
 import { memberSubject, type RateLimiter } from "../billing/rate-limit/rate-limiter.js";
 import { normalizeInputUrl } from "../crawl/url.js";
-import { clientNetwork } from "../../http/client-ip.js";
+import { clientNetwork } from "../../net/client-network.js";
 import type { ProductsService } from "../products/products.service.js";
 import { IdempotencyKeyRepository } from "./idempotency-key.repository.js";
 import { idempotencyKeyDigest, openClaimToken, sealClaimToken } from "./idempotency-seal.js";
@@ -72,6 +73,7 @@ export class ScoreService {
     private readonly jobs: ScoreJobRepository,
     private readonly idempotencyKeys: IdempotencyKeyRepository,
     private readonly transactions: Transactions,
+    private readonly accounts: AccountRepository,
     private readonly ledger: CreditLedger,
     private readonly limiter: RateLimiter,
     private readonly anonymousCap: AnonymousCap,
@@ -194,7 +196,7 @@ export class ScoreService {
     // One transaction, all or nothing. Locks are taken in one order everywhere: the account
     // row (a product score may create a product, which locks it) before the credit rows,
     // as a checkout does, so the two never deadlock.
-    if (admitted.kind === "product") await this.jobs.lockOwnerAccount(tx, viewer.accountId);
+    if (admitted.kind === "product") await this.accounts.lock(tx, viewer.accountId);
     await this.ledger.spend(viewer.accountId, "score", actionCostTenths.score, `job:${jobId}`, { manager: tx });
     await caller.chargeApiCall(tx);
     if (admitted.kind !== "product") return null;

@@ -4,7 +4,6 @@ import type { Config } from "../../config.js";
 import { Transactions } from "../../db/transaction.js";
 import type { ServiceMetrics } from "../../metrics.js";
 import type { DomainEvents } from "../../events/domain-events.js";
-import type { ContextStreams } from "../../graphql/context.js";
 import type { RedisConnection } from "../../redis.js";
 import type { Resolver } from "../crawl/address-guard.js";
 import { createCrawler, createRenderer } from "../crawl/crawler.factory.js";
@@ -15,6 +14,8 @@ import { AnonymousCap } from "../billing/rate-limit/anonymous-cap.js";
 import { RateLimiter } from "../billing/rate-limit/rate-limiter.js";
 import { MemorySlidingWindowStore, RedisSlidingWindowStore } from "../billing/rate-limit/sliding-window.js";
 import { ProductsService } from "../products/products.service.js";
+import { ProductRepository } from "../products/product.repository.js";
+import { AccountRepository } from "../accounts/account.repository.js";
 import { createScorer } from "../scoring/scorer.factory.js";
 import type { Scorer } from "../scoring/scoring.types.js";
 import { BullJobQueue, startBullWorker } from "./bullmq-queue.js";
@@ -26,7 +27,7 @@ import { StoredProgressBus } from "./stored-progress-bus.js";
 import { IdempotencyKeyRepository } from "./idempotency-key.repository.js";
 import { ScoreJobRepository } from "./score-job.repository.js";
 import { ScoreJobRunner } from "./score-job.runner.js";
-import type { JobQueue, ProgressBus } from "./score-progress.js";
+import type { JobQueue, ProgressBus, ScoreProgressStreams } from "./score-progress.js";
 import { ScoreResultRepository } from "./score-result.repository.js";
 import { ScoreResultsService } from "./score-results.service.js";
 import { ScoreService } from "./score.service.js";
@@ -48,7 +49,7 @@ export interface ScoringRuntime {
   readonly limiter: RateLimiter;
   readonly runner: ScoreJobRunner;
   readonly bus: ProgressBus;
-  readonly streams: ContextStreams;
+  readonly streams: ScoreProgressStreams;
   /** The process's browser for shell pages (launched only when a job here meets one). */
   readonly renderer: Renderer;
   /**
@@ -99,7 +100,9 @@ export function createScoringRuntime(deps: {
   const transactions = new Transactions(dataSource);
   const bus = new StoredProgressBus(pubsub, (jobIds) => jobs.storedEnds(jobIds), { recheckMs: config.progressRecheckMs, logger });
   const leaseMs = overrides.leaseMs ?? 60_000;
-  const runner = new ScoreJobRunner(jobs, resultRows, transactions, () => crawler, scorer, ledger, bus, events, logger, {
+  const accounts = new AccountRepository(dataSource);
+  const productRows = new ProductRepository(dataSource);
+  const runner = new ScoreJobRunner(jobs, resultRows, productRows, transactions, () => crawler, scorer, ledger, bus, events, logger, {
     leaseMs,
     ...(deps.metrics ? { observer: jobObserver(deps.metrics) } : {}),
   });
@@ -118,12 +121,12 @@ export function createScoringRuntime(deps: {
   const timeoutMs = config.rateLimit.storeTimeoutMs;
   const limiter = new RateLimiter(redis ? new RedisSlidingWindowStore(redis.client, { keyPrefix: `${config.redisPrefix}:rl:` }) : new MemorySlidingWindowStore(), { timeoutMs });
   const anonymousCap = new AnonymousCap(redis ? { redis: redis.client, keyPrefix: `${config.redisPrefix}:rl:anon`, timeoutMs } : { timeoutMs });
-  const products = new ProductsService(dataSource);
+  const products = new ProductsService(productRows, accounts);
   const results = new ScoreResultsService(resultRows, transactions);
   const idempotencyKeys = new IdempotencyKeyRepository(dataSource);
-  const scores = new ScoreService(jobs, idempotencyKeys, transactions, ledger, limiter, anonymousCap, products, queue, bus, logger, undefined, (url) => crawler.checkAddress(url));
+  const scores = new ScoreService(jobs, idempotencyKeys, transactions, accounts, ledger, limiter, anonymousCap, products, queue, bus, logger, undefined, (url) => crawler.checkAddress(url));
   const maintenance = startMaintenance({ dataSource, results: resultRows, runner, queue, scores, logger }, overrides.sweepEveryMs ? { sweepEveryMs: overrides.sweepEveryMs } : {});
-  const streams: ContextStreams = {
+  const streams: ScoreProgressStreams = {
     async scoreProgress(viewer, clientIp, jobId) {
       const job = await scores.jobFor(viewer, clientIp, jobId);
       return progressStream(bus, job.id, async () => (await scores.job(job.id)).progress ?? { jobId: job.id, status: "queued" });

@@ -1,16 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Transactions } from "../../../src/db/transaction.js";
-import { DomainEvents } from "../../../src/events/domain-events.js";
 import { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
 import type { Crawler } from "../../../src/modules/crawl/crawler.js";
-import { MemoryProgressBus } from "../../../src/modules/score/in-process-queue.js";
-import { ScoreJobRepository } from "../../../src/modules/score/score-job.repository.js";
-import { ScoreJobRunner } from "../../../src/modules/score/score-job.runner.js";
-import { ScoreResultRepository } from "../../../src/modules/score/score-result.repository.js";
-import { HeuristicScorer } from "../../../src/modules/scoring/heuristic-scorer.js";
 import { apiClient, signIn, type Caller } from "../../support/http.js";
+import { scoreJobRunnerOn } from "../../support/score-services.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 
 /**
@@ -197,10 +190,7 @@ describe("claiming a job", () => {
         throw new Error("this worker must not have run the job");
       },
     } as unknown as Crawler;
-    const silent = pino({ level: "silent" });
-    const runner = new ScoreJobRunner(new ScoreJobRepository(dataSource()), new ScoreResultRepository(dataSource()), new Transactions(dataSource()), () => crawler, new HeuristicScorer(), new CreditLedger(dataSource()), new MemoryProgressBus(), new DomainEvents(silent), silent, {
-      leaseMs: 60_000,
-    });
+    const { runner } = scoreJobRunnerOn(dataSource(), crawler, { leaseMs: 60_000 });
     return { runner, crawled };
   }
 
