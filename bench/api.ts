@@ -38,6 +38,7 @@ import { pino } from 'pino';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { dataSourceFor } from '../src/db/database.js';
+import { Transactions } from '../src/db/transaction.js';
 import type { CrawlResult } from '../src/modules/crawl/crawl.types.js';
 import { extractPage } from '../src/modules/crawl/extract.js';
 import { dimensions as frameworkDimensions } from '../src/modules/scoring/framework/dimensions.js';
@@ -45,6 +46,7 @@ import { HeuristicScorer } from '../src/modules/scoring/heuristic-scorer.js';
 import { finalResultAnswers, resultAnswerSchema } from '../rest-compat/final-answers/final-result-answers.js';
 import { ResultAnswerRepository } from '../rest-compat/final-answers/result-answer.repository.js';
 import { ResultAnswerStore } from '../rest-compat/final-answers/result-answer-store.js';
+import { ScoreResultRepository } from '../src/modules/score/score-result.repository.js';
 import { ScoreResultsService } from '../src/modules/score/score-results.service.js';
 import type { ScoreService } from '../src/modules/score/score.service.js';
 import { calibrationSites } from '../test/fixtures/calibration-sites.js';
@@ -289,7 +291,7 @@ async function storeAnswersAsCompletionDoes(databaseUrl: string, ids: readonly s
   const dataSource = dataSourceFor(databaseUrl, 4);
   await dataSource.initialize();
   try {
-    const schema = resultAnswerSchema(undefined as unknown as ScoreService, new ScoreResultsService(dataSource), 0);
+    const schema = resultAnswerSchema(undefined as unknown as ScoreService, new ScoreResultsService(new ScoreResultRepository(dataSource), new Transactions(dataSource)), 0);
     const answers = finalResultAnswers(schema, new ResultAnswerStore(new ResultAnswerRepository(dataSource)), pino({ level: 'warn' }));
     for (let at = 0; at < ids.length; at += 8) {
       const stored = await Promise.all(ids.slice(at, at + 8).map((id) => answers.write({ id })));

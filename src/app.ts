@@ -27,6 +27,7 @@ import { createStripeClient, StripeCheckoutProvider, StripeWebhooks } from "./mo
 import { shareRoute } from "./http/share-route.js";
 import { ProductsResolver } from "./modules/products/products.resolver.js";
 import { ScoreResolver } from "./modules/score/score.resolver.js";
+import { ScoreJobRepository } from "./modules/score/score-job.repository.js";
 import { createScoringRuntime, type ScoringOverrides } from "./modules/score/scoring-runtime.js";
 import { AccountsService } from "./modules/accounts/accounts.service.js";
 import { ApiKeysResolver } from "./modules/accounts/api-keys/api-keys.resolver.js";
@@ -110,7 +111,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       );
     }
     const sessions = await createSessionVerifier(config, local ? { localIdentityProvider: local } : {});
-    const metrics = new ServiceMetrics(database.dataSource);
+    const metrics = new ServiceMetrics(new ScoreJobRepository(database.dataSource));
     const ledger = new CreditLedger(database.dataSource, undefined, (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10));
     const apiKeys = new ApiKeysService(apiKeyRepository, accountRepository);
     const authenticator = new Authenticator(sessions, accounts, apiKeys, ledger);

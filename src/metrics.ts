@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { DataSource } from "typeorm";
+import type { ScoreJobRepository } from "./modules/score/score-job.repository.js";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
 /** The error code an HTTP answer carried (set where the envelope is sent, read when the response ends). */
@@ -46,9 +46,9 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  constructor(dataSource?: DataSource) {
+  constructor(jobs?: Pick<ScoreJobRepository, "countUnfinished">) {
     collectDefaultMetrics({ register: this.registry, prefix: "pms_" });
-    if (dataSource) {
+    if (jobs) {
       const registry = this.registry;
       new Gauge({
         name: "pms_jobs",
@@ -57,13 +57,9 @@ export class ServiceMetrics {
         registers: [registry],
         // One index walk over unfinished jobs at each scrape.
         async collect() {
-          const rows = (await dataSource.query(
-            `SELECT COUNT(*) FILTER (WHERE "locked_until" IS NULL OR "locked_until" < now())::int AS "queued",
-                    COUNT(*) FILTER (WHERE "locked_until" >= now())::int AS "running"
-               FROM "score_jobs" WHERE "status" IN ('queued', 'crawling', 'scoring')`,
-          )) as Array<{ queued: number; running: number }>;
-          this.set({ state: "queued" }, rows[0]?.queued ?? 0);
-          this.set({ state: "running" }, rows[0]?.running ?? 0);
+          const { queued, running } = await jobs.countUnfinished();
+          this.set({ state: "queued" }, queued);
+          this.set({ state: "running" }, running);
         },
       });
     }

@@ -5,6 +5,7 @@ import { createLogger } from "./logger.js";
 import { CreditLedger } from "./modules/billing/ledger.service.js";
 import { AddressGuard } from "./modules/crawl/address-guard.js";
 import { WebhookDispatcher } from "./modules/webhooks/webhook-dispatcher.js";
+import { ScoreJobRepository } from "./modules/score/score-job.repository.js";
 import { WebhookHealthRepository } from "./modules/webhooks/webhook-health.repository.js";
 import { WebhookLeaseRepository } from "./modules/webhooks/webhook-lease.repository.js";
 import { Transactions } from "./db/transaction.js";
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
     opened.push(() => redis.close());
     const events = new DomainEvents(logger);
     // Job outcomes and durations are counted where jobs run: with METRICS_PORT, this process serves them too.
-    const metrics = new ServiceMetrics(database.dataSource);
+    const metrics = new ServiceMetrics(new ScoreJobRepository(database.dataSource));
     const ledger = new CreditLedger(database.dataSource, undefined, (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10));
     const runtime = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, metrics });
     opened.push(() => runtime.close());

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { ANONYMOUS, type MeteredCaller, type Viewer } from "../modules/accounts/viewer.js";
 import type { ScoreProgressStreams } from "../modules/score/score-progress.js";
-import type { EntityManager } from "typeorm";
+import type { Transaction } from "../db/transaction.js";
 
 import type { ChatInput, ChatReplyEvent } from "../modules/chat/chat.service.js";
 
@@ -41,7 +41,7 @@ export interface GraphQLContext {
   identify(): Promise<Viewer>;
   apiCallCharged(): void;
   /** Charges the API call of a key-authenticated viewer inside the caller's transaction. */
-  chargeApiCallIn(viewer: Viewer, manager: EntityManager): Promise<void>;
+  chargeApiCallIn(viewer: Viewer, tx: Transaction): Promise<void>;
   /** Per-request DataLoaders, created on first use (see `loaderOf`). */
   readonly loaders: Map<string, unknown>;
   /** The request carried the configured operator token (X-Operator-Token). */
@@ -67,7 +67,7 @@ export async function meteredCaller(context: GraphQLContext): Promise<MeteredCal
     viewer,
     setHeaders: (headers) => Object.assign(context.responseHeaders, headers),
     apiCallCharged: () => context.apiCallCharged(),
-    chargeApiCall: (manager) => context.chargeApiCallIn(viewer, manager),
+    chargeApiCall: (tx) => context.chargeApiCallIn(viewer, tx),
   };
 }
 
@@ -79,7 +79,7 @@ export interface ContextSource {
   /** Resolves the caller's credentials; absent: anonymous. */
   identify?: () => Promise<Viewer>;
   /** Charges one API call for a key-authenticated viewer. */
-  chargeApiCall?: (viewer: Viewer, manager?: EntityManager) => Promise<void>;
+  chargeApiCall?: (viewer: Viewer, tx?: Transaction) => Promise<void>;
   streams?: ContextStreams | undefined;
   operator?: boolean;
 }
@@ -107,8 +107,8 @@ export function createContext(source: ContextSource): GraphQLContext {
     apiCallCharged: () => {
       chargedElsewhere = true;
     },
-    chargeApiCallIn: async (viewer, manager) => {
-      if (source.chargeApiCall) await source.chargeApiCall(viewer, manager);
+    chargeApiCallIn: async (viewer, tx) => {
+      if (source.chargeApiCall) await source.chargeApiCall(viewer, tx);
     },
   };
 }

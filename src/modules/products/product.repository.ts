@@ -19,6 +19,11 @@ export class ProductRepository {
     return tx.save(tx.create(Product, fields));
   }
 
+  /** The product takes the company name its newest result found (in the transaction that stores that result). */
+  async rename(tx: Transaction, id: string, name: string): Promise<void> {
+    await tx.update(Product, { id }, { name });
+  }
+
   findInAccount(accountId: string, id: string): Promise<Product | null> {
     return this.dataSource.getRepository(Product).findOneBy({ id, accountId });
   }

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { DataSource } from "typeorm";
 import type { ScoreJobRunner } from "./score-job.runner.js";
+import type { ScoreResultRepository } from "./score-result.repository.js";
 import type { JobQueue } from "./score-progress.js";
 import type { ScoreService } from "./score.service.js";
 
@@ -10,15 +11,6 @@ export interface MaintenanceOptions {
   /** How often to purge expired held results and idempotency keys. */
   readonly purgeEveryMs?: number;
   readonly clock?: () => Date;
-}
-
-/** Deletes held anonymous results whose 30 days passed without a link; returns how many. */
-export async function purgeExpiredHeldResults(dataSource: DataSource, now: Date): Promise<number> {
-  const [rows]: [unknown[], number] = await dataSource.query(
-    `DELETE FROM "score_results" WHERE "account_id" IS NULL AND "claim_expires_at" < $1 RETURNING "id"`,
-    [now],
-  );
-  return rows.length;
 }
 
 /** Delivered (or given up) events are kept this long in the outbox, with their delivery log. */
@@ -54,7 +46,14 @@ export async function purgeDeliveredEvents(dataSource: DataSource, now: Date): P
  * `stop` waits for a task in flight.
  */
 export function startMaintenance(
-  deps: { dataSource: DataSource; runner: ScoreJobRunner; queue: JobQueue; scores: ScoreService; logger: Pick<Logger, "info" | "warn"> },
+  deps: {
+    dataSource: DataSource;
+    results: ScoreResultRepository;
+    runner: ScoreJobRunner;
+    queue: JobQueue;
+    scores: ScoreService;
+    logger: Pick<Logger, "info" | "warn">;
+  },
   options: MaintenanceOptions = {},
 ): { stop(): Promise<void>; sweep(): Promise<void>; purge(): Promise<void> } {
   const clock = options.clock ?? (() => new Date());
@@ -63,7 +62,8 @@ export function startMaintenance(
     for (const jobId of await deps.runner.runnableJobIds()) await deps.queue.enqueue(jobId);
   };
   const purge = async () => {
-    const held = await purgeExpiredHeldResults(deps.dataSource, clock());
+    // Held anonymous results whose 30 days passed without a link.
+    const held = await deps.results.purgeExpiredHeld(clock());
     const keys = await deps.scores.purgeIdempotencyKeys();
     const events = await purgeDeliveredEvents(deps.dataSource, clock());
     if (held + keys + events > 0) deps.logger.info({ heldResults: held, idempotencyKeys: keys, outboxEvents: events }, "purged expired records");

@@ -1,16 +1,16 @@
 import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
-import type { DataSource, EntityManager } from "typeorm";
 import { storableDeep } from "../../db/pg-text.js";
+import type { Transactions } from "../../db/transaction.js";
 import { AppError, toAppError } from "../../errors.js";
 import type { DomainEvent, DomainEvents } from "../../events/domain-events.js";
 import type { Crawler } from "../crawl/crawler.js";
 import type { CreditLedger } from "../billing/ledger.service.js";
-import { Product } from "../products/product.entity.js";
-import { dimensions as frameworkDimensions } from "../scoring/framework/dimensions.js";
+import type { ProductRepository } from "../products/product.repository.js";
 import type { ScoreResult, Scorer } from "../scoring/scoring.types.js";
-import { ScoreJob } from "./score-job.entity.js";
-import { ScoreDimensionRecord, ScoreResultRecord } from "./score-result.entity.js";
+import type { ScoreJob } from "./score-job.entity.js";
+import type { ClaimedJob, ScoreJobRepository } from "./score-job.repository.js";
+import type { ScoreResultRepository } from "./score-result.repository.js";
 import type { ProgressBus, ScoreProgress } from "./score-progress.js";
 
 /** A worker that died mid-job leaves it to be retried at most twice: three runs in all. */
@@ -28,13 +28,6 @@ export interface RunnerOptions {
     crawled(pages: number): void;
   };
 }
-
-const position = new Map(frameworkDimensions.map((dimension, index) => [dimension.id as string, index]));
-
-/** A job as one claim holds it: every write of the run is conditional on `leaseToken`. */
-type ClaimedJob = ScoreJob & { readonly leaseToken: string };
-
-const ACTIVE = `('queued', 'crawling', 'scoring')`;
 
 /**
  * Runs one job: claims it with a lease and a fresh fencing token (so two workers
@@ -58,7 +51,10 @@ export class ScoreJobRunner {
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly jobs: ScoreJobRepository,
+    private readonly results: ScoreResultRepository,
+    private readonly products: ProductRepository,
+    private readonly transactions: Transactions,
     private readonly crawlerFor: (kind: ScoreJob["kind"]) => Crawler,
     private readonly scorer: Scorer,
     private readonly ledger: CreditLedger,
@@ -179,92 +175,47 @@ export class ScoreJobRunner {
 
   /** Jobs that are not finished and not held by a live worker (never started, or their worker died). */
   async runnableJobIds(limit = 100): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(
-      `SELECT "id" FROM "score_jobs"
-        WHERE "status" IN ('queued', 'crawling', 'scoring') AND ("locked_until" IS NULL OR "locked_until" < $1)
-        ORDER BY "created_at" LIMIT $2`,
-      [this.clock(), limit],
-    );
-    return rows.map((row) => row.id);
+    return this.jobs.runnableIds(this.clock(), limit);
   }
 
   private async claimNext(): Promise<ClaimedJob | undefined> {
     const now = this.clock();
-    const leaseToken = randomUUID();
-    const [rows]: [Array<{ id: string }>, number] = await this.dataSource.query(
-      `UPDATE "score_jobs" SET "attempts" = "attempts" + 1, "locked_until" = $1, "lease_token" = $3, "updated_at" = now()
-        WHERE "id" = (
-          SELECT "id" FROM "score_jobs"
-           WHERE "status" IN ${ACTIVE} AND ("locked_until" IS NULL OR "locked_until" < $2)
-           ORDER BY "fair_rank", "created_at" LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING "id"`,
-      [new Date(now.getTime() + this.leaseMs), now, leaseToken],
-    );
-    const id = rows[0]?.id;
-    if (!id) return undefined;
-    const job = await this.dataSource.getRepository(ScoreJob).findOneBy({ id, leaseToken });
-    return job ? (job as ClaimedJob) : undefined;
+    return this.jobs.claimNext(now, new Date(now.getTime() + this.leaseMs), randomUUID());
   }
 
   private async claim(jobId: string): Promise<ClaimedJob | undefined> {
     const now = this.clock();
-    const leaseToken = randomUUID();
-    const [rows]: [Array<{ id: string }>, number] = await this.dataSource.query(
-      `UPDATE "score_jobs" SET "attempts" = "attempts" + 1, "locked_until" = $2, "lease_token" = $4, "updated_at" = now()
-        WHERE "id" = $1 AND "status" IN ${ACTIVE} AND ("locked_until" IS NULL OR "locked_until" < $3)
-        RETURNING "id"`,
-      [jobId, new Date(now.getTime() + this.leaseMs), now, leaseToken],
-    );
-    if (rows.length === 0) return undefined;
-    const job = await this.dataSource.getRepository(ScoreJob).findOneBy({ id: jobId, leaseToken });
-    return job ? (job as ClaimedJob) : undefined;
+    return this.jobs.claim(jobId, now, new Date(now.getTime() + this.leaseMs), randomUUID());
   }
 
   private async extendLease(job: ClaimedJob): Promise<void> {
-    await this.dataSource
-      .query(`UPDATE "score_jobs" SET "locked_until" = $2 WHERE "id" = $1 AND "status" IN ${ACTIVE} AND "lease_token" = $3`, [
-        job.id,
-        new Date(this.clock().getTime() + this.leaseMs),
-        job.leaseToken,
-      ])
+    await this.jobs
+      .extendLease(job, new Date(this.clock().getTime() + this.leaseMs))
       .catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not extend a job's lease"));
   }
 
   /** Progress goes out at once; the stored copy (for late subscribers) is best effort. */
   private report(job: ClaimedJob, progress: ScoreProgress): void {
     void this.bus.publish(progress).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not publish progress"));
-    void this.dataSource
-      .query(`UPDATE "score_jobs" SET "status" = $2, "progress" = $3 WHERE "id" = $1 AND "status" IN ${ACTIVE} AND "lease_token" = $4`, [
-        job.id,
-        progress.status,
-        JSON.stringify(progress),
-        job.leaseToken,
-      ])
+    void this.jobs
+      .storeProgress(job, progress)
       .catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not store progress"));
   }
 
   /**
-   * Moves the job from this holder to `to` inside `manager`'s transaction, only while
-   * it is still active and the lease is still ours; false when it is not (finished,
-   * or taken over after our lease lapsed): the caller then writes nothing else.
+   * A terminal transition's outcome: false when the job is no longer this holder's
+   * (finished, or taken over after our lease lapsed): the caller then writes nothing else.
    */
-  private async transition(manager: EntityManager, job: ClaimedJob, to: Record<string, unknown>): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(ScoreJob)
-      .set({ ...to, lockedUntil: null, leaseToken: null })
-      .where(`"id" = :id AND "status" IN ${ACTIVE} AND "lease_token" = :token`, { id: job.id, token: job.leaseToken })
-      .execute();
-    if (result.affected === 1) return true;
-    this.logger.warn({ jobId: job.id }, "this worker's lease on the job was lost; its outcome is left to the current holder");
-    return false;
+  private stillOurs(job: ClaimedJob, transitioned: boolean): boolean {
+    if (!transitioned) this.logger.warn({ jobId: job.id }, "this worker's lease on the job was lost; its outcome is left to the current holder");
+    return transitioned;
   }
 
   /** Hands the job back unfinished (shutdown): claimable at once, and this run does not count as an attempt. */
   private async release(job: ClaimedJob): Promise<undefined> {
     const progress: ScoreProgress = { jobId: job.id, status: "queued" };
-    const released = await this.dataSource
-      .transaction((manager) => this.transition(manager, job, { status: "queued", progress, attempts: () => `GREATEST("attempts" - 1, 0)` }))
+    const released = await this.transactions
+      .run(async (tx) => this.stillOurs(job, await this.jobs.release(tx, job, progress)))
       .catch((error: unknown) => {
         this.logger.warn({ err: error, jobId: job.id }, "could not release a job at shutdown; its lease will lapse");
         return false;
@@ -287,52 +238,15 @@ export class ScoreJobRunner {
     const events: DomainEvent[] = [];
     const resultId = randomUUID();
     const progress: ScoreProgress = { jobId: job.id, status: "completed", resultId };
-    const completed = await this.dataSource.transaction(async (manager) => {
+    const completed = await this.transactions.run(async (tx) => {
       // First: it locks the job row, so no other holder's transition can interleave.
-      if (!(await this.transition(manager, job, { status: "completed", resultId, progress }))) return false;
-      await manager.insert(ScoreResultRecord, {
-        id: resultId,
-        accountId: job.accountId,
-        productId: job.productId,
-        jobId: job.id,
-        url: result.url,
-        companyName: result.companyName,
-        totalScore: result.totalScore,
-        stageName: result.stageName,
-        framework: result.framework,
-        frameworkVersion: result.frameworkVersion,
-        mode: result.mode,
-        strengths: [...result.strengths],
-        gaps: [...result.gaps],
-        crossDimensionNotes: result.crossDimensionNotes,
-        antiPatterns: [...result.antiPatternsDetected],
-        crawledPages: [...result.crawledPages],
-        crawlStats: result.crawlStats,
-        scorer: result.scorer,
-        lifecycleStageId: result.lifecycleStageId ?? null,
-        claimTokenHash: job.claimTokenHash,
-        claimExpiresAt: job.accountId === null ? new Date(this.clock().getTime() + HELD_RESULT_LIFETIME_MS) : null,
-      });
-      await manager.insert(
-        ScoreDimensionRecord,
-        result.dimensions.map((dimension) => ({
-          resultId,
-          dimensionId: dimension.dimensionId,
-          position: position.get(dimension.dimensionId) ?? 0,
-          dimensionName: dimension.dimensionName,
-          pillar: dimension.pillar,
-          score: dimension.score,
-          stageName: dimension.stageName,
-          evidence: dimension.evidence,
-          evidenceItems: [...dimension.evidenceItems],
-          confidence: dimension.confidence,
-          reasoning: dimension.reasoning,
-        })),
-      );
-      if (job.productId) await manager.update(Product, { id: job.productId }, { name: result.companyName });
+      if (!this.stillOurs(job, await this.jobs.complete(tx, job, resultId, progress))) return false;
+      const claimExpiresAt = job.accountId === null ? new Date(this.clock().getTime() + HELD_RESULT_LIFETIME_MS) : null;
+      await this.results.insert(tx, { id: resultId, job, result, claimExpiresAt });
+      if (job.productId) await this.products.rename(tx, job.productId, result.companyName);
       if (job.accountId) {
         events.push(
-          await this.events.record(manager, "score.completed", {
+          await this.events.record(tx, "score.completed", {
             accountId: job.accountId,
             resultId,
             jobId: job.id,
@@ -360,11 +274,10 @@ export class ScoreJobRunner {
     const failure = { code: appError.code, message: appError.message, action: appError.action };
     const progress: ScoreProgress = { jobId: job.id, status: "failed", error: failure };
     try {
-      const failed = await this.dataSource.transaction(async (manager) => {
-        const recorded = { status: "failed" as const, errorCode: failure.code, errorMessage: failure.message, errorAction: failure.action, progress };
-        if (!(await this.transition(manager, job, recorded))) return false;
+      const failed = await this.transactions.run(async (tx) => {
+        if (!this.stillOurs(job, await this.jobs.fail(tx, job, failure, progress))) return false;
         // A failed score costs nothing (the API call itself stays charged: it happened).
-        if (job.accountId) await this.ledger.refund(job.accountId, `job:${job.id}`, { manager });
+        if (job.accountId) await this.ledger.refund(job.accountId, `job:${job.id}`, { manager: tx });
         return true;
       });
       return failed ? progress : undefined;

@@ -46,7 +46,8 @@ export interface ScoreResultView {
   readonly held: boolean;
 }
 
-type CoreRecord = Pick<
+/** The columns of a result that its core view reads. */
+export type CoreRecord = Pick<
   ScoreResultRecord,
   "id" | "accountId" | "productId" | "url" | "companyName" | "totalScore" | "stageName" | "framework" | "frameworkVersion" | "mode" | "strengths" | "gaps" | "lifecycleStageId" | "createdAt"
 >;

@@ -1,8 +1,9 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { isUuid } from "../../db/uuid.js";
 import type { Logger } from "pino";
-import type { DataSource } from "typeorm";
+import type { Transaction, Transactions } from "../../db/transaction.js";
 import { AppError } from "../../errors.js";
+import type { AccountRepository } from "../accounts/account.repository.js";
 import type { MeteredCaller, Viewer } from "../accounts/viewer.js";
 import type { CreditLedger } from "../billing/ledger.service.js";
 import { actionCostTenths } from "../billing/plans.js";
@@ -11,10 +12,10 @@ import { memberSubject, type RateLimiter } from "../billing/rate-limit/rate-limi
 import { normalizeInputUrl } from "../crawl/url.js";
 import { clientNetwork } from "../../net/client-network.js";
 import type { ProductsService } from "../products/products.service.js";
-import { IdempotencyKey } from "./idempotency-key.entity.js";
+import { IdempotencyKeyRepository } from "./idempotency-key.repository.js";
 import { idempotencyKeyDigest, openClaimToken, sealClaimToken } from "./idempotency-seal.js";
-import type { ScoreKind } from "./score-job.entity.js";
-import { ScoreJob } from "./score-job.entity.js";
+import type { ScoreJob, ScoreKind } from "./score-job.entity.js";
+import type { ScoreJobRepository } from "./score-job.repository.js";
 import { isTerminal, type JobQueue, type ProgressBus, type ScoreProgress } from "./score-progress.js";
 
 export const MAX_URL_LENGTH = 2_048;
@@ -42,6 +43,19 @@ export interface StartedJob {
   readonly claimToken: string | null;
 }
 
+/** A request past `admit`: its valid fields, who it is counted as, and its idempotency identity. */
+interface Admitted {
+  readonly kind: ScoreKind;
+  readonly url: URL;
+  readonly context: string | null;
+  /** The requester's network (an address, or an IPv6 /64): what anonymous callers are counted by. */
+  readonly network: string;
+  /** Whose keys these are: the account, or `ip:<network>`. */
+  readonly scope: string;
+  readonly key: string | undefined;
+  readonly requestHash: string;
+}
+
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
 
 /**
@@ -56,7 +70,10 @@ export class ScoreService {
   private readonly stopping = new AbortController();
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly jobs: ScoreJobRepository,
+    private readonly idempotencyKeys: IdempotencyKeyRepository,
+    private readonly transactions: Transactions,
+    private readonly accounts: AccountRepository,
     private readonly ledger: CreditLedger,
     private readonly limiter: RateLimiter,
     private readonly anonymousCap: AnonymousCap,
@@ -69,7 +86,49 @@ export class ScoreService {
     private readonly checkAddress: (url: URL) => void = () => undefined,
   ) {}
 
+  /**
+   * `admit` the request; answer a used key's job (`replay`); apply layer 1 (`limit`);
+   * then in one transaction `reserve` the key, `charge` and `insertJob`; `announce` it.
+   */
   async start(caller: ScoreCaller, request: ScoreRequest): Promise<StartedJob> {
+    const admitted = this.admit(caller, request);
+    if (admitted.key) {
+      const replay = await this.replay(caller, admitted);
+      if (replay) return replay;
+    }
+    // With a key, layer 1 runs once the key is this request's (in `reserve`): concurrent retries of one
+    // request then wait for the first and replay it, instead of each spending a slot (or, anonymous,
+    // being refused the hour's one score that the first request is using).
+    if (!admitted.key) await this.limit(caller, admitted);
+
+    const claimToken = caller.viewer.kind === "anonymous" ? `clm_${randomBytes(24).toString("base64url")}` : null;
+    let job: ScoreJob;
+    try {
+      job = await this.transactions.run(async (tx) => {
+        const jobId = randomUUID();
+        await this.reserve(tx, caller, admitted, jobId, claimToken);
+        const productId = await this.charge(tx, caller, admitted, jobId);
+        return this.insertJob(tx, caller, admitted, { jobId, productId, claimToken });
+      });
+    } catch (error) {
+      // A concurrent request with the same key committed first: answer its job.
+      if (admitted.key && IdempotencyKeyRepository.isTaken(error)) {
+        const replay = await this.replay(caller, admitted);
+        if (replay) return replay;
+      }
+      throw error;
+    }
+    if (caller.viewer.kind === "member") caller.apiCallCharged();
+    await this.announce(job);
+    return { job, claimToken };
+  }
+
+  /**
+   * The checks that need no state: the request's fields, the crawler's address
+   * check and who may ask for a product score; then who the caller is counted as
+   * (an account, or an anonymous network) and the request's idempotency identity.
+   */
+  private admit(caller: ScoreCaller, request: ScoreRequest): Admitted {
     const url = validUrl(request.url);
     this.checkAddress(url);
     const context = validContext(request.context);
@@ -82,110 +141,101 @@ export class ScoreService {
     const scope = viewer.kind === "member" ? viewer.accountId : `ip:${network}`;
     const key = validIdempotencyKey(caller.idempotencyKey);
     const requestHash = hashToken(JSON.stringify([request.kind, url.href, context]));
+    return { kind: request.kind, url, context, network, scope, key, requestHash };
+  }
+
+  /** The job a stored key names, when this request's key was used before (undefined: it was not). */
+  private async replay(caller: ScoreCaller, admitted: Admitted): Promise<StartedJob | undefined> {
+    const replay = await this.findReplay(admitted.scope, admitted.key!, admitted.kind, admitted.requestHash);
+    if (!replay) return undefined;
     // A replay spends no slot, but says where the caller stands, as any answer of a limited route does.
-    const replayed = async (idempotencyKey: string) => {
-      const replay = await this.replay(scope, idempotencyKey, request.kind, requestHash);
-      if (!replay) return undefined;
-      const headers = viewer.kind === "anonymous" ? await this.anonymousCap.peek(network) : await this.limiter.peek("score", memberSubject(viewer));
-      if (headers) caller.setHeaders(headers);
-      return replay;
-    };
-    if (key) {
-      const replay = await replayed(key);
-      if (replay) return replay;
-    }
+    const { viewer } = caller;
+    const headers = viewer.kind === "anonymous" ? await this.anonymousCap.peek(admitted.network) : await this.limiter.peek("score", memberSubject(viewer));
+    if (headers) caller.setHeaders(headers);
+    return replay;
+  }
 
-    // Layer 1: the short-window limit, for every caller: per person signed in, per account for
-    // API keys (all of an account's keys share it, so minting keys buys no extra crawls).
-    const limit = async () => {
-      if (viewer.kind === "anonymous") {
-        const cap = await this.anonymousCap.consume(network);
-        caller.setHeaders(cap.headers);
-      } else {
-        const decision = await this.limiter.check("score", memberSubject(viewer));
-        caller.setHeaders(decision.headers);
-        if (!decision.allowed) throw decision.toError();
-      }
-    };
-    // With a key, layer 1 runs once the key is this request's (below): concurrent retries of one
-    // request then wait for the first and replay it, instead of each spending a slot (or, anonymous,
-    // being refused the hour's one score that the first request is using).
-    if (!key) await limit();
-
-    const claimToken = viewer.kind === "anonymous" ? `clm_${randomBytes(24).toString("base64url")}` : null;
-    let job: ScoreJob;
-    try {
-      job = await this.dataSource.transaction(async (manager) => {
-        const jobId = randomUUID();
-        // First, so a concurrent request with the same key waits here (holding nothing else) and then replays.
-        if (key) {
-          await manager.insert(IdempotencyKey, {
-            scope,
-            key: idempotencyKeyDigest(key),
-            operation: request.kind,
-            requestHash,
-            jobId,
-            sealedClaimToken: claimToken ? sealClaimToken(claimToken, scope, key) : null,
-          });
-          // A refusal rolls the key back with everything else: a later retry with it is a first request.
-          await limit();
-        }
-        let productId: string | null = null;
-        if (viewer.kind === "member") {
-          // Layer 2: plan quota and credits; layer 3: the API-call ceiling; then the product limit.
-          // One transaction, all or nothing. Locks are taken in one order everywhere: the account
-          // row (a product score may create a product, which locks it) before the credit rows,
-          // as a checkout does, so the two never deadlock.
-          if (request.kind === "product") {
-            await manager.query(`SELECT 1 FROM "accounts" WHERE "id" = $1 FOR NO KEY UPDATE`, [viewer.accountId]);
-          }
-          await this.ledger.spend(viewer.accountId, "score", actionCostTenths.score, `job:${jobId}`, { manager });
-          await caller.chargeApiCall(manager);
-          if (request.kind === "product") productId = (await this.products.productFor(manager, viewer.accountId, url)).id;
-        }
-        // Its place in the owner's backlog: the fair queue serves every owner's next job in turn.
-        const [backlog] = (await manager.query(
-          viewer.kind === "member"
-            ? `SELECT COUNT(*)::int AS "n" FROM "score_jobs" WHERE "account_id" = $1 AND "status" IN ('queued', 'crawling', 'scoring')`
-            : `SELECT COUNT(*)::int AS "n" FROM "score_jobs" WHERE "requester_ip" = $1 AND "account_id" IS NULL AND "status" IN ('queued', 'crawling', 'scoring')`,
-          [viewer.kind === "member" ? viewer.accountId : network],
-        )) as Array<{ n: number }>;
-        await manager.insert(ScoreJob, {
-            id: jobId,
-            fairRank: backlog?.n ?? 0,
-            accountId: viewer.kind === "member" ? viewer.accountId : null,
-            userId: viewer.kind === "member" && viewer.via === "session" ? viewer.userId : null,
-            apiKeyId: viewer.kind === "member" && viewer.via === "api_key" ? viewer.apiKeyId : null,
-            requesterIp: viewer.kind === "anonymous" ? network : null,
-            claimTokenHash: claimToken ? hashToken(claimToken) : null,
-            kind: request.kind,
-            url: url.href,
-            context,
-            productId,
-            status: "queued",
-            progress: { jobId, status: "queued" },
-            attempts: 0,
-            lockedUntil: null,
-            leaseToken: null,
-            resultId: null,
-            errorCode: null,
-            errorMessage: null,
-          });
-        return manager.findOneByOrFail(ScoreJob, { id: jobId });
-      });
-    } catch (error) {
-      if (key && (error as { code?: string }).code === "23505") {
-        const replay = await replayed(key);
-        if (replay) return replay;
-      }
-      throw error;
+  /**
+   * Layer 1: the short-window limit, for every caller: per person signed in, per account for
+   * API keys (all of an account's keys share it, so minting keys buys no extra crawls).
+   */
+  private async limit(caller: ScoreCaller, admitted: Admitted): Promise<void> {
+    const { viewer } = caller;
+    if (viewer.kind === "anonymous") {
+      const cap = await this.anonymousCap.consume(admitted.network);
+      caller.setHeaders(cap.headers);
+    } else {
+      const decision = await this.limiter.check("score", memberSubject(viewer));
+      caller.setHeaders(decision.headers);
+      if (!decision.allowed) throw decision.toError();
     }
-    if (viewer.kind === "member") caller.apiCallCharged();
-    // The job is committed and charged: a queue or bus hiccup must not fail the request.
-    // The maintenance sweep enqueues any job left waiting without a worker.
+  }
+
+  /** With a key: makes it this request's, then applies layer 1. */
+  private async reserve(tx: Transaction, caller: ScoreCaller, admitted: Admitted, jobId: string, claimToken: string | null): Promise<void> {
+    const { key, scope } = admitted;
+    if (!key) return;
+    // First, so a concurrent request with the same key waits here (holding nothing else) and then replays.
+    await this.idempotencyKeys.reserve(tx, {
+      scope,
+      key: idempotencyKeyDigest(key),
+      operation: admitted.kind,
+      requestHash: admitted.requestHash,
+      jobId,
+      sealedClaimToken: claimToken ? sealClaimToken(claimToken, scope, key) : null,
+    });
+    // A refusal rolls the key back with everything else: a later retry with it is a first request.
+    await this.limit(caller, admitted);
+  }
+
+  /** A member's charges and product, in the job's transaction; answers the product's id (null: none). */
+  private async charge(tx: Transaction, caller: ScoreCaller, admitted: Admitted, jobId: string): Promise<string | null> {
+    const { viewer } = caller;
+    if (viewer.kind !== "member") return null;
+    // Layer 2: plan quota and credits; layer 3: the API-call ceiling; then the product limit.
+    // One transaction, all or nothing. Locks are taken in one order everywhere: the account
+    // row (a product score may create a product, which locks it) before the credit rows,
+    // as a checkout does, so the two never deadlock.
+    if (admitted.kind === "product") await this.accounts.lock(tx, viewer.accountId);
+    await this.ledger.spend(viewer.accountId, "score", actionCostTenths.score, `job:${jobId}`, { manager: tx });
+    await caller.chargeApiCall(tx);
+    if (admitted.kind !== "product") return null;
+    return (await this.products.productFor(tx, viewer.accountId, admitted.url)).id;
+  }
+
+  /** The queued job, at its place in the owner's backlog. */
+  private async insertJob(
+    tx: Transaction,
+    caller: ScoreCaller,
+    admitted: Admitted,
+    { jobId, productId, claimToken }: { jobId: string; productId: string | null; claimToken: string | null },
+  ): Promise<ScoreJob> {
+    const { viewer } = caller;
+    // Its place in the owner's backlog: the fair queue serves every owner's next job in turn.
+    const fairRank = await this.jobs.countBacklog(tx, viewer.kind === "member" ? { accountId: viewer.accountId } : { network: admitted.network });
+    return this.jobs.insertQueued(tx, {
+      id: jobId,
+      fairRank,
+      accountId: viewer.kind === "member" ? viewer.accountId : null,
+      userId: viewer.kind === "member" && viewer.via === "session" ? viewer.userId : null,
+      apiKeyId: viewer.kind === "member" && viewer.via === "api_key" ? viewer.apiKeyId : null,
+      requesterIp: viewer.kind === "anonymous" ? admitted.network : null,
+      claimTokenHash: claimToken ? hashToken(claimToken) : null,
+      kind: admitted.kind,
+      url: admitted.url.href,
+      context: admitted.context,
+      productId,
+      progress: { jobId, status: "queued" },
+    });
+  }
+
+  /**
+   * The job is committed and charged: a queue or bus hiccup must not fail the request.
+   * The maintenance sweep enqueues any job left waiting without a worker.
+   */
+  private async announce(job: ScoreJob): Promise<void> {
     await this.bus.publish({ jobId: job.id, status: "queued" }).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not publish queued"));
     await this.queue.enqueue(job.id).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not enqueue; the sweep will"));
-    return { job, claimToken };
   }
 
   /**
@@ -223,14 +273,14 @@ export class ScoreService {
   }
 
   async job(jobId: string): Promise<ScoreJob> {
-    const job = await this.dataSource.getRepository(ScoreJob).findOneBy({ id: jobId });
+    const job = await this.jobs.findById(jobId);
     if (!job) throw new AppError("NOT_FOUND", "No such scoring job.");
     return job;
   }
 
   /** Who may see a job and its progress: a member of its account, or the anonymous requester's network (address; IPv6 /64). */
   async jobFor(viewer: Viewer, clientIp: string, jobId: string): Promise<ScoreJob> {
-    const job = isUuid(jobId) ? await this.dataSource.getRepository(ScoreJob).findOneBy({ id: jobId }) : null;
+    const job = isUuid(jobId) ? await this.jobs.findById(jobId) : null;
     const allowed =
       job !== null &&
       (job.accountId !== null ? viewer.kind === "member" && viewer.accountId === job.accountId : viewer.kind === "anonymous" && job.requesterIp === clientNetwork(clientIp));
@@ -240,17 +290,16 @@ export class ScoreService {
 
   /** Forgets idempotency keys older than the window; returns how many went. */
   async purgeIdempotencyKeys(): Promise<number> {
-    const cutoff = new Date(this.clock().getTime() - IDEMPOTENCY_WINDOW_MS);
-    const result = await this.dataSource.getRepository(IdempotencyKey).createQueryBuilder().delete().where("created_at < :cutoff", { cutoff }).execute();
-    return result.affected ?? 0;
+    return this.idempotencyKeys.purgeCreatedBefore(new Date(this.clock().getTime() - IDEMPOTENCY_WINDOW_MS));
   }
 
-  private async replay(scope: string, key: string, kind: ScoreKind, requestHash: string): Promise<StartedJob | undefined> {
+  /** The first answer of a key used within the window with the same request; a different request is a conflict. */
+  private async findReplay(scope: string, key: string, kind: ScoreKind, requestHash: string): Promise<StartedJob | undefined> {
     const cutoff = new Date(this.clock().getTime() - IDEMPOTENCY_WINDOW_MS);
     const digest = idempotencyKeyDigest(key);
-    const record = await this.dataSource.getRepository(IdempotencyKey).findOneBy({ scope, key: digest });
+    const record = await this.idempotencyKeys.find(scope, digest);
     if (!record || record.createdAt < cutoff) {
-      if (record) await this.dataSource.getRepository(IdempotencyKey).delete({ scope, key: digest });
+      if (record) await this.idempotencyKeys.forget(scope, digest);
       return undefined;
     }
     if (record.operation !== kind || record.requestHash !== requestHash) {

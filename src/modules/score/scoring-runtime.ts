@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { DataSource } from "typeorm";
 import type { Config } from "../../config.js";
+import { Transactions } from "../../db/transaction.js";
 import type { ServiceMetrics } from "../../metrics.js";
 import type { DomainEvents } from "../../events/domain-events.js";
 import type { RedisConnection } from "../../redis.js";
@@ -22,9 +23,12 @@ import { InProcessJobQueue, MemoryProgressBus } from "./in-process-queue.js";
 import { startMaintenance } from "./maintenance.js";
 import { progressStream } from "./progress-stream.js";
 import { RedisProgressBus } from "./redis-progress-bus.js";
-import { StoredProgressBus, storedProgressReader } from "./stored-progress-bus.js";
+import { StoredProgressBus } from "./stored-progress-bus.js";
+import { IdempotencyKeyRepository } from "./idempotency-key.repository.js";
+import { ScoreJobRepository } from "./score-job.repository.js";
 import { ScoreJobRunner } from "./score-job.runner.js";
 import type { JobQueue, ProgressBus, ScoreProgressStreams } from "./score-progress.js";
+import { ScoreResultRepository } from "./score-result.repository.js";
 import { ScoreResultsService } from "./score-results.service.js";
 import { ScoreService } from "./score.service.js";
 
@@ -91,9 +95,17 @@ export function createScoringRuntime(deps: {
   const scorer = overrides.scorer ?? createScorer(config);
   const pubsub: ProgressBus = config.redisUrl ? new RedisProgressBus({ url: config.redisUrl, keyPrefix: `${config.redisPrefix}:`, logger }) : new MemoryProgressBus();
   // Followers also hear the stored job, so a message lost while Redis was away cannot leave them waiting.
-  const bus = new StoredProgressBus(pubsub, storedProgressReader(dataSource), { recheckMs: config.progressRecheckMs, logger });
+  const jobs = new ScoreJobRepository(dataSource);
+  const resultRows = new ScoreResultRepository(dataSource);
+  const transactions = new Transactions(dataSource);
+  const bus = new StoredProgressBus(pubsub, (jobIds) => jobs.storedEnds(jobIds), { recheckMs: config.progressRecheckMs, logger });
   const leaseMs = overrides.leaseMs ?? 60_000;
-  const runner = new ScoreJobRunner(dataSource, () => crawler, scorer, ledger, bus, events, logger, { leaseMs, ...(deps.metrics ? { observer: jobObserver(deps.metrics) } : {}) });
+  const accounts = new AccountRepository(dataSource);
+  const productRows = new ProductRepository(dataSource);
+  const runner = new ScoreJobRunner(jobs, resultRows, productRows, transactions, () => crawler, scorer, ledger, bus, events, logger, {
+    leaseMs,
+    ...(deps.metrics ? { observer: jobObserver(deps.metrics) } : {}),
+  });
   const workers = config.scoringWorkers;
   let queue: JobQueue;
   let worker: { close(): Promise<void> } | undefined;
@@ -109,10 +121,11 @@ export function createScoringRuntime(deps: {
   const timeoutMs = config.rateLimit.storeTimeoutMs;
   const limiter = new RateLimiter(redis ? new RedisSlidingWindowStore(redis.client, { keyPrefix: `${config.redisPrefix}:rl:` }) : new MemorySlidingWindowStore(), { timeoutMs });
   const anonymousCap = new AnonymousCap(redis ? { redis: redis.client, keyPrefix: `${config.redisPrefix}:rl:anon`, timeoutMs } : { timeoutMs });
-  const products = new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource));
-  const results = new ScoreResultsService(dataSource);
-  const scores = new ScoreService(dataSource, ledger, limiter, anonymousCap, products, queue, bus, logger, undefined, (url) => crawler.checkAddress(url));
-  const maintenance = startMaintenance({ dataSource, runner, queue, scores, logger }, overrides.sweepEveryMs ? { sweepEveryMs: overrides.sweepEveryMs } : {});
+  const products = new ProductsService(productRows, accounts);
+  const results = new ScoreResultsService(resultRows, transactions);
+  const idempotencyKeys = new IdempotencyKeyRepository(dataSource);
+  const scores = new ScoreService(jobs, idempotencyKeys, transactions, accounts, ledger, limiter, anonymousCap, products, queue, bus, logger, undefined, (url) => crawler.checkAddress(url));
+  const maintenance = startMaintenance({ dataSource, results: resultRows, runner, queue, scores, logger }, overrides.sweepEveryMs ? { sweepEveryMs: overrides.sweepEveryMs } : {});
   const streams: ScoreProgressStreams = {
     async scoreProgress(viewer, clientIp, jobId) {
       const job = await scores.jobFor(viewer, clientIp, jobId);

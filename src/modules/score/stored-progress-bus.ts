@@ -1,29 +1,18 @@
 import type { Logger } from "pino";
-import type { DataSource } from "typeorm";
 import type { ProgressBus, ScoreProgress } from "./score-progress.js";
 
 type Listener = (progress: ScoreProgress) => void;
 
-/** The stored last step of those of these jobs that have ended. */
+/**
+ * The stored last step of those of these jobs that have ended
+ * (`ScoreJobRepository.storedEnds`). Only ends are read: a step in between could
+ * overtake the bus's own messages and make a stream skip steps, while an end is
+ * stored only after every step before it was published.
+ */
 export type ReadStoredProgress = (jobIds: readonly string[]) => Promise<ScoreProgress[]>;
 
 /** Job ids per read, so one statement stays bounded however many jobs are followed. */
 const READ_BATCH = 500;
-
-/**
- * One primary-key read per batch of followed jobs. Only ends are read: a step in
- * between could overtake the bus's own messages and make a stream skip steps,
- * while an end is stored only after every step before it was published.
- */
-export function storedProgressReader(dataSource: DataSource): ReadStoredProgress {
-  return async (jobIds) => {
-    const rows: Array<{ progress: ScoreProgress | null }> = await dataSource.query(
-      `SELECT "progress" FROM "score_jobs" WHERE "id" = ANY($1::uuid[]) AND "status" IN ('completed', 'failed')`,
-      [jobIds],
-    );
-    return rows.flatMap((row) => (row.progress ? [row.progress] : []));
-  };
-}
 
 /**
  * The progress bus, checked against the stored jobs. Pub/sub loses what is

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { purgeExpiredHeldResults } from "../../../src/modules/score/maintenance.js";
+import { ScoreResultRepository } from "../../../src/modules/score/score-result.repository.js";
 import { apiClient, signIn } from "../../support/http.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 
@@ -123,7 +123,7 @@ describe("held anonymous results", () => {
     // Past its 30 days, the token no longer links it.
     await expectNotFound(await link(member.cookie, { resultId: purged.id, claimToken: purged.claimToken }));
 
-    expect(await purgeExpiredHeldResults(dataSource(), new Date())).toBe(1);
+    expect(await new ScoreResultRepository(dataSource()).purgeExpiredHeld(new Date())).toBe(1);
     expect(await stored(purged.id)).toBeUndefined();
     expect(await dataSource().query(`SELECT 1 FROM "score_dimensions" WHERE "result_id" = $1`, [purged.id])).toEqual([]);
     await expectNotFound(await link(member.cookie, { resultId: purged.id, claimToken: purged.claimToken }));
@@ -133,7 +133,7 @@ describe("held anonymous results", () => {
     expect(await stored(held.id)).toMatchObject({ account_id: null });
     expect((await api()(`/api/score/${linked.id}`)).status).toBe(200);
     expect((await api()(`/api/score/${held.id}`)).status).toBe(200);
-    expect(await purgeExpiredHeldResults(dataSource(), new Date())).toBe(0);
+    expect(await new ScoreResultRepository(dataSource()).purgeExpiredHeld(new Date())).toBe(0);
     const late = await link(member.cookie, { resultId: held.id, claimToken: held.claimToken });
     expect(late.status).toBe(200);
     expect((await historyIds(member.cookie)).sort()).toEqual([linked.id, held.id].sort());
@@ -143,7 +143,7 @@ describe("held anonymous results", () => {
     const shared = await anonymousScore("seed.test");
     expect((await api()(`/api/score/${shared.id}`)).status).toBe(200);
     await dataSource().query(`UPDATE "score_results" SET "claim_expires_at" = now() - interval '1 day' WHERE "id" = $1`, [shared.id]);
-    expect(await purgeExpiredHeldResults(dataSource(), new Date())).toBe(1);
+    expect(await new ScoreResultRepository(dataSource()).purgeExpiredHeld(new Date())).toBe(1);
     expect(await stored(shared.id)).toBeUndefined();
 
     for (const gone of [purged, shared]) {

@@ -1,17 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { pino } from "pino";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataSourceFor } from "../../../src/db/database.js";
-import { DomainEvents } from "../../../src/events/domain-events.js";
 import { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
 import type { CrawlOptions, Crawler } from "../../../src/modules/crawl/crawler.js";
 import { MemoryProgressBus } from "../../../src/modules/score/in-process-queue.js";
 import { RedisProgressBus } from "../../../src/modules/score/redis-progress-bus.js";
-import { ScoreJobRunner } from "../../../src/modules/score/score-job.runner.js";
 import type { ProgressBus } from "../../../src/modules/score/score-progress.js";
-import { HeuristicScorer } from "../../../src/modules/scoring/heuristic-scorer.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { scoreJobRunnerOn } from "../../support/score-services.js";
 import { syntheticCrawl } from "../../support/synthetic-crawl.js";
 import { TcpRelay } from "../../support/tcp-relay.js";
 
@@ -23,7 +20,6 @@ import { TcpRelay } from "../../support/tcp-relay.js";
  */
 let database: TestDatabase;
 let dataSource: DataSource;
-const silent = pino({ level: "silent" });
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -58,7 +54,7 @@ function gatedCrawler() {
 const immediateCrawler = { crawl: async () => crawl } as unknown as Crawler;
 
 function runnerWith(crawler: Crawler, bus: ProgressBus = new MemoryProgressBus(), leaseMs = 60_000) {
-  return new ScoreJobRunner(dataSource, () => crawler, new HeuristicScorer(), new CreditLedger(dataSource), bus, new DomainEvents(silent), silent, { leaseMs });
+  return scoreJobRunnerOn(dataSource, crawler, { bus, leaseMs }).runner;
 }
 
 /** A Pro account with one charged, queued job (as ScoreService.start leaves it). */

@@ -1,13 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DomainEvents } from "../../../src/events/domain-events.js";
 import { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
 import type { Crawler } from "../../../src/modules/crawl/crawler.js";
-import { MemoryProgressBus } from "../../../src/modules/score/in-process-queue.js";
-import { ScoreJobRunner } from "../../../src/modules/score/score-job.runner.js";
-import { HeuristicScorer } from "../../../src/modules/scoring/heuristic-scorer.js";
 import { apiClient, signIn, type Caller } from "../../support/http.js";
+import { scoreJobRunnerOn } from "../../support/score-services.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 
 /**
@@ -194,10 +190,7 @@ describe("claiming a job", () => {
         throw new Error("this worker must not have run the job");
       },
     } as unknown as Crawler;
-    const silent = pino({ level: "silent" });
-    const runner = new ScoreJobRunner(dataSource(), () => crawler, new HeuristicScorer(), new CreditLedger(dataSource()), new MemoryProgressBus(), new DomainEvents(silent), silent, {
-      leaseMs: 60_000,
-    });
+    const { runner } = scoreJobRunnerOn(dataSource(), crawler, { leaseMs: 60_000 });
     return { runner, crawled };
   }
 

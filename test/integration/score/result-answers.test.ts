@@ -6,6 +6,8 @@ import { DomainEvents } from "../../../src/events/domain-events.js";
 import { resultAnswerSchema, storeFinalResultAnswers } from "../../../rest-compat/final-answers/final-result-answers.js";
 import { ResultAnswerRepository } from "../../../rest-compat/final-answers/result-answer.repository.js";
 import { ResultAnswerStore } from "../../../rest-compat/final-answers/result-answer-store.js";
+import { Transactions } from "../../../src/db/transaction.js";
+import { ScoreResultRepository } from "../../../src/modules/score/score-result.repository.js";
 import { ScoreResultsService } from "../../../src/modules/score/score-results.service.js";
 import type { ScoreService } from "../../../src/modules/score/score.service.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
@@ -65,7 +67,7 @@ describe("stored final answers", () => {
     const [before] = (await sql(`SELECT body FROM score_result_answers WHERE result_id = $1`, [id])) as Array<{ body: string }>;
     await sql(`DELETE FROM score_result_answers WHERE result_id = $1`, [id]);
     const dataSource = first.app.database.dataSource;
-    const schema = resultAnswerSchema(undefined as unknown as ScoreService, new ScoreResultsService(dataSource), 0);
+    const schema = resultAnswerSchema(undefined as unknown as ScoreService, new ScoreResultsService(new ScoreResultRepository(dataSource), new Transactions(dataSource)), 0);
     const events = new DomainEvents(pino({ level: "silent" }));
     storeFinalResultAnswers({ schema, store: new ResultAnswerStore(new ResultAnswerRepository(dataSource)), events, logger: pino({ level: "silent" }) });
     await events.publish([{ id: "evt", type: "score.completed", accountId: "acct", occurredAt: new Date(), data: { accountId: "acct", resultId: id, jobId: "job", url: "u", totalScore: 1, stageName: "s", framework: "maturity", productId: null } }]);

@@ -1,0 +1,44 @@
+import type { DataSource } from "typeorm";
+import type { Transaction } from "../../db/transaction.js";
+import { IdempotencyKey } from "./idempotency-key.entity.js";
+
+/** The columns a key is reserved with (`createdAt` is the insert's). */
+export type NewIdempotencyKey = Pick<IdempotencyKey, "scope" | "key" | "operation" | "requestHash" | "jobId" | "sealedClaimToken">;
+
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = "23505";
+
+/** The `idempotency_keys` table: keys are stored as digests (`idempotencyKeyDigest`), one row per scope and key. */
+export class IdempotencyKeyRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Whether `error` is a unique violation: inside a transaction that reserved a key,
+   * a concurrent request with the same key committed it first.
+   */
+  static isTaken(error: unknown): boolean {
+    return (error as { code?: string } | null)?.code === UNIQUE_VIOLATION;
+  }
+
+  async find(scope: string, digest: string): Promise<IdempotencyKey | null> {
+    return this.dataSource.getRepository(IdempotencyKey).findOneBy({ scope, key: digest });
+  }
+
+  async forget(scope: string, digest: string): Promise<void> {
+    await this.dataSource.getRepository(IdempotencyKey).delete({ scope, key: digest });
+  }
+
+  /**
+   * Inserts the key in `tx`. A concurrent transaction holding the same key makes
+   * this wait for it, then fail with a unique violation (`isTaken`) if it commits.
+   */
+  async reserve(tx: Transaction, record: NewIdempotencyKey): Promise<void> {
+    await tx.insert(IdempotencyKey, record);
+  }
+
+  /** Deletes keys created before `cutoff`; returns how many went. */
+  async purgeCreatedBefore(cutoff: Date): Promise<number> {
+    const result = await this.dataSource.getRepository(IdempotencyKey).createQueryBuilder().delete().where("created_at < :cutoff", { cutoff }).execute();
+    return result.affected ?? 0;
+  }
+}
