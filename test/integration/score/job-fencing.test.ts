@@ -4,7 +4,6 @@ import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataSourceFor } from "../../../src/db/database.js";
 import { DomainEvents } from "../../../src/events/domain-events.js";
-import { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
 import type { CrawlOptions, Crawler } from "../../../src/modules/crawl/crawler.js";
 import { MemoryProgressBus } from "../../../src/modules/score/in-process-queue.js";
 import { RedisProgressBus } from "../../../src/modules/score/redis-progress-bus.js";
@@ -12,6 +11,7 @@ import { ScoreJobRunner } from "../../../src/modules/score/score-job.runner.js";
 import type { ProgressBus } from "../../../src/modules/score/score-progress.js";
 import { HeuristicScorer } from "../../../src/modules/scoring/heuristic-scorer.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { creditLedgerOn } from "../../support/ledger.js";
 import { syntheticCrawl } from "../../support/synthetic-crawl.js";
 import { TcpRelay } from "../../support/tcp-relay.js";
 
@@ -58,7 +58,7 @@ function gatedCrawler() {
 const immediateCrawler = { crawl: async () => crawl } as unknown as Crawler;
 
 function runnerWith(crawler: Crawler, bus: ProgressBus = new MemoryProgressBus(), leaseMs = 60_000) {
-  return new ScoreJobRunner(dataSource, () => crawler, new HeuristicScorer(), new CreditLedger(dataSource), bus, new DomainEvents(silent), silent, { leaseMs });
+  return new ScoreJobRunner(dataSource, () => crawler, new HeuristicScorer(), creditLedgerOn(dataSource), bus, new DomainEvents(silent), silent, { leaseMs });
 }
 
 /** A Pro account with one charged, queued job (as ScoreService.start leaves it). */
@@ -67,7 +67,7 @@ async function chargedJob(): Promise<{ accountId: string; jobId: string }> {
   const jobId = randomUUID();
   await dataSource.query(`INSERT INTO "accounts" ("id", "name", "plan", "billing_cycle_anchor") VALUES ($1, 'Acme', 'pro', now())`, [accountId]);
   await dataSource.transaction(async (manager) => {
-    await new CreditLedger(dataSource).spend(accountId, "score", 100, `job:${jobId}`, { manager });
+    await creditLedgerOn(dataSource).spend(accountId, "score", 100, `job:${jobId}`, { manager });
     await manager.query(
       `INSERT INTO "score_jobs" ("id", "account_id", "kind", "url", "status", "progress", "attempts") VALUES ($1, $2, 'score', 'https://acme.example/', 'queued', $3, 0)`,
       [jobId, accountId, JSON.stringify({ jobId, status: "queued" })],

@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DomainEvents } from "../../../src/events/domain-events.js";
-import { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
 import type { Crawler } from "../../../src/modules/crawl/crawler.js";
 import { MemoryProgressBus } from "../../../src/modules/score/in-process-queue.js";
 import { ScoreJobRunner } from "../../../src/modules/score/score-job.runner.js";
 import { HeuristicScorer } from "../../../src/modules/scoring/heuristic-scorer.js";
 import { apiClient, signIn, type Caller } from "../../support/http.js";
+import { creditLedgerOn } from "../../support/ledger.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 
 /**
@@ -51,7 +51,7 @@ async function abandonedJob(owner: Caller, url: string, state: Abandoned): Promi
       ? { jobId, status: "crawling", page: 2, pages: 9, url }
       : { jobId, status: "scoring", dimension: 4, dimensions: 27, dimensionId: "customer_proof" };
   await dataSource().transaction(async (manager) => {
-    await new CreditLedger(dataSource()).spend(owner.accountId, "score", 100, `job:${jobId}`, { manager });
+    await creditLedgerOn(dataSource()).spend(owner.accountId, "score", 100, `job:${jobId}`, { manager });
     await manager.query(
       `INSERT INTO "score_jobs" ("id", "account_id", "user_id", "kind", "url", "status", "progress", "attempts", "locked_until", "created_at", "updated_at")
        VALUES ($1, $2, $3, 'score', $4, $5, $6, $7, $8, now() - interval '1 minute', now() - interval '10 seconds')`,
@@ -195,7 +195,7 @@ describe("claiming a job", () => {
       },
     } as unknown as Crawler;
     const silent = pino({ level: "silent" });
-    const runner = new ScoreJobRunner(dataSource(), () => crawler, new HeuristicScorer(), new CreditLedger(dataSource()), new MemoryProgressBus(), new DomainEvents(silent), silent, {
+    const runner = new ScoreJobRunner(dataSource(), () => crawler, new HeuristicScorer(), creditLedgerOn(dataSource()), new MemoryProgressBus(), new DomainEvents(silent), silent, {
       leaseMs: 60_000,
     });
     return { runner, crawled };
