@@ -3,7 +3,6 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { connectRedis } from "./redis.js";
 import { openDatabase, type Database } from "./db/database.js";
-import { Transactions } from "./db/transaction.js";
 import { startApollo } from "./graphql/apollo.js";
 import { ResolverContainer } from "./graphql/container.js";
 import { buildAppSchema } from "./graphql/schema.js";
@@ -16,10 +15,14 @@ import { DomainEvents } from "./events/domain-events.js";
 import { DomainEventRepository } from "./events/domain-event.repository.js";
 import { MembersResolver } from "./modules/accounts/members.resolver.js";
 import { MembersService } from "./modules/accounts/members.service.js";
+import { AccountRepository } from "./modules/accounts/account.repository.js";
+import { ApiKeyRepository } from "./modules/accounts/api-keys/api-key.repository.js";
+import { InvitationRepository } from "./modules/accounts/invitation.repository.js";
+import { UserRepository } from "./modules/accounts/user.repository.js";
+import { Transactions } from "./db/transaction.js";
 import type { BillingProvider } from "./modules/billing/checkout/billing-provider.js";
 import { BillingResolver } from "./modules/billing/checkout/billing.resolver.js";
 import { BillingService } from "./modules/billing/checkout/billing.service.js";
-import { BillingAccountRepository } from "./modules/billing/checkout/billing-account.repository.js";
 import { CheckoutSessionRepository } from "./modules/billing/checkout/checkout-session.repository.js";
 import { ProviderEventRepository } from "./modules/billing/checkout/provider-event.repository.js";
 import { LocalCheckoutProvider } from "./modules/billing/checkout/local-provider.js";
@@ -91,7 +94,12 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   let scoring: ReturnType<typeof createScoringRuntime> | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   try {
-    const accounts = new AccountsService(database.dataSource);
+    const transactions = new Transactions(database.dataSource);
+    const accountRepository = new AccountRepository(database.dataSource);
+    const apiKeyRepository = new ApiKeyRepository(database.dataSource);
+    const userRepository = new UserRepository(database.dataSource);
+    const members = new MembersService(accountRepository, userRepository, new InvitationRepository(database.dataSource), apiKeyRepository, transactions);
+    const accounts = new AccountsService(accountRepository, userRepository, members, transactions);
     const local = usesLocalIdentityProvider(config) ? await LocalIdentityProvider.create(config) : undefined;
     if (local) {
       logger.warn(
@@ -104,19 +112,20 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     const ledger = new CreditLedger(
       new CreditEntryRepository(database.dataSource),
       new CreditBalanceRepository(database.dataSource),
-      new Transactions(database.dataSource),
+      transactions,
       undefined,
       (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10),
     );
-    const apiKeys = new ApiKeysService(database.dataSource);
+    const apiKeys = new ApiKeysService(apiKeyRepository, accountRepository);
     const authenticator = new Authenticator(sessions, accounts, apiKeys, ledger);
     const events = new DomainEvents(logger, new DomainEventRepository());
     const billingSetup = billingFor(config, logger);
     const billing = new BillingService(
       new CheckoutSessionRepository(database.dataSource),
       new ProviderEventRepository(),
-      new BillingAccountRepository(database.dataSource),
-      new Transactions(database.dataSource),
+      accountRepository,
+      userRepository,
+      transactions,
       ledger,
       events,
       billingSetup.provider,
@@ -146,7 +155,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(HealthResolver, new HealthResolver(new HealthService(config, database, redis, scoring.renderer)))
       .register(UsageResolver, new UsageResolver(ledger))
       .register(ApiKeysResolver, new ApiKeysResolver(apiKeys))
-      .register(MembersResolver, new MembersResolver(new MembersService(database.dataSource)))
+      .register(MembersResolver, new MembersResolver(members))
       .register(BillingResolver, new BillingResolver(billing))
       .register(ScoreResolver, new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs))
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Transactions } from "../../../src/db/transaction.js";
 import { DomainEventRepository } from "../../../src/events/domain-event.repository.js";
 import { DomainEvents } from "../../../src/events/domain-events.js";
-import { BillingAccountRepository } from "../../../src/modules/billing/checkout/billing-account.repository.js";
+import { AccountRepository } from "../../../src/modules/accounts/account.repository.js";
+import { UserRepository } from "../../../src/modules/accounts/user.repository.js";
 import { BillingService } from "../../../src/modules/billing/checkout/billing.service.js";
 import { CheckoutSessionRepository } from "../../../src/modules/billing/checkout/checkout-session.repository.js";
 import { LocalCheckoutProvider } from "../../../src/modules/billing/checkout/local-provider.js";
@@ -29,7 +30,8 @@ beforeAll(async () => {
   billing = new BillingService(
     new CheckoutSessionRepository(dataSource),
     new ProviderEventRepository(),
-    new BillingAccountRepository(dataSource),
+    new AccountRepository(dataSource),
+    new UserRepository(dataSource),
     transactions,
     ledger,
     new DomainEvents(silent, new DomainEventRepository()),

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { DataSource } from "typeorm";
 import { Transactions } from "../../../src/db/transaction.js";
 import { DomainEvents } from "../../../src/events/domain-events.js";
-import { BillingAccountRepository } from "../../../src/modules/billing/checkout/billing-account.repository.js";
+import { AccountRepository } from "../../../src/modules/accounts/account.repository.js";
+import { UserRepository } from "../../../src/modules/accounts/user.repository.js";
 import { BillingService } from "../../../src/modules/billing/checkout/billing.service.js";
 import { CheckoutSessionRepository } from "../../../src/modules/billing/checkout/checkout-session.repository.js";
 import { ProviderEventRepository } from "../../../src/modules/billing/checkout/provider-event.repository.js";
@@ -15,7 +16,8 @@ describe("checkout without a payment provider (production without Stripe)", () =
     const billing = new BillingService(
       new CheckoutSessionRepository(untouchable),
       new ProviderEventRepository(),
-      new BillingAccountRepository(untouchable),
+      new AccountRepository(untouchable),
+      new UserRepository(untouchable),
       new Transactions(untouchable),
       {} as CreditLedger,
       new DomainEvents({ error: () => undefined }),

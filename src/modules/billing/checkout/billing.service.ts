@@ -5,9 +5,10 @@ import type { Transaction, Transactions } from "../../../db/transaction.js";
 import { AppError } from "../../../errors.js";
 import type { DomainEvent, DomainEventPayloads, DomainEvents } from "../../../events/domain-events.js";
 import type { Account, PlanId } from "../../accounts/account.entity.js";
+import type { AccountRepository } from "../../accounts/account.repository.js";
+import type { UserRepository } from "../../accounts/user.repository.js";
 import type { CreditLedger } from "../ledger.service.js";
 import { isPackId, plans } from "../plans.js";
-import type { BillingAccountRepository } from "./billing-account.repository.js";
 import type { BillingProvider, Purchase, PurchasablePlan } from "./billing-provider.js";
 import type { CheckoutSession } from "./checkout-session.entity.js";
 import type { CheckoutSessionRepository } from "./checkout-session.repository.js";
@@ -47,7 +48,8 @@ export class BillingService {
   constructor(
     private readonly sessions: CheckoutSessionRepository,
     private readonly providerEvents: ProviderEventRepository,
-    private readonly accounts: BillingAccountRepository,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
     private readonly transactions: Transactions,
     private readonly ledger: CreditLedger,
     private readonly events: DomainEvents,
@@ -72,7 +74,7 @@ export class BillingService {
         action: "Upgrade to Pro or Business first, then buy a score pack.",
       });
     }
-    const email = await this.accounts.emailOf(member.userId);
+    const user = await this.users.findById(member.userId);
     const checkoutId = `chk_${randomBytes(24).toString("base64url")}`;
     // The row exists before the customer can pay, so a completion always finds it.
     await this.sessions.open({
@@ -91,7 +93,7 @@ export class BillingService {
         accountId: account.id,
         purchase,
         customerId: account.stripeCustomerId,
-        email: email || null,
+        email: user?.email || null,
       });
     } catch (error) {
       await this.sessions.discard(checkoutId);
