@@ -12,6 +12,7 @@ import { buildHttpServer, GRAPHIQL_PATH, GRAPHQL_PATH, type BuildOptions } from 
 import { devRoutes } from "./http/dev-routes.js";
 import { stripeWebhookRoute } from "./http/provider-routes.js";
 import { DomainEvents } from "./events/domain-events.js";
+import { DomainEventRepository } from "./events/domain-event.repository.js";
 import { MembersResolver } from "./modules/accounts/members.resolver.js";
 import { MembersService } from "./modules/accounts/members.service.js";
 import { AccountRepository } from "./modules/accounts/account.repository.js";
@@ -22,6 +23,8 @@ import { Transactions } from "./db/transaction.js";
 import type { BillingProvider } from "./modules/billing/checkout/billing-provider.js";
 import { BillingResolver } from "./modules/billing/checkout/billing.resolver.js";
 import { BillingService } from "./modules/billing/checkout/billing.service.js";
+import { CheckoutSessionRepository } from "./modules/billing/checkout/checkout-session.repository.js";
+import { ProviderEventRepository } from "./modules/billing/checkout/provider-event.repository.js";
 import { LocalCheckoutProvider } from "./modules/billing/checkout/local-provider.js";
 import { createStripeClient, StripeCheckoutProvider, StripeWebhooks } from "./modules/billing/checkout/stripe-provider.js";
 import { shareRoute } from "./http/share-route.js";
@@ -58,6 +61,8 @@ import { LocalIdentityProvider, usesLocalIdentityProvider } from "./modules/acco
 import { createSessionVerifier } from "./modules/accounts/session/session-verifier.js";
 import { Authenticator } from "./modules/accounts/viewer.js";
 import { CreditLedger } from "./modules/billing/ledger.service.js";
+import { CreditBalanceRepository } from "./modules/billing/credit-balance.repository.js";
+import { CreditEntryRepository } from "./modules/billing/credit-entry.repository.js";
 import { UsageResolver } from "./modules/billing/usage.resolver.js";
 import { HealthResolver } from "./modules/health/health.resolver.js";
 import { HealthService } from "./modules/health/health.service.js";
@@ -112,12 +117,29 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     }
     const sessions = await createSessionVerifier(config, local ? { localIdentityProvider: local } : {});
     const metrics = new ServiceMetrics(new ScoreJobRepository(database.dataSource));
-    const ledger = new CreditLedger(database.dataSource, undefined, (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10));
+    const ledger = new CreditLedger(
+      new CreditEntryRepository(database.dataSource),
+      new CreditBalanceRepository(database.dataSource),
+      transactions,
+      undefined,
+      (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10),
+    );
     const apiKeys = new ApiKeysService(apiKeyRepository, accountRepository);
     const authenticator = new Authenticator(sessions, accounts, apiKeys, ledger);
-    const events = new DomainEvents(logger);
+    const events = new DomainEvents(logger, new DomainEventRepository());
     const billingSetup = billingFor(config, logger);
-    const billing = new BillingService(database.dataSource, ledger, events, billingSetup.provider, logger, billingSetup.stripe);
+    const billing = new BillingService(
+      new CheckoutSessionRepository(database.dataSource),
+      new ProviderEventRepository(),
+      accountRepository,
+      userRepository,
+      transactions,
+      ledger,
+      events,
+      billingSetup.provider,
+      logger,
+      billingSetup.stripe,
+    );
     scoring = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, metrics, ...(overrides.scoring ? { overrides: overrides.scoring } : {}) });
     // Webhook destinations pass the crawler's address guard (same allow-list), at creation and at every connection.
     const { deliver = true, resolver: webhookResolver, ...dispatchOptions } = overrides.webhooks ?? {};

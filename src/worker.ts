@@ -1,8 +1,11 @@
 import "reflect-metadata";
 import { openDatabase } from "./db/database.js";
 import { DomainEvents } from "./events/domain-events.js";
+import { DomainEventRepository } from "./events/domain-event.repository.js";
 import { createLogger } from "./logger.js";
 import { CreditLedger } from "./modules/billing/ledger.service.js";
+import { CreditBalanceRepository } from "./modules/billing/credit-balance.repository.js";
+import { CreditEntryRepository } from "./modules/billing/credit-entry.repository.js";
 import { AddressGuard } from "./modules/crawl/address-guard.js";
 import { WebhookDispatcher } from "./modules/webhooks/webhook-dispatcher.js";
 import { ScoreJobRepository } from "./modules/score/score-job.repository.js";
@@ -37,10 +40,17 @@ async function main(): Promise<void> {
     opened.push(() => database.close());
     const redis = connectRedis(redisUrl, logger);
     opened.push(() => redis.close());
-    const events = new DomainEvents(logger);
+    const events = new DomainEvents(logger, new DomainEventRepository());
     // Job outcomes and durations are counted where jobs run: with METRICS_PORT, this process serves them too.
     const metrics = new ServiceMetrics(new ScoreJobRepository(database.dataSource));
-    const ledger = new CreditLedger(database.dataSource, undefined, (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10));
+    const transactions = new Transactions(database.dataSource);
+    const ledger = new CreditLedger(
+      new CreditEntryRepository(database.dataSource),
+      new CreditBalanceRepository(database.dataSource),
+      transactions,
+      undefined,
+      (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10),
+    );
     const runtime = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, metrics });
     opened.push(() => runtime.close());
     // A completed result's REST answer is stored here, before its completion is announced.
@@ -53,7 +63,7 @@ async function main(): Promise<void> {
     const webhooks = new WebhookDispatcher(
       new WebhookLeaseRepository(database.dataSource),
       new WebhookHealthRepository(database.dataSource),
-      new Transactions(database.dataSource),
+      transactions,
       new AddressGuard({ allowlist: config.crawl.ssrfAllowlist }),
       events,
       logger,

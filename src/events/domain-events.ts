@@ -1,7 +1,7 @@
-import type { EntityManager } from "typeorm";
 import type { Logger } from "pino";
+import type { Transaction } from "../db/transaction.js";
 import type { PlanId } from "../modules/accounts/account.entity.js";
-import { DomainEventRecord } from "./domain-event.entity.js";
+import { DomainEventRepository } from "./domain-event.repository.js";
 
 /** The payload of each domain event, by its contract name (the webhook event kinds). */
 export interface DomainEventPayloads {
@@ -41,17 +41,6 @@ export interface DomainEventPayloads {
 /** The kinds a webhook may subscribe to; the others are never fanned out by kind. */
 const SUBSCRIBABLE: ReadonlySet<string> = new Set(["score.completed", "subscription.changed"]);
 
-/**
- * Delivery rows of event $1 (kind $2) for the webhooks `where` picks. A disabled
- * webhook's row is `paused`, not left out: it is sent once the webhook is enabled
- * again, so a pause (or a 410 from a misconfigured proxy) loses no event. The
- * share lock orders this with an enabling at the same time: that one either comes
- * first (the row is pending) or waits and then finds the row paused to resume.
- */
-const insertDeliveries = (where: string) => `INSERT INTO "webhook_deliveries" ("event_id", "webhook_id", "event_type", "status", "next_attempt_at")
-  SELECT $1, "id", $2, CASE WHEN "enabled" THEN 'pending' ELSE 'paused' END, CASE WHEN "enabled" THEN now() END
-    FROM "webhooks" WHERE ${where} FOR SHARE`;
-
 export type DomainEventType = keyof DomainEventPayloads;
 
 export interface DomainEvent<T extends DomainEventType = DomainEventType> {
@@ -74,7 +63,10 @@ export class DomainEvents {
   private readonly listeners = new Map<DomainEventType, Set<Listener<DomainEventType>>>();
   private readonly published = new Set<() => void>();
 
-  constructor(private readonly logger: Pick<Logger, "error">) {}
+  constructor(
+    private readonly logger: Pick<Logger, "error">,
+    private readonly outbox: DomainEventRepository = new DomainEventRepository(),
+  ) {}
 
   on<T extends DomainEventType>(type: T, listener: Listener<T>): () => void {
     const set = this.listeners.get(type) ?? new Set();
@@ -88,19 +80,12 @@ export class DomainEvents {
    * webhook of the account subscribed to its kind (or, for `webhook.test`, the one
    * webhook named), so a committed change always has its deliveries.
    */
-  async record<T extends DomainEventType>(manager: EntityManager, type: T, data: DomainEventPayloads[T] & { accountId: string }): Promise<DomainEvent<T>> {
-    const saved = await manager.save(
-      Object.assign(new DomainEventRecord(), { type, accountId: data.accountId, data: data as unknown as Record<string, unknown> }),
-    );
+  async record<T extends DomainEventType>(tx: Transaction, type: T, data: DomainEventPayloads[T] & { accountId: string }): Promise<DomainEvent<T>> {
+    const saved = await this.outbox.append(tx, type, data.accountId, data as unknown as Record<string, unknown>);
     if (SUBSCRIBABLE.has(type)) {
-      await manager.query(insertDeliveries(`"account_id" = $3 AND $2 = ANY("events")`), [saved.id, type, data.accountId]);
+      await this.outbox.addDeliveriesForSubscribers(tx, saved.id, type, data.accountId);
     } else if (type === "webhook.test") {
-      await manager.query(insertDeliveries(`"id" = $3 AND "account_id" = $4`), [
-        saved.id,
-        type,
-        (data as DomainEventPayloads["webhook.test"]).webhookId,
-        data.accountId,
-      ]);
+      await this.outbox.addDeliveryForWebhook(tx, saved.id, type, (data as DomainEventPayloads["webhook.test"]).webhookId, data.accountId);
     }
     return { id: saved.id, type, accountId: saved.accountId, data, occurredAt: saved.occurredAt };
   }

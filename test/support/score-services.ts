@@ -2,7 +2,7 @@ import { pino } from "pino";
 import type { DataSource } from "typeorm";
 import { Transactions } from "../../src/db/transaction.js";
 import { DomainEvents } from "../../src/events/domain-events.js";
-import { CreditLedger } from "../../src/modules/billing/ledger.service.js";
+import { creditLedgerOn } from "./ledger.js";
 import { AnonymousCap } from "../../src/modules/billing/rate-limit/anonymous-cap.js";
 import { RateLimiter } from "../../src/modules/billing/rate-limit/rate-limiter.js";
 import { MemorySlidingWindowStore } from "../../src/modules/billing/rate-limit/sliding-window.js";
@@ -30,7 +30,7 @@ export function scoreStoresOn(dataSource: DataSource) {
     results: new ScoreResultRepository(dataSource),
     idempotencyKeys: new IdempotencyKeyRepository(dataSource),
     transactions: new Transactions(dataSource),
-    ledger: new CreditLedger(dataSource),
+    ledger: creditLedgerOn(dataSource),
     productRows,
     accounts,
     products: new ProductsService(productRows, accounts),

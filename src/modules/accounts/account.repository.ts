@@ -20,6 +20,16 @@ export class AccountRepository {
     return tx.findOneOrFail(Account, { where: { id: accountId }, lock: { mode: "for_no_key_update" } });
   }
 
+  /** The account whose current Stripe subscription this is, locked like `lock`; null when none is. */
+  lockBySubscription(tx: Transaction, subscriptionId: string): Promise<Account | null> {
+    return tx.findOne(Account, { where: { stripeSubscriptionId: subscriptionId }, lock: { mode: "for_no_key_update" } });
+  }
+
+  /** Writes the account's changed fields (plan, billing anchor, Stripe ids). */
+  async save(tx: Transaction, account: Account): Promise<void> {
+    await tx.save(account);
+  }
+
   /** A new account; its id. */
   async create(tx: Transaction, fields: { name: string; plan: PlanId; billingCycleAnchor: Date }): Promise<string> {
     return (await tx.save(tx.create(Account, fields))).id;

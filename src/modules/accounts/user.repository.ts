@@ -16,6 +16,10 @@ export class SubjectTaken extends Error {
 export class UserRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  findById(userId: string): Promise<User | null> {
+    return this.dataSource.getRepository(User).findOneBy({ id: userId });
+  }
+
   findBySubject(subject: string): Promise<User | null> {
     return this.dataSource.getRepository(User).findOneBy({ subject });
   }

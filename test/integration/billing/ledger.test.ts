@@ -5,10 +5,11 @@ import { dataSourceFor } from "../../../src/db/database.js";
 import { AppError } from "../../../src/errors.js";
 import type { PlanId } from "../../../src/modules/accounts/account.entity.js";
 import type { CreditEntry } from "../../../src/modules/billing/credit-entry.entity.js";
-import { billingCycleAt, CreditLedger } from "../../../src/modules/billing/ledger.service.js";
+import { billingCycleAt, type CreditLedger } from "../../../src/modules/billing/ledger.service.js";
 import { actionCostTenths, type BillableAction } from "../../../src/modules/billing/plans.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
 import { rejectionOf } from "../../support/app-error.js";
+import { creditLedgerOn } from "../../support/ledger.js";
 
 const { score: SCORE, chat: CHAT, api_call: API_CALL } = actionCostTenths;
 
@@ -28,7 +29,7 @@ afterAll(async () => {
 /** A ledger whose clock the test moves. */
 function ledgerAt(iso: string) {
   let now = new Date(iso);
-  return { ledger: new CreditLedger(dataSource, () => now), moveTo: (next: string) => void (now = new Date(next)) };
+  return { ledger: creditLedgerOn(dataSource, () => now), moveTo: (next: string) => void (now = new Date(next)) };
 }
 
 async function createAccount(plan: PlanId, anchor: string, members = 0): Promise<string> {

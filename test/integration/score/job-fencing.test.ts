@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataSourceFor } from "../../../src/db/database.js";
-import { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
+import { creditLedgerOn } from "../../support/ledger.js";
 import type { CrawlOptions, Crawler } from "../../../src/modules/crawl/crawler.js";
 import { MemoryProgressBus } from "../../../src/modules/score/in-process-queue.js";
 import { RedisProgressBus } from "../../../src/modules/score/redis-progress-bus.js";
@@ -63,7 +63,7 @@ async function chargedJob(): Promise<{ accountId: string; jobId: string }> {
   const jobId = randomUUID();
   await dataSource.query(`INSERT INTO "accounts" ("id", "name", "plan", "billing_cycle_anchor") VALUES ($1, 'Acme', 'pro', now())`, [accountId]);
   await dataSource.transaction(async (manager) => {
-    await new CreditLedger(dataSource).spend(accountId, "score", 100, `job:${jobId}`, { manager });
+    await creditLedgerOn(dataSource).spend(accountId, "score", 100, `job:${jobId}`, { manager });
     await manager.query(
       `INSERT INTO "score_jobs" ("id", "account_id", "kind", "url", "status", "progress", "attempts") VALUES ($1, $2, 'score', 'https://acme.example/', 'queued', $3, 0)`,
       [jobId, accountId, JSON.stringify({ jobId, status: "queued" })],

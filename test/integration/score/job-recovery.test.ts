@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
+import { creditLedgerOn } from "../../support/ledger.js";
 import type { Crawler } from "../../../src/modules/crawl/crawler.js";
 import { apiClient, signIn, type Caller } from "../../support/http.js";
 import { scoreJobRunnerOn } from "../../support/score-services.js";
@@ -47,7 +47,7 @@ async function abandonedJob(owner: Caller, url: string, state: Abandoned): Promi
       ? { jobId, status: "crawling", page: 2, pages: 9, url }
       : { jobId, status: "scoring", dimension: 4, dimensions: 27, dimensionId: "customer_proof" };
   await dataSource().transaction(async (manager) => {
-    await new CreditLedger(dataSource()).spend(owner.accountId, "score", 100, `job:${jobId}`, { manager });
+    await creditLedgerOn(dataSource()).spend(owner.accountId, "score", 100, `job:${jobId}`, { manager });
     await manager.query(
       `INSERT INTO "score_jobs" ("id", "account_id", "user_id", "kind", "url", "status", "progress", "attempts", "locked_until", "created_at", "updated_at")
        VALUES ($1, $2, $3, 'score', $4, $5, $6, $7, $8, now() - interval '1 minute', now() - interval '10 seconds')`,

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataSourceFor } from "../../../src/db/database.js";
 import { Transactions } from "../../../src/db/transaction.js";
 import type { Viewer } from "../../../src/modules/accounts/viewer.js";
-import { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
+import type { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
+import { creditLedgerOn } from "../../support/ledger.js";
 import { RateLimitDecision, type RateLimiter } from "../../../src/modules/billing/rate-limit/rate-limiter.js";
 import type { ChatEngine } from "../../../src/modules/chat/chat-engine.js";
 import { ChatRepository } from "../../../src/modules/chat/chat.repository.js";
@@ -45,7 +46,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   dataSource = dataSourceFor(database.url, 4);
   await dataSource.initialize();
-  ledger = new CreditLedger(dataSource);
+  ledger = creditLedgerOn(dataSource);
   chat = new ChatService(new ChatRepository(dataSource), new Transactions(dataSource), ledger, allowAll, results, new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource)), engine, silent);
 });
 afterAll(async () => {

@@ -1,16 +1,18 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type Stripe from "stripe";
-import type { DataSource, EntityManager } from "typeorm";
+import type { Transaction, Transactions } from "../../../db/transaction.js";
 import { AppError } from "../../../errors.js";
 import type { DomainEvent, DomainEventPayloads, DomainEvents } from "../../../events/domain-events.js";
-import { Account, type PlanId } from "../../accounts/account.entity.js";
-import { User } from "../../accounts/user.entity.js";
+import type { Account, PlanId } from "../../accounts/account.entity.js";
+import type { AccountRepository } from "../../accounts/account.repository.js";
+import type { UserRepository } from "../../accounts/user.repository.js";
 import type { CreditLedger } from "../ledger.service.js";
 import { isPackId, plans } from "../plans.js";
 import type { BillingProvider, Purchase, PurchasablePlan } from "./billing-provider.js";
-import { CheckoutSession } from "./checkout-session.entity.js";
-import { ProviderEvent } from "./provider-event.entity.js";
+import type { CheckoutSession } from "./checkout-session.entity.js";
+import type { CheckoutSessionRepository } from "./checkout-session.repository.js";
+import type { ProviderEventRepository } from "./provider-event.repository.js";
 import { planOfLookupKey } from "./stripe-provider.js";
 
 export interface CheckoutStarted {
@@ -44,7 +46,11 @@ const idOf = (value: string | { id: string } | null | undefined): string | null 
  */
 export class BillingService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sessions: CheckoutSessionRepository,
+    private readonly providerEvents: ProviderEventRepository,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
+    private readonly transactions: Transactions,
     private readonly ledger: CreditLedger,
     private readonly events: DomainEvents,
     private readonly provider: BillingProvider | undefined,
@@ -58,7 +64,7 @@ export class BillingService {
     if (!this.provider) {
       throw new AppError("SERVICE_UNAVAILABLE", "Checkout is not available: no payment provider is configured.");
     }
-    const account = await this.dataSource.getRepository(Account).findOneByOrFail({ id: member.accountId });
+    const account = await this.accounts.get(member.accountId);
     const current = plans[account.plan];
     if (purchase.kind === "plan" && account.plan === purchase.plan) {
       throw new AppError("VALIDATION_FAILED", `plan: the account is already on the ${current.name} plan`);
@@ -68,11 +74,10 @@ export class BillingService {
         action: "Upgrade to Pro or Business first, then buy a score pack.",
       });
     }
-    const user = await this.dataSource.getRepository(User).findOneBy({ id: member.userId });
+    const user = await this.users.findById(member.userId);
     const checkoutId = `chk_${randomBytes(24).toString("base64url")}`;
-    const sessions = this.dataSource.getRepository(CheckoutSession);
     // The row exists before the customer can pay, so a completion always finds it.
-    await sessions.insert({
+    await this.sessions.open({
       id: checkoutId,
       accountId: account.id,
       userId: member.userId,
@@ -91,25 +96,25 @@ export class BillingService {
         email: user?.email || null,
       });
     } catch (error) {
-      await sessions.delete({ id: checkoutId });
+      await this.sessions.discard(checkoutId);
       throw error;
     }
-    await sessions.update({ id: checkoutId }, { providerSessionId: created.providerSessionId, checkoutUrl: created.url, expiresAt: created.expiresAt });
+    await this.sessions.attachProviderSession(checkoutId, { providerSessionId: created.providerSessionId, checkoutUrl: created.url, expiresAt: created.expiresAt });
     return { sessionId: checkoutId, checkoutUrl: created.url };
   }
 
   /** What a local checkout is for (its "payment page"). */
   async describeLocalCheckout(sessionId: string): Promise<{ sessionId: string; status: string; purchase: Purchase; expiresAt: Date }> {
-    const row = await this.dataSource.getRepository(CheckoutSession).findOneBy({ id: sessionId, provider: "local" });
+    const row = await this.sessions.findOf("local", sessionId);
     if (!row) throw new AppError("NOT_FOUND", "No such local checkout session.");
     return { sessionId: row.id, status: row.status, purchase: purchaseOf(row), expiresAt: row.expiresAt };
   }
 
   /** `POST /dev/checkout/{sessionId}/complete`: the local provider's stand-in for a payment. */
   async completeLocalCheckout(sessionId: string): Promise<CheckoutCompleted> {
-    const row = await this.dataSource.getRepository(CheckoutSession).findOneBy({ id: sessionId, provider: "local" });
+    const row = await this.sessions.findOf("local", sessionId);
     if (!row) throw new AppError("NOT_FOUND", "No such local checkout session.");
-    const applied = await this.dataSource.transaction((manager) => this.complete(manager, sessionId, {}));
+    const applied = await this.transactions.run((tx) => this.complete(tx, sessionId, {}));
     return this.afterCommit(applied);
   }
 
@@ -132,9 +137,9 @@ export class BillingService {
         // The subscription as it is now (read before any lock is taken): it may have been
         // cancelled before this completion reached us, and its period sets the billing cycle.
         const subscription = subscriptionId && this.stripe ? await this.readSubscription(subscriptionId) : undefined;
-        const applied = await this.dataSource.transaction(async (manager) => {
-          if (!(await this.firstDelivery(manager, event))) return undefined;
-          return this.complete(manager, checkoutId, { customerId: idOf(session.customer), subscriptionId, subscription }, true);
+        const applied = await this.transactions.run(async (tx) => {
+          if (!(await this.firstDelivery(tx, event))) return undefined;
+          return this.complete(tx, checkoutId, { customerId: idOf(session.customer), subscriptionId, subscription }, true);
         });
         if (applied) await this.afterCommit(applied);
         return applied !== undefined;
@@ -143,9 +148,9 @@ export class BillingService {
       case "customer.subscription.deleted": {
         const snapshot = event.data.object;
         const current = this.stripe ? await this.readSubscription(snapshot.id) : snapshot;
-        const applied = await this.dataSource.transaction(async (manager) => {
-          if (!(await this.firstDelivery(manager, event))) return undefined;
-          return this.applySubscription(manager, current);
+        const applied = await this.transactions.run(async (tx) => {
+          if (!(await this.firstDelivery(tx, event))) return undefined;
+          return this.applySubscription(tx, current);
         });
         if (applied) await this.afterCommit(applied);
         return applied !== undefined && applied.events.length > 0;
@@ -165,28 +170,21 @@ export class BillingService {
     }
   }
 
-  private async firstDelivery(manager: EntityManager, event: Stripe.Event): Promise<boolean> {
-    const inserted = await manager
-      .createQueryBuilder()
-      .insert()
-      .into(ProviderEvent)
-      .values({ provider: "stripe", id: event.id, type: event.type })
-      .orIgnore()
-      .returning(["id"])
-      .execute();
-    return inserted.raw.length > 0;
+  /** Records the event in the transaction of its effect: false when it was applied before. */
+  private firstDelivery(tx: Transaction, event: Stripe.Event): Promise<boolean> {
+    return this.providerEvents.recordFirstDelivery(tx, { provider: "stripe", id: event.id, type: event.type });
   }
 
   private async complete(
-    manager: EntityManager,
+    tx: Transaction,
     checkoutId: string,
     details: { readonly customerId?: string | null; readonly subscriptionId?: string | null; readonly subscription?: Stripe.Subscription | undefined },
     fromProvider = false,
   ): Promise<Applied<CheckoutCompleted>> {
-    const row = await manager.findOne(CheckoutSession, { where: { id: checkoutId }, lock: { mode: "pessimistic_write" } });
+    const row = await this.sessions.lockForCompletion(tx, checkoutId);
     if (!row) throw new AppError("NOT_FOUND", "No such checkout session.");
     const purchase = purchaseOf(row);
-    const account = await manager.findOneOrFail(Account, { where: { id: row.accountId }, lock: { mode: "for_no_key_update" } });
+    const account = await this.accounts.lock(tx, row.accountId);
     if (row.status === "completed") {
       return { result: { sessionId: row.id, purchase, plan: account.plan }, events: [] };
     }
@@ -213,27 +211,27 @@ export class BillingService {
         account.stripeSubscriptionId = details.subscriptionId;
       }
       const change = this.changePlan(account, purchase.plan, "checkout", row.id);
-      if (change) events.push(await this.events.record(manager, "subscription.changed", change));
+      if (change) events.push(await this.events.record(tx, "subscription.changed", change));
     } else {
       // Paid for: granted whatever the plan is by now.
-      await this.ledger.purchasePack(account.id, purchase.pack, row.id, { manager, paid: true });
+      await this.ledger.purchasePack(account.id, purchase.pack, row.id, { manager: tx, paid: true });
     }
-    await manager.save(account);
+    await this.accounts.save(tx, account);
     row.status = "completed";
     row.completedAt = this.clock();
-    await manager.save(row);
+    await this.sessions.save(tx, row);
     return { result: { sessionId: row.id, purchase, plan: account.plan }, events, replacedSubscription };
   }
 
-  private async applySubscription(manager: EntityManager, subscription: Stripe.Subscription): Promise<Applied<null>> {
-    const account = await manager.findOne(Account, { where: { stripeSubscriptionId: subscription.id }, lock: { mode: "for_no_key_update" } });
+  private async applySubscription(tx: Transaction, subscription: Stripe.Subscription): Promise<Applied<null>> {
+    const account = await this.accounts.lockBySubscription(tx, subscription.id);
     // Not the account's current subscription (e.g. one a newer checkout replaced): nothing to do.
     if (!account) return { result: null, events: [] };
     const events: DomainEvent[] = [];
     if (!KEEPS_PLAN.has(subscription.status)) {
       account.stripeSubscriptionId = null;
       const change = this.changePlan(account, "free", "subscription_cancelled", null);
-      if (change) events.push(await this.events.record(manager, "subscription.changed", change));
+      if (change) events.push(await this.events.record(tx, "subscription.changed", change));
     } else {
       const lookupKey = subscription.items.data[0]?.price.lookup_key;
       const plan = planOfLookupKey(lookupKey);
@@ -242,12 +240,12 @@ export class BillingService {
         return { result: null, events: [] };
       }
       const change = this.changePlan(account, plan, "subscription_updated", null);
-      if (change) events.push(await this.events.record(manager, "subscription.changed", change));
+      if (change) events.push(await this.events.record(tx, "subscription.changed", change));
       // Each renewal (and any change of the billing anchor at Stripe) moves the period: follow it.
       const periodStart = periodStartOf(subscription);
       if (periodStart && periodStart.getTime() !== account.billingCycleAnchor.getTime()) account.billingCycleAnchor = periodStart;
     }
-    await manager.save(account);
+    await this.accounts.save(tx, account);
     return { result: null, events };
   }
 

@@ -1,0 +1,227 @@
+import type { DataSource, EntityManager } from "typeorm";
+import type { Transaction } from "../../db/transaction.js";
+import type { PlanId } from "../accounts/account.entity.js";
+import type { CreditEntry } from "./credit-entry.entity.js";
+import { ENTRY_COLUMNS, entryOfRow, type RawEntry } from "./credit-entry.repository.js";
+import type { BillableAction } from "./plans.js";
+
+/** One `credit_balances` row as the ledger reads it (bigint columns arrive as strings). */
+export interface BalanceRow {
+  readonly plan_granted: string;
+  readonly plan_balance: string;
+  readonly plan_used: string;
+  readonly score_count: number;
+  readonly chat_count: number;
+  readonly api_call_count: number;
+}
+
+/** The account as the ledger prices a charge on it. */
+export interface LedgerAccountRow {
+  readonly plan: PlanId;
+  readonly anchor: Date;
+  /** The anchor exactly as stored (microseconds), to check it is unchanged. */
+  readonly anchorText: string;
+  /** The isolation level of the transaction this was read in (`read committed` on its own). */
+  readonly isolation: string;
+}
+
+/** The live figures of an account's usage in one read: its newest cycle row (if any), pack balance and counts. */
+export type UsageRow = Partial<BalanceRow> & {
+  readonly plan: PlanId;
+  readonly billing_cycle_anchor: Date;
+  readonly cycle_start: Date | null;
+  readonly balance_tenths: string | null;
+  readonly members: number;
+  readonly products: number;
+};
+
+/** A charge that `chargePlan` takes from plan credits only when every condition holds. */
+export interface PlanCharge {
+  readonly accountId: string;
+  readonly cycleStart: Date;
+  readonly action: BillableAction;
+  readonly costTenths: number;
+  readonly reference: string | null;
+  /** The row must hold at least this grant (the plan's monthly credits, 0 when unlimited). */
+  readonly grantedAtLeast: number;
+  /** No credit limit: the balance is not checked. */
+  readonly unlimited: boolean;
+  /** A hard monthly count ceiling the action's count must stay under, or null. */
+  readonly ceiling: number | null;
+  /** The plan and anchor the charge was priced on. */
+  readonly planId: PlanId;
+  readonly anchorText: string;
+}
+
+export const countColumns: Record<BillableAction, string> = { score: "score_count", chat: "chat_count", api_call: "api_call_count" };
+
+/** A charge of $3 tenths of plan credits and one action on a cycle row (both charge paths). */
+const chargeSet = (column: string) => `"plan_balance" = "plan_balance" - $3, "plan_used" = "plan_used" + $3, "${column}" = "${column}" + 1, "updated_at" = now()`;
+
+/**
+ * The ledger's running sums: one `credit_balances` row per account and cycle (plan
+ * credits and action counts) and one `credit_packs` row per account (pack credits),
+ * plus the account's plan and anchor they are priced on. Callers lock a cycle row
+ * before the pack row (always in this order). Methods taking `tx: Transaction | null`
+ * run a single statement on their own (autocommit) when given null.
+ */
+export class CreditBalanceRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Whether `tx` is a transaction still open (not a bare connection, not committed). */
+  isOpen(tx: Transaction): boolean {
+    return tx.queryRunner?.isTransactionActive === true;
+  }
+
+  /** The account's plan and billing anchor, read without a lock, with the isolation level it was read in. */
+  async readAccount(tx: Transaction | null, accountId: string): Promise<LedgerAccountRow | undefined> {
+    const rows: Array<{ plan: PlanId; billing_cycle_anchor: Date; anchor_text: string; isolation: string }> = await this.on(tx).query(
+      `SELECT "plan", "billing_cycle_anchor", "billing_cycle_anchor"::text AS "anchor_text", current_setting('transaction_isolation') AS "isolation"
+         FROM "accounts" WHERE "id" = $1`,
+      [accountId],
+    );
+    const row = rows[0];
+    return row && { plan: row.plan, anchor: row.billing_cycle_anchor, anchorText: row.anchor_text, isolation: row.isolation };
+  }
+
+  /**
+   * The common charge in one statement: decrements the cycle's existing row and
+   * writes the plan-bucket spend entry, only if the row holds the full grant, the
+   * count is under the ceiling, plan credits cover the cost (or are unlimited) and
+   * the plan and anchor are unchanged. Empty (nothing written) when any fails.
+   */
+  async chargePlan(tx: Transaction | null, charge: PlanCharge): Promise<CreditEntry[]> {
+    const column = countColumns[charge.action];
+    const rows = (await this.on(tx).query(
+      `WITH "charged" AS (
+         UPDATE "credit_balances"
+            SET ${chargeSet(column)}
+          WHERE "account_id" = $1 AND "cycle_start" = $2 AND "plan_granted" >= $4
+            AND ($5::boolean OR "plan_balance" >= $3) AND ($6::integer IS NULL OR "${column}" < $6)
+            -- the plan and cycle this charge was priced on are still the account's
+            AND EXISTS (SELECT 1 FROM "accounts" WHERE "id" = $1 AND "plan" = $9 AND "billing_cycle_anchor" = $10::timestamptz)
+          RETURNING "account_id")
+       INSERT INTO "credit_entries" ("account_id", "kind", "bucket", "amount_tenths", "action", "reference", "cycle_start")
+       SELECT "account_id", 'spend', 'plan', -$3::integer, $7, $8, $2 FROM "charged"
+       RETURNING ${ENTRY_COLUMNS}`,
+      [
+        charge.accountId,
+        charge.cycleStart,
+        charge.costTenths,
+        charge.grantedAtLeast,
+        charge.unlimited,
+        charge.ceiling,
+        charge.action,
+        charge.reference,
+        charge.planId,
+        charge.anchorText,
+      ],
+    )) as RawEntry[];
+    return rows.map(entryOfRow);
+  }
+
+  /**
+   * Creates the cycle's row holding `grantTenths` unless it exists; whether this
+   * call created it. Concurrent first touches create it once: the second insert
+   * waits for the first and then finds the row.
+   */
+  async createCycle(tx: Transaction, accountId: string, cycleStart: Date, grantTenths: number): Promise<boolean> {
+    const created = (await tx.query(
+      `INSERT INTO "credit_balances" ("account_id", "cycle_start", "plan_granted", "plan_balance") VALUES ($1, $2, $3, $3)
+       ON CONFLICT DO NOTHING RETURNING "account_id"`,
+      [accountId, cycleStart, grantTenths],
+    )) as unknown[];
+    return created.length > 0;
+  }
+
+  /** The cycle's row, locked until `tx` ends. */
+  async lockCycle(tx: Transaction, accountId: string, cycleStart: Date): Promise<BalanceRow | undefined> {
+    const [row] = (await tx.query(`SELECT * FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2 FOR UPDATE`, [
+      accountId,
+      cycleStart,
+    ])) as BalanceRow[];
+    return row;
+  }
+
+  /** Grants `tenths` more plan credits to the cycle's row (a top-up after the plan grew). */
+  async grantToCycle(tx: Transaction, accountId: string, cycleStart: Date, tenths: number): Promise<void> {
+    await tx.query(
+      `UPDATE "credit_balances" SET "plan_granted" = "plan_granted" + $3, "plan_balance" = "plan_balance" + $3, "updated_at" = now()
+        WHERE "account_id" = $1 AND "cycle_start" = $2`,
+      [accountId, cycleStart, tenths],
+    );
+  }
+
+  /** Charges `tenths` of plan credits (possibly 0) and one `action` to the cycle's row, unconditionally. */
+  async chargeCycle(tx: Transaction, accountId: string, cycleStart: Date, action: BillableAction, tenths: number): Promise<void> {
+    const column = countColumns[action];
+    await tx.query(
+      `UPDATE "credit_balances"
+          SET ${chargeSet(column)}
+        WHERE "account_id" = $1 AND "cycle_start" = $2`,
+      [accountId, cycleStart, tenths],
+    );
+  }
+
+  /** Gives plan credits (and one count per action in `uncounted`) back to the cycle row they were spent from. */
+  async returnToCycle(tx: Transaction, accountId: string, cycleStart: Date, tenths: number, uncounted: readonly BillableAction[]): Promise<void> {
+    const counts = Object.entries(countColumns).flatMap(([action, column]) => {
+      const n = uncounted.filter((each) => each === action).length;
+      return n > 0 ? [`, "${column}" = "${column}" - ${n}`] : [];
+    });
+    await tx.query(
+      `UPDATE "credit_balances"
+          SET "plan_balance" = "plan_balance" + $3, "plan_used" = "plan_used" - $3${counts.join("")}, "updated_at" = now()
+        WHERE "account_id" = $1 AND "cycle_start" = $2`,
+      [accountId, cycleStart, tenths],
+    );
+  }
+
+  /** The account's pack balance in tenths (0 without a row), its row locked until `tx` ends. */
+  async lockPackBalance(tx: Transaction, accountId: string): Promise<number> {
+    const packs = (await tx.query(`SELECT "balance_tenths" FROM "credit_packs" WHERE "account_id" = $1 FOR UPDATE`, [accountId])) as Array<{
+      balance_tenths: string;
+    }>;
+    return Number(packs[0]?.balance_tenths ?? 0);
+  }
+
+  async takeFromPack(tx: Transaction, accountId: string, tenths: number): Promise<void> {
+    await tx.query(`UPDATE "credit_packs" SET "balance_tenths" = "balance_tenths" - $2, "updated_at" = now() WHERE "account_id" = $1`, [accountId, tenths]);
+  }
+
+  async addPackCredits(tx: Transaction, accountId: string, tenths: number): Promise<void> {
+    await tx.query(
+      `INSERT INTO "credit_packs" ("account_id", "balance_tenths") VALUES ($1, $2)
+       ON CONFLICT ("account_id") DO UPDATE SET "balance_tenths" = "credit_packs"."balance_tenths" + EXCLUDED."balance_tenths", "updated_at" = now()`,
+      [accountId, tenths],
+    );
+  }
+
+  /**
+   * One statement, no lock: the account, its newest cycle row (the current one,
+   * unless the current cycle has not been charged yet), its pack row and the two counts.
+   */
+  async readUsage(accountId: string): Promise<UsageRow | undefined> {
+    const [found] = (await this.dataSource.query(
+      `SELECT "a"."plan", "a"."billing_cycle_anchor", "b".*, "p"."balance_tenths",
+              (SELECT COUNT(*)::int FROM "users" WHERE "account_id" = "a"."id") AS "members",
+              (SELECT COUNT(*)::int FROM "products" WHERE "account_id" = "a"."id") AS "products"
+         FROM "accounts" "a"
+         LEFT JOIN LATERAL (SELECT * FROM "credit_balances" WHERE "account_id" = "a"."id" ORDER BY "cycle_start" DESC LIMIT 1) "b" ON true
+         LEFT JOIN "credit_packs" "p" ON "p"."account_id" = "a"."id"
+        WHERE "a"."id" = $1`,
+      [accountId],
+    )) as UsageRow[];
+    return found;
+  }
+
+  /** One cycle's row, without a lock. */
+  async readCycle(accountId: string, cycleStart: Date): Promise<BalanceRow | undefined> {
+    const [row] = (await this.dataSource.query(`SELECT * FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2`, [accountId, cycleStart])) as BalanceRow[];
+    return row;
+  }
+
+  private on(tx: Transaction | null): EntityManager {
+    return tx ?? this.dataSource.manager;
+  }
+}

@@ -1,0 +1,137 @@
+import type { DataSource } from "typeorm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Transactions } from "../../../src/db/transaction.js";
+import { AppError } from "../../../src/errors.js";
+import { CreditBalanceRepository } from "../../../src/modules/billing/credit-balance.repository.js";
+import { CreditEntryRepository } from "../../../src/modules/billing/credit-entry.repository.js";
+import { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
+import { actionCostTenths } from "../../../src/modules/billing/plans.js";
+import { rejectionOf } from "../../support/app-error.js";
+import { createAccount, openClonedDatabase } from "./support.js";
+
+/**
+ * CreditLedger over its real repositories on a cloned database: the money rules of
+ * docs/api.md §5 without HTTP or an app.
+ */
+let dataSource: DataSource;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ dataSource, close } = await openClonedDatabase());
+});
+afterAll(async () => {
+  await close?.();
+});
+
+function ledgerAt(clock: () => Date = () => new Date()): CreditLedger {
+  return new CreditLedger(new CreditEntryRepository(dataSource), new CreditBalanceRepository(dataSource), new Transactions(dataSource), clock);
+}
+
+async function planBalanceOf(accountId: string): Promise<number | undefined> {
+  const [row] = (await dataSource.query(`SELECT "plan_balance" FROM "credit_balances" WHERE "account_id" = $1 ORDER BY "cycle_start" DESC LIMIT 1`, [accountId])) as Array<{
+    plan_balance: string;
+  }>;
+  return row && Number(row.plan_balance);
+}
+
+async function entriesOf(accountId: string): Promise<Array<{ kind: string; amount: number; cycle_start: Date }>> {
+  return (await dataSource.query(
+    `SELECT "kind", "amount_tenths" AS "amount", "cycle_start" FROM "credit_entries" WHERE "account_id" = $1 ORDER BY "created_at", "kind"`,
+    [accountId],
+  )) as Array<{ kind: string; amount: number; cycle_start: Date }>;
+}
+
+describe("CreditLedger", () => {
+  it("refuses a spend that plan and pack credits cannot cover, and writes nothing", async () => {
+    const ledger = ledgerAt();
+    const { accountId } = await createAccount(dataSource, "free", new Date(Date.now() - 86_400_000));
+    // Free grants 80 credits (800 tenths): 90 credits cannot be paid.
+    const refused = await rejectionOf(ledger.spend(accountId, "chat", 900, "too-dear"));
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused.code).toBe("CREDIT_EXHAUSTED");
+    expect(await entriesOf(accountId)).toEqual([]);
+    expect((await ledger.usage(accountId)).credits).toEqual({ limit: 80, used: 0, remaining: 80, packBalance: 0 });
+
+    // Inside a caller's transaction the refusal rolls that transaction's work back with it.
+    const transactions = new Transactions(dataSource);
+    await ledger.spend(accountId, "chat", 700, "most");
+    const inside = await rejectionOf(transactions.run((tx) => ledger.spend(accountId, "chat", 200, "rest", { manager: tx })));
+    expect(inside.code).toBe("CREDIT_EXHAUSTED");
+    expect((await ledger.usage(accountId)).credits).toMatchObject({ used: 70, remaining: 10 });
+  });
+
+  it("charges exactly as many of 20 concurrent spends as the balance covers (10), and the balance never goes below zero", async () => {
+    const ledger = ledgerAt();
+    const { accountId } = await createAccount(dataSource, "pro", new Date(Date.now() - 86_400_000));
+    // Pro grants 1,000 credits: ten spends of 100 credits each.
+    const cost = 1_000;
+    let running = true;
+    let lowest = Number.POSITIVE_INFINITY;
+    const watcher = (async () => {
+      while (running) {
+        const balance = await planBalanceOf(accountId);
+        if (balance !== undefined) lowest = Math.min(lowest, balance);
+      }
+    })();
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => ledger.spend(accountId, "score", cost, `concurrent-${i}`)));
+    running = false;
+    await watcher;
+
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(10);
+    const refusals = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [(outcome.reason as AppError).code] : []));
+    expect(refusals).toEqual(Array.from({ length: 10 }, () => "CREDIT_EXHAUSTED"));
+    expect(lowest).toBeGreaterThanOrEqual(0);
+    expect(await planBalanceOf(accountId)).toBe(0);
+    const spends = (await entriesOf(accountId)).filter((entry) => entry.kind === "spend");
+    expect(spends.map((entry) => entry.amount)).toEqual(Array.from({ length: 10 }, () => -cost));
+    expect((await ledger.usage(accountId)).credits).toEqual({ limit: 1_000, used: 1_000, remaining: 0, packBalance: 0 });
+  });
+
+  it("refunds a spend into the cycle it was spent in, not the current one", async () => {
+    let now = new Date("2025-01-30T12:00:00Z");
+    const ledger = ledgerAt(() => now);
+    const { accountId } = await createAccount(dataSource, "pro", new Date("2025-01-01T00:00:00Z"));
+    await ledger.spend(accountId, "score", actionCostTenths.score, "january");
+    now = new Date("2025-02-02T12:00:00Z");
+    await ledger.spend(accountId, "score", actionCostTenths.score, "february");
+
+    const [refund, ...more] = await ledger.refund(accountId, "january");
+    expect(more).toEqual([]);
+    expect(refund).toMatchObject({ kind: "refund", bucket: "plan", amountTenths: actionCostTenths.score, action: "score" });
+    expect(refund!.cycleStart).toEqual(new Date("2025-01-01T00:00:00Z"));
+    // February's figures are untouched: the credits went back to January's row, where they expire with it.
+    expect(await ledger.usage(accountId)).toMatchObject({ credits: { used: 10, remaining: 990 }, scores: { used: 1 } });
+    const [january] = (await dataSource.query(
+      `SELECT "plan_balance", "plan_used", "score_count" FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2`,
+      [accountId, new Date("2025-01-01T00:00:00Z")],
+    )) as Array<{ plan_balance: string; plan_used: string; score_count: number }>;
+    expect(january).toEqual({ plan_balance: "10000", plan_used: "0", score_count: 0 });
+    // A second refund of the same spend finds nothing left to give back.
+    expect(await ledger.refund(accountId, "january")).toEqual([]);
+  });
+
+  it("refunds credits (count kept) up to its hourly limit, then answers limited and writes nothing", async () => {
+    const ledger = ledgerAt();
+    const { accountId } = await createAccount(dataSource, "pro", new Date(Date.now() - 86_400_000));
+    for (let i = 0; i < 5; i += 1) await ledger.spend(accountId, "chat", actionCostTenths.chat, `chat-${i}`);
+    const limit = { action: "chat", perHour: 3 } as const;
+
+    const outcomes = [];
+    for (let i = 0; i < 5; i += 1) outcomes.push(await ledger.refundCreditsWithinHourlyLimit(accountId, `chat-${i}`, limit));
+    expect(outcomes.map((outcome) => (outcome === "limited" ? outcome : outcome.length))).toEqual([1, 1, 1, "limited", "limited"]);
+    expect(await ledger.creditRefundsInLastHour(accountId, "chat", 3)).toMatchObject({ count: 3 });
+    expect((await ledger.creditRefundsInLastHour(accountId, "chat", 3)).retryAfterSeconds).toBeGreaterThan(3_000);
+    // Three chats' credits came back; all five stay counted.
+    expect(await ledger.usage(accountId)).toMatchObject({ credits: { used: 2 }, chatMessages: { used: 5 } });
+  });
+
+  it("refuses a Transaction that is not open, and a snapshot transaction", async () => {
+    const ledger = ledgerAt();
+    const { accountId } = await createAccount(dataSource, "pro", new Date(Date.now() - 86_400_000));
+    await expect(ledger.spend(accountId, "score", actionCostTenths.score, "closed", { manager: dataSource.manager })).rejects.toThrow(/open transaction/);
+    await expect(
+      dataSource.transaction("REPEATABLE READ", (tx) => ledger.spend(accountId, "score", actionCostTenths.score, "snapshot", { manager: tx })),
+    ).rejects.toThrow(/READ COMMITTED/);
+    expect(await entriesOf(accountId)).toEqual([]);
+  });
+});
