@@ -17,8 +17,8 @@ export const MAX_CHAT_MESSAGE_LENGTH = 4_000;
 /** Webhooks one account may have (docs/api.md §7). */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
 
-/** An API key's name, in characters (docs/api.md §5). */
-export const API_KEY_NAME_LENGTH = { min: 1, max: 100 } as const;
+/** An API key's name, in characters, at least one (docs/api.md §5). */
+export const MAX_API_KEY_NAME_LENGTH = 100;
 
 /** `limit` of every paginated field and route (docs/api.md §14). */
 export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;

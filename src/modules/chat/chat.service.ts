@@ -13,7 +13,7 @@ import { latestResultOfProduct, type ScoreResultsService } from "../score/score-
 import { ChatEngineError, type ChatEngine, type ChatReply, type ChatRequest } from "./chat-engine.js";
 import { ChatConversation, ChatMessage } from "./chat.entity.js";
 
-export const MAX_CHAT_MESSAGE_LENGTH = 4_000;
+import { MAX_CHAT_MESSAGE_LENGTH } from "../../limits.js";
 /** Earlier turns the engine sees: the newest ones, each cut to this length. */
 const HISTORY_TURNS = 10;
 const HISTORY_TURN_LENGTH = 2_000;

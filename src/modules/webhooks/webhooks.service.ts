@@ -9,8 +9,7 @@ import { AddressGuard, RefusedAddressError } from "../crawl/address-guard.js";
 import { keysetPage, pageLimit } from "../score/cursor.js";
 import { Webhook, WebhookDelivery, webhookEventKinds, type WebhookEventKind } from "./webhook.entity.js";
 
-export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
-export const MAX_WEBHOOK_URL_LENGTH = 2_048;
+import { MAX_URL_LENGTH as MAX_WEBHOOK_URL_LENGTH, MAX_WEBHOOKS_PER_ACCOUNT } from "../../limits.js";
 /** After a rotation the old secret keeps signing beside the new one this long. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
