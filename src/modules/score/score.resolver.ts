@@ -2,6 +2,7 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolve
 import { AppError, isErrorCode } from "../../errors.js";
 import { loaderOf, meteredCaller, type GraphQLContext } from "../../graphql/context.js";
 import { CurrentMember, CurrentViewer, currentViewer, type Member } from "../../graphql/decorators/current-member.js";
+import { IdentifyCaller } from "../../graphql/decorators/identify-caller.js";
 import { PageArgs } from "../../graphql/page.args.js";
 import type { Viewer } from "../accounts/viewer.js";
 import type { ScoreResultsService } from "./score-results.service.js";
@@ -31,6 +32,7 @@ export class ScoreResolver {
     private readonly waitMs: number,
   ) {}
 
+  @IdentifyCaller()
   @Mutation(() => ScorePayload, {
     description:
       "Scores an address with the maturity framework (full crawl) and waits for the result (SCORE_WAIT_SECONDS, 120 by default; else answers the job). Session, API key, or anonymous within the anonymous cap. Honours Idempotency-Key. REST: POST /api/score.",
@@ -39,6 +41,7 @@ export class ScoreResolver {
     return this.run("score", input, context);
   }
 
+  @IdentifyCaller()
   @Mutation(() => ScorePayload, {
     description: "Quick score: the home page and at most 4 linked pages, maturity framework; waits like score. REST: POST /api/score/quick.",
   })
@@ -46,6 +49,7 @@ export class ScoreResolver {
     return this.run("quick", input, context);
   }
 
+  @IdentifyCaller()
   @Mutation(() => ScorePayload, {
     description:
       "Scores with the product framework and attaches the result to the caller's product for that address (created if absent; counts against the plan's products). Session or API key. REST: POST /api/score/product.",
@@ -54,6 +58,7 @@ export class ScoreResolver {
     return this.run("product", input, context);
   }
 
+  @IdentifyCaller()
   @Mutation(() => StartedScore, { description: "Starts a scoring job and answers at once; follow it with scoreProgress or scoreJob. Charged like the waiting operations." })
   async startScore(@Arg("input", () => StartScoreInput, { description: "What to score and how." }) input: StartScoreInput, @Ctx() context: GraphQLContext): Promise<StartedScore> {
     const started = await this.service.start(await callerOf(context), { kind: input.kind, url: input.url, context: input.context });
