@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { CrawlResult } from "../src/modules/crawl/crawl.types.js";
@@ -16,7 +16,7 @@ import { precisionOf, quotesOf, readLabels } from "./calibration/evidence-labels
 import { StaticHost } from "./calibration/static-host.js";
 
 /**
- * npm run calibrate  (CORPUS_DIR=<built sites> [MANIFEST=calibration/sites.tsv] [MIRROR_DIR=../.mirror])
+ * npm run calibrate  (CORPUS_DIR=<built sites> [MANIFEST=calibration/sites.tsv] [MIRROR_DIR=../.mirror] [CALIBRATE_CRAWL_CACHE=<dir>])
  *   [--only a,b] [--dump name] [--json out.json] [--snapshot dir --snapshot-sites a,b]
  *
  * Serves each real site of the corpus on 127.0.0.1 like a static host, crawls it
@@ -72,8 +72,8 @@ async function run(site: CorpusSite): Promise<Row> {
     const started = performance.now();
     const asOf = snapshotDate(site, mirrorDir) ?? new Date().toISOString();
     const datedAs = (crawl: CrawlResult): CrawlResult => ({ ...crawl, crawledAt: asOf });
-    const fullCrawl = datedAs(await crawler.crawl(origin + site.startPath));
-    const quickCrawl = datedAs(await crawler.crawl(origin + site.startPath, { mode: "quick" }));
+    const fullCrawl = datedAs(await cachedCrawl(site, "full", origin, () => crawler.crawl(origin + site.startPath)));
+    const quickCrawl = datedAs(await cachedCrawl(site, "quick", origin, () => crawler.crawl(origin + site.startPath, { mode: "quick" })));
     const seconds = (performance.now() - started) / 1000;
     const full = scorer.scoreSync({ crawl: fullCrawl, framework: "maturity", mode: "full" });
     const quick = scorer.scoreSync({ crawl: quickCrawl, framework: "maturity", mode: "quick" });
@@ -87,6 +87,25 @@ async function run(site: CorpusSite): Promise<Row> {
   } finally {
     await host.stop();
   }
+}
+
+/**
+ * CALIBRATE_CRAWL_CACHE=<dir> keeps each site's crawls there and reuses them, so a change to the scorer
+ * alone is re-scored in seconds instead of re-crawled (a crawler change needs an empty cache). The cached
+ * crawl names the origin it was served on, so the same origin is reused for it.
+ */
+async function cachedCrawl(site: CorpusSite, mode: "full" | "quick", origin: string, crawl: () => Promise<CrawlResult>): Promise<CrawlResult> {
+  const dir = process.env.CALIBRATE_CRAWL_CACHE;
+  if (!dir) return crawl();
+  const file = join(dir, `${site.name}.${mode}.json`);
+  if (existsSync(file)) {
+    const cached = JSON.parse(readFileSync(file, "utf8")) as { origin: string; crawl: CrawlResult };
+    return JSON.parse(JSON.stringify(cached.crawl).split(cached.origin).join(origin)) as CrawlResult;
+  }
+  const result = await crawl();
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, JSON.stringify({ origin, crawl: result }));
+  return result;
 }
 
 /** Quotes that are not a substring of the page they cite (an ellipsis marks a cut quote; the part before it must match). */

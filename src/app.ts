@@ -14,6 +14,11 @@ import { stripeWebhookRoute } from "./http/provider-routes.js";
 import { DomainEvents } from "./events/domain-events.js";
 import { MembersResolver } from "./modules/accounts/members.resolver.js";
 import { MembersService } from "./modules/accounts/members.service.js";
+import { AccountRepository } from "./modules/accounts/account.repository.js";
+import { ApiKeyRepository } from "./modules/accounts/api-keys/api-key.repository.js";
+import { InvitationRepository } from "./modules/accounts/invitation.repository.js";
+import { UserRepository } from "./modules/accounts/user.repository.js";
+import { Transactions } from "./db/transaction.js";
 import type { BillingProvider } from "./modules/billing/checkout/billing-provider.js";
 import { BillingResolver } from "./modules/billing/checkout/billing.resolver.js";
 import { BillingService } from "./modules/billing/checkout/billing.service.js";
@@ -27,10 +32,16 @@ import { AccountsService } from "./modules/accounts/accounts.service.js";
 import { ApiKeysResolver } from "./modules/accounts/api-keys/api-keys.resolver.js";
 import { AddressGuard, type Resolver } from "./modules/crawl/address-guard.js";
 import { WebhookDispatcher, type DispatcherOptions } from "./modules/webhooks/webhook-dispatcher.js";
+import { WebhookDeliveryRepository } from "./modules/webhooks/webhook-delivery.repository.js";
+import { WebhookHealthRepository } from "./modules/webhooks/webhook-health.repository.js";
+import { WebhookLeaseRepository } from "./modules/webhooks/webhook-lease.repository.js";
+import { WebhookRepository } from "./modules/webhooks/webhook.repository.js";
 import { WebhooksResolver } from "./modules/webhooks/webhooks.resolver.js";
 import { WebhooksService } from "./modules/webhooks/webhooks.service.js";
+import { AssessmentRepository } from "./modules/lifecycle/assessment.repository.js";
 import { LifecycleResolver } from "./modules/lifecycle/lifecycle.resolver.js";
 import { LifecycleService } from "./modules/lifecycle/lifecycle.service.js";
+import { ChatRepository } from "./modules/chat/chat.repository.js";
 import { ChatResolver } from "./modules/chat/chat.resolver.js";
 import { ChatService, chatReplyStream } from "./modules/chat/chat.service.js";
 import type { ContextStreams } from "./graphql/context.js";
@@ -84,7 +95,12 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   let scoring: ReturnType<typeof createScoringRuntime> | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   try {
-    const accounts = new AccountsService(database.dataSource);
+    const transactions = new Transactions(database.dataSource);
+    const accountRepository = new AccountRepository(database.dataSource);
+    const apiKeyRepository = new ApiKeyRepository(database.dataSource);
+    const userRepository = new UserRepository(database.dataSource);
+    const members = new MembersService(accountRepository, userRepository, new InvitationRepository(database.dataSource), apiKeyRepository, transactions);
+    const accounts = new AccountsService(accountRepository, userRepository, members, transactions);
     const local = usesLocalIdentityProvider(config) ? await LocalIdentityProvider.create(config) : undefined;
     if (local) {
       logger.warn(
@@ -95,7 +111,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     const sessions = await createSessionVerifier(config, local ? { localIdentityProvider: local } : {});
     const metrics = new ServiceMetrics(database.dataSource);
     const ledger = new CreditLedger(database.dataSource, undefined, (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10));
-    const apiKeys = new ApiKeysService(database.dataSource);
+    const apiKeys = new ApiKeysService(apiKeyRepository, accountRepository);
     const authenticator = new Authenticator(sessions, accounts, apiKeys, ledger);
     const events = new DomainEvents(logger);
     const billingSetup = billingFor(config, logger);
@@ -104,7 +120,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     // Webhook destinations pass the crawler's address guard (same allow-list), at creation and at every connection.
     const { deliver = true, resolver: webhookResolver, ...dispatchOptions } = overrides.webhooks ?? {};
     const webhookGuard = new AddressGuard({ allowlist: config.crawl.ssrfAllowlist, ...(webhookResolver ? { resolver: webhookResolver } : {}) });
-    dispatcher = new WebhookDispatcher(database.dataSource, webhookGuard, events, logger, {
+    dispatcher = new WebhookDispatcher(new WebhookLeaseRepository(database.dataSource), new WebhookHealthRepository(database.dataSource), transactions, webhookGuard, events, logger, {
       publicBaseUrl: config.publicBaseUrl,
       onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
       ...config.webhooks,
@@ -112,8 +128,25 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     });
     if (deliver) dispatcher.start();
     const liveDispatcher = dispatcher;
-    const webhooks = new WebhooksService(database.dataSource, webhookGuard, events, scoring.limiter, () => (deliver ? liveDispatcher.wake() : undefined));
-    const chat = new ChatService(database.dataSource, ledger, scoring.limiter, scoring.results, chatEngineFor(config), logger);
+    const webhooks = new WebhooksService(
+      new WebhookRepository(database.dataSource),
+      new WebhookDeliveryRepository(database.dataSource),
+      transactions,
+      webhookGuard,
+      events,
+      scoring.limiter,
+      () => (deliver ? liveDispatcher.wake() : undefined),
+    );
+    const chat = new ChatService(
+      new ChatRepository(database.dataSource),
+      transactions,
+      ledger,
+      scoring.limiter,
+      scoring.results,
+      scoring.products,
+      chatEngineFor(config),
+      logger,
+    );
     const scoringStreams = scoring.streams;
     const streams: ContextStreams = {
       scoreProgress: (viewer, ip, jobId) => scoringStreams.scoreProgress(viewer, ip, jobId),
@@ -123,12 +156,12 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(HealthResolver, new HealthResolver(new HealthService(config, database, redis, scoring.renderer)))
       .register(UsageResolver, new UsageResolver(ledger))
       .register(ApiKeysResolver, new ApiKeysResolver(apiKeys))
-      .register(MembersResolver, new MembersResolver(new MembersService(database.dataSource)))
+      .register(MembersResolver, new MembersResolver(members))
       .register(BillingResolver, new BillingResolver(billing))
       .register(ScoreResolver, new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs))
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
       .register(WebhooksResolver, new WebhooksResolver(webhooks))
-      .register(LifecycleResolver, new LifecycleResolver(new LifecycleService(database.dataSource)))
+      .register(LifecycleResolver, new LifecycleResolver(new LifecycleService(new AssessmentRepository(database.dataSource), scoring.products)))
       .register(ChatResolver, new ChatResolver(chat));
     const schema = buildAppSchema(container);
     const answerStore = new ResultAnswerStore(database.dataSource);

@@ -5,6 +5,9 @@ import { createLogger } from "./logger.js";
 import { CreditLedger } from "./modules/billing/ledger.service.js";
 import { AddressGuard } from "./modules/crawl/address-guard.js";
 import { WebhookDispatcher } from "./modules/webhooks/webhook-dispatcher.js";
+import { WebhookHealthRepository } from "./modules/webhooks/webhook-health.repository.js";
+import { WebhookLeaseRepository } from "./modules/webhooks/webhook-lease.repository.js";
+import { Transactions } from "./db/transaction.js";
 import { createScoringRuntime } from "./modules/score/scoring-runtime.js";
 import { resultAnswerSchema, storeFinalResultAnswers } from "./modules/score/final-result-answers.js";
 import { ResultAnswerStore } from "./modules/score/result-answer-store.js";
@@ -45,11 +48,19 @@ async function main(): Promise<void> {
     if (metricsEndpoint) logger.info({ url: metricsEndpoint.url }, "metrics endpoint listening");
     // Deliveries of the events this process records (score.completed) go out from here at once;
     // any process's dispatcher may take any due delivery (SKIP LOCKED), each exactly once.
-    const webhooks = new WebhookDispatcher(database.dataSource, new AddressGuard({ allowlist: config.crawl.ssrfAllowlist }), events, logger, {
-      publicBaseUrl: config.publicBaseUrl,
-      onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
-      ...config.webhooks,
-    }).start();
+    const webhooks = new WebhookDispatcher(
+      new WebhookLeaseRepository(database.dataSource),
+      new WebhookHealthRepository(database.dataSource),
+      new Transactions(database.dataSource),
+      new AddressGuard({ allowlist: config.crawl.ssrfAllowlist }),
+      events,
+      logger,
+      {
+        publicBaseUrl: config.publicBaseUrl,
+        onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+        ...config.webhooks,
+      },
+    ).start();
     logger.info({ concurrency: config.scoringWorkers }, "scoring worker ready");
 
     stopOnSignals(logger, "worker", async () => {

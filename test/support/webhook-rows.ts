@@ -1,4 +1,8 @@
 import type { DataSource } from "typeorm";
+import { Transactions } from "../../src/db/transaction.js";
+import { WebhookDispatcher } from "../../src/modules/webhooks/webhook-dispatcher.js";
+import { WebhookHealthRepository } from "../../src/modules/webhooks/webhook-health.repository.js";
+import { WebhookLeaseRepository } from "../../src/modules/webhooks/webhook-lease.repository.js";
 import { newWebhookSecret } from "../../src/modules/webhooks/webhooks.service.js";
 
 /** An account row, straight into the database: the dispatcher tests need no sign-in. */
@@ -17,3 +21,10 @@ export async function insertWebhook(dataSource: DataSource, accountId: string, u
   ])) as Array<{ id: string }>;
   return row!.id;
 }
+
+/** A dispatcher over its real repositories on this data source, wired as src/worker.ts wires it. */
+export function newDispatcher(dataSource: DataSource, ...rest: DispatcherArgs): WebhookDispatcher {
+  return new WebhookDispatcher(new WebhookLeaseRepository(dataSource), new WebhookHealthRepository(dataSource), new Transactions(dataSource), ...rest);
+}
+
+type DispatcherArgs = ConstructorParameters<typeof WebhookDispatcher> extends [unknown, unknown, unknown, ...infer Rest] ? Rest : never;

@@ -1,15 +1,13 @@
-import type { DataSource } from "typeorm";
-import { Account } from "./account.entity.js";
+import type { Transactions } from "../../db/transaction.js";
+import type { AccountRepository } from "./account.repository.js";
+import type { MembersService } from "./members.service.js";
 import type { SessionClaims } from "./session/session-verifier.js";
-import { acceptInvitation } from "./members.service.js";
-import { User } from "./user.entity.js";
+import { SubjectTaken, type UserRepository } from "./user.repository.js";
 
 export interface Member {
   readonly userId: string;
   readonly accountId: string;
 }
-
-const UNIQUE_VIOLATION = "23505";
 
 /**
  * Who a verified session is: the first sign-in of a new subject joins the account that
@@ -17,7 +15,10 @@ const UNIQUE_VIOLATION = "23505";
  */
 export class AccountsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
+    private readonly members: MembersService,
+    private readonly transactions: Transactions,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -25,22 +26,17 @@ export class AccountsService {
     const known = await this.find(claims.subject);
     if (known) return known;
     try {
-      return await this.dataSource.transaction(async (manager) => {
+      return await this.transactions.run(async (tx) => {
         // An invitation binds an address, so only an address the provider verified may take it.
-        const invited = claims.email && claims.emailVerified ? await acceptInvitation(manager, claims.email) : undefined;
+        const invited = claims.email && claims.emailVerified ? await this.members.acceptInvitation(tx, claims.email) : undefined;
         const accountId =
-          invited ??
-          (
-            await manager.save(
-              manager.create(Account, { name: claims.name ?? claims.email ?? "My account", plan: "free", billingCycleAnchor: this.clock() }),
-            )
-          ).id;
-        const user = await manager.save(manager.create(User, { accountId, subject: claims.subject, email: claims.email ?? "", name: claims.name ?? null }));
+          invited ?? (await this.accounts.create(tx, { name: claims.name ?? claims.email ?? "My account", plan: "free", billingCycleAnchor: this.clock() }));
+        const user = await this.users.create(tx, { accountId, subject: claims.subject, email: claims.email ?? "", name: claims.name ?? null });
         return { userId: user.id, accountId };
       });
     } catch (error) {
       // Two first requests of the same person at once: the other one created the user.
-      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+      if (!(error instanceof SubjectTaken)) throw error;
       const member = await this.find(claims.subject);
       if (!member) throw error;
       return member;
@@ -48,7 +44,7 @@ export class AccountsService {
   }
 
   private async find(subject: string): Promise<Member | undefined> {
-    const user = await this.dataSource.getRepository(User).findOneBy({ subject });
+    const user = await this.users.findBySubject(subject);
     return user ? { userId: user.id, accountId: user.accountId } : undefined;
   }
 }

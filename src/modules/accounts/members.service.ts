@@ -1,11 +1,13 @@
-import type { DataSource, EntityManager } from "typeorm";
 import { isUuid } from "../../db/uuid.js";
-import { IsNull } from "typeorm";
+import type { Transaction, Transactions } from "../../db/transaction.js";
 import { AppError } from "../../errors.js";
 import { plans } from "../billing/plans.js";
-import { Account } from "./account.entity.js";
-import { Invitation } from "./invitation.entity.js";
-import { User } from "./user.entity.js";
+import type { AccountRepository } from "./account.repository.js";
+import type { ApiKeyRepository } from "./api-keys/api-key.repository.js";
+import type { Invitation } from "./invitation.entity.js";
+import type { InvitationRepository } from "./invitation.repository.js";
+import type { User } from "./user.entity.js";
+import type { UserRepository } from "./user.repository.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAIL = 254;
@@ -28,13 +30,16 @@ export interface InvitationView {
  * pending invitation holds a seat, so accepting one can never exceed the plan.
  */
 export class MembersService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
+    private readonly invitations: InvitationRepository,
+    private readonly apiKeys: ApiKeyRepository,
+    private readonly transactions: Transactions,
+  ) {}
 
   async list(accountId: string): Promise<{ members: MemberView[]; invitations: InvitationView[] }> {
-    const [users, invitations] = await Promise.all([
-      this.dataSource.getRepository(User).find({ where: { accountId }, order: { createdAt: "ASC", id: "ASC" } }),
-      this.dataSource.getRepository(Invitation).find({ where: { accountId, acceptedAt: IsNull() }, order: { createdAt: "ASC", id: "ASC" } }),
-    ]);
+    const [users, invitations] = await Promise.all([this.users.listInAccount(accountId), this.invitations.listPending(accountId)]);
     return { members: users.map(memberView), invitations: invitations.map(invitationView) };
   }
 
@@ -42,27 +47,26 @@ export class MembersService {
   async invite(accountId: string, invitedBy: string, rawEmail: string): Promise<InvitationView> {
     const email = rawEmail.trim().toLowerCase();
     if (email.length > MAX_EMAIL || !EMAIL.test(email)) throw new AppError("VALIDATION_FAILED", "email: must be an e-mail address");
-    return this.dataSource.transaction(async (manager) => {
-      const account = await lockAccount(manager, accountId);
-      const pending = await manager.findOneBy(Invitation, { accountId, email, acceptedAt: IsNull() });
+    return this.transactions.run(async (tx) => {
+      const account = await this.accounts.lock(tx, accountId);
+      const pending = await this.invitations.findPendingFor(tx, accountId, email);
       if (pending) return invitationView(pending);
-      if (await manager.existsBy(User, { accountId, email })) throw new AppError("VALIDATION_FAILED", "email: is already a member of this account");
+      if (await this.users.hasEmailInAccount(tx, accountId, email)) throw new AppError("VALIDATION_FAILED", "email: is already a member of this account");
       const seats = plans[account.plan].seats;
-      const taken = await seatsTaken(manager, accountId);
+      const taken = await this.seatsTaken(tx, accountId);
       if (seats !== null && taken >= seats) {
         throw new AppError("PLAN_LIMIT_REACHED", `The ${plans[account.plan].name} plan includes ${seats} seat${seats === 1 ? "" : "s"}, all taken by members or pending invitations.`, {
           action: "Remove a member or cancel an invitation, or upgrade your plan for more seats.",
         });
       }
-      return invitationView(await manager.save(manager.create(Invitation, { accountId, email, invitedBy, acceptedAt: null })));
+      return invitationView(await this.invitations.create(tx, { accountId, email, invitedBy }));
     });
   }
 
   async cancelInvitation(accountId: string, id: string): Promise<InvitationView> {
-    const invitations = this.dataSource.getRepository(Invitation);
-    const invitation = isUuid(id) ? await invitations.findOneBy({ id, accountId, acceptedAt: IsNull() }) : null;
+    const invitation = isUuid(id) ? await this.invitations.findPendingById(accountId, id) : null;
     if (!invitation) throw new AppError("NOT_FOUND", "No such invitation.");
-    await invitations.delete({ id: invitation.id });
+    await this.invitations.delete(invitation.id);
     return invitationView(invitation);
   }
 
@@ -73,44 +77,37 @@ export class MembersService {
    */
   async remove(accountId: string, actingUserId: string, userId: string): Promise<MemberView> {
     if (userId === actingUserId) throw new AppError("VALIDATION_FAILED", "id: you cannot remove yourself; another member can");
-    return this.dataSource.transaction(async (manager) => {
-      const user = isUuid(userId) ? await manager.findOneBy(User, { id: userId, accountId }) : null;
+    return this.transactions.run(async (tx) => {
+      const user = isUuid(userId) ? await this.users.findInAccount(tx, accountId, userId) : null;
       if (!user) throw new AppError("NOT_FOUND", "No such member.");
-      await manager.delete(User, { id: user.id });
-      await manager.query(`UPDATE "api_keys" SET "revoked_at" = now() WHERE "account_id" = $1 AND "created_by" = $2 AND "revoked_at" IS NULL`, [
-        accountId,
-        user.id,
-      ]);
+      await this.users.remove(tx, user.id);
+      await this.apiKeys.revokeAllCreatedBy(tx, accountId, user.id);
       return memberView(user);
     });
   }
-}
 
-/**
- * Accepts the oldest pending invitation of a verified address whose account still
- * has the seat, inside the sign-in transaction. Returns the account joined, if any.
- */
-export async function acceptInvitation(manager: EntityManager, email: string): Promise<string | undefined> {
-  const candidates = await manager.find(Invitation, { where: { email: email.trim().toLowerCase(), acceptedAt: IsNull() }, order: { createdAt: "ASC" } });
-  for (const invitation of candidates) {
-    const account = await lockAccount(manager, invitation.accountId);
-    const seats = plans[account.plan].seats;
-    // The pending invitation itself holds one of the taken seats.
-    if (seats !== null && (await seatsTaken(manager, account.id)) > seats) continue;
-    await manager.update(Invitation, { id: invitation.id }, { acceptedAt: new Date() });
-    return account.id;
+  /**
+   * Accepts the oldest pending invitation of a verified address whose account still
+   * has the seat, inside the sign-in transaction. Returns the account joined, if any.
+   */
+  async acceptInvitation(tx: Transaction, email: string): Promise<string | undefined> {
+    const candidates = await this.invitations.pendingForEmail(tx, email.trim().toLowerCase());
+    for (const invitation of candidates) {
+      const account = await this.accounts.lock(tx, invitation.accountId);
+      const seats = plans[account.plan].seats;
+      // The pending invitation itself holds one of the taken seats.
+      if (seats !== null && (await this.seatsTaken(tx, account.id)) > seats) continue;
+      await this.invitations.markAccepted(tx, invitation.id, new Date());
+      return account.id;
+    }
+    return undefined;
   }
-  return undefined;
-}
 
-async function lockAccount(manager: EntityManager, accountId: string): Promise<Account> {
-  return manager.findOneOrFail(Account, { where: { id: accountId }, lock: { mode: "for_no_key_update" } });
-}
-
-/** Members plus pending invitations. */
-export async function seatsTaken(manager: EntityManager, accountId: string): Promise<number> {
-  const [members, pending] = await Promise.all([manager.countBy(User, { accountId }), manager.countBy(Invitation, { accountId, acceptedAt: IsNull() })]);
-  return members + pending;
+  /** Members plus pending invitations. */
+  private async seatsTaken(tx: Transaction, accountId: string): Promise<number> {
+    const [members, pending] = await Promise.all([this.users.countInAccount(tx, accountId), this.invitations.countPending(tx, accountId)]);
+    return members + pending;
+  }
 }
 
 const memberView = (user: User): MemberView => ({ id: user.id, email: user.email, name: user.name, joinedAt: user.createdAt });

@@ -1,4 +1,4 @@
-import type { EntityManager } from "typeorm";
+import type { Transaction } from "../../db/transaction.js";
 import { AppError } from "../../errors.js";
 import { actionCostTenths } from "../billing/plans.js";
 import type { CreditLedger, LedgerOptions } from "../billing/ledger.service.js";
@@ -75,7 +75,7 @@ export interface MeteredCaller {
   /** Called once the API call was charged inside the operation's transaction. */
   readonly apiCallCharged: () => void;
   /** Charges one API call for an API-key viewer inside the given transaction. */
-  readonly chargeApiCall: (manager: EntityManager) => Promise<void>;
+  readonly chargeApiCall: (tx: Transaction) => Promise<void>;
 }
 
 export interface CredentialSource {

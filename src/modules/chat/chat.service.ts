@@ -1,17 +1,18 @@
 import { randomUUID } from "node:crypto";
-import type { DataSource } from "typeorm";
 import type { Logger } from "pino";
+import type { Transactions } from "../../db/transaction.js";
 import { AppError } from "../../errors.js";
 import { isUuid } from "../../db/uuid.js";
 import { requireMember, type Viewer } from "../accounts/viewer.js";
 import type { CreditLedger } from "../billing/ledger.service.js";
 import { actionCostTenths, tenthsToCredits } from "../billing/plans.js";
 import { memberSubject, type RateLimiter } from "../billing/rate-limit/rate-limiter.js";
-import { Product } from "../products/product.entity.js";
-import { keysetPage, pageLimit } from "../score/cursor.js";
-import { latestResultOfProduct, type ScoreResultsService } from "../score/score-results.service.js";
+import type { ProductsService } from "../products/products.service.js";
+import { pageLimit } from "../score/cursor.js";
+import type { ScoreResultsService } from "../score/score-results.service.js";
 import { ChatEngineError, type ChatEngine, type ChatReply, type ChatRequest } from "./chat-engine.js";
-import { ChatConversation, ChatMessage } from "./chat.entity.js";
+import type { ChatMessage } from "./chat.entity.js";
+import type { ChatRepository } from "./chat.repository.js";
 
 import { MAX_CHAT_MESSAGE_LENGTH } from "../../limits.js";
 /** Earlier turns the engine sees: the newest ones, each cut to this length. */
@@ -57,10 +58,12 @@ export const CHAT_REFUNDS_PER_HOUR = 10;
  */
 export class ChatService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly chats: ChatRepository,
+    private readonly transactions: Transactions,
     private readonly ledger: CreditLedger,
     private readonly limiter: RateLimiter,
     private readonly results: ScoreResultsService,
+    private readonly products: ProductsService,
     private readonly engine: ChatEngine,
     private readonly logger: Pick<Logger, "warn">,
   ) {}
@@ -77,15 +80,15 @@ export class ChatService {
 
     const questionId = randomUUID();
     const reference = `chat:${questionId}`;
-    const conversationId = await this.dataSource.transaction(async (manager) => {
-      await this.ledger.spend(member.accountId, "chat", actionCostTenths.chat, reference, { manager });
+    const conversationId = await this.transactions.run(async (tx) => {
+      await this.ledger.spend(member.accountId, "chat", actionCostTenths.chat, reference, { manager: tx });
       let id = subject.conversationId;
       if (!id) {
-        id = (await manager.save(manager.create(ChatConversation, { accountId: member.accountId, resultId: subject.resultId, productId: subject.productId }))).id;
+        id = await this.chats.startConversation(tx, { accountId: member.accountId, resultId: subject.resultId, productId: subject.productId });
       } else {
-        await manager.update(ChatConversation, { id }, { updatedAt: new Date() });
+        await this.chats.touchConversation(tx, id, new Date());
       }
-      await manager.insert(ChatMessage, { id: questionId, conversationId: id, role: "user", content: message, citations: [] });
+      await this.chats.addQuestion(tx, questionId, id, message);
       return id;
     });
 
@@ -93,9 +96,7 @@ export class ChatService {
       const result = await this.results.getPublic(subject.resultId);
       const history = await this.history(conversationId, questionId);
       const reply = await this.replyWithOneRetry({ result, history, message, ...(onToken ? { onToken } : {}) });
-      const stored = await this.dataSource
-        .getRepository(ChatMessage)
-        .save(this.dataSource.getRepository(ChatMessage).create({ conversationId, role: "assistant", content: reply.content, citations: [...reply.citations] }));
+      const stored = await this.chats.addReply(conversationId, reply.content, reply.citations);
       return { conversationId, reply: stored, usage: { credits: tenthsToCredits(actionCostTenths.chat) } };
     } catch (error) {
       // No answer; the question stays in the conversation.
@@ -163,10 +164,9 @@ export class ChatService {
   /** A conversation of the account, its messages newest first, keyset-paginated. */
   async conversation(viewer: Viewer, id: string, limit: number | null | undefined, cursor: string | undefined) {
     const member = requireMember(viewer);
-    const conversation = isUuid(id) ? await this.dataSource.getRepository(ChatConversation).findOneBy({ id, accountId: member.accountId }) : null;
+    const conversation = isUuid(id) ? await this.chats.findConversationOfAccount(member.accountId, id) : null;
     if (!conversation) throw new AppError("NOT_FOUND", "No such conversation.");
-    const query = this.dataSource.getRepository(ChatMessage).createQueryBuilder("message").where("message.conversation_id = :id", { id: conversation.id });
-    const page = await keysetPage(query, "message", pageLimit(limit), cursor);
+    const page = await this.chats.pageOfMessages(conversation.id, pageLimit(limit), cursor);
     return { conversation, messages: page.rows, nextCursor: page.nextCursor };
   }
 
@@ -175,7 +175,7 @@ export class ChatService {
     const given = ["conversationId", "resultId", "productId"].filter((key) => input[key as keyof ChatInput] !== undefined && input[key as keyof ChatInput] !== null);
     if (input.conversationId !== undefined && input.conversationId !== null) {
       const id = input.conversationId;
-      const conversation = typeof id === "string" && isUuid(id) ? await this.dataSource.getRepository(ChatConversation).findOneBy({ id, accountId }) : null;
+      const conversation = typeof id === "string" && isUuid(id) ? await this.chats.findConversationOfAccount(accountId, id) : null;
       if (!conversation) throw new AppError("NOT_FOUND", "No such conversation.");
       return { conversationId: conversation.id, resultId: conversation.resultId, productId: conversation.productId };
     }
@@ -186,22 +186,16 @@ export class ChatService {
       return { resultId: result.id, productId: null };
     }
     const productId = input.productId;
-    const product = typeof productId === "string" && isUuid(productId) ? await this.dataSource.getRepository(Product).findOneBy({ id: productId, accountId }) : null;
-    if (!product) throw new AppError("NOT_FOUND", "No such product.");
-    const [latest] = (await this.dataSource.query(`SELECT ${latestResultOfProduct("$1")} AS "id"`, [product.id])) as Array<{ id: string | null }>;
-    if (!latest?.id) throw new AppError("VALIDATION_FAILED", "productId: this product has no score yet; score it first");
-    return { resultId: latest.id, productId: product.id };
+    // The products module's own lookup: NOT_FOUND for another account's product or an id that is not one.
+    if (typeof productId !== "string") throw new AppError("NOT_FOUND", "No such product.");
+    const product = await this.products.get(accountId, productId);
+    const latest = await this.chats.latestResultOfProduct(product.id);
+    if (!latest) throw new AppError("VALIDATION_FAILED", "productId: this product has no score yet; score it first");
+    return { resultId: latest, productId: product.id };
   }
 
   private async history(conversationId: string, currentId: string) {
-    const rows = await this.dataSource
-      .getRepository(ChatMessage)
-      .createQueryBuilder("message")
-      .where("message.conversation_id = :conversationId AND message.id <> :currentId", { conversationId, currentId })
-      .orderBy("message.created_at", "DESC")
-      .addOrderBy("message.id", "DESC")
-      .take(HISTORY_TURNS)
-      .getMany();
+    const rows = await this.chats.newestMessagesExcept(conversationId, currentId, HISTORY_TURNS);
     return rows.reverse().map((row) => ({ role: row.role, content: row.content.slice(0, HISTORY_TURN_LENGTH) }));
   }
 }

@@ -1,10 +1,8 @@
-import type { DataSource } from "typeorm";
 import { AppError } from "../../errors.js";
-import { isUuid } from "../../db/uuid.js";
-import { Product } from "../products/product.entity.js";
-import { keysetPage, pageLimit } from "../score/cursor.js";
-import { latestResultOfProduct } from "../score/score-results.service.js";
-import { LifecycleAssessment, type NextTask, type StageProgress } from "./assessment.entity.js";
+import type { ProductsService } from "../products/products.service.js";
+import { pageLimit } from "../score/cursor.js";
+import type { LifecycleAssessment, NextTask, StageProgress } from "./assessment.entity.js";
+import type { AssessmentRepository } from "./assessment.repository.js";
 import { LIFECYCLE_VERSION, lifecycleStages, lifecycleStatuses, STAGE_DONE_SHARE, tasksById, type LifecycleStatus } from "./stages.js";
 
 export interface AssessmentInput {
@@ -24,7 +22,10 @@ const MAX_ANSWERS = 100;
  * score first, so what the founder reports and what the site shows meet.
  */
 export class LifecycleService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly assessments: AssessmentRepository,
+    private readonly products: ProductsService,
+  ) {}
 
   stages() {
     return { version: LIFECYCLE_VERSION, stages: lifecycleStages };
@@ -33,8 +34,8 @@ export class LifecycleService {
   async assess(accountId: string, input: AssessmentInput): Promise<LifecycleAssessment> {
     const answers = validAnswers(input.answers);
     if (typeof input.productId !== "string" || input.productId === "") throw new AppError("VALIDATION_FAILED", "productId: is required");
-    const product = isUuid(input.productId) ? await this.dataSource.getRepository(Product).findOneBy({ id: input.productId, accountId }) : null;
-    if (!product) throw new AppError("NOT_FOUND", "No such product.");
+    // NOT_FOUND for another account's product or an id that is not one.
+    const product = await this.products.get(accountId, input.productId);
 
     const stages: StageProgress[] = lifecycleStages.map((stage) => {
       const statuses = stage.tasks.map((task) => answers[task.id] ?? "not_started");
@@ -44,7 +45,7 @@ export class LifecycleService {
     });
     const current =
       lifecycleStages.find((stage, index) => stages[index]!.completed < STAGE_DONE_SHARE * stage.tasks.length) ?? lifecycleStages[lifecycleStages.length - 1]!;
-    const scores = await this.latestDimensionScores(product.id);
+    const scores = await this.assessments.latestDimensionScores(product.id);
     const nextTasks: NextTask[] = current.tasks
       .map((task, order) => {
         const status = answers[task.id] ?? "not_started";
@@ -63,33 +64,16 @@ export class LifecycleService {
       )
       .map(({ next }) => next);
 
-    const repository = this.dataSource.getRepository(LifecycleAssessment);
-    return repository.save(
-      repository.create({ accountId, productId: product.id, answers, currentStage: current.id, stages, nextTasks, lifecycleVersion: LIFECYCLE_VERSION }),
-    );
+    return this.assessments.insert({ accountId, productId: product.id, answers, currentStage: current.id, stages, nextTasks, lifecycleVersion: LIFECYCLE_VERSION });
   }
 
   async history(accountId: string, productId: string, limit: number | null | undefined, cursor: string | undefined) {
-    const query = this.dataSource
-      .getRepository(LifecycleAssessment)
-      .createQueryBuilder("assessment")
-      .where("assessment.product_id = :productId AND assessment.account_id = :accountId", { productId, accountId });
-    const page = await keysetPage(query, "assessment", pageLimit(limit), cursor);
+    const page = await this.assessments.pageOfProduct(accountId, productId, pageLimit(limit), cursor);
     return { assessments: page.rows, nextCursor: page.nextCursor };
   }
 
   async latest(accountId: string, productId: string): Promise<LifecycleAssessment | null> {
-    return this.dataSource.getRepository(LifecycleAssessment).findOne({ where: { productId, accountId }, order: { createdAt: "DESC", id: "DESC" } });
-  }
-
-  /** Dimension id → score of the product's newest result (empty without one). */
-  private async latestDimensionScores(productId: string): Promise<Map<string, number>> {
-    const rows = (await this.dataSource.query(
-      `SELECT d."dimension_id", d."score" FROM "score_dimensions" d
-        WHERE d."result_id" = ${latestResultOfProduct("$1")}`,
-      [productId],
-    )) as Array<{ dimension_id: string; score: number }>;
-    return new Map(rows.map((row) => [row.dimension_id, row.score]));
+    return this.assessments.latestOfProduct(accountId, productId);
   }
 }
 

@@ -14,6 +14,8 @@ import { AnonymousCap } from "../billing/rate-limit/anonymous-cap.js";
 import { RateLimiter } from "../billing/rate-limit/rate-limiter.js";
 import { MemorySlidingWindowStore, RedisSlidingWindowStore } from "../billing/rate-limit/sliding-window.js";
 import { ProductsService } from "../products/products.service.js";
+import { ProductRepository } from "../products/product.repository.js";
+import { AccountRepository } from "../accounts/account.repository.js";
 import { createScorer } from "../scoring/scorer.factory.js";
 import type { Scorer } from "../scoring/scoring.types.js";
 import { BullJobQueue, startBullWorker } from "./bullmq-queue.js";
@@ -108,7 +110,7 @@ export function createScoringRuntime(deps: {
   const timeoutMs = config.rateLimit.storeTimeoutMs;
   const limiter = new RateLimiter(redis ? new RedisSlidingWindowStore(redis.client, { keyPrefix: `${config.redisPrefix}:rl:` }) : new MemorySlidingWindowStore(), { timeoutMs });
   const anonymousCap = new AnonymousCap(redis ? { redis: redis.client, keyPrefix: `${config.redisPrefix}:rl:anon`, timeoutMs } : { timeoutMs });
-  const products = new ProductsService(dataSource);
+  const products = new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource));
   const results = new ScoreResultsService(dataSource);
   const scores = new ScoreService(dataSource, ledger, limiter, anonymousCap, products, queue, bus, logger, undefined, (url) => crawler.checkAddress(url));
   const maintenance = startMaintenance({ dataSource, runner, queue, scores, logger }, overrides.sweepEveryMs ? { sweepEveryMs: overrides.sweepEveryMs } : {});

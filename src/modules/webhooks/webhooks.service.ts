@@ -1,13 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { QueryFailedError, type DataSource, type EntityManager } from "typeorm";
 import { AppError } from "../../errors.js";
+import type { Transaction, Transactions } from "../../db/transaction.js";
 import { isUuid } from "../../db/uuid.js";
 import type { DomainEvents } from "../../events/domain-events.js";
 import { requireMember, type MeteredCaller } from "../accounts/viewer.js";
 import { accountSubject, type RateLimiter } from "../billing/rate-limit/rate-limiter.js";
 import { AddressGuard, RefusedAddressError } from "../crawl/address-guard.js";
-import { keysetPage, pageLimit } from "../score/cursor.js";
-import { Webhook, WebhookDelivery, webhookEventKinds, type WebhookEventKind } from "./webhook.entity.js";
+import { pageLimit } from "../score/cursor.js";
+import type { WebhookDeliveryRepository } from "./webhook-delivery.repository.js";
+import { webhookEventKinds, type Webhook, type WebhookDelivery, type WebhookEventKind } from "./webhook.entity.js";
+import { throwWithoutSecrets, type WebhookRepository } from "./webhook.repository.js";
 
 import { MAX_URL_LENGTH as MAX_WEBHOOK_URL_LENGTH, MAX_WEBHOOKS_PER_ACCOUNT } from "../../limits.js";
 /** After a rotation the old secret keeps signing beside the new one this long. */
@@ -39,7 +41,9 @@ export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString(
  */
 export class WebhooksService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly webhooks: WebhookRepository,
+    private readonly webhookDeliveries: WebhookDeliveryRepository,
+    private readonly transactions: Transactions,
     private readonly guard: AddressGuard,
     private readonly events: DomainEvents,
     /** Test events and replays: each makes the service send a request, so they are limited per account. */
@@ -52,25 +56,25 @@ export class WebhooksService {
     const url = await this.validUrl(input.url);
     const events = validEvents(input.events ?? ["score.completed"]);
     const secret = newWebhookSecret();
-    const webhook = await this.dataSource.transaction(async (manager) => {
+    const webhook = await this.transactions.run(async (tx) => {
       // Serializes creations of one account, so two at once cannot pass the limit.
-      await manager.query(`SELECT 1 FROM "accounts" WHERE "id" = $1 FOR NO KEY UPDATE`, [accountId]);
-      const count = await manager.countBy(Webhook, { accountId });
+      await this.webhooks.lockAccountForCreation(tx, accountId);
+      const count = await this.webhooks.countOfAccount(tx, accountId);
       if (count >= MAX_WEBHOOKS_PER_ACCOUNT) {
         throw new AppError("PLAN_LIMIT_REACHED", `An account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first.`);
       }
-      return manager.save(manager.create(Webhook, { accountId, url, events, enabled: true, secret }));
+      return this.webhooks.insert(tx, { accountId, url, events, enabled: true, secret });
     }).catch(throwWithoutSecrets);
     return { webhook: view(webhook), secret };
   }
 
   async list(accountId: string): Promise<WebhookView[]> {
-    const rows = await this.dataSource.getRepository(Webhook).find({ where: { accountId }, order: { createdAt: "DESC", id: "DESC" }, take: MAX_WEBHOOKS_PER_ACCOUNT });
+    const rows = await this.webhooks.listOfAccount(accountId, MAX_WEBHOOKS_PER_ACCOUNT);
     return rows.map(view);
   }
 
   async get(accountId: string, id: string): Promise<WebhookView> {
-    return view(await this.find(this.dataSource.manager, accountId, id));
+    return view(await this.find(accountId, id));
   }
 
   async update(accountId: string, id: string, changes: WebhookChanges): Promise<WebhookView> {
@@ -78,8 +82,8 @@ export class WebhooksService {
     const events = changes.events === undefined ? undefined : validEvents(changes.events);
     if (changes.enabled !== undefined && typeof changes.enabled !== "boolean") throw new AppError("VALIDATION_FAILED", "enabled: must be true or false");
     let resumed = false;
-    const updated = await this.dataSource.transaction(async (manager) => {
-      const webhook = await this.find(manager, accountId, id, true);
+    const updated = await this.transactions.run(async (tx) => {
+      const webhook = await this.lock(tx, accountId, id);
       // A new destination starts with a closed circuit breaker: the old one's silence says nothing of it.
       if (url !== undefined && url !== webhook.url) Object.assign(webhook, { url, breakerFailures: 0, breakerOpenUntil: null, breakerTrips: 0 });
       if (events !== undefined) webhook.events = events;
@@ -87,21 +91,21 @@ export class WebhooksService {
         if (changes.enabled && !webhook.enabled) {
           // Turned back on by the customer: a fresh start for the failure clock, and what waited while it was off is sent.
           Object.assign(webhook, { disabledReason: null, failingSince: null });
-          await manager.query(`UPDATE "webhook_deliveries" SET "status" = 'pending', "next_attempt_at" = now() WHERE "webhook_id" = $1 AND "status" = 'paused'`, [webhook.id]);
+          await this.webhookDeliveries.resumePaused(tx, webhook.id);
           resumed = true;
         }
         webhook.enabled = changes.enabled as boolean;
       }
-      return view(await manager.save(webhook));
+      return view(await this.webhooks.save(tx, webhook));
     });
     if (resumed) this.wake();
     return updated;
   }
 
   async remove(accountId: string, id: string): Promise<WebhookView> {
-    return this.dataSource.transaction(async (manager) => {
-      const webhook = await this.find(manager, accountId, id, true);
-      await manager.delete(Webhook, { id: webhook.id });
+    return this.transactions.run(async (tx) => {
+      const webhook = await this.lock(tx, accountId, id);
+      await this.webhooks.delete(tx, webhook.id);
       return view(webhook);
     });
   }
@@ -109,27 +113,26 @@ export class WebhooksService {
   /** A new secret; the old one keeps signing beside it for 24 hours. */
   async rotateSecret(accountId: string, id: string): Promise<{ webhook: WebhookView; secret: string }> {
     const secret = newWebhookSecret();
-    return this.dataSource.transaction(async (manager) => {
-      const webhook = await this.find(manager, accountId, id, true);
+    return this.transactions.run(async (tx) => {
+      const webhook = await this.lock(tx, accountId, id);
       Object.assign(webhook, { previousSecret: webhook.secret, previousSecretExpiresAt: new Date(this.clock().getTime() + ROTATION_OVERLAP_MS), secret });
-      return { webhook: view(await manager.save(webhook)), secret };
+      return { webhook: view(await this.webhooks.save(tx, webhook)), secret };
     }).catch(throwWithoutSecrets);
   }
 
   /** Sends a `webhook.test` event to this webhook alone (paused while it is disabled); answers its delivery. */
   async sendTest(caller: MeteredCaller, id: string): Promise<WebhookDelivery> {
     const { accountId } = requireMember(caller.viewer);
-    const webhook = await this.find(this.dataSource.manager, accountId, id);
-    return this.metered(caller, async (manager) => {
-      const event = await this.events.record(manager, "webhook.test", { accountId, webhookId: webhook.id });
-      return manager.findOneByOrFail(WebhookDelivery, { eventId: event.id, webhookId: webhook.id });
+    const webhook = await this.find(accountId, id);
+    return this.metered(caller, async (tx) => {
+      const event = await this.events.record(tx, "webhook.test", { accountId, webhookId: webhook.id });
+      return this.webhookDeliveries.ofEvent(tx, event.id, webhook.id);
     });
   }
 
   async deliveries(accountId: string, id: string, limit: number | null | undefined, cursor: string | undefined): Promise<{ deliveries: WebhookDelivery[]; nextCursor: string | null }> {
-    const webhook = await this.find(this.dataSource.manager, accountId, id);
-    const query = this.dataSource.getRepository(WebhookDelivery).createQueryBuilder("delivery").where("delivery.webhook_id = :id", { id: webhook.id });
-    const page = await keysetPage(query, "delivery", pageLimit(limit), cursor);
+    const webhook = await this.find(accountId, id);
+    const page = await this.webhookDeliveries.pageOfWebhook(webhook.id, pageLimit(limit), cursor);
     return { deliveries: page.rows, nextCursor: page.nextCursor };
   }
 
@@ -141,25 +144,18 @@ export class WebhooksService {
    */
   async retryDelivery(caller: MeteredCaller, id: string, deliveryId: string): Promise<WebhookDelivery> {
     const { accountId } = requireMember(caller.viewer);
-    const webhook = await this.find(this.dataSource.manager, accountId, id);
-    const delivery = isUuid(deliveryId) ? await this.dataSource.getRepository(WebhookDelivery).findOneBy({ id: deliveryId, webhookId: webhook.id }) : null;
+    const webhook = await this.find(accountId, id);
+    const delivery = isUuid(deliveryId) ? await this.webhookDeliveries.findOfWebhook(webhook.id, deliveryId) : null;
     if (!delivery) throw new AppError("NOT_FOUND", "No such delivery.");
     // Checked before the rate limit too, so a refused replay spends no slot.
     if (delivery.leaseToken !== null && !(delivery.lockedUntil && delivery.lockedUntil < this.clock())) throw inProgress();
-    return this.metered(caller, async (manager) => {
+    return this.metered(caller, async (tx) => {
       // Locked, so an enabling at the same time either comes first or finds this delivery paused and resumes it.
-      const { enabled } = await this.find(manager, accountId, id, true);
-      const [rows] = (await manager.query(
-        `UPDATE "webhook_deliveries"
-            SET "status" = $3, "next_attempt_at" = CASE WHEN $3 = 'pending' THEN now() END,
-                "attempt_limit" = GREATEST("attempt_limit", "attempts" + 1), "locked_until" = NULL, "lease_token" = NULL
-          WHERE "id" = $1 AND "webhook_id" = $2 AND ("lease_token" IS NULL OR "locked_until" < now())
-          RETURNING "id"`,
-        [delivery.id, webhook.id, enabled ? "pending" : "paused"],
-      )) as [Array<{ id: string }>, number];
+      const { enabled } = await this.lock(tx, accountId, id);
+      const replayed = await this.webhookDeliveries.replay(tx, delivery.id, webhook.id, enabled ? "pending" : "paused");
       // It existed a moment ago: a dispatcher claimed it since.
-      if (rows.length === 0) throw inProgress();
-      return manager.findOneByOrFail(WebhookDelivery, { id: delivery.id });
+      if (!replayed) throw inProgress();
+      return this.webhookDeliveries.get(tx, delivery.id);
     });
   }
 
@@ -167,24 +163,28 @@ export class WebhooksService {
    * A test event or replay: limited per account (a refusal costs nothing), then the
    * work and an API key's API call in one transaction, then the dispatcher is woken.
    */
-  private async metered(caller: MeteredCaller, work: (manager: EntityManager) => Promise<WebhookDelivery>): Promise<WebhookDelivery> {
+  private async metered(caller: MeteredCaller, work: (tx: Transaction) => Promise<WebhookDelivery>): Promise<WebhookDelivery> {
     const { accountId } = requireMember(caller.viewer);
     const decision = await this.limiter.check("webhook", accountSubject(accountId));
     caller.setHeaders(decision.headers);
     if (!decision.allowed) throw decision.toError();
-    const delivery = await this.dataSource.transaction(async (manager) => {
-      await caller.chargeApiCall(manager);
-      return work(manager);
+    const delivery = await this.transactions.run(async (tx) => {
+      await caller.chargeApiCall(tx);
+      return work(tx);
     });
     caller.apiCallCharged();
     this.wake();
     return delivery;
   }
 
-  private async find(manager: EntityManager, accountId: string, id: string, lock = false): Promise<Webhook> {
-    const webhook = isUuid(id) ? await manager.findOne(Webhook, { where: { id, accountId }, ...(lock ? { lock: { mode: "for_no_key_update" as const } } : {}) }) : null;
-    if (!webhook) throw new AppError("NOT_FOUND", "No such webhook.");
-    return webhook;
+  /** The account's webhook; another account's is NOT_FOUND. */
+  private async find(accountId: string, id: string): Promise<Webhook> {
+    return found(isUuid(id) ? await this.webhooks.findOfAccount(accountId, id) : null);
+  }
+
+  /** As `find`, its row locked until `tx` ends. */
+  private async lock(tx: Transaction, accountId: string, id: string): Promise<Webhook> {
+    return found(isUuid(id) ? await this.webhooks.lockOfAccount(tx, accountId, id) : null);
   }
 
   /** HTTPS, at most 2,048 characters, and a destination the address guard lets through (resolved now; again at every delivery). */
@@ -212,21 +212,9 @@ export class WebhooksService {
 
 const inProgress = () => new AppError("DELIVERY_IN_PROGRESS", "This delivery is being sent right now; replay it once its attempt has ended.");
 
-/**
- * A failed write of a secret rethrows its error without the statement's values:
- * TypeORM's QueryFailedError keeps the bound parameters (the new secret and, in a
- * rotation, the still-live previous one), and PostgreSQL's `detail` can quote the
- * whole row ("Failing row contains …"). Whatever logs the error then has no secret to print.
- */
-function throwWithoutSecrets(error: unknown): never {
-  if (error instanceof QueryFailedError) {
-    for (const holder of [error, error.driverError] as Array<Record<string, unknown> | undefined>) {
-      if (!holder) continue;
-      delete holder.parameters;
-      delete holder.detail;
-    }
-  }
-  throw error;
+function found(webhook: Webhook | null): Webhook {
+  if (!webhook) throw new AppError("NOT_FOUND", "No such webhook.");
+  return webhook;
 }
 
 function validEvents(value: unknown): WebhookEventKind[] {

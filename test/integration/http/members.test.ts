@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accountsServices } from "../../support/accounts-services.js";
 import { startTestApp, type TestApp } from "../../support/app.js";
 import { apiClient, graphqlClient, signIn } from "../../support/http.js";
 
@@ -119,8 +120,7 @@ describe("members and seats", () => {
     expect(bad.errors?.[0]).toMatchObject({ message: "email: must be an e-mail address", extensions: { code: "VALIDATION_FAILED" } });
 
     // A provider session whose address is not verified signs in to an account of its own.
-    const { AccountsService } = await import("../../../src/modules/accounts/accounts.service.js");
-    const accounts = new AccountsService(service.app.database.dataSource);
+    const { accounts } = accountsServices(service.app.database.dataSource);
     const unverified = await accounts.signIn({ subject: "idp|unverified", email: "gql@seats.test", emailVerified: false, issuer: "idp", expiresAt: new Date(Date.now() + 60_000) });
     expect(unverified.accountId).not.toBe(owner.accountId);
     const verified = await accounts.signIn({ subject: "idp|verified", email: "GQL@seats.test", emailVerified: true, issuer: "idp", expiresAt: new Date(Date.now() + 60_000) });

@@ -1,4 +1,4 @@
-import { insertAccount, insertWebhook } from "../../support/webhook-rows.js";
+import { insertAccount, insertWebhook, newDispatcher } from "../../support/webhook-rows.js";
 import { createServer as createHttpsServer, type Server } from "node:https";
 import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,7 +12,6 @@ import { dataSourceFor } from "../../../src/db/database.js";
 import { DomainEvents } from "../../../src/events/domain-events.js";
 import { AddressGuard } from "../../../src/modules/crawl/address-guard.js";
 import { purgeDeliveredEvents } from "../../../src/modules/score/maintenance.js";
-import { WebhookDispatcher } from "../../../src/modules/webhooks/webhook-dispatcher.js";
 import { newWebhookSecret } from "../../../src/modules/webhooks/webhooks.service.js";
 import { startTestApp } from "../../support/app.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
@@ -97,8 +96,8 @@ describe("webhook delivery under failure", () => {
     const other = dataSourceFor(database.url, 6);
     await other.initialize();
     const guard = new AddressGuard({ allowlist: ["127.0.0.1/32"] });
-    const one = new WebhookDispatcher(dataSource, guard, events, silent, { publicBaseUrl: "https://pms.test", concurrency: 10 });
-    const two = new WebhookDispatcher(other, guard, new DomainEvents(silent), silent, { publicBaseUrl: "https://pms.test", concurrency: 10 });
+    const one = newDispatcher(dataSource, guard, events, silent, { publicBaseUrl: "https://pms.test", concurrency: 10 });
+    const two = newDispatcher(other, guard, new DomainEvents(silent), silent, { publicBaseUrl: "https://pms.test", concurrency: 10 });
     const before = receiver.received.length;
     try {
       one.start();
@@ -140,7 +139,7 @@ describe("webhook delivery under failure", () => {
     // 24 events for the hanging destination first: more than a whole pool (or a batch of the old default 20) of theirs.
     await recordEvents(events, slow, 24);
     await recordEvents(events, prompt, 1);
-    const dispatcher = new WebhookDispatcher(dataSource, new AddressGuard({ allowlist: ["127.0.0.1/32"] }), events, silent, {
+    const dispatcher = newDispatcher(dataSource, new AddressGuard({ allowlist: ["127.0.0.1/32"] }), events, silent, {
       publicBaseUrl: "https://pms.test",
       concurrency: 6,
       perWebhook: 2,
@@ -185,7 +184,7 @@ describe("webhook delivery under failure", () => {
     receiver.answer = (request) => ({ status: 200, headers: { "content-type": "application/octet-stream" }, body: bytes[request.path as keyof typeof bytes] ?? "ok" });
     const events = new DomainEvents(silent);
     // A short lease: an outcome that could not be written would be sent again within a second.
-    const dispatcher = new WebhookDispatcher(dataSource, new AddressGuard({ allowlist: ["127.0.0.1/32"] }), events, silent, { publicBaseUrl: "https://pms.test", leaseMs: 1_000, pollMs: 100 });
+    const dispatcher = newDispatcher(dataSource, new AddressGuard({ allowlist: ["127.0.0.1/32"] }), events, silent, { publicBaseUrl: "https://pms.test", leaseMs: 1_000, pollMs: 100 });
     const rows = async () =>
       (await dataSource.query(`SELECT webhook_id, status, attempts, last_status_code, last_response_body FROM webhook_deliveries WHERE webhook_id = ANY($1) ORDER BY array_position($1, webhook_id)`, [[nul, binary, large]])) as Array<Record<string, unknown>>;
     const before = receiver.received.length;
@@ -215,7 +214,7 @@ describe("webhook delivery under failure", () => {
     await recordEvents(events, accountId, 1);
     // As after an 8th attempt whose outcome write failed: still pending, its claim lapsed.
     await dataSource.query(`UPDATE webhook_deliveries SET attempts = 8, lease_token = gen_random_uuid(), locked_until = now() - interval '1 second' WHERE webhook_id = $1`, [webhookId]);
-    const dispatcher = new WebhookDispatcher(dataSource, new AddressGuard({ allowlist: ["127.0.0.1/32"] }), events, silent, { publicBaseUrl: "https://pms.test", pollMs: 100 });
+    const dispatcher = newDispatcher(dataSource, new AddressGuard({ allowlist: ["127.0.0.1/32"] }), events, silent, { publicBaseUrl: "https://pms.test", pollMs: 100 });
     try {
       dispatcher.start();
       await expect.poll(async () => (await dataSource.query(`SELECT status FROM webhook_deliveries WHERE webhook_id = $1`, [webhookId]))[0].status).toBe("failed");

@@ -1,4 +1,4 @@
-import { insertAccount, insertWebhook } from "../../support/webhook-rows.js";
+import { insertAccount, insertWebhook, newDispatcher } from "../../support/webhook-rows.js";
 import { createServer as createHttpsServer, type Server } from "node:https";
 import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -82,7 +82,7 @@ async function tarpit(): Promise<{ url: (path: string) => string; held: ServerRe
 }
 
 function dispatcher(options: Omit<DispatcherOptions, "publicBaseUrl">, on: DataSource = dataSource, events = new DomainEvents(silent)): WebhookDispatcher {
-  const started = new WebhookDispatcher(on, guard, events, silent, { publicBaseUrl: "https://pms.test", jitter: 0, ...options });
+  const started = newDispatcher(on, guard, events, silent, { publicBaseUrl: "https://pms.test", jitter: 0, ...options });
   cleanups.push(() => started.stop());
   return started;
 }

@@ -1,10 +1,10 @@
-import type { DataSource } from "typeorm";
 import { isUuid } from "../../../db/uuid.js";
-import { IsNull } from "typeorm";
 import { AppError } from "../../../errors.js";
-import { Account, type PlanId } from "../account.entity.js";
+import type { PlanId } from "../account.entity.js";
+import type { AccountRepository } from "../account.repository.js";
 import { hashSecret, isWellFormed, newSecret, VISIBLE_PREFIX_LENGTH } from "./api-key-secret.js";
-import { ApiKey } from "./api-key.entity.js";
+import type { ApiKey } from "./api-key.entity.js";
+import type { ApiKeyRepository } from "./api-key.repository.js";
 
 /** Programmatic access is included on these plans only (the contract's Authentication §3). */
 const API_PLANS: ReadonlySet<PlanId> = new Set(["business", "enterprise"]);
@@ -22,7 +22,8 @@ export interface ApiKeyView {
 
 export class ApiKeysService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly keys: ApiKeyRepository,
+    private readonly accounts: AccountRepository,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -30,33 +31,27 @@ export class ApiKeysService {
   async create(accountId: string, userId: string, name: string): Promise<{ key: ApiKeyView; secret: string }> {
     const trimmed = name.trim();
     if (trimmed.length === 0 || trimmed.length > MAX_NAME) throw new AppError("VALIDATION_FAILED", `name: must be 1 to ${MAX_NAME} characters`);
-    const account = await this.dataSource.getRepository(Account).findOneByOrFail({ id: accountId });
+    const account = await this.accounts.get(accountId);
     if (!API_PLANS.has(account.plan)) {
       throw new AppError("PLAN_LIMIT_REACHED", "API keys are included on the Business and Enterprise plans.", {
         action: "Upgrade to Business or Enterprise to create API keys.",
       });
     }
     const secret = newSecret();
-    const keys = this.dataSource.getRepository(ApiKey);
-    const saved = await keys.save(
-      keys.create({ accountId, createdBy: userId, name: trimmed, prefix: secret.slice(0, VISIBLE_PREFIX_LENGTH), secretHash: hashSecret(secret) }),
-    );
+    const saved = await this.keys.create({ accountId, createdBy: userId, name: trimmed, prefix: secret.slice(0, VISIBLE_PREFIX_LENGTH), secretHash: hashSecret(secret) });
     return { key: view(saved), secret };
   }
 
   /** Active keys of the account, newest first. */
   async list(accountId: string): Promise<ApiKeyView[]> {
-    const keys = await this.dataSource.getRepository(ApiKey).find({ where: { accountId, revokedAt: IsNull() }, order: { createdAt: "DESC", id: "ASC" } });
-    return keys.map(view);
+    return (await this.keys.listActive(accountId)).map(view);
   }
 
   /** Revoked at once: the next request with it is refused. Another account's key is "not found". */
   async revoke(accountId: string, id: string): Promise<ApiKeyView> {
-    const keys = this.dataSource.getRepository(ApiKey);
-    const key = isUuid(id) ? await keys.findOneBy({ id, accountId, revokedAt: IsNull() }) : null;
+    const key = isUuid(id) ? await this.keys.findActive(accountId, id) : null;
     if (!key) throw new AppError("NOT_FOUND", "No such API key.");
-    key.revokedAt = this.clock();
-    await keys.save(key);
+    await this.keys.revoke(key.id, this.clock());
     return view(key);
   }
 
@@ -67,26 +62,17 @@ export class ApiKeysService {
    */
   async authenticate(secret: string): Promise<{ accountId: string; keyId: string }> {
     if (!isWellFormed(secret)) throw new AppError("AUTH_REQUIRED", "The API key is not valid.");
-    // A key works only while the person who created it is still a member of its account
-    // (removal also revokes it; this holds even for a key created in a race with the removal).
-    const key = await this.dataSource
-      .getRepository(ApiKey)
-      .createQueryBuilder("key")
-      .innerJoinAndSelect("key.account", "account")
-      .where(`key.secret_hash = :hash AND key.revoked_at IS NULL`, { hash: hashSecret(secret) })
-      .andWhere(`(key.created_by IS NULL OR EXISTS (SELECT 1 FROM "users" "u" WHERE "u"."id" = key.created_by AND "u"."account_id" = key.account_id))`)
-      .getOne();
+    const key = await this.keys.findUsable(hashSecret(secret));
     if (!key) throw new AppError("AUTH_REQUIRED", "The API key is not valid.");
     if (!API_PLANS.has(key.account.plan)) {
       throw new AppError("FORBIDDEN", "API access is included on the Business and Enterprise plans; this key's account is on another plan.");
     }
     const now = this.clock();
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-      await this.dataSource.getRepository(ApiKey).update({ id: key.id }, { lastUsedAt: now });
+      await this.keys.recordUse(key.id, now);
     }
     return { accountId: key.accountId, keyId: key.id };
   }
 }
-
 
 const view = (key: ApiKey): ApiKeyView => ({ id: key.id, name: key.name, prefix: key.prefix, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt });

@@ -20,7 +20,7 @@ const COMMERCIAL_ONLY: ReadonlySet<DimensionId> = new Set(["pricing_packaging", 
  * a regulated vendor, a services firm or an enterprise platform onboards each customer by hand and
  * documents under contract, so public docs, a changelog and a self-serve start are not expected.
  */
-const SELF_SERVE_ONLY: ReadonlySet<DimensionId> = new Set(["documentation_quality", "developer_platform", "delivery_velocity", "onboarding_activation"]);
+const SELF_SERVE_ONLY: ReadonlySet<DimensionId> = new Set(["documentation_quality", "developer_platform", "delivery_velocity", "onboarding_activation", "customer_success"]);
 /** Rarely public even at mature companies: silence says nothing about the stage. */
 const NOT_OBSERVABLE: ReadonlySet<DimensionId> = new Set(["market_intelligence", "architecture_systems"]);
 

@@ -113,12 +113,56 @@ export function communityEcosystem(facts: SiteFacts) {
     : "Grow the community beyond a channel: events, champions, open-source contributions.");
 }
 
+/** Words, hosts and top-level paths that name a help centre; an FAQ page is an FAQ, not a help centre. */
+const HELP_CENTRE = /\b(help[- ]?cent(er|re)|knowledge[- ]base|support cent(er|re)|support home)\b|\/\/(help|support|kb)\.|\/(help|support|kb)(\/|$)/i;
+const HELP_WORDS = /\b(help[- ]?cent(er|re)|knowledge[- ]base|support cent(er|re)|support home)\b/i;
+/** Only the first path segment names a section: "/docs/modules/help/Handlers.html" is a page of docs, not a help centre. */
+const HELP_PATH = /^\/(help|support|kb|knowledge-?base|help-?cent(er|re)|support-?cent(er|re))(\/|$)/i;
+const HELP_HOST = /^(help|support|kb)\./i;
+const FAQ = /\/faqs?(\/|\.html?|$)|\bFAQs?\b|\bfrequently asked questions\b/i;
+
+/**
+ * Whether an address (with its title or link text) is the site's own help centre: a help or support
+ * host of the site's own domain or brand (help.acme.com, not a partner's help.okta.com), a top-level
+ * /help or /support section, or a page or link named "help centre", "knowledge base" on the site.
+ */
+function helpCentre(facts: SiteFacts, url: string, label: string): boolean {
+  let address: URL;
+  try {
+    address = new URL(url, facts.home.url);
+  } catch {
+    return false;
+  }
+  const home = new URL(facts.home.url);
+  const own = address.host === home.host || ownDomain(facts, address.hostname, home.hostname);
+  if (!own) return false;
+  return HELP_HOST.test(address.hostname) || HELP_PATH.test(address.pathname) || HELP_WORDS.test(label);
+}
+
+/**
+ * A host of the site's own domain (help.acme.com beside acme.com) or named after its brand (acme.zendesk.com).
+ * When the brand is unknown (no company name of three letters or more), a help host is taken as the site's own.
+ */
+function ownDomain(facts: SiteFacts, host: string, homeHost: string): boolean {
+  // The registrable domain: two labels, three under a country's second level (acme.co.uk, acme.com.au).
+  const domain = (name: string) => {
+    const labels = name.toLowerCase().split(".");
+    const secondLevel = labels.length > 2 && /^[a-z]{2}$/.test(labels.at(-1)!) && /^(co|com|org|net|ac|gov|edu)$/.test(labels.at(-2)!);
+    return labels.slice(secondLevel ? -3 : -2).join(".");
+  };
+  if (!/^\d+(\.\d+){3}$/.test(homeHost) && domain(host) === domain(homeHost)) return true;
+  const brand = /[a-z][a-z\d-]{2,}/.exec(facts.crawl.companyName.toLowerCase())?.[0];
+  return brand === undefined || host.toLowerCase().includes(brand);
+}
+
 export function customerSuccess(facts: SiteFacts) {
   const assessor = new Assessor();
-  const helpPattern = /\b(help[- ]?cent(er|re)|knowledge[- ]base|support cent(er|re))\b|\/\/(help|support)\.|\/(help|support|faq|kb)(\/|$)/i;
-  const helpPage = facts.pagesIn("docs", "other").find((page) => page !== facts.home && (helpPattern.test(page.url) || helpPattern.test(page.title)));
-  const helpLink = helpPage ? [] : linkTo(facts, helpPattern, "help centre");
-  const faq = helpPage || helpLink.length > 0 ? [] : facts.mentions(/\b(frequently asked questions|faqs?)\b/i, { limit: 1 });
+  const helpPage = facts.pagesIn("docs", "other").find((page) => page !== facts.home && helpCentre(facts, page.url, page.title));
+  const [link] = helpPage ? [] : facts.linksMatching(HELP_CENTRE).filter((candidate) => helpCentre(facts, candidate.url, candidate.text));
+  const helpLink = link ? [{ url: link.url, text: `help centre linked${link.text && link.text !== link.url ? `: "${link.text}"` : ""}` }] : [];
+  // An FAQ page (/faq, "FAQ" in its title) answers a few questions: it is an FAQ, not a help centre.
+  const faqPage = helpPage || helpLink.length > 0 ? undefined : facts.pages.find((page) => page !== facts.home && FAQ.test(`${new URL(page.url).pathname} ${page.title}`));
+  const faq = helpPage || helpLink.length > 0 ? [] : faqPage ? [{ url: faqPage.url, text: `FAQ page: ${faqPage.title || faqPage.url}` }] : facts.mentions(/\b(frequently asked questions|faqs?)\b/i, { limit: 1 });
   assessor.signal(2, helpPage ? 85 : helpLink.length > 0 ? 65 : faq.length > 0 ? 45 : undefined,
     helpPage ? "a help centre" : helpLink.length > 0 ? "a help centre linked (not crawled)" : faq.length > 0 ? "an FAQ, but no help centre" : "no help centre",
     helpPage ? [{ url: helpPage.url, text: `help centre: ${helpPage.title || helpPage.url}` }] : [...helpLink, ...faq]);

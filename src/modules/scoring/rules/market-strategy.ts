@@ -221,9 +221,14 @@ export function targetSegments(facts: SiteFacts) {
 // ---------------------------------------------------------------- customer_proof
 
 const STORY_LINK = /\/(?:customers|case-studies|case-study|customer-stories|stories|success-stories|clients|references|achievements|showcase)\/[\w-]+/i;
-/** "Used by" alone is the label of a logo strip; in a sentence it must say by whom ("used by 500 teams"), not "used by You" or "used by banks". */
+/**
+ * "Used by" alone is the label of a logo strip; in a sentence it must say by whom ("used by 500 teams"), not "used by You" or "used by banks".
+ * "Companies like X" names customers only when they use the product ("companies like Stripe use Acme"): otherwise it is a
+ * comparison ("measured against billion dollar companies like Facebook"), a feature list ("useful for large companies like
+ * a virtual assistant") or a bio ("led products at companies like Cisco").
+ */
 const NAMED =
-  /\b(?:trusted by|used by (?:over |more than )?(?:\d[\d,.]{0,15}k?\+? |thousands|millions|hundreds|leading|top|the world'?s|teams|companies|developers|engineers|businesses|organi[sz]ations|customers|brands)|loved by|relied on by|chosen by|customers (?:like|include|such as)|companies (?:like|such as)|teams at|join(?:ed)? (?:over |more than )?[\d,.]{1,15}k?\+? (?:companies|teams|customers|businesses|organi[sz]ations|developers|users))\b|\bused by:?$/i;
+  /\b(?:trusted by|used by (?:over |more than )?(?:\d[\d,.]{0,15}k?\+? |thousands|millions|hundreds|leading|top|the world'?s|teams|companies|developers|engineers|businesses|organi[sz]ations|customers|brands)|loved by|relied on by|chosen by|customers (?:like|include|such as)|companies (?:like|such as) [^.\n]{1,80}?\b(?:use|uses|used|rely|relies|trust|trusts|chose|choose|run on|runs on|build on|built on|build with|built with|depend on|deploy|deployed|power|powers)\b|teams at|join(?:ed)? (?:over |more than )?[\d,.]{1,15}k?\+? (?:companies|teams|customers|businesses|organi[sz]ations|developers|users))\b|\bused by:?$/i;
 /**
  * A named organisation choosing the product, in prose: "EasyJet, UK's largest
  * airline, selected FlightWatching", "Etihad chose Acme". Case matters: the

@@ -1,0 +1,60 @@
+import type { DataSource } from "typeorm";
+import type { Transaction } from "../../db/transaction.js";
+import { keysetPage } from "../score/cursor.js";
+import { latestResultOfProduct } from "../score/score-results.service.js";
+import { ChatConversation, ChatMessage, type Citation } from "./chat.entity.js";
+
+/** Conversations and their messages (`chat_conversations`, `chat_messages`). */
+export class ChatRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The account's conversation of this id, or null (another account's too). */
+  findConversationOfAccount(accountId: string, id: string): Promise<ChatConversation | null> {
+    return this.dataSource.getRepository(ChatConversation).findOneBy({ id, accountId });
+  }
+
+  /** A new conversation of the account about a result (and the product it was asked about); answers its id. */
+  async startConversation(tx: Transaction, fields: { accountId: string; resultId: string; productId: string | null }): Promise<string> {
+    return (await tx.save(tx.create(ChatConversation, fields))).id;
+  }
+
+  /** Marks the conversation as having a new message at `at`. */
+  async touchConversation(tx: Transaction, id: string, at: Date): Promise<void> {
+    await tx.update(ChatConversation, { id }, { updatedAt: at });
+  }
+
+  /** The caller's question, stored under the id the charge references. */
+  async addQuestion(tx: Transaction, id: string, conversationId: string, content: string): Promise<void> {
+    await tx.insert(ChatMessage, { id, conversationId, role: "user", content, citations: [] });
+  }
+
+  /** The engine's reply, stored on its own once it is complete. */
+  addReply(conversationId: string, content: string, citations: readonly Citation[]): Promise<ChatMessage> {
+    const messages = this.dataSource.getRepository(ChatMessage);
+    return messages.save(messages.create({ conversationId, role: "assistant", content, citations: [...citations] }));
+  }
+
+  /** The conversation's messages, newest first, keyset-paginated. */
+  pageOfMessages(conversationId: string, limit: number, cursor: string | undefined): Promise<{ rows: ChatMessage[]; nextCursor: string | null }> {
+    const query = this.dataSource.getRepository(ChatMessage).createQueryBuilder("message").where("message.conversation_id = :id", { id: conversationId });
+    return keysetPage(query, "message", limit, cursor);
+  }
+
+  /** The conversation's newest `take` messages but one, newest first. */
+  newestMessagesExcept(conversationId: string, exceptId: string, take: number): Promise<ChatMessage[]> {
+    return this.dataSource
+      .getRepository(ChatMessage)
+      .createQueryBuilder("message")
+      .where("message.conversation_id = :conversationId AND message.id <> :currentId", { conversationId, currentId: exceptId })
+      .orderBy("message.created_at", "DESC")
+      .addOrderBy("message.id", "DESC")
+      .take(take)
+      .getMany();
+  }
+
+  /** The id of the product's newest result, null without one: what a chat about a product is about. */
+  async latestResultOfProduct(productId: string): Promise<string | null> {
+    const [latest] = (await this.dataSource.query(`SELECT ${latestResultOfProduct("$1")} AS "id"`, [productId])) as Array<{ id: string | null }>;
+    return latest?.id ?? null;
+  }
+}

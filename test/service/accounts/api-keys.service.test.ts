@@ -1,0 +1,94 @@
+import { randomUUID } from "node:crypto";
+import type { DataSource } from "typeorm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dataSourceFor } from "../../../src/db/database.js";
+import { newSecret } from "../../../src/modules/accounts/api-keys/api-key-secret.js";
+import { accountsServices } from "../../support/accounts-services.js";
+import { rejectionOf } from "../../support/app-error.js";
+import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+
+/** ApiKeysService over its real repositories on a database of its own: the rules of keys, no HTTP. */
+let database: TestDatabase;
+let dataSource: DataSource;
+let now = new Date("2026-03-01T10:00:00.000Z");
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataSource = dataSourceFor(database.url, 4);
+  await dataSource.initialize();
+});
+afterAll(async () => {
+  await dataSource?.destroy();
+  await database?.drop();
+});
+
+const services = () => accountsServices(dataSource, () => now);
+
+/** A new member (and account) on `plan`. */
+async function member(plan: string): Promise<{ accountId: string; userId: string }> {
+  const subject = `idp|${randomUUID()}`;
+  const signedIn = await services().accounts.signIn({ subject, email: `${subject}@keys.test`, emailVerified: true, issuer: "idp", expiresAt: new Date(Date.now() + 60_000) });
+  await dataSource.query(`UPDATE "accounts" SET "plan" = $1 WHERE "id" = $2`, [plan, signedIn.accountId]);
+  return signedIn;
+}
+
+const lastUsed = async (keyId: string): Promise<Date | null> =>
+  ((await dataSource.query(`SELECT "last_used_at" FROM "api_keys" WHERE "id" = $1`, [keyId])) as Array<{ last_used_at: Date | null }>)[0]!.last_used_at;
+
+describe("ApiKeysService", () => {
+  it("finds a key by its secret, and not by a wrong or malformed one", async () => {
+    const { apiKeys } = services();
+    const owner = await member("business");
+    const { key, secret } = await apiKeys.create(owner.accountId, owner.userId, " deploys ");
+    expect(key).toMatchObject({ name: "deploys", prefix: secret.slice(0, 13), lastUsedAt: null });
+
+    expect(await apiKeys.authenticate(secret)).toEqual({ accountId: owner.accountId, keyId: key.id });
+    expect((await rejectionOf(apiKeys.authenticate(newSecret()))).code).toBe("AUTH_REQUIRED");
+    expect((await rejectionOf(apiKeys.authenticate(`${secret.slice(0, -1)}x`))).code).toBe("AUTH_REQUIRED");
+    // Only the hash is stored.
+    const stored = await dataSource.query(`SELECT * FROM "api_keys" WHERE "id" = $1`, [key.id]);
+    expect(JSON.stringify(stored)).not.toContain(secret);
+  });
+
+  it("stops authenticating a revoked key at once; another account cannot revoke it", async () => {
+    const { apiKeys } = services();
+    const owner = await member("enterprise");
+    const stranger = await member("enterprise");
+    const { key, secret } = await apiKeys.create(owner.accountId, owner.userId, "ci");
+
+    expect((await rejectionOf(apiKeys.revoke(stranger.accountId, key.id))).code).toBe("NOT_FOUND");
+    expect(await apiKeys.authenticate(secret)).toMatchObject({ keyId: key.id });
+
+    await apiKeys.revoke(owner.accountId, key.id);
+    expect((await rejectionOf(apiKeys.authenticate(secret))).code).toBe("AUTH_REQUIRED");
+    expect(await apiKeys.list(owner.accountId)).toEqual([]);
+    expect((await rejectionOf(apiKeys.revoke(owner.accountId, key.id))).code).toBe("NOT_FOUND");
+  });
+
+  it("keeps keys to the API plans: none created below Business, and an existing one is FORBIDDEN after a downgrade", async () => {
+    const { apiKeys } = services();
+    const pro = await member("pro");
+    expect((await rejectionOf(apiKeys.create(pro.accountId, pro.userId, "ci"))).code).toBe("PLAN_LIMIT_REACHED");
+
+    const owner = await member("business");
+    const { secret } = await apiKeys.create(owner.accountId, owner.userId, "ci");
+    await dataSource.query(`UPDATE "accounts" SET "plan" = 'pro' WHERE "id" = $1`, [owner.accountId]);
+    expect((await rejectionOf(apiKeys.authenticate(secret))).code).toBe("FORBIDDEN");
+  });
+
+  it("writes last-used at most once a minute", async () => {
+    const { apiKeys } = services();
+    const owner = await member("business");
+    const { key, secret } = await apiKeys.create(owner.accountId, owner.userId, "ci");
+    const first = now;
+
+    await apiKeys.authenticate(secret);
+    expect(await lastUsed(key.id)).toEqual(first);
+    now = new Date(first.getTime() + 59_000);
+    await apiKeys.authenticate(secret);
+    expect(await lastUsed(key.id)).toEqual(first);
+    now = new Date(first.getTime() + 61_000);
+    await apiKeys.authenticate(secret);
+    expect(await lastUsed(key.id)).toEqual(now);
+  });
+});
