@@ -6,7 +6,7 @@ import { PAGE_SIZE } from "../limits.js";
 const outOfRange = { message: `must be a whole number from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}` };
 
 /**
- * `limit` and `cursor` of a paginated field (docs/api.md §14): newest first, keyset
+ * `limit` and `cursor` of a paginated field (docs/api.md "Input limits"): newest first, keyset
  * cursors. Neither has a GraphQL default: an absent or null `limit` is the default
  * page size, which `size` answers.
  */
