@@ -42,8 +42,9 @@ import type { CrawlResult } from '../src/modules/crawl/crawl.types.js';
 import { extractPage } from '../src/modules/crawl/extract.js';
 import { dimensions as frameworkDimensions } from '../src/modules/scoring/framework/dimensions.js';
 import { HeuristicScorer } from '../src/modules/scoring/heuristic-scorer.js';
-import { finalResultAnswers, resultAnswerSchema } from '../src/modules/score/final-result-answers.js';
-import { ResultAnswerStore } from '../src/modules/score/result-answer-store.js';
+import { finalResultAnswers, resultAnswerSchema } from '../rest-compat/final-answers/final-result-answers.js';
+import { ResultAnswerRepository } from '../rest-compat/final-answers/result-answer.repository.js';
+import { ResultAnswerStore } from '../rest-compat/final-answers/result-answer-store.js';
 import { ScoreResultsService } from '../src/modules/score/score-results.service.js';
 import type { ScoreService } from '../src/modules/score/score.service.js';
 import { calibrationSites } from '../test/fixtures/calibration-sites.js';
@@ -289,7 +290,7 @@ async function storeAnswersAsCompletionDoes(databaseUrl: string, ids: readonly s
   await dataSource.initialize();
   try {
     const schema = resultAnswerSchema(undefined as unknown as ScoreService, new ScoreResultsService(dataSource), 0);
-    const answers = finalResultAnswers(schema, new ResultAnswerStore(dataSource), pino({ level: 'warn' }));
+    const answers = finalResultAnswers(schema, new ResultAnswerStore(new ResultAnswerRepository(dataSource)), pino({ level: 'warn' }));
     for (let at = 0; at < ids.length; at += 8) {
       const stored = await Promise.all(ids.slice(at, at + 8).map((id) => answers.write({ id })));
       if (stored.includes(false)) throw new Error('an answer was not stored');

@@ -7,7 +7,7 @@
 import { chromium } from "playwright-core";
 import { pino } from "pino";
 import { createCrawler, createRenderer } from "../src/modules/crawl/crawler.factory.js";
-import { locateBrowser } from "../src/modules/crawl/render/browser-locator.js";
+import { locateBrowser } from "../src/platform/browser-locator.js";
 
 const [name, json] = process.argv.slice(2);
 const { host, urls } = JSON.parse(json ?? "{}") as { host: string; urls: string[] };

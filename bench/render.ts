@@ -17,7 +17,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { createCrawler, createRenderer } from "../src/modules/crawl/crawler.factory.js";
-import { locateBrowser } from "../src/modules/crawl/render/browser-locator.js";
+import { locateBrowser } from "../src/platform/browser-locator.js";
 import { browserProcesses, processTree, proportionalBytes } from "../src/modules/crawl/render/process-memory.js";
 import type { BrowserRenderer } from "../src/modules/crawl/render/renderer.js";
 import { appSite, type AppSite } from "../test/fixtures/spa-sites.js";

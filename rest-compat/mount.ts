@@ -1,29 +1,66 @@
 import { createHash } from "node:crypto";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { execute, print, validate, type ExecutionResult, type GraphQLSchema } from "graphql";
-import { compileQuery, isCompiledQuery } from "graphql-jit";
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { validate, type GraphQLSchema } from "graphql";
 import { AppError, toAppError } from "../src/errors.js";
-import { restFieldMessage } from "./field-messages.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
-import type { AnswerStore, AnyRestRoute, HttpMethod, RestInput } from "./route.js";
 import { validationRules } from "../src/graphql/limits.js";
-import { answeredErrorCode } from "../src/metrics.js";
-import { ifNoneMatchNames } from "../src/http/if-none-match.js";
+import { ifNoneMatchNames } from "../src/net/if-none-match.js";
+import { refuseControlCharactersInRequest } from "../src/text/control-characters.js";
+import { answerShape, executorFor, type Executor } from "./executor.js";
+import { restFieldMessage } from "./field-messages.js";
+import { buildOpenApiDocument } from "./openapi.js";
+import type { AnswerStore, AnyRestRoute, HttpMethod, RestInput } from "./route.js";
 
 const allMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
+/** Where the table is mounted: every row's path starts with it. */
+export const REST_PREFIX = "/api";
+/** The table's OpenAPI document, served beside the table. */
+export const OPENAPI_PATH = `${REST_PREFIX}/openapi.json`;
+
+/** Sends an error answer (the HTTP layer's one writer, handed in: this layer does not import it). */
+export type SendError = (reply: FastifyReply, error: AppError) => FastifyReply;
+
+export interface RestCompatOptions {
+  readonly schema: GraphQLSchema;
+  readonly routes: readonly AnyRestRoute[];
+  /** The same context as /graphql gets, for the request. */
+  readonly contextFor: (request: FastifyRequest) => GraphQLContext;
+  readonly sendError: SendError;
+  /** Durable stores of final answers, by the name rows give (`immutable.store`). */
+  readonly answerStores?: Readonly<Record<string, AnswerStore>>;
+  /** What the OpenAPI document says of the service. */
+  readonly openApi: { readonly version: string; readonly serverUrl: string };
+  /** Tests only: sees every answer of the table as sent (the contract check of the OpenAPI document). */
+  readonly observe?: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => void;
+}
+
 /**
- * Serves the compatibility table in-process against the same schema as /graphql.
- * It runs graphql-js `execute` on documents validated once at boot, so it skips
- * Apollo's per-request parse and validation, not the resolvers' rules.
+ * The compatibility table as a Fastify plugin, registered under `REST_PREFIX`: its
+ * hooks (no-store, the control-character check, the contract observer) apply to
+ * its own answers only, 404s and 405s under the prefix included.
+ *
+ * It serves the table in-process against the same schema as /graphql, running
+ * graphql-js `execute` on documents validated once at boot, so it skips Apollo's
+ * per-request parse and validation, not the resolvers' rules.
  */
-export function mountRestCompat(
-  app: FastifyInstance,
-  schema: GraphQLSchema,
-  routes: readonly AnyRestRoute[],
-  contextFor: (request: FastifyRequest) => GraphQLContext,
-  answerStores: Readonly<Record<string, AnswerStore>> = {},
-): void {
+export const restCompat: FastifyPluginAsync<RestCompatOptions> = async (api, options) => {
+  const { schema, routes, contextFor, sendError, answerStores = {} } = options;
+  const relative = (path: string) => {
+    if (!path.startsWith(`${api.prefix}/`)) throw new Error(`REST route ${path} is outside the table's prefix ${api.prefix}`);
+    return path.slice(api.prefix.length);
+  };
+
+  // A route's answers are never cached by anyone unless it says so (immutable answers do).
+  api.addHook("onSend", async (request, reply, payload) => {
+    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+    options.observe?.(request, reply, payload);
+    return payload;
+  });
+  // NUL and other control characters in a body, query string or path parameter are
+  // refused naming the field (GraphQL checks its variables and literals itself).
+  api.addHook("preHandler", async (request) => refuseControlCharactersInRequest(request));
+
   const methodsByPath = new Map<string, HttpMethod[]>();
   const immutableAnswers: AnswerCache = new Map();
   const toRestError = (error: AppError) => restFieldMessage(error, schema);
@@ -39,13 +76,15 @@ export function mountRestCompat(
     const store = storeName ? answerStores[storeName] : undefined;
     // Without its store (a test mounting the table alone) the route keeps its memory cache only.
     const durable = store ? { store, shape: answerShape(row) } : undefined;
-    app.route({ method: row.method, url: row.path, handler: (request, reply) => serve(run, row, contextFor(request), request, reply, immutableAnswers, durable, toRestError) });
+    const url = relative(row.path);
+    api.route({ method: row.method, url, handler: (request, reply) => serve(run, row, contextFor(request), request, reply, sendError, immutableAnswers, durable, toRestError) });
   }
+  serveOpenApiDocument(api, buildOpenApiDocument(schema, routes, options.openApi), relative(OPENAPI_PATH));
 
-  // Refusals (405, and 404 for unknown /api paths) are decided by method and path
-  // alone: a body is read up to the size limit but never parsed, so a malformed
-  // body cannot turn a 404 or 405 into a 400.
-  app.register(async (refusals) => {
+  // Refusals (405, and 404 for unknown paths under the prefix) are decided by method
+  // and path alone: a body is read up to the size limit but never parsed, so a
+  // malformed body cannot turn a 404 or 405 into a 400.
+  await api.register(async (refusals) => {
     refusals.removeAllContentTypeParsers();
     refusals.addContentTypeParser("*", { parseAs: "buffer" }, (_request, _body, done) => done(null, undefined));
 
@@ -54,7 +93,7 @@ export function mountRestCompat(
       const allow = [...allowed, "OPTIONS"].join(", ");
       refusals.route({
         method: allMethods.filter((method) => !allowed.includes(method)),
-        url: path,
+        url: relative(path),
         handler: async (request, reply) => {
           if (request.method === "OPTIONS") return reply.header("allow", allow).code(204).send();
           const message = `${request.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}.`;
@@ -62,9 +101,22 @@ export function mountRestCompat(
         },
       });
     }
-    refusals.all("/api/*", async (request, reply) =>
-      sendError(reply, new AppError("NOT_FOUND", `No route for ${request.method} ${request.url.split("?")[0]}.`)),
-    );
+    const unknownPath = async (request: FastifyRequest, reply: FastifyReply) =>
+      sendError(reply, new AppError("NOT_FOUND", `No route for ${request.method} ${request.url.split("?")[0]}.`));
+    // "/*" does not match the prefix itself: "/" answers /api and /api/ here too, with the table's no-store.
+    refusals.all("/", unknownPath);
+    refusals.all("/*", unknownPath);
+  });
+};
+
+/** `GET /api/openapi.json`: the document generated at boot from the table, revalidated by its ETag. */
+function serveOpenApiDocument(api: FastifyInstance, document: Record<string, unknown>, url: string): void {
+  const json = Buffer.from(JSON.stringify(document));
+  const etag = `"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`;
+  api.get(url, (request, reply) => {
+    reply.header("etag", etag).header("cache-control", "public, max-age=300").header("access-control-allow-origin", "*");
+    if (ifNoneMatchNames(request.headers["if-none-match"], etag)) return reply.code(304).send();
+    return reply.type("application/json; charset=utf-8").send(json);
   });
 }
 
@@ -73,33 +125,13 @@ const IMMUTABLE_CACHE_CHARS = 16 * 1024 * 1024;
 /** Per route: answers by key, and the characters they hold. */
 type AnswerCache = Map<AnyRestRoute, { readonly answers: Map<string, string>; chars: number }>;
 
-/** Names a route's operation in stored answers: a hash of its document, so another selection never serves them. */
-export function answerShape(row: AnyRestRoute): string {
-  return createHash("sha256").update(print(row.operation)).digest("base64url").slice(0, 22);
-}
-
-export type Executor = (variables: Record<string, unknown>, context: GraphQLContext) => Promise<ExecutionResult>;
-
-/**
- * The table runs a fixed set of known documents, so each is compiled once at boot
- * (graphql-jit: the same resolvers, variable coercion and errors, without
- * graphql-js's per-request walk of the document). A document graphql-jit cannot
- * compile runs on graphql-js `execute`.
- */
-export function executorFor(schema: GraphQLSchema, row: AnyRestRoute): Executor {
-  const compiled = compileQuery(schema, row.operation);
-  if (isCompiledQuery(compiled)) {
-    return async (variables, context) => compiled.query(undefined, context, variables) as ExecutionResult | Promise<ExecutionResult>;
-  }
-  return async (variables, context) => execute({ schema, document: row.operation, variableValues: variables, contextValue: context });
-}
-
 async function serve(
   run: Executor,
   row: AnyRestRoute,
   contextValue: GraphQLContext,
   request: FastifyRequest,
   reply: FastifyReply,
+  sendError: SendError,
   immutableAnswers: AnswerCache,
   durable?: { readonly store: AnswerStore; readonly shape: string },
   toRestError: (error: AppError) => AppError = (error) => error,
@@ -165,13 +197,3 @@ async function serve(
   if (answerFinal && (row.immutable?.cacheable?.(data) ?? true)) return answerFinal(JSON.stringify(row.body(data)), status);
   return reply.code(status).send(row.body(data));
 }
-
-export function sendError(reply: FastifyReply, error: AppError) {
-  answeredErrorCode.set(reply, error.code);
-  // A 503 says when to come back, as a 429 does: a dependency that blipped is usually back within seconds.
-  const retryAfter = error.status === 503 && !Object.keys(error.headers).some((name) => name.toLowerCase() === "retry-after") ? { "Retry-After": String(SERVICE_UNAVAILABLE_RETRY_SECONDS) } : {};
-  return reply.code(error.status).headers({ ...error.headers, ...retryAfter }).send(error.toEnvelope());
-}
-
-/** Retry-After of a 503 that names no wait of its own. */
-export const SERVICE_UNAVAILABLE_RETRY_SECONDS = 5;

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import type { CrawlResult } from "../src/modules/crawl/crawl.types.js";
 import { pino } from "pino";
 import { createCrawler, createRenderer } from "../src/modules/crawl/crawler.factory.js";
-import { locateBrowser } from "../src/modules/crawl/render/browser-locator.js";
+import { locateBrowser } from "../src/platform/browser-locator.js";
 import { HeuristicScorer, type DimensionReading } from "../src/modules/scoring/heuristic-scorer.js";
 import { SiteFacts } from "../src/modules/scoring/site-facts.js";
 import { dimensions } from "../src/modules/scoring/framework/dimensions.js";

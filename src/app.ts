@@ -46,8 +46,9 @@ import { ChatResolver } from "./modules/chat/chat.resolver.js";
 import { ChatService, chatReplyStream } from "./modules/chat/chat.service.js";
 import type { ContextStreams } from "./graphql/context.js";
 import { ServiceMetrics } from "./metrics.js";
-import { ResultAnswerStore } from "./modules/score/result-answer-store.js";
-import { storeFinalResultAnswers } from "./modules/score/final-result-answers.js";
+import { ResultAnswerRepository } from "../rest-compat/final-answers/result-answer.repository.js";
+import { ResultAnswerStore } from "../rest-compat/final-answers/result-answer-store.js";
+import { storeFinalResultAnswers } from "../rest-compat/final-answers/final-result-answers.js";
 import { DeterministicChatEngine } from "./modules/chat/deterministic-chat.js";
 import { OpenAiChatEngine } from "./modules/chat/openai-chat.js";
 import type { ChatEngine } from "./modules/chat/chat-engine.js";
@@ -164,7 +165,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(LifecycleResolver, new LifecycleResolver(new LifecycleService(new AssessmentRepository(database.dataSource), scoring.products)))
       .register(ChatResolver, new ChatResolver(chat));
     const schema = buildAppSchema(container);
-    const answerStore = new ResultAnswerStore(database.dataSource);
+    const answerStore = new ResultAnswerStore(new ResultAnswerRepository(database.dataSource));
     storeFinalResultAnswers({ schema, store: answerStore, events, logger });
 
     const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH, introspection: config.graphql.introspection, metrics });

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { AddressGuard } from "./modules/crawl/address-guard.js";
-import { BrowserPathError, locateBrowser, type BrowserLocation } from "./modules/crawl/render/browser-locator.js";
+import { parseAllowlist } from "./net/ssrf-allowlist.js";
+import { BrowserPathError, locateBrowser, type BrowserLocation } from "./platform/browser-locator.js";
 
 /**
  * The one place that reads the environment. Everything else receives a frozen
@@ -122,7 +122,7 @@ const envSchema = z
   .superRefine((env, ctx) => {
     // The guard's own parser decides what an entry may be, so boot and crawl agree.
     try {
-      new AddressGuard({ allowlist: env.SSRF_ALLOWLIST });
+      parseAllowlist(env.SSRF_ALLOWLIST);
     } catch (error) {
       ctx.addIssue({ code: "custom", path: ["SSRF_ALLOWLIST"], message: (error as Error).message.replace(/^SSRF_ALLOWLIST:\s*/, "has an invalid entry: ") });
     }

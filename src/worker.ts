@@ -9,8 +9,9 @@ import { WebhookHealthRepository } from "./modules/webhooks/webhook-health.repos
 import { WebhookLeaseRepository } from "./modules/webhooks/webhook-lease.repository.js";
 import { Transactions } from "./db/transaction.js";
 import { createScoringRuntime } from "./modules/score/scoring-runtime.js";
-import { resultAnswerSchema, storeFinalResultAnswers } from "./modules/score/final-result-answers.js";
-import { ResultAnswerStore } from "./modules/score/result-answer-store.js";
+import { resultAnswerSchema, storeFinalResultAnswers } from "../rest-compat/final-answers/final-result-answers.js";
+import { ResultAnswerRepository } from "../rest-compat/final-answers/result-answer.repository.js";
+import { ResultAnswerStore } from "../rest-compat/final-answers/result-answer-store.js";
 import { connectRedis } from "./redis.js";
 import { ServiceMetrics } from "./metrics.js";
 import { configOrExit, listenFailure, stopOnSignals } from "./process-lifecycle.js";
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
     opened.push(() => runtime.close());
     // A completed result's REST answer is stored here, before its completion is announced.
     const schema = resultAnswerSchema(runtime.scores, runtime.results, config.scoreWaitMs);
-    storeFinalResultAnswers({ schema, store: new ResultAnswerStore(database.dataSource), events, logger });
+    storeFinalResultAnswers({ schema, store: new ResultAnswerStore(new ResultAnswerRepository(database.dataSource)), events, logger });
     const metricsEndpoint = config.metrics ? await metrics.serve(config.metrics.port, config.metrics.host) : undefined;
     if (metricsEndpoint) logger.info({ url: metricsEndpoint.url }, "metrics endpoint listening");
     // Deliveries of the events this process records (score.completed) go out from here at once;

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { AppError, toAppError } from "../errors.js";
 import type { GraphQLContext } from "./context.js";
 import { OperationLimitsRule } from "./limits.js";
-import { refuseControlCharacters, refuseControlCharactersInDocument } from "../http/control-characters.js";
+import { refuseControlCharacters, refuseControlCharactersInDocument } from "../text/control-characters.js";
 import type { ServiceMetrics } from "../metrics.js";
 
 /** Apollo's own codes that clients act on (automatic persisted queries): kept as they are. */

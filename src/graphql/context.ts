@@ -1,13 +1,12 @@
 import type { FastifyBaseLogger } from "fastify";
 import { ANONYMOUS, type MeteredCaller, type Viewer } from "../modules/accounts/viewer.js";
-import type { ScoreProgress } from "../modules/score/score-progress.js";
+import type { ScoreProgressStreams } from "../modules/score/score-progress.js";
 import type { EntityManager } from "typeorm";
 
 import type { ChatInput, ChatReplyEvent } from "../modules/chat/chat.service.js";
 
 /** Live streams subscriptions read from (graphql-ws). */
-export interface ContextStreams {
-  scoreProgress(viewer: Viewer, clientIp: string, jobId: string): Promise<AsyncIterable<ScoreProgress>>;
+export interface ContextStreams extends ScoreProgressStreams {
   /** A chat message's reply as it is produced (present when chat is wired in). */
   chatReply?(viewer: Viewer, input: ChatInput): AsyncIterable<ChatReplyEvent>;
 }

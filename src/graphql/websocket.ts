@@ -7,8 +7,8 @@ import { useServer } from "graphql-ws/use/ws";
 import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
 import { AppError, toAppError } from "../errors.js";
-import { refuseControlCharacters, refuseControlCharactersInDocument } from "../http/control-characters.js";
-import { rawRefusal } from "../http/malformed-requests.js";
+import { refuseControlCharacters, refuseControlCharactersInDocument } from "../text/control-characters.js";
+import { rawRefusal } from "../net/raw-refusal.js";
 import type { Authenticator } from "../modules/accounts/viewer.js";
 import { createContext, type ContextStreams, type GraphQLContext } from "./context.js";
 

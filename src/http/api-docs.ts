@@ -1,14 +1,13 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { ifNoneMatchNames } from "./if-none-match.js";
+import { OPENAPI_PATH } from "../../rest-compat/mount.js";
 import { JS, escapeHtml, makeAsset, packageRoot, sendPage, serveAssets, type Asset } from "./static-assets.js";
 
 /**
- * `GET /api/openapi.json` (the document generated at boot from the route table) and
- * `GET /docs`, a human reference rendered from it by Redoc 2 — its standalone bundle
+ * `GET /docs`, a human reference rendered by Redoc 2 from `GET /api/openapi.json`
+ * (the document the REST table's plugin generates at boot and serves) — its standalone bundle
  * (`redoc/bundles/redoc.standalone.js`: React, styled-components and its search
  * worker inlined), served from node_modules like GraphiQL, so the page makes no
  * request to anything but this service. Redoc fetches the document from the same
@@ -20,7 +19,6 @@ import { JS, escapeHtml, makeAsset, packageRoot, sendPage, serveAssets, type Ass
  * Chromium: with a nonce instead, the page does not render). The page shows only
  * the service's own generated document, never a caller's text.
  */
-export const OPENAPI_PATH = "/api/openapi.json";
 export const DOCS_PATH = "/docs";
 
 /** Scripts from this origin only; styles inline too (see above); the search worker from a blob: URL. */
@@ -38,15 +36,7 @@ const DOCS_CSP = [
   "object-src 'none'",
 ].join("; ");
 
-export async function registerApiDocs(app: FastifyInstance, document: Record<string, unknown>): Promise<void> {
-  const json = Buffer.from(JSON.stringify(document));
-  const etag = `"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`;
-  app.get(OPENAPI_PATH, (request, reply) => {
-    reply.header("etag", etag).header("cache-control", "public, max-age=300").header("access-control-allow-origin", "*");
-    if (ifNoneMatchNames(request.headers["if-none-match"], etag)) return reply.code(304).send();
-    return reply.type("application/json; charset=utf-8").send(json);
-  });
-
+export async function registerApiDocs(app: FastifyInstance): Promise<void> {
   const require = createRequire(import.meta.url);
   const assets = new Map<string, Asset>([
     ["redoc.standalone.js", makeAsset(JS, Buffer.from(localBundle(readFileSync(path.join(packageRoot(require, "redoc"), "bundles/redoc.standalone.js"), "utf8"))))],

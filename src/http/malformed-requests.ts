@@ -1,8 +1,9 @@
-import { maxHeaderSize, STATUS_CODES } from "node:http";
+import { maxHeaderSize } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { sendError } from "../../rest-compat/mount.js";
 import { AppError } from "../errors.js";
+import { rawRefusal } from "../net/raw-refusal.js";
+import { sendError } from "./error-reply.js";
 import { notFound } from "./method-refusals.js";
 
 /**
@@ -59,25 +60,6 @@ export function answerClientError(error: ClientError, socket: Duplex, requestId:
   const { status, envelope } = refusalFor(error);
   socket.write(rawRefusal(status, envelope, { "X-Request-Id": requestId }));
   socket.destroy(error);
-}
-
-/**
- * A whole HTTP/1.1 response carrying the §4 envelope, for refusals written straight to a
- * socket (no Fastify reply exists yet: a malformed request, a refused WebSocket upgrade).
- */
-export function rawRefusal(status: number, envelope: ReturnType<AppError["toEnvelope"]>, headers: Readonly<Record<string, string>> = {}): string {
-  const body = JSON.stringify(envelope);
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
-  return (
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-    "Content-Type: application/json; charset=utf-8\r\n" +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-    extra +
-    "X-Content-Type-Options: nosniff\r\n" +
-    "Cache-Control: no-store\r\n" +
-    "Connection: close\r\n\r\n" +
-    body
-  );
 }
 
 function refusalFor(error: ClientError): { status: number; envelope: ReturnType<AppError["toEnvelope"]> } {

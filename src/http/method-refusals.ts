@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { sendError } from "../../rest-compat/mount.js";
+import { sendError } from "./error-reply.js";
 import type { AnyRestRoute } from "../../rest-compat/route.js";
 import { AppError } from "../errors.js";
 

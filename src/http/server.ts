@@ -4,7 +4,7 @@ import fastifyApollo from "@as-integrations/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
-import { mountRestCompat, sendError } from "../../rest-compat/mount.js";
+import { REST_PREFIX, restCompat } from "../../rest-compat/mount.js";
 import type { AnswerStore } from "../../rest-compat/route.js";
 import type { AnyRestRoute } from "../../rest-compat/route.js";
 import { restRoutes } from "../../rest-compat/routes.js";
@@ -16,8 +16,8 @@ import { createContext, type ContextStreams, type GraphQLContext } from "../grap
 import { trustProxyFunction } from "./client-ip.js";
 import { registerGraphiql } from "./graphiql.js";
 import { registerApiDocs } from "./api-docs.js";
-import { buildOpenApiDocument } from "../../rest-compat/openapi.js";
-import { refuseControlCharacters } from "./control-characters.js";
+import { refuseControlCharactersInRequest } from "../text/control-characters.js";
+import { sendError } from "./error-reply.js";
 import { answerClientError, answerFrameworkError, parseJsonBody } from "./malformed-requests.js";
 import { notFound, registerMethodRefusals } from "./method-refusals.js";
 import { BODY_LIMIT_BYTES } from "../limits.js";
@@ -99,21 +99,9 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
   app.addHook("preClose", async () => {
     closing = true;
   });
-  const { observeApiResponse } = options;
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", async (_request, reply, payload) => {
     if (closing) reply.header("connection", "close");
-    if (request.url.startsWith("/api/") && !reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
-    if (observeApiResponse && request.url.startsWith("/api/")) observeApiResponse(request, reply, payload);
     return payload;
-  });
-
-  // NUL and other control characters in a body, query string or path parameter of a
-  // route are refused naming the field (GraphQL checks its variables and literals itself).
-  app.addHook("preHandler", async (request) => {
-    if (request.url.startsWith(GRAPHQL_PATH)) return;
-    refuseControlCharacters(request.params ?? {});
-    refuseControlCharacters(request.query ?? {});
-    refuseControlCharacters(request.body ?? {});
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -127,10 +115,24 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
     path: GRAPHQL_PATH,
     context: async (request) => contextFor(request),
   });
-  await registerGraphiql(app, { path: GRAPHIQL_PATH, endpoint: GRAPHQL_PATH });
-  mountRestCompat(app, schema, routes, contextFor, options.answerStores);
-  await registerApiDocs(app, buildOpenApiDocument(schema, routes, { version: config.version, serverUrl: config.publicBaseUrl }));
-  for (const register of options.extraRoutes ?? []) await register(app);
+  await app.register(restCompat, {
+    prefix: REST_PREFIX,
+    schema,
+    routes,
+    contextFor,
+    sendError,
+    openApi: { version: config.version, serverUrl: config.publicBaseUrl },
+    ...(options.answerStores ? { answerStores: options.answerStores } : {}),
+    ...(options.observeApiResponse ? { observe: options.observeApiResponse } : {}),
+  });
+  // Pages and routes outside the API refuse control characters as the table does
+  // (GraphQL checks its variables and literals itself).
+  await app.register(async (pages) => {
+    pages.addHook("preHandler", async (request) => refuseControlCharactersInRequest(request));
+    await registerGraphiql(pages, { path: GRAPHIQL_PATH, endpoint: GRAPHQL_PATH });
+    await registerApiDocs(pages);
+    for (const register of options.extraRoutes ?? []) await register(pages);
+  });
   return app;
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../errors.js";
 import type { ScoreResultsService } from "../modules/score/score-results.service.js";
-import { ifNoneMatchNames } from "./if-none-match.js";
+import { ifNoneMatchNames } from "../net/if-none-match.js";
 import { renderSharePage, sharePageCsp } from "./share-page.js";
 
 export const SHARE_PATH = "/r/:id";

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ifNoneMatchNames } from "./if-none-match.js";
+import { ifNoneMatchNames } from "../net/if-none-match.js";
 
 /** Static files of the browser pages (GraphiQL, /docs): read once at boot, each on its own route. */
 

@@ -97,7 +97,6 @@ describe("the service process", () => {
     const onTerminal = spawn("script", ["-qefc", `${process.execPath} ${entry}`, "/dev/null"], { env, stdio: ["ignore", "pipe", "pipe"] });
     const lines = collectLines(onTerminal);
     expect(await exitOf(onTerminal)).not.toBe(0);
-    // eslint-disable-next-line no-control-regex
     const text = lines.join("\n").replace(/\u001b\[[0-9;]*m/g, "");
     expect(text).toMatch(/FATAL.*service failed to start/);
     expect(text).toContain("ECONNREFUSED");

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { clientIp, clientNetwork, trustProxyFunction } from "../../src/http/client-ip.js";
+import { clientIp, trustProxyFunction } from "../../src/http/client-ip.js";
+import { clientNetwork } from "../../src/net/client-network.js";
 
 const request = (peer: string, forwardedFor?: string) =>
   ({ socket: { remoteAddress: peer }, connection: { remoteAddress: peer }, headers: forwardedFor ? { "x-forwarded-for": forwardedFor } : {} }) as unknown as IncomingMessage;

@@ -1,6 +1,7 @@
 import { lookup as systemLookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
+import { normaliseHost, parseAllowlist, type Address, type Allowlist, type Network } from "../../net/ssrf-allowlist.js";
 
 /**
  * The crawler's SSRF guard. Addresses typed by strangers must never reach this
@@ -25,8 +26,6 @@ export class RefusedAddressError extends Error {
 
 export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
 
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
-type Network = [Address, number];
 
 const networks = (table: ReadonlyArray<readonly [string, string]>) =>
   table.map(([cidr, reason]) => [ipaddr.parseCIDR(cidr), reason] as const);
@@ -139,9 +138,6 @@ function parseIp(text: string): Address | undefined {
 const unmapped = (address: Address): Address =>
   address instanceof ipaddr.IPv6 && address.isIPv4MappedAddress() ? address.toIPv4Address() : address;
 
-/** Lower case, no brackets around IPv6, no trailing root dot ("localhost." is localhost). */
-const normaliseHost = (host: string) => host.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.+$/, "");
-
 /** Names that resolve to this machine or the local network by design, whatever DNS says today. */
 function specialNameReason(host: string): string | undefined {
   const under = (suffix: string) => host === suffix || host.endsWith(`.${suffix}`);
@@ -149,45 +145,6 @@ function specialNameReason(host: string): string | undefined {
   if (under("local")) return ".local names are multicast DNS on the local network";
   if (under("internal")) return ".internal names are private by design: cloud metadata, service discovery";
   return undefined;
-}
-
-interface Allowlist {
-  readonly networks: readonly Network[];
-  readonly hosts: ReadonlySet<string>;
-  /** From `*.acme.test`: acme.test itself and every name under it. */
-  readonly domains: readonly string[];
-}
-
-function parseAllowlist(entries: readonly string[]): Allowlist {
-  const allowed = { networks: [] as Network[], hosts: new Set<string>(), domains: [] as string[] };
-  for (const raw of entries) {
-    const entry = normaliseHost(raw.trim());
-    if (!entry) continue;
-    const [ip = "", prefix, ...rest] = entry.split("/");
-    if (isIP(ip) && rest.length === 0) {
-      const address = ipaddr.parse(ip);
-      const max = address.kind() === "ipv4" ? 32 : 128;
-      const bits = prefix === undefined ? max : /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
-      if (!(bits >= 0 && bits <= max)) throw new Error(`SSRF_ALLOWLIST: "${raw}" has an invalid prefix length`);
-      allowed.networks.push([address, bits]);
-    } else if (entry.startsWith("*.")) {
-      allowed.domains.push(hostnameOf(entry.slice(2), raw));
-    } else {
-      allowed.hosts.add(hostnameOf(entry, raw));
-    }
-  }
-  return allowed;
-}
-
-/** The name as URL.hostname would spell it (lower case, punycode), so comparisons are exact. */
-function hostnameOf(name: string, raw: string): string {
-  const invalid = new Error(`SSRF_ALLOWLIST: "${raw}" is not a CIDR, an IP, a hostname or a *.wildcard`);
-  if (!/^[\p{L}\p{N}_-]+(\.[\p{L}\p{N}_-]+)*$/u.test(name)) throw invalid;
-  try {
-    return normaliseHost(new URL(`http://${name}/`).hostname);
-  } catch {
-    throw invalid;
-  }
 }
 
 const PLAIN_PORTS = new Set(["", "80", "443"]);

@@ -2,7 +2,7 @@ import { Arg, Args, Authorized, FieldResolver, Mutation, Query, Resolver, Root }
 import { AppError } from "../../errors.js";
 import { CurrentMember, type Member } from "../../graphql/decorators/current-member.js";
 import { WordedPageArgs } from "../../graphql/page.args.js";
-import { ProductType } from "../score/score.types.js";
+import { ProductType } from "../products/products.types.js";
 import type { LifecycleAssessment } from "./assessment.entity.js";
 import type { LifecycleService } from "./lifecycle.service.js";
 import { AssessLifecycleInput, LifecycleAssessmentPage, LifecycleAssessmentType, LifecycleStageList } from "./lifecycle.types.js";

@@ -4,7 +4,8 @@ import { CurrentMember, type Member } from "../../graphql/decorators/current-mem
 import { PageArgs } from "../../graphql/page.args.js";
 import type { ScoreResultsService } from "../score/score-results.service.js";
 import { toGraphQLResult } from "../score/score.mapping.js";
-import { ProductList, ProductResultPage, ProductType, ScoreResultType } from "../score/score.types.js";
+import { ScoreResultType } from "../score/score.types.js";
+import { ProductList, ProductResultPage, ProductType } from "./products.types.js";
 import type { ProductsService } from "./products.service.js";
 
 @Resolver(() => ProductType)

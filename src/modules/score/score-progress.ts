@@ -1,4 +1,5 @@
 import type { ErrorCode } from "../../errors.js";
+import type { Viewer } from "../accounts/viewer.js";
 import type { DimensionId } from "../scoring/scoring.types.js";
 
 export const jobStatuses = ["queued", "crawling", "scoring", "completed", "failed"] as const;
@@ -41,4 +42,9 @@ export interface JobQueue {
 }
 
 /** What a worker does with a job id; implemented by ScoreJobRunner. */
+/** Live progress of a job its caller may see, as the scoreProgress subscription reads it. */
+export interface ScoreProgressStreams {
+  scoreProgress(viewer: Viewer, clientIp: string, jobId: string): Promise<AsyncIterable<ScoreProgress>>;
+}
+
 export type JobProcessor = (jobId: string, attempt: number) => Promise<void>;

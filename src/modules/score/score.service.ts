@@ -9,7 +9,7 @@ import { actionCostTenths } from "../billing/plans.js";
 import type { AnonymousCap } from "../billing/rate-limit/anonymous-cap.js";
 import { memberSubject, type RateLimiter } from "../billing/rate-limit/rate-limiter.js";
 import { normalizeInputUrl } from "../crawl/url.js";
-import { clientNetwork } from "../../http/client-ip.js";
+import { clientNetwork } from "../../net/client-network.js";
 import type { ProductsService } from "../products/products.service.js";
 import { IdempotencyKey } from "./idempotency-key.entity.js";
 import { idempotencyKeyDigest, openClaimToken, sealClaimToken } from "./idempotency-seal.js";

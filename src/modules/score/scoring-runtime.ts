@@ -3,7 +3,6 @@ import type { DataSource } from "typeorm";
 import type { Config } from "../../config.js";
 import type { ServiceMetrics } from "../../metrics.js";
 import type { DomainEvents } from "../../events/domain-events.js";
-import type { ContextStreams } from "../../graphql/context.js";
 import type { RedisConnection } from "../../redis.js";
 import type { Resolver } from "../crawl/address-guard.js";
 import { createCrawler, createRenderer } from "../crawl/crawler.factory.js";
@@ -25,7 +24,7 @@ import { progressStream } from "./progress-stream.js";
 import { RedisProgressBus } from "./redis-progress-bus.js";
 import { StoredProgressBus, storedProgressReader } from "./stored-progress-bus.js";
 import { ScoreJobRunner } from "./score-job.runner.js";
-import type { JobQueue, ProgressBus } from "./score-progress.js";
+import type { JobQueue, ProgressBus, ScoreProgressStreams } from "./score-progress.js";
 import { ScoreResultsService } from "./score-results.service.js";
 import { ScoreService } from "./score.service.js";
 
@@ -46,7 +45,7 @@ export interface ScoringRuntime {
   readonly limiter: RateLimiter;
   readonly runner: ScoreJobRunner;
   readonly bus: ProgressBus;
-  readonly streams: ContextStreams;
+  readonly streams: ScoreProgressStreams;
   /** The process's browser for shell pages (launched only when a job here meets one). */
   readonly renderer: Renderer;
   /**
@@ -114,7 +113,7 @@ export function createScoringRuntime(deps: {
   const results = new ScoreResultsService(dataSource);
   const scores = new ScoreService(dataSource, ledger, limiter, anonymousCap, products, queue, bus, logger, undefined, (url) => crawler.checkAddress(url));
   const maintenance = startMaintenance({ dataSource, runner, queue, scores, logger }, overrides.sweepEveryMs ? { sweepEveryMs: overrides.sweepEveryMs } : {});
-  const streams: ContextStreams = {
+  const streams: ScoreProgressStreams = {
     async scoreProgress(viewer, clientIp, jobId) {
       const job = await scores.jobFor(viewer, clientIp, jobId);
       return progressStream(bus, job.id, async () => (await scores.job(job.id)).progress ?? { jobId: job.id, status: "queued" });

@@ -3,11 +3,12 @@ import { pino } from "pino";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { objectBody, route } from "../../../rest-compat/route.js";
-import { mountRestCompat } from "../../../rest-compat/mount.js";
+import { REST_PREFIX, restCompat } from "../../../rest-compat/mount.js";
 import { object, select } from "../../../rest-compat/shape.js";
 import { loadConfig } from "../../../src/config.js";
 import { AppError } from "../../../src/errors.js";
 import { startApollo } from "../../../src/graphql/apollo.js";
+import { sendError } from "../../../src/http/error-reply.js";
 import { buildHttpServer, requestContext } from "../../../src/http/server.js";
 
 /**
@@ -167,7 +168,10 @@ describe("REST compatibility table", () => {
     const Fastify = (await import("fastify")).default;
     const scratch = Fastify();
     const broken = route({ method: "GET", path: "/api/broken", operation: parse("{ nope }"), variables: () => ({}), body: (d) => d, doc: { auth: "public", summary: "", tag: "", responses: {}, errors: [] } });
-    expect(() => mountRestCompat(scratch, schema, [broken], (request) => requestContext(request))).toThrow(/REST route GET \/api\/broken: its operation does not match the schema/);
+    const mounting = async () => {
+      await scratch.register(restCompat, { prefix: REST_PREFIX, schema, routes: [broken], contextFor: (request) => requestContext(request), sendError, openApi: { version: "test", serverUrl: "http://127.0.0.1" } });
+    };
+    await expect(mounting()).rejects.toThrow(/REST route GET \/api\/broken: its operation does not match the schema/);
     await scratch.close();
   });
 });

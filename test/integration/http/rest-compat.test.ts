@@ -34,6 +34,15 @@ describe("REST compatibility layer", () => {
     });
   });
 
+  it("answers the prefix itself (/api, /api/) as an unknown REST path: the envelope, never cached", async () => {
+    for (const path of ["/api", "/api/", "/api/?x=1", "/api/does-not-exist"]) {
+      const response = await fetch(`${service.url}${path}`);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get("cache-control"), path).toBe("no-store");
+      expect(await response.json(), path).toMatchObject({ error: { code: "NOT_FOUND" } });
+    }
+  });
+
   it("gives every response a request id, errors included, and a fresh one per request", async () => {
     const ok = await fetch(`${service.url}/api/health`);
     const missing = await fetch(`${service.url}/api/does-not-exist`);

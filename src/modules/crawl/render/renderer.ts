@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type { Browser, BrowserContext } from "playwright-core";
 import type { AddressGuard } from "../address-guard.js";
-import { browserVersion, type BrowserLocation } from "./browser-locator.js";
+import { browserVersion, type BrowserLocation } from "../../../platform/browser-locator.js";
 import { GuardedProxy } from "./guarded-proxy.js";
 import { browserProcesses } from "./process-memory.js";
 import { RenderSession } from "./render-session.js";

@@ -1,8 +1,8 @@
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
-import { createContext } from "../src/graphql/context.js";
-import { answerShape, executorFor, type Executor } from "./mount.js";
-import type { AnswerStore, AnyRestRoute, RestInput } from "./route.js";
+import { createContext } from "../../src/graphql/context.js";
+import { answerShape, executorFor, type Executor } from "../executor.js";
+import type { AnswerStore, AnyRestRoute, RestInput } from "../route.js";
 
 /**
  * Writes an immutable route's final answer to its durable store when the thing it

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ifNoneMatchNames } from "../../../src/http/if-none-match.js";
+import { ifNoneMatchNames } from "../../../src/net/if-none-match.js";
 
 const ETAG = '"q1w2e3"';
 

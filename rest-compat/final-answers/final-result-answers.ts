@@ -1,14 +1,14 @@
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
-import { FinalAnswers } from "../../../rest-compat/final-answers.js";
-import { restRoute } from "../../../rest-compat/routes.js";
-import type { DomainEvents } from "../../events/domain-events.js";
-import { ResolverContainer } from "../../graphql/container.js";
-import { buildAppSchema } from "../../graphql/schema.js";
+import type { DomainEvents } from "../../src/events/domain-events.js";
+import { ResolverContainer } from "../../src/graphql/container.js";
+import { buildAppSchema } from "../../src/graphql/schema.js";
+import { ScoreResolver } from "../../src/modules/score/score.resolver.js";
+import type { ScoreResultsService } from "../../src/modules/score/score-results.service.js";
+import type { ScoreService } from "../../src/modules/score/score.service.js";
+import { restRoute } from "../routes.js";
+import { FinalAnswers } from "./final-answers.js";
 import type { ResultAnswerStore } from "./result-answer-store.js";
-import { ScoreResolver } from "./score.resolver.js";
-import type { ScoreResultsService } from "./score-results.service.js";
-import type { ScoreService } from "./score.service.js";
 
 /**
  * `GET /api/score/{id}`'s answer is stored when the result completes (in the

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BrowserPathError, browserVersion, locateBrowser } from "../../../../src/modules/crawl/render/browser-locator.js";
+import { BrowserPathError, browserVersion, locateBrowser } from "../../../src/platform/browser-locator.js";
 
 const root = mkdtempSync(join(tmpdir(), "pms-locator-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -40,6 +40,13 @@ export function refuseControlCharacters(value: unknown, prefix = ""): void {
   throw new AppError("VALIDATION_FAILED", `${found.path || "body"}: must not contain control characters (found ${code}).`);
 }
 
+/** The same for a request's path parameters, query string and parsed body, in that order. */
+export function refuseControlCharactersInRequest(request: { readonly params?: unknown; readonly query?: unknown; readonly body?: unknown }): void {
+  refuseControlCharacters(request.params ?? {});
+  refuseControlCharacters(request.query ?? {});
+  refuseControlCharacters(request.body ?? {});
+}
+
 /** The same for string literals written into a GraphQL document, named by their argument (and input fields). */
 export function refuseControlCharactersInDocument(document: DocumentNode): void {
   const names: string[] = [];

@@ -1,0 +1,98 @@
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The import boundaries of eslint.config.js, checked on small files that exist only
+ * in memory: a file that breaks one fails `npm run lint` (and so `npm test`).
+ */
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function restrictedImports(filePath: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath });
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === "no-restricted-imports")
+    .map((message) => message.message);
+}
+
+describe("layer boundaries (eslint.config.js)", () => {
+  it.each([
+    [
+      "a feature importing the REST layer",
+      "src/modules/score/probe.ts",
+      'import type { AnswerStore } from "../../../rest-compat/route.js";',
+    ],
+    [
+      "a feature importing the HTTP layer",
+      "src/modules/score/probe.ts",
+      'import { sendError } from "../../http/error-reply.js";',
+    ],
+    [
+      "a feature's service importing GraphQL",
+      "src/modules/score/probe.service.ts",
+      'import { createContext } from "../../graphql/context.js";',
+    ],
+    [
+      "a resolver importing the REST layer",
+      "src/modules/score/probe.resolver.ts",
+      'export { restRoutes } from "../../../rest-compat/routes.js";',
+    ],
+    [
+      "the database importing the REST layer",
+      "src/db/probe.ts",
+      'import { restRoutes } from "../../rest-compat/routes.js";',
+    ],
+    [
+      "the config importing a feature",
+      "src/config.ts",
+      'import { AddressGuard } from "./modules/crawl/address-guard.js";',
+    ],
+    ["a leaf importing a feature", "src/net/probe.ts", 'import { isUuid } from "../db/uuid.js";'],
+    [
+      "GraphQL importing the HTTP layer",
+      "src/graphql/probe.ts",
+      'import { rawRefusal } from "../http/malformed-requests.js";',
+    ],
+    [
+      "GraphQL importing the REST layer",
+      "src/graphql/probe.ts",
+      'import { restRoutes } from "../../rest-compat/routes.js";',
+    ],
+    [
+      "the REST layer importing the HTTP layer",
+      "rest-compat/probe.ts",
+      'import { sendError } from "../src/http/error-reply.js";',
+    ],
+  ])("refuses %s", async (_name, filePath, source) => {
+    expect(await restrictedImports(filePath, `${source}\n`)).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      "a resolver reading the GraphQL context",
+      "src/modules/score/probe.resolver.ts",
+      'import type { GraphQLContext } from "../../graphql/context.js";',
+    ],
+    [
+      "a feature importing a leaf and a library",
+      "src/modules/score/probe.ts",
+      'import { clientNetwork } from "../../net/client-network.js";\nimport { Kind } from "graphql";\nimport { STATUS_CODES } from "node:http";',
+    ],
+    [
+      "the REST layer importing GraphQL and a feature",
+      "rest-compat/probe.ts",
+      'import { createContext } from "../src/graphql/context.js";\nimport { ScoreResolver } from "../src/modules/score/score.resolver.js";',
+    ],
+    [
+      "the HTTP layer importing the REST layer",
+      "src/http/probe.ts",
+      'import { restCompat } from "../../rest-compat/mount.js";',
+    ],
+    [
+      "a composition root importing every layer",
+      "src/app.ts",
+      'import { buildHttpServer } from "./http/server.js";\nimport { storeFinalResultAnswers } from "../rest-compat/final-answers/final-result-answers.js";',
+    ],
+  ])("allows %s", async (_name, filePath, source) => {
+    expect(await restrictedImports(filePath, `${source}\n`)).toEqual([]);
+  });
+});
