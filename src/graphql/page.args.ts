@@ -35,6 +35,9 @@ export class PageArgs {
 @ArgsType()
 export class WordedPageArgs extends PageArgs {
   // Only the description differs. `undefined` keeps the argument without a GraphQL default.
-  @Field(() => Int, { nullable: true, description: `${PAGE_SIZE.min} to ${PAGE_SIZE.max}, default ${PAGE_SIZE.default}.` })
+  @Field(() => Int, {
+    nullable: true,
+    description: `${PAGE_SIZE.min} to ${PAGE_SIZE.max}, default ${PAGE_SIZE.default}.`,
+  })
   override limit?: number | null = undefined;
 }

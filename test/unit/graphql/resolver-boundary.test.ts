@@ -18,12 +18,18 @@ const apiKey: Viewer = { kind: "member", accountId: "a", apiKeyId: "k", via: "ap
 function check(viewer: Viewer, roles: string[]) {
   let charged = 0;
   const context = { viewer: async () => (charged++, viewer) } as unknown as GraphQLContext;
-  const checked = (authChecker as (data: ResolverData<GraphQLContext>, roles: Role[]) => Promise<boolean>)({ context } as ResolverData<GraphQLContext>, roles as Role[]);
+  const checked = (authChecker as (data: ResolverData<GraphQLContext>, roles: Role[]) => Promise<boolean>)(
+    { context } as ResolverData<GraphQLContext>,
+    roles as Role[],
+  );
   return { checked, charged: () => charged };
 }
 
 async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   return error instanceof AppError ? { code: error.code, message: error.message } : error;
 }
 
@@ -37,13 +43,19 @@ describe("authChecker", () => {
   it("@Authorized() lets any member through and refuses anonymous callers with AUTH_REQUIRED", async () => {
     expect(await check(session, []).checked).toBe(true);
     expect(await check(apiKey, []).checked).toBe(true);
-    expect(await refusal(check(ANONYMOUS, []).checked)).toEqual({ code: "AUTH_REQUIRED", message: "This operation needs a signed-in session or an API key." });
+    expect(await refusal(check(ANONYMOUS, []).checked)).toEqual({
+      code: "AUTH_REQUIRED",
+      message: "This operation needs a signed-in session or an API key.",
+    });
   });
 
   it('@Authorized("session") refuses an API key with FORBIDDEN (after reading, so charging, its call) and anonymous callers with AUTH_REQUIRED', async () => {
     expect(await check(session, ["session"]).checked).toBe(true);
     const byKey = check(apiKey, ["session"]);
-    expect(await refusal(byKey.checked)).toEqual({ code: "FORBIDDEN", message: "This operation needs a signed-in session, not an API key." });
+    expect(await refusal(byKey.checked)).toEqual({
+      code: "FORBIDDEN",
+      message: "This operation needs a signed-in session, not an API key.",
+    });
     expect(byKey.charged()).toBe(1);
     expect(await refusal(check(ANONYMOUS, ["session"]).checked)).toMatchObject({ code: "AUTH_REQUIRED" });
   });
@@ -82,11 +94,21 @@ describe("input limits", () => {
   it("refuse over-long fields with the services' own words", async () => {
     const long = (length: number) => "x".repeat(length);
     expect(await validationMessage(Object.assign(new ScoreInput(), { url: long(2048) }))).toBeUndefined();
-    expect(await validationMessage(Object.assign(new ScoreInput(), { url: long(2049) }))).toBe("url: must be at most 2048 characters");
-    expect(await validationMessage(Object.assign(new StartScoreInput(), { url: "https://example.com", context: long(5001) }))).toBe("context: must be at most 5000 characters");
-    expect(await validationMessage(Object.assign(new CreateWebhookInput(), { url: long(2049) }))).toBe("url: must be at most 2048 characters");
+    expect(await validationMessage(Object.assign(new ScoreInput(), { url: long(2049) }))).toBe(
+      "url: must be at most 2048 characters",
+    );
+    expect(
+      await validationMessage(
+        Object.assign(new StartScoreInput(), { url: "https://example.com", context: long(5001) }),
+      ),
+    ).toBe("context: must be at most 5000 characters");
+    expect(await validationMessage(Object.assign(new CreateWebhookInput(), { url: long(2049) }))).toBe(
+      "url: must be at most 2048 characters",
+    );
     expect(await validationMessage(Object.assign(new UpdateWebhookInput(), { url: null }))).toBeUndefined();
-    expect(await validationMessage(Object.assign(new SendChatMessageInput(), { message: long(4001) }))).toBe("message: must be at most 4000 characters");
+    expect(await validationMessage(Object.assign(new SendChatMessageInput(), { message: long(4001) }))).toBe(
+      "message: must be at most 4000 characters",
+    );
     expect(await validationMessage(Object.assign(new SendChatMessageInput(), { message: long(4000) }))).toBeUndefined();
   });
 });
