@@ -30,6 +30,7 @@ import {
   type FragmentDefinitionNode,
 } from "graphql";
 import { errorCatalogue, type ErrorCode } from "../src/errors.js";
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../src/limits.js";
 import type { AnyRestRoute } from "./route.js";
 import type { Shape } from "./shape.js";
 
@@ -292,8 +293,8 @@ class OperationDoc {
         in: "header",
         required: false,
         description:
-          "Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to 255 visible ASCII characters.",
-        schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7E]+$" },
+          `Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters.`,
+        schema: { type: "string", minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: "^[\\x21-\\x7E]+$" },
       });
     }
     if (row.immutable) {

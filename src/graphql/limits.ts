@@ -10,6 +10,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from "graphql";
+import { MAX_WEBHOOKS_PER_ACCOUNT, PAGE_SIZE } from "../limits.js";
 
 /**
  * What one GraphQL operation may ask for, checked during validation, before anything
@@ -40,7 +41,7 @@ const rootCost: Readonly<Record<string, number>> = { scoreResult: 10, scores: 10
 /** List fields without a `limit` argument, by how many items they hold at most (or typically). */
 const listSize: Readonly<Record<string, number>> = {
   dimensions: 27, evidenceItems: 10, keys: 100, members: 50, invitations: 50, strengths: 3, gaps: 3,
-  webhooks: 10, stages: 5, tasks: 6, nextTasks: 6, answers: 30, citations: 27,
+  webhooks: MAX_WEBHOOKS_PER_ACCOUNT, stages: 5, tasks: 6, nextTasks: 6, answers: 30, citations: 27,
 };
 /** Page objects at the root whose `limit` (1–100; a variable counts as the maximum) sizes the list inside them. */
 const rootPages = new Set(["scores", "products", "conversation"]);
@@ -48,8 +49,8 @@ const rootPages = new Set(["scores", "products", "conversation"]);
 const pages = new Set(["resultPage", "assessments", "deliveries"]);
 /** Lists of a page (or paginated themselves, with their own `limit`). */
 const pageLists = new Set(["results", "products", "assessments", "deliveries", "messages"]);
-const MAX_PAGE = 100;
-const DEFAULT_PAGE = 20;
+const MAX_PAGE = PAGE_SIZE.max;
+const DEFAULT_PAGE = PAGE_SIZE.default;
 
 interface Tally {
   fields: number;

@@ -1,30 +1,20 @@
 import "reflect-metadata";
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from "graphql";
-import { buildSchemaSync, type AuthChecker, type ContainerType } from "type-graphql";
+import { buildSchemaSync, type ContainerType } from "type-graphql";
 import { ApiKeysResolver } from "../modules/accounts/api-keys/api-keys.resolver.js";
 import { WebhooksResolver } from "../modules/webhooks/webhooks.resolver.js";
 import { LifecycleResolver } from "../modules/lifecycle/lifecycle.resolver.js";
 import { ChatResolver } from "../modules/chat/chat.resolver.js";
-import { requireMember } from "../modules/accounts/viewer.js";
 import { MembersResolver } from "../modules/accounts/members.resolver.js";
 import { BillingResolver } from "../modules/billing/checkout/billing.resolver.js";
 import { UsageResolver } from "../modules/billing/usage.resolver.js";
 import { ProductsResolver } from "../modules/products/products.resolver.js";
 import { ScoreResolver } from "../modules/score/score.resolver.js";
 import { HealthResolver } from "../modules/health/health.resolver.js";
-import type { GraphQLContext } from "./context.js";
+import { authChecker } from "./auth-checker.js";
 
 /** Every resolver of the API; a feature joins the schema by adding its resolver here. */
 export const resolvers = [HealthResolver, UsageResolver, ApiKeysResolver, MembersResolver, BillingResolver, ScoreResolver, ProductsResolver, WebhooksResolver, LifecycleResolver, ChatResolver] as const;
-
-/**
- * `@Authorized()` fields need a member of an account. The error is the catalogue's
- * AUTH_REQUIRED (type-graphql's own "Access denied" would carry no code).
- */
-const authChecker: AuthChecker<GraphQLContext> = async ({ context }) => {
-  requireMember(await context.viewer());
-  return true;
-};
 
 const rootDescriptions = {
   Query: "Reads. Each REST GET under /api maps onto one of these fields.",

@@ -20,9 +20,7 @@ import { refuseControlCharactersInRequest } from "../text/control-characters.js"
 import { sendError } from "./error-reply.js";
 import { answerClientError, answerFrameworkError, parseJsonBody } from "./malformed-requests.js";
 import { notFound, registerMethodRefusals } from "./method-refusals.js";
-
-/** DESIGN.md §4: request bodies are at most 64 KiB, on every route. */
-export const BODY_LIMIT_BYTES = 64 * 1024;
+import { BODY_LIMIT_BYTES } from "../limits.js";
 
 export const GRAPHQL_PATH = "/graphql";
 export const GRAPHIQL_PATH = "/graphiql";

@@ -1,6 +1,5 @@
-import { Authorized, Ctx, Query, Resolver } from "type-graphql";
-import type { GraphQLContext } from "../../graphql/context.js";
-import { requireMember } from "../accounts/viewer.js";
+import { Authorized, Query, Resolver } from "type-graphql";
+import { CurrentMember, type Member } from "../../graphql/decorators/current-member.js";
 import type { CreditLedger } from "./ledger.service.js";
 import { Usage, type Plan } from "./usage.types.js";
 
@@ -10,8 +9,7 @@ export class UsageResolver {
 
   @Authorized()
   @Query(() => Usage, { description: "Live credit and quota consumption of the caller's account. Needs a session or an API key." })
-  async usage(@Ctx() context: GraphQLContext): Promise<Usage> {
-    const member = requireMember(await context.viewer());
+  async usage(@CurrentMember() member: Member): Promise<Usage> {
     const usage = await this.ledger.usage(member.accountId);
     return { ...usage, plan: usage.plan as Plan };
   }

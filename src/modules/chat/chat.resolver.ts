@@ -1,7 +1,9 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
+import { Arg, Args, Authorized, ID, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
 import { AppError } from "../../errors.js";
 import type { ChatReplyEvent } from "./chat.service.js";
 import type { GraphQLContext } from "../../graphql/context.js";
+import { CurrentMember, currentViewer, type Member } from "../../graphql/decorators/current-member.js";
+import { WordedPageArgs } from "../../graphql/page.args.js";
 import type { ChatService } from "./chat.service.js";
 import { ChatAnswerType, ChatReplyEventType, ConversationType, SendChatMessageInput } from "./chat.types.js";
 
@@ -11,8 +13,8 @@ export class ChatResolver {
 
   @Authorized()
   @Mutation(() => ChatAnswerType, { description: "Asks about a result: 1 credit and one chat message; a failed reply is refunded. At most once per operation. REST: POST /api/chat." })
-  async sendChatMessage(@Arg("input", () => SendChatMessageInput, { description: "The message and what it is about." }) input: SendChatMessageInput, @Ctx() context: GraphQLContext): Promise<ChatAnswerType> {
-    const answer = await this.chat.send(await context.viewer(), input);
+  async sendChatMessage(@Arg("input", () => SendChatMessageInput, { description: "The message and what it is about." }) input: SendChatMessageInput, @CurrentMember() member: Member): Promise<ChatAnswerType> {
+    const answer = await this.chat.send(member, input);
     return { conversationId: answer.conversationId, reply: answer.reply, usage: answer.usage };
   }
 
@@ -21,7 +23,7 @@ export class ChatResolver {
     subscribe: async ({ args, context }) => {
       const ctx = context as GraphQLContext;
       if (!ctx.streams?.chatReply) throw new AppError("SERVICE_UNAVAILABLE", "Subscriptions are served over graphql-ws at /graphql.");
-      return ctx.streams.chatReply(await ctx.viewer(), (args as { input: SendChatMessageInput }).input);
+      return ctx.streams.chatReply(await currentViewer({ context: ctx }), (args as { input: SendChatMessageInput }).input);
     },
   })
   chatReply(@Root() event: ChatReplyEvent, @Arg("input", () => SendChatMessageInput, { description: "The message and what it is about." }) _input: SendChatMessageInput): ChatReplyEventType {
@@ -30,14 +32,8 @@ export class ChatResolver {
 
   @Authorized()
   @Query(() => ConversationType, { description: "A conversation of the account with one page of its messages. REST: GET /api/chat/{conversationId}." })
-  async conversation(
-    @Arg("id", () => ID, { description: "The conversation's id." }) id: string,
-    @Ctx() context: GraphQLContext,
-    @Arg("limit", () => Int, { nullable: true, description: "1 to 100, default 20." }) limit?: number | null,
-    @Arg("cursor", () => String, { nullable: true, description: "The nextCursor of the previous page." }) cursor?: string | null,
-  ): Promise<ConversationType> {
-    const page = await this.chat.conversation(await context.viewer(), id, limit, cursor ?? undefined);
-    const { conversation } = page;
-    return { id: conversation.id, resultId: conversation.resultId, productId: conversation.productId, createdAt: conversation.createdAt, messages: page.messages, nextCursor: page.nextCursor };
+  async conversation(@Arg("id", () => ID, { description: "The conversation's id." }) id: string, @Args(() => WordedPageArgs) page: WordedPageArgs, @CurrentMember() member: Member): Promise<ConversationType> {
+    const { conversation, messages, nextCursor } = await this.chat.conversation(member, id, page.limit, page.cursor ?? undefined);
+    return { id: conversation.id, resultId: conversation.resultId, productId: conversation.productId, createdAt: conversation.createdAt, messages, nextCursor };
   }
 }

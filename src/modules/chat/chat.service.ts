@@ -14,7 +14,7 @@ import { ChatEngineError, type ChatEngine, type ChatReply, type ChatRequest } fr
 import type { ChatMessage } from "./chat.entity.js";
 import type { ChatRepository } from "./chat.repository.js";
 
-export const MAX_CHAT_MESSAGE_LENGTH = 4_000;
+import { MAX_CHAT_MESSAGE_LENGTH } from "../../limits.js";
 /** Earlier turns the engine sees: the newest ones, each cut to this length. */
 const HISTORY_TURNS = 10;
 const HISTORY_TURN_LENGTH = 2_000;

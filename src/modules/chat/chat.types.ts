@@ -1,4 +1,6 @@
 import { Field, Float, GraphQLISODateTime, ID, InputType, ObjectType } from "type-graphql";
+import { MaxCharacters } from "../../graphql/decorators/max-characters.js";
+import { MAX_CHAT_MESSAGE_LENGTH } from "../../limits.js";
 
 @ObjectType("ChatCitation", { description: "Evidence of the result a reply rests on." })
 export class ChatCitationType {
@@ -72,6 +74,7 @@ export class ConversationType {
 @InputType({ description: "A chat message about a result: send resultId or productId to begin, conversationId to continue." })
 export class SendChatMessageInput {
   @Field(() => String, { description: "The question, at most 4,000 characters." })
+  @MaxCharacters(MAX_CHAT_MESSAGE_LENGTH)
   message: string;
 
   @Field(() => ID, { nullable: true, description: "A result (any, by id: results are public by id)." })

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { getDomain } from "tldts";
 import { AppError } from "../../errors.js";
+import { MAX_URL_LENGTH as MAX_INPUT_LENGTH } from "../../limits.js";
 
 /**
  * URL handling for the crawler: what a caller may submit, the one spelling of a
@@ -8,8 +9,6 @@ import { AppError } from "../../errors.js";
  * Pure: no DNS, no network. Whether an address is safe to fetch (private ranges,
  * ports) is the SSRF guard's decision, not ours.
  */
-
-const MAX_INPUT_LENGTH = 2048;
 
 /** "scheme:" at the start, unless what follows the colon is a port ("example.com:8080/x"). */
 const SCHEME_PREFIX = /^([a-z][a-z0-9+.-]*):(?!\d+(?:[/?#]|$))/i;

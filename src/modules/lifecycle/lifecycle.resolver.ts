@@ -1,7 +1,7 @@
-import { Arg, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Authorized, FieldResolver, Mutation, Query, Resolver, Root } from "type-graphql";
 import { AppError } from "../../errors.js";
-import type { GraphQLContext } from "../../graphql/context.js";
-import { requireMember } from "../accounts/viewer.js";
+import { CurrentMember, type Member } from "../../graphql/decorators/current-member.js";
+import { WordedPageArgs } from "../../graphql/page.args.js";
 import { ProductType } from "../products/products.types.js";
 import type { LifecycleAssessment } from "./assessment.entity.js";
 import type { LifecycleService } from "./lifecycle.service.js";
@@ -29,8 +29,7 @@ export class LifecycleResolver {
 
   @Authorized()
   @Mutation(() => LifecycleAssessmentType, { description: "Stores a self-assessment of a product and answers its stage and next tasks. REST: POST /api/lifecycle/assessment (201)." })
-  async assessLifecycle(@Arg("input", () => AssessLifecycleInput, { description: "The product and the answers." }) input: AssessLifecycleInput, @Ctx() context: GraphQLContext): Promise<LifecycleAssessmentType> {
-    const member = requireMember(await context.viewer());
+  async assessLifecycle(@Arg("input", () => AssessLifecycleInput, { description: "The product and the answers." }) input: AssessLifecycleInput, @CurrentMember() member: Member): Promise<LifecycleAssessmentType> {
     const answers: Record<string, string> = Object.create(null);
     for (const { taskId, status } of input.answers) {
       if (taskId in answers) throw new AppError("VALIDATION_FAILED", `answers: task ${JSON.stringify(taskId).slice(0, 80)} is answered twice`);
@@ -41,21 +40,14 @@ export class LifecycleResolver {
 
   @Authorized()
   @FieldResolver(() => LifecycleAssessmentPage, { description: "The product's lifecycle assessments, newest first." })
-  async assessments(
-    @Root() product: ProductType,
-    @Ctx() context: GraphQLContext,
-    @Arg("limit", () => Int, { nullable: true, description: "1 to 100, default 20." }) limit?: number | null,
-    @Arg("cursor", () => String, { nullable: true, description: "The nextCursor of the previous page." }) cursor?: string | null,
-  ): Promise<LifecycleAssessmentPage> {
-    const member = requireMember(await context.viewer());
-    const page = await this.lifecycle.history(member.accountId, product.id, limit, cursor ?? undefined);
-    return { assessments: page.assessments.map(toAssessmentType), nextCursor: page.nextCursor };
+  async assessments(@Root() product: ProductType, @Args(() => WordedPageArgs) page: WordedPageArgs, @CurrentMember() member: Member): Promise<LifecycleAssessmentPage> {
+    const { assessments, nextCursor } = await this.lifecycle.history(member.accountId, product.id, page.limit, page.cursor ?? undefined);
+    return { assessments: assessments.map(toAssessmentType), nextCursor };
   }
 
   @Authorized()
   @FieldResolver(() => LifecycleAssessmentType, { nullable: true, description: "The product's newest lifecycle assessment, if any." })
-  async latestAssessment(@Root() product: ProductType, @Ctx() context: GraphQLContext): Promise<LifecycleAssessmentType | null> {
-    const member = requireMember(await context.viewer());
+  async latestAssessment(@Root() product: ProductType, @CurrentMember() member: Member): Promise<LifecycleAssessmentType | null> {
     const latest = await this.lifecycle.latest(member.accountId, product.id);
     return latest ? toAssessmentType(latest) : null;
   }

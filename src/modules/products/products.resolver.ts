@@ -1,7 +1,7 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from "type-graphql";
 import { loaderOf, type GraphQLContext } from "../../graphql/context.js";
-import { requireMember } from "../accounts/viewer.js";
-import { pageLimit } from "../score/cursor.js";
+import { CurrentMember, type Member } from "../../graphql/decorators/current-member.js";
+import { PageArgs } from "../../graphql/page.args.js";
 import type { ScoreResultsService } from "../score/score-results.service.js";
 import { toGraphQLResult } from "../score/score.mapping.js";
 import { ScoreResultType } from "../score/score.types.js";
@@ -15,46 +15,31 @@ export class ProductsResolver {
     private readonly scoreResults: ScoreResultsService,
   ) {}
 
+  @Authorized()
   @Query(() => ProductType, { description: "A product of the caller's account with its results; another account's is NOT_FOUND. REST: GET /api/products/{id}." })
-  async product(@Arg("id", () => ID, { description: "The product id." }) id: string, @Ctx() context: GraphQLContext): Promise<ProductType> {
-    const member = requireMember(await context.viewer());
+  async product(@Arg("id", () => ID, { description: "The product id." }) id: string, @CurrentMember() member: Member): Promise<ProductType> {
     return this.service.get(member.accountId, id);
   }
 
+  @Authorized()
   @Query(() => ProductList, { description: "The caller's products, newest first." })
-  async products(
-    @Ctx() context: GraphQLContext,
-    @Arg("limit", () => Int, { nullable: true, description: "1–100, default 20." }) limit?: number | null,
-    @Arg("cursor", () => String, { nullable: true, description: "The nextCursor of the previous page." }) cursor?: string | null,
-  ): Promise<ProductList> {
-    const member = requireMember(await context.viewer());
-    return this.service.list(member.accountId, pageLimit(limit), cursor ?? undefined);
+  async products(@Args(() => PageArgs) page: PageArgs, @CurrentMember() member: Member): Promise<ProductList> {
+    return this.service.list(member.accountId, page.size, page.cursor ?? undefined);
   }
 
   @FieldResolver(() => [ScoreResultType], {
     description: "The product's latest results, newest first (product view): one page (limit 1–100, default 20); resultPage also gives the next page's cursor. Batched: any number of products costs two SQL statements.",
   })
-  async results(
-    @Root() product: ProductType,
-    @Ctx() context: GraphQLContext,
-    @Arg("limit", () => Int, { nullable: true, description: "1–100, default 20." }) limit?: number | null,
-    @Arg("cursor", () => String, { nullable: true, description: "The nextCursor of the previous page." }) cursor?: string | null,
-  ): Promise<ScoreResultType[]> {
-    return (await this.page(product, context, limit, cursor)).results;
+  async results(@Root() product: ProductType, @Args(() => PageArgs) page: PageArgs, @Ctx() context: GraphQLContext): Promise<ScoreResultType[]> {
+    return (await this.page(product, page, context)).results;
   }
 
   @FieldResolver(() => ProductResultPage, { description: "A page of the product's results with the cursor of the next page. REST: GET /api/products/{id}?limit&cursor." })
-  async resultPage(
-    @Root() product: ProductType,
-    @Ctx() context: GraphQLContext,
-    @Arg("limit", () => Int, { nullable: true, description: "1–100, default 20." }) limit?: number | null,
-    @Arg("cursor", () => String, { nullable: true, description: "The nextCursor of the previous page." }) cursor?: string | null,
-  ): Promise<ProductResultPage> {
-    return this.page(product, context, limit, cursor);
+  async resultPage(@Root() product: ProductType, @Args(() => PageArgs) page: PageArgs, @Ctx() context: GraphQLContext): Promise<ProductResultPage> {
+    return this.page(product, page, context);
   }
 
-  private async page(product: ProductType, context: GraphQLContext, limit: number | null | undefined, cursor: string | null | undefined): Promise<ProductResultPage> {
-    const size = pageLimit(limit);
+  private async page(product: ProductType, { size, cursor }: PageArgs, context: GraphQLContext): Promise<ProductResultPage> {
     const loader = loaderOf(context, `productResults:${size}:${cursor ?? ""}`, () => this.scoreResults.productResultsLoader(size, cursor ?? undefined));
     const page = await loader.load(product.id);
     return { results: page.results.map(toGraphQLResult), nextCursor: page.nextCursor };

@@ -1,6 +1,7 @@
 import type { ObjectLiteral, SelectQueryBuilder } from "typeorm";
 import { AppError } from "../../errors.js";
 import { isUuid } from "../../db/uuid.js";
+import { PAGE_SIZE } from "../../limits.js";
 
 /**
  * Keyset cursors: the (createdAt, id) of the last item, opaque to callers. Every
@@ -33,10 +34,12 @@ export function decodeCursor(cursor: string): { at: string; id: string } {
   throw new AppError("VALIDATION_FAILED", "cursor: is not a cursor this API returned");
 }
 
-/** `limit`: 1–100, default 20 (DESIGN.md §3). */
+/** `limit`: 1–100, default 20 (DESIGN.md §3); the GraphQL door checks it first, in PageArgs, with this message. */
 export function pageLimit(limit: number | null | undefined): number {
-  if (limit == null) return 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new AppError("VALIDATION_FAILED", "limit: must be a whole number from 1 to 100");
+  if (limit == null) return PAGE_SIZE.default;
+  if (!Number.isInteger(limit) || limit < PAGE_SIZE.min || limit > PAGE_SIZE.max) {
+    throw new AppError("VALIDATION_FAILED", `limit: must be a whole number from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}`);
+  }
   return limit;
 }
 

@@ -1,8 +1,10 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
 import { AppError, isErrorCode } from "../../errors.js";
 import { loaderOf, meteredCaller, type GraphQLContext } from "../../graphql/context.js";
-import { requireMember } from "../accounts/viewer.js";
-import { pageLimit } from "./cursor.js";
+import { CurrentMember, CurrentViewer, currentViewer, type Member } from "../../graphql/decorators/current-member.js";
+import { IdentifyCaller } from "../../graphql/decorators/identify-caller.js";
+import { PageArgs } from "../../graphql/page.args.js";
+import type { Viewer } from "../accounts/viewer.js";
 import type { ScoreResultsService } from "./score-results.service.js";
 import type { ScoreJob, ScoreKind } from "./score-job.entity.js";
 import type { ScoreProgress } from "./score-progress.js";
@@ -30,6 +32,7 @@ export class ScoreResolver {
     private readonly waitMs: number,
   ) {}
 
+  @IdentifyCaller()
   @Mutation(() => ScorePayload, {
     description:
       "Scores an address with the maturity framework (full crawl) and waits for the result (SCORE_WAIT_SECONDS, 120 by default; else answers the job). Session, API key, or anonymous within the anonymous cap. Honours Idempotency-Key. REST: POST /api/score.",
@@ -38,6 +41,7 @@ export class ScoreResolver {
     return this.run("score", input, context);
   }
 
+  @IdentifyCaller()
   @Mutation(() => ScorePayload, {
     description: "Quick score: the home page and at most 4 linked pages, maturity framework; waits like score. REST: POST /api/score/quick.",
   })
@@ -45,6 +49,7 @@ export class ScoreResolver {
     return this.run("quick", input, context);
   }
 
+  @IdentifyCaller()
   @Mutation(() => ScorePayload, {
     description:
       "Scores with the product framework and attaches the result to the caller's product for that address (created if absent; counts against the plan's products). Session or API key. REST: POST /api/score/product.",
@@ -53,6 +58,7 @@ export class ScoreResolver {
     return this.run("product", input, context);
   }
 
+  @IdentifyCaller()
   @Mutation(() => StartedScore, { description: "Starts a scoring job and answers at once; follow it with scoreProgress or scoreJob. Charged like the waiting operations." })
   async startScore(@Arg("input", () => StartScoreInput, { description: "What to score and how." }) input: StartScoreInput, @Ctx() context: GraphQLContext): Promise<StartedScore> {
     const started = await this.service.start(await callerOf(context), { kind: input.kind, url: input.url, context: input.context });
@@ -64,27 +70,23 @@ export class ScoreResolver {
     return toGraphQLResult(await this.results.getPublic(id));
   }
 
+  @Authorized()
   @Query(() => ScoreHistory, { description: "The caller's results, newest first. REST: GET /api/scores?limit&cursor." })
-  async scores(
-    @Ctx() context: GraphQLContext,
-    @Arg("limit", () => Int, { nullable: true, description: "1–100, default 20." }) limit?: number | null,
-    @Arg("cursor", () => String, { nullable: true, description: "The nextCursor of the previous page." }) cursor?: string | null,
-  ): Promise<ScoreHistory> {
-    const member = requireMember(await context.viewer());
-    const page = await this.results.history(member.accountId, pageLimit(limit), cursor ?? undefined);
-    return { results: page.results.map(toGraphQLResult), nextCursor: page.nextCursor };
+  async scores(@Args(() => PageArgs) page: PageArgs, @CurrentMember() member: Member): Promise<ScoreHistory> {
+    const { results, nextCursor } = await this.results.history(member.accountId, page.size, page.cursor ?? undefined);
+    return { results: results.map(toGraphQLResult), nextCursor };
   }
 
   @Query(() => ScoreJobType, { description: "A scoring job of the caller (or of the anonymous requester's address)." })
-  async scoreJob(@Arg("id", () => ID, { description: "The job id." }) id: string, @Ctx() context: GraphQLContext): Promise<ScoreJobType> {
-    return toGraphQLJob(await this.service.jobFor(await context.viewer(), context.clientIp, id));
+  async scoreJob(@Arg("id", () => ID, { description: "The job id." }) id: string, @CurrentViewer() viewer: Viewer, @Ctx() context: GraphQLContext): Promise<ScoreJobType> {
+    return toGraphQLJob(await this.service.jobFor(viewer, context.clientIp, id));
   }
 
+  @Authorized()
   @Mutation(() => ScoreResultType, {
     description: "Moves a held anonymous result into the caller's history with its one-time claim token. REST: POST /api/score/link.",
   })
-  async linkScore(@Arg("input", () => LinkScoreInput, { description: "The result and its claim token." }) input: LinkScoreInput, @Ctx() context: GraphQLContext): Promise<ScoreResultType> {
-    const member = requireMember(await context.viewer());
+  async linkScore(@Arg("input", () => LinkScoreInput, { description: "The result and its claim token." }) input: LinkScoreInput, @CurrentMember() member: Member): Promise<ScoreResultType> {
     return toGraphQLResult(await this.results.link(member.accountId, input.resultId, input.claimToken));
   }
 
@@ -94,7 +96,7 @@ export class ScoreResolver {
     subscribe: async ({ args, context }) => {
       const ctx = context as GraphQLContext;
       if (!ctx.streams) throw new AppError("SERVICE_UNAVAILABLE", "Subscriptions are served over graphql-ws at /graphql.");
-      return ctx.streams.scoreProgress(await ctx.viewer(), ctx.clientIp, String((args as { jobId: string }).jobId));
+      return ctx.streams.scoreProgress(await currentViewer({ context: ctx }), ctx.clientIp, String((args as { jobId: string }).jobId));
     },
   })
   scoreProgress(@Root() progress: ScoreProgress, @Arg("jobId", () => ID, { description: "The job to follow." }) _jobId: string): ScoreProgressType {

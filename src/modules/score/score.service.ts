@@ -18,11 +18,9 @@ import type { ScoreJob, ScoreKind } from "./score-job.entity.js";
 import type { ScoreJobRepository } from "./score-job.repository.js";
 import { isTerminal, type JobQueue, type ProgressBus, type ScoreProgress } from "./score-progress.js";
 
-export const MAX_URL_LENGTH = 2_048;
-export const MAX_CONTEXT_LENGTH = 5_000;
+import { MAX_CONTEXT_LENGTH, MAX_IDEMPOTENCY_KEY_LENGTH as MAX_IDEMPOTENCY_KEY, MAX_URL_LENGTH } from "../../limits.js";
 /** Idempotency keys are remembered this long (DESIGN.md: a replay within 24 h). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-const MAX_IDEMPOTENCY_KEY = 255;
 
 export interface ScoreRequest {
   readonly kind: ScoreKind;

@@ -1,5 +1,7 @@
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { jobStatuses } from "./score-progress.js";
+import { MaxCharacters } from "../../graphql/decorators/max-characters.js";
+import { MAX_CONTEXT_LENGTH, MAX_URL_LENGTH } from "../../limits.js";
 
 export enum ConfidenceLevel {
   high = "high",
@@ -298,9 +300,11 @@ export class StartedScore {
 @InputType({ description: "What to score." })
 export class ScoreInput {
   @Field(() => String, { description: "The product's public web address (http or https, at most 2,048 characters)." })
+  @MaxCharacters(MAX_URL_LENGTH)
   url: string;
 
   @Field(() => String, { nullable: true, description: "Optional free text about the product (at most 5,000 characters); it informs, never outweighs, the site." })
+  @MaxCharacters(MAX_CONTEXT_LENGTH)
   context?: string | null;
 }
 

@@ -1,6 +1,7 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import { meteredCaller, type GraphQLContext } from "../../graphql/context.js";
-import { requireMember } from "../accounts/viewer.js";
+import { CurrentMember, type Member } from "../../graphql/decorators/current-member.js";
+import { WordedPageArgs } from "../../graphql/page.args.js";
 import type { WebhooksService } from "./webhooks.service.js";
 import { CreateWebhookInput, UpdateWebhookInput, WebhookDeliveryPage, WebhookDeliveryType, WebhookList, WebhookType, WebhookWithSecret } from "./webhooks.types.js";
 
@@ -13,33 +14,25 @@ export class WebhooksResolver {
 
   @Authorized()
   @Query(() => WebhookList, { description: "The account's webhooks. REST: GET /api/webhooks." })
-  async webhooks(@Ctx() context: GraphQLContext): Promise<WebhookList> {
-    const member = requireMember(await context.viewer());
+  async webhooks(@CurrentMember() member: Member): Promise<WebhookList> {
     return { webhooks: await this.service.list(member.accountId) };
   }
 
   @Authorized()
   @Query(() => WebhookType, { description: "One webhook of the account. REST: GET /api/webhooks/{id}." })
-  async webhook(@Arg("id", () => ID, { description: "The webhook's id." }) id: string, @Ctx() context: GraphQLContext): Promise<WebhookType> {
-    return this.service.get(requireMember(await context.viewer()).accountId, id);
+  async webhook(@Arg("id", () => ID, { description: "The webhook's id." }) id: string, @CurrentMember() member: Member): Promise<WebhookType> {
+    return this.service.get(member.accountId, id);
   }
 
   @Authorized()
   @FieldResolver(() => WebhookDeliveryPage, { description: "The delivery log, newest first. REST: GET /api/webhooks/{id}/deliveries." })
-  async deliveries(
-    @Root() webhook: WebhookType,
-    @Ctx() context: GraphQLContext,
-    @Arg("limit", () => Int, { nullable: true, description: "1 to 100, default 20." }) limit?: number | null,
-    @Arg("cursor", () => String, { nullable: true, description: "The nextCursor of the previous page." }) cursor?: string | null,
-  ): Promise<WebhookDeliveryPage> {
-    const member = requireMember(await context.viewer());
-    return this.service.deliveries(member.accountId, webhook.id, limit, defined(cursor));
+  async deliveries(@Root() webhook: WebhookType, @Args(() => WordedPageArgs) page: WordedPageArgs, @CurrentMember() member: Member): Promise<WebhookDeliveryPage> {
+    return this.service.deliveries(member.accountId, webhook.id, page.limit, defined(page.cursor));
   }
 
   @Authorized()
   @Mutation(() => WebhookWithSecret, { description: "Creates a webhook (at most 10 per account). REST: POST /api/webhooks (201)." })
-  async createWebhook(@Arg("input", () => CreateWebhookInput, { description: "Destination and event kinds." }) input: CreateWebhookInput, @Ctx() context: GraphQLContext): Promise<WebhookWithSecret> {
-    const member = requireMember(await context.viewer());
+  async createWebhook(@Arg("input", () => CreateWebhookInput, { description: "Destination and event kinds." }) input: CreateWebhookInput, @CurrentMember() member: Member): Promise<WebhookWithSecret> {
     return this.service.create(member.accountId, { url: input.url, events: defined(input.events) });
   }
 
@@ -48,22 +41,21 @@ export class WebhooksResolver {
   async updateWebhook(
     @Arg("id", () => ID, { description: "The webhook's id." }) id: string,
     @Arg("input", () => UpdateWebhookInput, { description: "The changes." }) input: UpdateWebhookInput,
-    @Ctx() context: GraphQLContext,
+    @CurrentMember() member: Member,
   ): Promise<WebhookType> {
-    const member = requireMember(await context.viewer());
     return this.service.update(member.accountId, id, { url: defined(input.url), events: defined(input.events), enabled: defined(input.enabled) });
   }
 
   @Authorized()
   @Mutation(() => WebhookType, { description: "Deletes a webhook and its delivery log. REST: DELETE /api/webhooks/{id} (204)." })
-  async deleteWebhook(@Arg("id", () => ID, { description: "The webhook's id." }) id: string, @Ctx() context: GraphQLContext): Promise<WebhookType> {
-    return this.service.remove(requireMember(await context.viewer()).accountId, id);
+  async deleteWebhook(@Arg("id", () => ID, { description: "The webhook's id." }) id: string, @CurrentMember() member: Member): Promise<WebhookType> {
+    return this.service.remove(member.accountId, id);
   }
 
   @Authorized()
   @Mutation(() => WebhookWithSecret, { description: "A new signing secret; the old one keeps signing beside it for 24 hours. REST: POST /api/webhooks/{id}/rotate-secret." })
-  async rotateWebhookSecret(@Arg("id", () => ID, { description: "The webhook's id." }) id: string, @Ctx() context: GraphQLContext): Promise<WebhookWithSecret> {
-    return this.service.rotateSecret(requireMember(await context.viewer()).accountId, id);
+  async rotateWebhookSecret(@Arg("id", () => ID, { description: "The webhook's id." }) id: string, @CurrentMember() member: Member): Promise<WebhookWithSecret> {
+    return this.service.rotateSecret(member.accountId, id);
   }
 
   // Not @Authorized (its check would charge the API call up front): the service requires a member and charges only what it accepts.

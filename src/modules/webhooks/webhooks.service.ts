@@ -11,8 +11,7 @@ import type { WebhookDeliveryRepository } from "./webhook-delivery.repository.js
 import { webhookEventKinds, type Webhook, type WebhookDelivery, type WebhookEventKind } from "./webhook.entity.js";
 import { throwWithoutSecrets, type WebhookRepository } from "./webhook.repository.js";
 
-export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
-export const MAX_WEBHOOK_URL_LENGTH = 2_048;
+import { MAX_URL_LENGTH as MAX_WEBHOOK_URL_LENGTH, MAX_WEBHOOKS_PER_ACCOUNT } from "../../limits.js";
 /** After a rotation the old secret keeps signing beside the new one this long. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 

@@ -1,4 +1,6 @@
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from "type-graphql";
+import { MaxCharacters } from "../../graphql/decorators/max-characters.js";
+import { MAX_URL_LENGTH } from "../../limits.js";
 
 @ObjectType("WebhookDelivery", { description: "One event sent (or being sent) to one webhook: the delivery log." })
 export class WebhookDeliveryType {
@@ -87,6 +89,7 @@ export class WebhookList {
 @InputType({ description: "A new webhook." })
 export class CreateWebhookInput {
   @Field(() => String, { description: "The HTTPS destination, at most 2,048 characters; it must not resolve to a private address." })
+  @MaxCharacters(MAX_URL_LENGTH)
   url: string;
 
   @Field(() => [String], { nullable: true, description: "Event kinds: score.completed (default), subscription.changed." })
@@ -96,6 +99,7 @@ export class CreateWebhookInput {
 @InputType({ description: "Changes to a webhook; fields left out stay as they are." })
 export class UpdateWebhookInput {
   @Field(() => String, { nullable: true, description: "A new HTTPS destination." })
+  @MaxCharacters(MAX_URL_LENGTH)
   url?: string | null;
 
   @Field(() => [String], { nullable: true, description: "The event kinds to receive." })

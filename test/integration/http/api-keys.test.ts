@@ -60,6 +60,9 @@ describe("API keys", () => {
     const minted = await api("/api/keys", { method: "POST", bearer: secret, body: { name: "escalate" } });
     expect(minted.status).toBe(403);
     expect((await minted.json()).error.code).toBe("FORBIDDEN");
+    // Who may call is decided before the input is read.
+    const invalid = await api("/api/keys", { method: "POST", bearer: secret, body: { name: "" } });
+    expect((await invalid.json()).error.code).toBe("FORBIDDEN");
 
     const revoked = await api(`/api/keys/${key.id}`, { method: "DELETE", cookie: owner.cookie });
     expect(revoked.status).toBe(204);
@@ -67,6 +70,10 @@ describe("API keys", () => {
     const after = await api("/api/usage", { bearer: secret });
     expect(after.status).toBe(401);
     expect((await after.json()).error).toMatchObject({ code: "AUTH_REQUIRED", message: "The API key is not valid." });
+    // Also where anonymous callers are welcome: credentials are checked before the input.
+    const scoring = await api("/api/score", { method: "POST", bearer: secret, body: { url: `https://example.com/${"a".repeat(2_100)}` } });
+    expect(scoring.status).toBe(401);
+    expect((await scoring.json()).error).toMatchObject({ code: "AUTH_REQUIRED", message: "The API key is not valid." });
     expect((await api(`/api/keys/${key.id}`, { method: "DELETE", cookie: owner.cookie })).status).toBe(404);
     expect(await (await api("/api/keys", { cookie: owner.cookie })).json()).toEqual({ keys: [] });
   });

@@ -2,6 +2,7 @@ import { pino } from "pino";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataSourceFor } from "../../../src/db/database.js";
+import { MAX_WEBHOOKS_PER_ACCOUNT } from "../../../src/limits.js";
 import { Transactions } from "../../../src/db/transaction.js";
 import { DomainEvents } from "../../../src/events/domain-events.js";
 import type { MeteredCaller } from "../../../src/modules/accounts/viewer.js";
@@ -10,7 +11,7 @@ import { MemorySlidingWindowStore } from "../../../src/modules/billing/rate-limi
 import { AddressGuard } from "../../../src/modules/crawl/address-guard.js";
 import { WebhookDeliveryRepository } from "../../../src/modules/webhooks/webhook-delivery.repository.js";
 import { WebhookRepository } from "../../../src/modules/webhooks/webhook.repository.js";
-import { MAX_WEBHOOKS_PER_ACCOUNT, WebhooksService } from "../../../src/modules/webhooks/webhooks.service.js";
+import { WebhooksService } from "../../../src/modules/webhooks/webhooks.service.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
 import { insertAccount } from "../../support/webhook-rows.js";
 

@@ -1,6 +1,5 @@
-import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
-import type { GraphQLContext } from "../../../graphql/context.js";
-import { requireMember, requireSessionMember } from "../viewer.js";
+import { Arg, Authorized, ID, Mutation, Query, Resolver } from "type-graphql";
+import { CurrentMember, SessionMember, type Member, type MemberBySession } from "../../../graphql/decorators/current-member.js";
 import type { ApiKeysService } from "./api-keys.service.js";
 import { ApiKeyList, ApiKeyType, CreatedApiKey, CreateApiKeyInput } from "./api-keys.types.js";
 
@@ -10,22 +9,19 @@ export class ApiKeysResolver {
 
   @Authorized()
   @Query(() => ApiKeyList, { description: "The account's active API keys. REST: GET /api/keys." })
-  async apiKeys(@Ctx() context: GraphQLContext): Promise<ApiKeyList> {
-    const member = requireMember(await context.viewer());
+  async apiKeys(@CurrentMember() member: Member): Promise<ApiKeyList> {
     return { keys: await this.keys.list(member.accountId) };
   }
 
-  @Authorized()
+  @Authorized("session")
   @Mutation(() => CreatedApiKey, { description: "Creates an API key (signed-in session; Business and Enterprise plans). REST: POST /api/keys." })
-  async createApiKey(@Arg("input", () => CreateApiKeyInput, { description: "The new key's name." }) input: CreateApiKeyInput, @Ctx() context: GraphQLContext): Promise<CreatedApiKey> {
-    const member = requireSessionMember(await context.viewer());
+  async createApiKey(@Arg("input", () => CreateApiKeyInput, { description: "The new key's name." }) input: CreateApiKeyInput, @SessionMember() member: MemberBySession): Promise<CreatedApiKey> {
     return this.keys.create(member.accountId, member.userId, input.name);
   }
 
-  @Authorized()
+  @Authorized("session")
   @Mutation(() => ApiKeyType, { description: "Revokes an API key at once. REST: DELETE /api/keys/{id} (204)." })
-  async revokeApiKey(@Arg("id", () => ID, { description: "The key's id." }) id: string, @Ctx() context: GraphQLContext): Promise<ApiKeyType> {
-    const member = requireSessionMember(await context.viewer());
+  async revokeApiKey(@Arg("id", () => ID, { description: "The key's id." }) id: string, @SessionMember() member: MemberBySession): Promise<ApiKeyType> {
     return this.keys.revoke(member.accountId, id);
   }
 }

@@ -10,7 +10,7 @@ import type { ApiKeyRepository } from "./api-key.repository.js";
 const API_PLANS: ReadonlySet<PlanId> = new Set(["business", "enterprise"]);
 /** Writing last-used on every request would make each API call a row update; a minute is precise enough. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-const MAX_NAME = 100;
+import { MAX_API_KEY_NAME_LENGTH as MAX_NAME } from "../../../limits.js";
 
 export interface ApiKeyView {
   readonly id: string;

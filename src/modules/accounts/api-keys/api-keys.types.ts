@@ -1,5 +1,6 @@
 import { Length } from "class-validator";
 import { Field, GraphQLISODateTime, ID, InputType, ObjectType } from "type-graphql";
+import { MAX_API_KEY_NAME_LENGTH } from "../../../limits.js";
 
 @ObjectType("ApiKey", { description: "A programmatic credential of the account (Business and Enterprise plans). Its secret is never shown again after creation." })
 export class ApiKeyType {
@@ -37,6 +38,6 @@ export class ApiKeyList {
 @InputType({ description: "A new API key." })
 export class CreateApiKeyInput {
   @Field(() => String, { description: "A name to recognise the key by, 1 to 100 characters." })
-  @Length(1, 100)
+  @Length(1, MAX_API_KEY_NAME_LENGTH)
   name: string;
 }

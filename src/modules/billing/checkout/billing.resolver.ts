@@ -1,7 +1,6 @@
-import { Arg, Authorized, Ctx, Mutation, Resolver } from "type-graphql";
+import { Arg, Authorized, Mutation, Resolver } from "type-graphql";
 import { AppError } from "../../../errors.js";
-import type { GraphQLContext } from "../../../graphql/context.js";
-import { requireSessionMember } from "../../accounts/viewer.js";
+import { SessionMember, type MemberBySession } from "../../../graphql/decorators/current-member.js";
 import { purchasablePlans, type Purchase, type PurchasablePlan } from "./billing-provider.js";
 import type { BillingService } from "./billing.service.js";
 import { CheckoutInput, CheckoutSessionType } from "./billing.types.js";
@@ -10,15 +9,14 @@ import { CheckoutInput, CheckoutSessionType } from "./billing.types.js";
 export class BillingResolver {
   constructor(private readonly billing: BillingService) {}
 
-  @Authorized()
+  @Authorized("session")
   @Mutation(() => CheckoutSessionType, {
     description: "Starts a checkout for a plan upgrade or a score pack (signed-in session). REST: POST /api/billing/checkout.",
   })
   async startCheckout(
     @Arg("input", () => CheckoutInput, { description: "A plan or a pack: exactly one." }) input: CheckoutInput,
-    @Ctx() context: GraphQLContext,
+    @SessionMember() member: MemberBySession,
   ): Promise<CheckoutSessionType> {
-    const member = requireSessionMember(await context.viewer());
     return this.billing.startCheckout(member, purchaseOf(input));
   }
 }
