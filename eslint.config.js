@@ -17,10 +17,16 @@ import tseslint from "typescript-eslint";
 
 /** An import of a top-level folder, from any depth (`../../http/x.js`, `../src/http/x.js`). */
 const folder = (name) => `^(\\.\\.?/)+(src/)?${name}/`;
-const restricted = (...patterns) => [
+const noOrm = {
+  name: "typeorm",
+  message: "Only repositories (*.repository.ts), entities and src/db touch TypeORM: add a repository method and pass a Transaction.",
+};
+/** Layer patterns, and TypeORM refused unless `orm` is true (rule options replace each other, so both go in one). */
+const restrictedWith = (orm, patterns) => [
   "error",
-  { patterns: patterns.map(([name, message]) => ({ regex: folder(name), message })) },
+  { paths: orm ? [] : [noOrm], patterns: patterns.map(([name, message]) => ({ regex: folder(name), message })) },
 ];
+const restricted = (...patterns) => restrictedWith(false, patterns);
 
 const noRest = [
   "rest-compat",
@@ -36,6 +42,9 @@ const noFeatures = [
   ["db", "A leaf imports no feature."],
   ["events", "A leaf imports no feature."],
 ];
+
+/** The files that may touch TypeORM (with src/db, the bootstrap and migrations). */
+const dataAccess = ["src/**/*.repository.ts", "src/**/*.entity.ts", "rest-compat/**/*.repository.ts"];
 
 /** GraphQL-facing files of a feature, which may import src/graphql (see above). */
 const graphqlFacing = [
@@ -85,11 +94,15 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-expressions": "off",
     },
   },
-  // Features: never a front door.
+  // Features: never a front door; SQL only in their repositories.
   {
-    files: ["src/modules/**", "src/events/**", "src/db/**"],
-    ignores: graphqlFacing,
+    files: ["src/modules/**", "src/events/**"],
+    ignores: [...graphqlFacing, ...dataAccess],
     rules: { "no-restricted-imports": restricted(noRest, noHttp, noGraphql) },
+  },
+  {
+    files: [...dataAccess.filter((glob) => !glob.startsWith("rest-compat")), "src/db/**"],
+    rules: { "no-restricted-imports": restrictedWith(true, [noRest, noHttp, noGraphql]) },
   },
   { files: graphqlFacing, rules: { "no-restricted-imports": restricted(noRest, noHttp) } },
   // Leaves: config, errors and the neutral helpers import no feature and no door.
@@ -99,5 +112,7 @@ export default tseslint.config(
   },
   // The doors, one way: GraphQL → REST → HTTP.
   { files: ["src/graphql/**"], rules: { "no-restricted-imports": restricted(noRest, noHttp) } },
-  { files: ["rest-compat/**"], rules: { "no-restricted-imports": restricted(noHttp) } },
+  { files: ["rest-compat/**"], ignores: dataAccess, rules: { "no-restricted-imports": restricted(noHttp) } },
+  { files: ["rest-compat/**/*.repository.ts"], rules: { "no-restricted-imports": restrictedWith(true, [noHttp]) } },
+  { files: ["src/http/**", "src/*.ts", "src/cli/**", "src/client/**"], ignores: ["src/config.ts", "src/errors.ts", "src/limits.ts"], rules: { "no-restricted-imports": restricted() } },
 );

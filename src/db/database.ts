@@ -7,8 +7,11 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded-postgre
 import { entities } from "./entities.js";
 import { migrations } from "./migrations/index.js";
 
+/** The connection pool repositories are built on: composition roots hand it to repository constructors. */
+export type DatabaseConnection = DataSource;
+
 export interface Database {
-  readonly dataSource: DataSource;
+  readonly dataSource: DatabaseConnection;
   readonly kind: Config["database"]["kind"];
   /** One round trip, bounded in time: what the health check measures. */
   ping(timeoutMs: number): Promise<number>;

@@ -1,6 +1,6 @@
 import type { DataSource } from "typeorm";
 import type { Transaction } from "../../db/transaction.js";
-import { keysetPage } from "../score/cursor.js";
+import { keysetPage } from "../../db/keyset-page.js";
 import { latestResultOfProduct } from "../score/score-results.service.js";
 import { ChatConversation, ChatMessage, type Citation } from "./chat.entity.js";
 

@@ -8,7 +8,7 @@ import type { CreditLedger } from "../billing/ledger.service.js";
 import { actionCostTenths, tenthsToCredits } from "../billing/plans.js";
 import { memberSubject, type RateLimiter } from "../billing/rate-limit/rate-limiter.js";
 import type { ProductsService } from "../products/products.service.js";
-import { pageLimit } from "../score/cursor.js";
+import { pageLimit } from "../../db/keyset-page.js";
 import type { ScoreResultsService } from "../score/score-results.service.js";
 import { ChatEngineError, type ChatEngine, type ChatReply, type ChatRequest } from "./chat-engine.js";
 import type { ChatMessage } from "./chat.entity.js";

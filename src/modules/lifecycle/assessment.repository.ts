@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import { keysetPage } from "../score/cursor.js";
+import { keysetPage } from "../../db/keyset-page.js";
 import { latestResultOfProduct } from "../score/score-results.service.js";
 import { LifecycleAssessment } from "./assessment.entity.js";
 

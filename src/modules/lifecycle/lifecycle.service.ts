@@ -1,6 +1,6 @@
 import { AppError } from "../../errors.js";
 import type { ProductsService } from "../products/products.service.js";
-import { pageLimit } from "../score/cursor.js";
+import { pageLimit } from "../../db/keyset-page.js";
 import type { LifecycleAssessment, NextTask, StageProgress } from "./assessment.entity.js";
 import type { AssessmentRepository } from "./assessment.repository.js";
 import { LIFECYCLE_VERSION, lifecycleStages, lifecycleStatuses, STAGE_DONE_SHARE, tasksById, type LifecycleStatus } from "./stages.js";

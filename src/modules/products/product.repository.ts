@@ -1,6 +1,6 @@
 import type { DataSource } from "typeorm";
 import type { Transaction } from "../../db/transaction.js";
-import { keysetPage } from "../score/cursor.js";
+import { keysetPage } from "../../db/keyset-page.js";
 import { Product } from "./product.entity.js";
 
 /** The `products` table: one row per account and normalized address. */

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { DataSource } from "typeorm";
+import type { OutboxRetentionRepository } from "../../events/outbox-retention.repository.js";
 import type { ScoreJobRunner } from "./score-job.runner.js";
 import type { ScoreResultRepository } from "./score-result.repository.js";
 import type { JobQueue } from "./score-progress.js";
@@ -13,33 +13,6 @@ export interface MaintenanceOptions {
   readonly clock?: () => Date;
 }
 
-/** Delivered (or given up) events are kept this long in the outbox, with their delivery log. */
-export const OUTBOX_RETENTION_MS = 30 * 24 * 3_600_000;
-const PURGE_BATCH = 1_000;
-
-/**
- * Deletes outbox events older than 30 days that no delivery still waits on (their
- * delivery rows go with them), a batch at a time so no statement is unbounded;
- * returns how many.
- */
-export async function purgeDeliveredEvents(dataSource: DataSource, now: Date): Promise<number> {
-  const cutoff = new Date(now.getTime() - OUTBOX_RETENTION_MS);
-  let purged = 0;
-  for (;;) {
-    const [rows]: [unknown[], number] = await dataSource.query(
-      `DELETE FROM "domain_events" WHERE "id" IN (
-         SELECT "e"."id" FROM "domain_events" "e"
-          WHERE "e"."occurred_at" < $1
-            AND NOT EXISTS (SELECT 1 FROM "webhook_deliveries" "d" WHERE "d"."event_id" = "e"."id" AND "d"."status" = 'pending')
-          LIMIT $2)
-       RETURNING "id"`,
-      [cutoff, PURGE_BATCH],
-    );
-    purged += rows.length;
-    if (rows.length < PURGE_BATCH) return purged;
-  }
-}
-
 /**
  * The scheduled tasks of a process that runs jobs: re-queueing jobs left behind
  * (at start and every sweep) and the daily-enough purges. Timers are unref'd, and
@@ -47,7 +20,7 @@ export async function purgeDeliveredEvents(dataSource: DataSource, now: Date): P
  */
 export function startMaintenance(
   deps: {
-    dataSource: DataSource;
+    outbox: OutboxRetentionRepository;
     results: ScoreResultRepository;
     runner: ScoreJobRunner;
     queue: JobQueue;
@@ -65,7 +38,7 @@ export function startMaintenance(
     // Held anonymous results whose 30 days passed without a link.
     const held = await deps.results.purgeExpiredHeld(clock());
     const keys = await deps.scores.purgeIdempotencyKeys();
-    const events = await purgeDeliveredEvents(deps.dataSource, clock());
+    const events = await deps.outbox.purgeDelivered(clock());
     if (held + keys + events > 0) deps.logger.info({ heldResults: held, idempotencyKeys: keys, outboxEvents: events }, "purged expired records");
   };
   const guarded = (task: () => Promise<void>, name: string) => () => {

@@ -3,7 +3,7 @@ import type { Transaction } from "../../db/transaction.js";
 import { dimensions as frameworkDimensions } from "../scoring/framework/dimensions.js";
 import type { ScoreResult } from "../scoring/scoring.types.js";
 import type { ScoreJob } from "./score-job.entity.js";
-import { keysetPage } from "./cursor.js";
+import { keysetPage } from "../../db/keyset-page.js";
 import { ScoreDimensionRecord, ScoreResultRecord } from "./score-result.entity.js";
 import type { CoreRecord } from "./score-result.view.js";
 

@@ -3,7 +3,7 @@ import { isUuid } from "../../db/uuid.js";
 import DataLoader from "dataloader";
 import type { Transactions } from "../../db/transaction.js";
 import { AppError } from "../../errors.js";
-import { decodeCursor, encodeCursor } from "./cursor.js";
+import { decodeCursor, encodeCursor } from "../../db/keyset-page.js";
 import type { ScoreDimensionRecord, ScoreResultRecord } from "./score-result.entity.js";
 import type { ScoreResultRepository } from "./score-result.repository.js";
 import { coreView, detailsOf, resultView, type ResultCore, type ResultDetails, type ScoreResultView } from "./score-result.view.js";

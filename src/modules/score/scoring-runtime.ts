@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { DataSource } from "typeorm";
+import type { DatabaseConnection } from "../../db/database.js";
 import type { Config } from "../../config.js";
 import { Transactions } from "../../db/transaction.js";
 import type { ServiceMetrics } from "../../metrics.js";
@@ -21,6 +21,7 @@ import type { Scorer } from "../scoring/scoring.types.js";
 import { BullJobQueue, startBullWorker } from "./bullmq-queue.js";
 import { InProcessJobQueue, MemoryProgressBus } from "./in-process-queue.js";
 import { startMaintenance } from "./maintenance.js";
+import { OutboxRetentionRepository } from "../../events/outbox-retention.repository.js";
 import { progressStream } from "./progress-stream.js";
 import { RedisProgressBus } from "./redis-progress-bus.js";
 import { StoredProgressBus } from "./stored-progress-bus.js";
@@ -80,7 +81,7 @@ function jobObserver(metrics: ServiceMetrics) {
 
 export function createScoringRuntime(deps: {
   config: Config;
-  dataSource: DataSource;
+  dataSource: DatabaseConnection;
   redis: RedisConnection | undefined;
   ledger: CreditLedger;
   events: DomainEvents;
@@ -125,7 +126,7 @@ export function createScoringRuntime(deps: {
   const results = new ScoreResultsService(resultRows, transactions);
   const idempotencyKeys = new IdempotencyKeyRepository(dataSource);
   const scores = new ScoreService(jobs, idempotencyKeys, transactions, accounts, ledger, limiter, anonymousCap, products, queue, bus, logger, undefined, (url) => crawler.checkAddress(url));
-  const maintenance = startMaintenance({ dataSource, results: resultRows, runner, queue, scores, logger }, overrides.sweepEveryMs ? { sweepEveryMs: overrides.sweepEveryMs } : {});
+  const maintenance = startMaintenance({ outbox: new OutboxRetentionRepository(dataSource), results: resultRows, runner, queue, scores, logger }, overrides.sweepEveryMs ? { sweepEveryMs: overrides.sweepEveryMs } : {});
   const streams: ScoreProgressStreams = {
     async scoreProgress(viewer, clientIp, jobId) {
       const job = await scores.jobFor(viewer, clientIp, jobId);

@@ -1,6 +1,6 @@
 import type { DataSource } from "typeorm";
 import type { Transaction } from "../../db/transaction.js";
-import { keysetPage } from "../score/cursor.js";
+import { keysetPage } from "../../db/keyset-page.js";
 import { WebhookDelivery } from "./webhook.entity.js";
 
 /** The API's side of `webhook_deliveries`: listing, test events' deliveries, replays, and resuming paused ones. */

@@ -6,7 +6,7 @@ import type { DomainEvents } from "../../events/domain-events.js";
 import { requireMember, type MeteredCaller } from "../accounts/viewer.js";
 import { accountSubject, type RateLimiter } from "../billing/rate-limit/rate-limiter.js";
 import { AddressGuard, RefusedAddressError } from "../crawl/address-guard.js";
-import { pageLimit } from "../score/cursor.js";
+import { pageLimit } from "../../db/keyset-page.js";
 import type { WebhookDeliveryRepository } from "./webhook-delivery.repository.js";
 import { webhookEventKinds, type Webhook, type WebhookDelivery, type WebhookEventKind } from "./webhook.entity.js";
 import { throwWithoutSecrets, type WebhookRepository } from "./webhook.repository.js";

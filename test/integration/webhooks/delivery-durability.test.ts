@@ -11,7 +11,7 @@ import { loadConfig } from "../../../src/config.js";
 import { dataSourceFor } from "../../../src/db/database.js";
 import { DomainEvents } from "../../../src/events/domain-events.js";
 import { AddressGuard } from "../../../src/modules/crawl/address-guard.js";
-import { purgeDeliveredEvents } from "../../../src/modules/score/maintenance.js";
+import { OutboxRetentionRepository } from "../../../src/events/outbox-retention.repository.js";
 import { newWebhookSecret } from "../../../src/modules/webhooks/webhooks.service.js";
 import { startTestApp } from "../../support/app.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
@@ -235,7 +235,7 @@ describe("webhook delivery under failure", () => {
     await dataSource.query(`UPDATE webhook_deliveries SET status = 'delivered' WHERE id = ANY($1)`, [[rows[0]!.delivery, rows[1]!.delivery]]);
     await dataSource.query(`UPDATE domain_events SET occurred_at = now() WHERE id = $1`, [rows[1]!.id]);
     // rows[0]: old and delivered → purged; rows[1]: delivered but recent → kept; rows[2]: old but still pending → kept.
-    expect(await purgeDeliveredEvents(dataSource, new Date())).toBeGreaterThanOrEqual(1);
+    expect(await new OutboxRetentionRepository(dataSource).purgeDelivered(new Date())).toBeGreaterThanOrEqual(1);
     const left = (await dataSource.query(`SELECT id FROM domain_events WHERE account_id = $1`, [accountId])) as Array<{ id: string }>;
     expect(left.map((row) => row.id).sort()).toEqual([rows[1]!.id, rows[2]!.id].sort());
     expect(await dataSource.query(`SELECT id FROM webhook_deliveries WHERE id = $1`, [rows[0]!.delivery])).toEqual([]);

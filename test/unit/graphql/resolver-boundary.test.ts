@@ -8,7 +8,7 @@ import type { GraphQLContext } from "../../../src/graphql/context.js";
 import { PageArgs, WordedPageArgs } from "../../../src/graphql/page.args.js";
 import { ANONYMOUS, type Viewer } from "../../../src/modules/accounts/viewer.js";
 import { SendChatMessageInput } from "../../../src/modules/chat/chat.types.js";
-import { pageLimit } from "../../../src/modules/score/cursor.js";
+import { pageLimit } from "../../../src/db/keyset-page.js";
 import { ScoreInput, StartScoreInput } from "../../../src/modules/score/score.types.js";
 import { CreateWebhookInput, UpdateWebhookInput } from "../../../src/modules/webhooks/webhooks.types.js";
 

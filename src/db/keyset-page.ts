@@ -1,7 +1,7 @@
 import type { ObjectLiteral, SelectQueryBuilder } from "typeorm";
-import { AppError } from "../../errors.js";
-import { isUuid } from "../../db/uuid.js";
-import { PAGE_SIZE } from "../../limits.js";
+import { AppError } from "../errors.js";
+import { isUuid } from "./uuid.js";
+import { PAGE_SIZE } from "../limits.js";
 
 /**
  * Keyset cursors: the (createdAt, id) of the last item, opaque to callers. Every

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor } from "../../../src/modules/score/cursor.js";
+import { decodeCursor, encodeCursor } from "../../../src/db/keyset-page.js";
 import { AppError } from "../../../src/errors.js";
 
 const ID = "0b6f3a52-8c1e-4d7a-9f20-5e4b7c9d1a23";
