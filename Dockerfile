@@ -1,6 +1,6 @@
 # Image for docker-compose.yml: builds with dev dependencies, runs with production ones.
 # The runtime image carries Debian's Chromium, which renders the pages of sites built in the
-# browser (DESIGN §12): it is used by whichever process runs scoring jobs (the worker service
+# browser (docs/api.md §12): it is used by whichever process runs scoring jobs (the worker service
 # in docker-compose.yml, or the single process of `npm start`). CHROMIUM_PATH points at it.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app

@@ -1,7 +1,7 @@
 // Load on GET /api/score/{id} through the REST layer, beside a baseline
 // measured in the same run: a bare node:http handler that reads the same result
 // and its 27 dimension rows with `pg` on every request and answers the same
-// JSON bytes (checked before any load). Target (issue 14): at least the
+// JSON bytes (checked before any load). Target: at least the
 // baseline's throughput on ids the service's memory does not hold.
 //
 // Two workloads:

@@ -4,7 +4,7 @@
 //   3. the real crawler (fetch + decode + extraction) over a generated 200-page site,
 // for two page mixes: marketing/docs-like pages (about a third visible text) and a
 // text-dense worst case (about 70% text, a date in every section).
-// Budget (issue 3): crawler median CPU per page ≤ 2× the parse5 floor; peak RSS < 300 MB.
+// Budget: crawler median CPU per page ≤ 2× the parse5 floor; peak RSS < 300 MB.
 // The "fetches" column counts the requests the site answered in each phase.
 // The site is served by a child process so its CPU is not counted here. Phases run
 // with the service's own V8 flags (npm start): a 32 MB young generation lets each

@@ -1,4 +1,4 @@
-// Mixed traffic against the deployed shape (issue 14): two API processes and one
+// Mixed traffic against the deployed shape: two API processes and one
 // worker process (`dist/src/main.js` twice with SCORE_WORKERS=0, `dist/src/worker.js`
 // once) over real Postgres and Redis, 60 s, loopback only. Traffic, spread over both
 // APIs: share-link reads of stored results, history and usage by API key, and score

@@ -3,7 +3,7 @@
 //   service   the real crawler with its renderer over the same 25-route app (HTTP fetch of each shell, shell
 //             detection, render through the guarded proxy, settle on a quiet network, extraction), from a cold
 //             browser, exactly as a scoring job reads such a site.
-// Budget (issue 23): service wall time ≤ 1.3× the baseline (median of the rounds' ratios); peak memory of the
+// Budget: service wall time ≤ 1.3× the baseline (median of the rounds' ratios); peak memory of the
 // crawling process plus its browser < 700 MB; 20 rendered crawls in a row leave no Chromium process behind and
 // memory ends flat. Each phase runs in a fresh process, measured from outside with its whole process tree; the
 // phases run compiled (dist/bench/render-phase.js), as the worker does. The

@@ -1,4 +1,4 @@
-// Heuristic scoring cost for a 25-page crawl (issue 4 budget: under 50 ms of CPU),
+// Heuristic scoring cost for a 25-page crawl (budget: under 50 ms of CPU),
 // beside a floor measured in the same run: one full regex pass over the same
 // pages' scored text. Two corpora: the generated marketing pages (~52k characters
 // of text each, rubric words everywhere: a worst case) and the same pages cut to

@@ -1,5 +1,4 @@
-// Cost of the per-request API call charge when one account is busy (issue 11,
-// item 4). Every key-authenticated request charges one API call (0.1 credit and
+// Cost of the per-request API call charge when one account is busy. Every key-authenticated request charges one API call (0.1 credit and
 // one unit of the monthly ceiling) before its operation runs; the ledger keeps a
 // per-cycle balance row that each charge updates in one conditional statement.
 // The question: do 50 concurrent requests of ONE account (all charging the same

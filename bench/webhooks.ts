@@ -1,5 +1,5 @@
 // Webhook delivery latency, from the commit of an event to its receipt by an HTTPS
-// endpoint (issue 12): 1,000 `subscription.changed` events of one account with one
+// endpoint: 1,000 `subscription.changed` events of one account with one
 // webhook, recorded each in its own transaction the way a checkout records them,
 // published after commit (which wakes the dispatcher of the same process, as in the
 // service), delivered through the real dispatcher: claim with SKIP LOCKED, sign per

@@ -5,7 +5,7 @@ import { AppError } from "../src/errors.js";
  * A REST caller sent JSON fields, not GraphQL variables: an input its operation's
  * variables refused ("Variable "$input" got invalid value { name: undefined };
  * Expected non-nullable type String! not to be null at value.name.") is answered in
- * the body's terms, naming the field as DESIGN.md §4 asks ("name: is required").
+ * the body's terms, naming the field as docs/api.md §4 asks ("name: is required").
  * Anything else passes unchanged; GraphQL callers keep GraphQL's own messages.
  */
 export function restFieldMessage(error: AppError, schema: GraphQLSchema): AppError {

@@ -215,7 +215,7 @@ function operationOf(row: AnyRestRoute): OperationDefinitionNode {
 function errorSchema(codes: readonly ErrorCode[]): JsonSchema {
   return {
     type: "object",
-    description: "The error envelope (DESIGN.md §4).",
+    description: "The error envelope (docs/api.md §4).",
     required: ["error"],
     additionalProperties: false,
     properties: {

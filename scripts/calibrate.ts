@@ -22,7 +22,7 @@ import { StaticHost } from "./calibration/static-host.js";
  * Serves each real site of the corpus on 127.0.0.1 like a static host, crawls it
  * with the real crawler (full and quick), scores it as of its snapshot date, and
  * prints the table, Spearman ρ (all, commercial; whole corpus, fit half, held-out
- * half), the spread, the costliest misorderings and the targets of issue 10.
+ * half), the spread, the costliest misorderings and the targets (docs/calibration.md).
  */
 const { values } = parseArgs({
   options: {
@@ -41,7 +41,7 @@ if (!corpusDir) {
   console.error("set CORPUS_DIR to the folder of built calibration sites (see calibration/README.md)");
   process.exit(2);
 }
-const manifestPath = process.env.MANIFEST ?? (existsSync("calibration/sites.tsv") ? "calibration/sites.tsv" : "../shared/calibration/sites.tsv");
+const manifestPath = process.env.MANIFEST ?? "calibration/sites.tsv";
 const mirrorDir = process.env.MIRROR_DIR ?? resolve("../.mirror");
 const only = values.only?.split(",");
 const sites = readManifest(manifestPath).filter((site) => (!only || only.includes(site.name)) && existsSync(join(corpusDir, site.name)));

@@ -220,7 +220,7 @@ export interface Config {
   readonly crawl: {
     readonly maxPages: number;
     readonly ssrfAllowlist: readonly string[];
-    /** Headless Chromium for sites that build their pages in the browser (DESIGN §12); undefined: none found, shell sites fail. */
+    /** Headless Chromium for sites that build their pages in the browser (docs/api.md §12); undefined: none found, shell sites fail. */
     readonly browser?: BrowserLocation | undefined;
   };
   /** Scoring jobs this process runs at once; 0 = none (an API-only process beside `npm run worker`). */

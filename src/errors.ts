@@ -1,7 +1,7 @@
 import { GraphQLError } from "graphql";
 
 /**
- * The error catalogue (DESIGN.md §4): one table, read by both front doors.
+ * The error catalogue (docs/api.md §4): one table, read by both front doors.
  * GraphQL errors carry `extensions.{code, action, retryable}`; REST answers the
  * status and `{"error": {code, message, action, retryable}}`.
  */
@@ -166,7 +166,7 @@ function validationErrorsOf(error: unknown): FieldValidationError[] | undefined 
   return Array.isArray(list) ? (list as FieldValidationError[]) : undefined;
 }
 
-/** type-graphql + class-validator failures: the message names the field, as DESIGN.md §4 asks. */
+/** type-graphql + class-validator failures: the message names the field, as docs/api.md §4 asks. */
 function validationFromArguments(errors: FieldValidationError[], cause: unknown): AppError {
   // Input objects nest their fields' failures one level down (input.name).
   const first = errors[0]?.constraints ? errors[0] : ((errors[0]?.children?.[0] as FieldValidationError | undefined) ?? errors[0]);

@@ -9,7 +9,7 @@ export abstract class PmsError extends Error {}
 
 /**
  * The service refused the request with its error envelope
- * (`{"error": {code, message, action, retryable}}`, DESIGN.md §4), over REST or GraphQL.
+ * (`{"error": {code, message, action, retryable}}`, docs/api.md §4), over REST or GraphQL.
  */
 export class PmsApiError extends PmsError {
   override readonly name: string = "PmsApiError";

@@ -34,7 +34,7 @@ export function decodeCursor(cursor: string): { at: string; id: string } {
   throw new AppError("VALIDATION_FAILED", "cursor: is not a cursor this API returned");
 }
 
-/** `limit`: 1–100, default 20 (DESIGN.md §3); the GraphQL door checks it first, in PageArgs, with this message. */
+/** `limit`: 1–100, default 20 (docs/api.md §3); the GraphQL door checks it first, in PageArgs, with this message. */
 export function pageLimit(limit: number | null | undefined): number {
   if (limit == null) return PAGE_SIZE.default;
   if (!Number.isInteger(limit) || limit < PAGE_SIZE.min || limit > PAGE_SIZE.max) {

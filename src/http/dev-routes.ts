@@ -7,7 +7,7 @@ import { SESSION_COOKIE } from "../modules/accounts/viewer.js";
 import type { BillingService } from "../modules/billing/checkout/billing.service.js";
 
 /**
- * Development stand-ins (DESIGN.md §5), registered only when the local identity
+ * Development stand-ins (docs/api.md §5), registered only when the local identity
  * provider exists, which is never in production: there these paths answer 404.
  */
 export function devRoutes(local: LocalIdentityProvider, sessions: SessionVerifier, accounts: AccountsService, billing: BillingService) {

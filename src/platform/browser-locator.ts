@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 
 /**
- * Where the Chromium that renders client-built pages lives (DESIGN §11): the
+ * Where the Chromium that renders client-built pages lives (docs/api.md §11): the
  * CHROMIUM_PATH variable, else `chromium`, `chromium-browser` or `google-chrome`
  * on PATH, else the newest browser in Playwright's cache (`npx playwright install
  * chromium`), else none: rendering is off and shell sites answer CRAWL_FAILED.

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { AppError, errorCatalogue, toAppError } from "../../src/errors.js";
 
 describe("error catalogue", () => {
-  it("maps each code to the status and retryability of the contract and DESIGN.md §4", () => {
+  it("maps each code to the status and retryability of the contract and docs/api.md §4", () => {
     const expected: Record<string, [number, boolean]> = {
       AUTH_REQUIRED: [401, false],
       FORBIDDEN: [403, false],

@@ -790,7 +790,7 @@ export interface components {
             /** @description Its score, 0 to 100. */
             score: number;
         };
-        /** @description The error envelope (DESIGN.md §4). */
+        /** @description The error envelope (docs/api.md §4). */
         Error: {
             error: {
                 /** @description What to do about it. */

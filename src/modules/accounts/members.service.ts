@@ -26,7 +26,7 @@ export interface InvitationView {
 }
 
 /**
- * Seats (DESIGN.md §5): an account's members are bounded by its plan's seats, and a
+ * Seats (docs/api.md §5): an account's members are bounded by its plan's seats, and a
  * pending invitation holds a seat, so accepting one can never exceed the plan.
  */
 export class MembersService {

@@ -36,7 +36,7 @@ interface CycleAccount {
 const actionNouns: Record<BillableAction, string> = { score: "scores", chat: "chat messages", api_call: "API calls" };
 
 /**
- * The credit ledger (DESIGN.md §5). The append-only entries are the truth; beside
+ * The credit ledger (docs/api.md §5). The append-only entries are the truth; beside
  * them, one row per account and cycle (`credit_balances`: plan credits and action
  * counts) and one per account (`credit_packs`: pack credits, which never expire)
  * hold their running sums, changed in the same transaction as each entry.
@@ -186,7 +186,7 @@ export class CreditLedger {
   }
 
   /**
-   * The live figures of DESIGN.md §9, read without any lock or write: a cycle not
+   * The live figures of docs/api.md §9, read without any lock or write: a cycle not
    * yet touched shows the credits its first charge will grant.
    */
   async usage(accountId: string): Promise<Usage> {

@@ -8,7 +8,7 @@ export interface QuotaUsage {
   readonly used: number;
 }
 
-/** DESIGN.md §9. Credits are exact to the tenth; `limit: null` means unlimited. */
+/** docs/api.md §9. Credits are exact to the tenth; `limit: null` means unlimited. */
 export interface Usage {
   readonly plan: PlanId;
   readonly period: BillingCycle;

@@ -1,7 +1,7 @@
 /**
  * A CDN's or bot-protection service's answer in place of the page: a browser
  * check ("Just a moment…"), a captcha interstitial, a block page. A wall is
- * never scored: what it lets through says nothing about the product (DESIGN §12),
+ * never scored: what it lets through says nothing about the product (docs/api.md §12),
  * so the crawl names it and fails instead.
  *
  * Recognised from what the vendors send: explicit headers first (cf-mitigated,

@@ -15,7 +15,7 @@ import { canonicalUrl, splitRoute } from "./url.js";
  * How one crawl reads a page: HTTP first, always (the status, the headers, the
  * robots rules and the cheap case); the HTML is extracted, checked for a bot wall,
  * and, only when it is a shell whose words a browser writes, rendered in the
- * crawl's browser context and extracted again from the DOM (DESIGN §12). A page
+ * crawl's browser context and extracted again from the DOM (docs/api.md §12). A page
  * whose HTML carries its content never reaches the browser.
  */
 

@@ -15,7 +15,7 @@ export interface AssessmentInput {
 const MAX_ANSWERS = 100;
 
 /**
- * Lifecycle self-assessment (DESIGN.md §8). Progress per stage counts the answers
+ * Lifecycle self-assessment (docs/api.md §8). Progress per stage counts the answers
  * (a task left out is not started); the current stage is the first whose tasks are
  * not yet mostly (75 %) completed, or the last when all are; the next tasks are the
  * current stage's open tasks, weakest related dimension of the product's latest

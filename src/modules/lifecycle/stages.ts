@@ -28,7 +28,7 @@ export const STAGE_DONE_SHARE = 0.75;
 const t = (id: string, name: string, description: string, dimensions: DimensionId[]): LifecycleTask => ({ id, name, description, dimensions });
 
 /**
- * The product lifecycle (DESIGN.md §8) as data, like the scoring frameworks. The
+ * The product lifecycle (docs/api.md §8) as data, like the scoring frameworks. The
  * stage ids are the ones the product framework maps a total onto
  * (frameworks.ts `lifecycle`), so a score and a self-assessment speak of the same stages.
  */

@@ -19,7 +19,7 @@ import type { ScoreJobRepository } from "./score-job.repository.js";
 import { isTerminal, type JobQueue, type ProgressBus, type ScoreProgress } from "./score-progress.js";
 
 import { MAX_CONTEXT_LENGTH, MAX_IDEMPOTENCY_KEY_LENGTH as MAX_IDEMPOTENCY_KEY, MAX_URL_LENGTH } from "../../limits.js";
-/** Idempotency keys are remembered this long (DESIGN.md: a replay within 24 h). */
+/** Idempotency keys are remembered this long (docs/api.md §3: a replay within 24 h). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface ScoreRequest {
@@ -57,7 +57,7 @@ interface Admitted {
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
 
 /**
- * Starts scoring jobs (DESIGN.md §3, accounts issue): the layers run in the
+ * Starts scoring jobs (docs/api.md §3, accounts issue): the layers run in the
  * contract's order, and a request refused by any of them is charged nothing:
  * short-window rate limit (per user, per account for API keys; the anonymous cap per
  * network), then in one

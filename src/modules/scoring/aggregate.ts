@@ -3,7 +3,7 @@ import type { Framework } from "./framework/frameworks.js";
 import { roundHalfUp, stageBelow, stageFor } from "./framework/stages.js";
 import { pillarIds, type Confidence, type DimensionId, type DimensionResult, type PillarId, type StageName } from "./scoring.types.js";
 
-/** How much a dimension counts in the total, by confidence: one nobody could observe counts less (DESIGN.md §1). */
+/** How much a dimension counts in the total, by confidence: one nobody could observe counts less (docs/api.md §1). */
 export const confidenceWeight: Readonly<Record<Confidence, number>> = { high: 1, medium: 0.7, low: 0.25 };
 /** Framework 2.0: a dimension that does not apply to what the site sells barely counts (a fifth of an unobserved one). */
 export const notApplicableWeight = 0.05;

@@ -2,7 +2,7 @@ import type { PageCategory } from "../crawl/page-priority.js";
 import type { DimensionId } from "./scoring.types.js";
 
 /**
- * Whether a sentence may stand as evidence for a dimension (DESIGN §12: evidence is
+ * Whether a sentence may stand as evidence for a dimension (docs/api.md §12: evidence is
  * about its dimension). A rule's keyword can hit a sentence that is about something
  * else: a privacy policy's "when you sign up" is not onboarding, a job ad's
  * "knowledge of distributed systems" is not architecture, a bare "FAQ" is not

@@ -67,7 +67,7 @@ export function thinCrawl(stats: CrawlStats): boolean {
 }
 
 /**
- * Confidence says how much the crawl could see (DESIGN §12), whichever scorer
+ * Confidence says how much the crawl could see (docs/api.md §12), whichever scorer
  * wrote it: on a thin crawl, a dimension with no evidence to show for it is low,
  * never medium.
  */

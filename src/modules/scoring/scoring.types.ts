@@ -1,6 +1,6 @@
 import type { CrawlResult, CrawlStats } from "../crawl/crawl.types.js";
 
-/** DESIGN.md §1–§3: the scale, the ladder, the 27 dimensions in 6 pillars. */
+/** docs/api.md §1–§3: the scale, the ladder, the 27 dimensions in 6 pillars. */
 
 export const pillarIds = [
   "market_strategy",
@@ -131,7 +131,7 @@ export interface ScoreResult {
   readonly antiPatternsDetected: readonly string[];
   readonly crawledPages: readonly string[];
   readonly crawlStats: CrawlStats;
-  /** product framework only: where the product sits on the lifecycle (DESIGN.md §8). */
+  /** product framework only: where the product sits on the lifecycle (docs/api.md §8). */
   readonly lifecycleStageId?: string;
   readonly scorer: ScorerInfo;
 }

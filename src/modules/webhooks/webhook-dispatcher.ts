@@ -49,7 +49,7 @@ export interface DispatcherOptions {
 }
 
 /**
- * Delivers webhook events at least once (DESIGN.md §7, Standard Webhooks). Every
+ * Delivers webhook events at least once (docs/api.md §7, Standard Webhooks). Every
  * process may run one: due deliveries are claimed with `FOR UPDATE SKIP LOCKED` and
  * a fenced lease (a token every outcome write is conditional on), so several
  * processes deliver each event once and a crashed one's claims lapse and are taken

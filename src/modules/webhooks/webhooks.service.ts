@@ -35,7 +35,7 @@ export interface WebhookChanges {
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`;
 
 /**
- * Webhook subscriptions of an account (DESIGN.md §7): HTTPS destinations that do not
+ * Webhook subscriptions of an account (docs/api.md §7): HTTPS destinations that do not
  * resolve to private, loopback or link-local addresses (the crawler's address guard),
  * at most 10 per account, the secret shown once. Another account's webhook is 404.
  */

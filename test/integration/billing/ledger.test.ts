@@ -361,7 +361,7 @@ describe("credit ledger", () => {
     expect((await rejectionOf(ledger.spend(id, "api_call", API_CALL, null))).code).toBe("QUOTA_EXCEEDED");
   });
 
-  it("reports the live usage figures of DESIGN.md §9", async () => {
+  it("reports the live usage figures of docs/api.md §9", async () => {
     const { ledger } = ledgerAt("2025-03-20T00:00:00Z");
     const id = await createAccount("business", "2024-11-05T08:30:00Z", 2);
     await spendTimes(ledger, id, "score", 2);

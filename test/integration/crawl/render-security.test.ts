@@ -8,7 +8,7 @@ import { browserSuite, CHROMIUM_PATH, RUN_BROWSER_SUITES } from "../../support/b
 import { FixtureSites, fixtureResolver, type Site } from "../../support/fixture-sites.js";
 
 /**
- * A rendered page is as contained as a fetched one (DESIGN §12): whatever it opens
+ * A rendered page is as contained as a fetched one (docs/api.md §12): whatever it opens
  * (documents, scripts, fetch/XHR, WebSockets, iframes, redirects, service workers,
  * `location` changes, forms, beacons, workers), the connection passes the crawler's
  * address guard where it is made. And a hostile page costs its own bounded time:

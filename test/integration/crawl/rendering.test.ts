@@ -14,7 +14,7 @@ import { browserSuite, CHROMIUM_PATH, RUN_BROWSER_SUITES } from "../../support/b
 import { FixtureSites, fixtureResolver } from "../../support/fixture-sites.js";
 
 /**
- * Client-rendered sites read as a browser reads them (DESIGN §12), against local
+ * Client-rendered sites read as a browser reads them (docs/api.md §12), against local
  * apps in every routing style and their static twin: the same words in HTML.
  */
 const STYLES: AppStyle[] = ["history", "static-host", "hash", "json", "lazy"];

@@ -6,7 +6,7 @@ import { apiClient, graphqlClient, signIn } from "../../support/http.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 
 /**
- * Sites that cannot be read as they are (DESIGN §12) over both doors: a bot wall
+ * Sites that cannot be read as they are (docs/api.md §12) over both doors: a bot wall
  * in any of its forms, and a site built in the browser where there is no browser,
  * answer 400 CRAWL_FAILED naming why, with advice of their own, and cost nothing.
  */

@@ -11,7 +11,7 @@ const withScores = (scores: Partial<Record<DimensionId, number>>, base = 50, con
   dimensions.map((definition) => ({ dimensionId: definition.id, score: scores[definition.id] ?? base, confidence }));
 
 describe("stage ladder", () => {
-  it("maps scores onto the five stages of DESIGN.md §1", () => {
+  it("maps scores onto the five stages of docs/api.md §1", () => {
     expect([0, 29, 30, 49, 50, 69, 70, 84, 85, 100].map(stageFor)).toEqual([
       "Foundation", "Foundation", "Developing", "Developing", "Scaling", "Scaling", "Compounding", "Compounding", "Leading", "Leading",
     ]);

@@ -10,8 +10,8 @@ import { BARE_SITE } from "../../support/rule-assertions.js";
 import { SYNTHETIC_ORIGIN, syntheticCrawl, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
 
 /**
- * Kinds of site a blind check of the scorer misjudged (framework 2.2.0, issue 23's
- * corpus additions): each case is the general shape of what a real site showed.
+ * Kinds of site a blind check of the scorer misjudged (framework 2.2.0, the
+ * corpus additions of the renderer work): each case is the general shape of what a real site showed.
  */
 const page = (path: string, text: string, title = ""): PageSpec => ({ path, title, text });
 const score = (pages: PageSpec[]) => new HeuristicScorer().scoreSync({ crawl: syntheticCrawl(pages), framework: "maturity", mode: "full" });

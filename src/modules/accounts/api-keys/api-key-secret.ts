@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 
 /**
- * Key format (DESIGN.md §5): `pms_live_` + 32 random bytes in base62 + a 6-character
+ * Key format (docs/api.md §5): `pms_live_` + 32 random bytes in base62 + a 6-character
  * base62 CRC-32 of that random part, as GitHub's tokens do, so leak scanners can
  * recognise a real key without asking us, and a mistyped key is refused without a
  * database lookup.

@@ -4,7 +4,7 @@ import type { Config } from "../../../config.js";
 import { AppError } from "../../../errors.js";
 
 /**
- * The development stand-in for the external identity provider (DESIGN.md §5): it
+ * The development stand-in for the external identity provider (docs/api.md §5): it
  * signs real session JWTs that the SessionVerifier checks exactly as it checks a
  * provider's, so the sign-in path under test is the one production runs.
  *

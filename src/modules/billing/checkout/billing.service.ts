@@ -40,7 +40,7 @@ const KEEPS_PLAN: ReadonlySet<string> = new Set(["active", "trialing", "past_due
 const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : value.id);
 
 /**
- * Checkout and plan changes (DESIGN.md §5). A completion (the local provider's dev
+ * Checkout and plan changes (docs/api.md §5). A completion (the local provider's dev
  * route, or Stripe's signed webhook) is applied once, in one transaction with the
  * plan change or pack grant and its `subscription.changed` event.
  */

@@ -1,7 +1,7 @@
 import { AppError } from "../../../errors.js";
 
 /**
- * When the limiter's store is down or stuck, requests are refused (DESIGN.md §6): an
+ * When the limiter's store is down or stuck, requests are refused (docs/api.md §6): an
  * unmetered paid endpoint is worse than a short outage. Nothing is remembered about
  * the failure, so the first answer from the store ends the refusals by itself. A
  * refused request is charged no slot: a hit that may have been recorded is taken back.

@@ -4,7 +4,7 @@ import type { Redis } from "ioredis";
 /**
  * A sliding window log: the store keeps the time of every accepted hit, so "at most
  * `limit` in any `windowMs`" holds for every instant, not per calendar bucket. A
- * fixed-window counter lets 2 × limit through around a bucket boundary (DESIGN.md §6).
+ * fixed-window counter lets 2 × limit through around a bucket boundary (docs/api.md §6).
  */
 export interface SlidingWindowHit {
   /** True iff fewer than `limit` hits lay in (now − window, now] before this one. */

@@ -8,7 +8,7 @@ import { browserProcesses } from "./process-memory.js";
 import { RenderSession } from "./render-session.js";
 
 /**
- * Headless Chromium for pages whose HTML is a shell (DESIGN §12). One browser
+ * Headless Chromium for pages whose HTML is a shell (docs/api.md §12). One browser
  * per process, launched the first time a crawl needs it (a process that never
  * meets a shell never starts one), closed after a minute unused, and started
  * again when it crashed or grew past its memory ceiling. Each crawl gets its own

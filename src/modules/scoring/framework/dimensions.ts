@@ -4,7 +4,7 @@ import type { DimensionId, PillarId } from "../scoring.types.js";
  * The 27 dimensions as data: what each measures and the public signals that
  * evidence it. The heuristic rules (rules/*.ts) implement these signals; the LLM
  * scorer receives this text as its rubric. `prior` is where a dimension sits when
- * the site shows nothing about it (DESIGN.md §1: low confidence, near the prior).
+ * the site shows nothing about it (docs/api.md §1: low confidence, near the prior).
  * Priors are low on purpose (framework 2.0: 5 for all): where a dimension applies, a
  * mature product leaves public traces of it, so showing nothing is a sign of an early
  * stage; where it does not apply (framework/applicability.ts) it weighs little.

@@ -3,7 +3,7 @@ import type { FrameworkId, PillarId, StageName } from "../scoring.types.js";
 /**
  * The two frameworks as data. Changing a weight, a gate, a prior or a rule is a
  * new `version` (semver of the rubric): scores of different versions are never
- * silently compared (DESIGN.md §1).
+ * silently compared (docs/api.md §1).
  */
 export interface StageGate {
   /** The overall stage this gate guards. */
@@ -25,7 +25,7 @@ export interface Framework {
   readonly version: string;
   readonly pillarWeights: Readonly<Record<PillarId, number>>;
   readonly gates: readonly StageGate[];
-  /** product framework: the lifecycle stages of DESIGN.md §8 the total maps onto, lowest first. */
+  /** product framework: the lifecycle stages of docs/api.md §8 the total maps onto, lowest first. */
   readonly lifecycle?: readonly LifecycleBand[];
 }
 

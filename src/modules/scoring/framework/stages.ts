@@ -1,6 +1,6 @@
 import type { StageName } from "../scoring.types.js";
 
-/** DESIGN.md §1: the stage ladder, lowest first, for the total and every dimension. */
+/** docs/api.md §1: the stage ladder, lowest first, for the total and every dimension. */
 export const stageLadder: ReadonlyArray<{ readonly name: StageName; readonly from: number }> = [
   { name: "Foundation", from: 0 },
   { name: "Developing", from: 30 },
@@ -21,7 +21,7 @@ export function stageBelow(stage: StageName): StageName {
   return stageLadder[Math.max(0, index - 1)]!.name;
 }
 
-/** Rounds half up, as DESIGN.md §1 asks (Math.round does that for positives). */
+/** Rounds half up, as docs/api.md §1 asks (Math.round does that for positives). */
 export function roundHalfUp(value: number): number {
   return Math.floor(value + 0.5);
 }
