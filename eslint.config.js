@@ -19,7 +19,8 @@ import tseslint from "typescript-eslint";
 const folder = (name) => `^(\\.\\.?/)+(src/)?${name}/`;
 const noOrm = {
   name: "typeorm",
-  message: "Only repositories (*.repository.ts), entities and src/db touch TypeORM: add a repository method and pass a Transaction.",
+  message:
+    "Only repositories (*.repository.ts), entities and src/db touch TypeORM: add a repository method and pass a Transaction.",
 };
 /** Layer patterns, and TypeORM refused unless `orm` is true (rule options replace each other, so both go in one). */
 const restrictedWith = (orm, patterns) => [
@@ -114,5 +115,9 @@ export default tseslint.config(
   { files: ["src/graphql/**"], rules: { "no-restricted-imports": restricted(noRest, noHttp) } },
   { files: ["rest-compat/**"], ignores: dataAccess, rules: { "no-restricted-imports": restricted(noHttp) } },
   { files: ["rest-compat/**/*.repository.ts"], rules: { "no-restricted-imports": restrictedWith(true, [noHttp]) } },
-  { files: ["src/http/**", "src/*.ts", "src/cli/**", "src/client/**"], ignores: ["src/config.ts", "src/errors.ts", "src/limits.ts"], rules: { "no-restricted-imports": restricted() } },
+  {
+    files: ["src/http/**", "src/*.ts", "src/cli/**", "src/client/**"],
+    ignores: ["src/config.ts", "src/errors.ts", "src/limits.ts"],
+    rules: { "no-restricted-imports": restricted() },
+  },
 );

@@ -50,13 +50,38 @@ interface Scenario {
 const scenarios: readonly Scenario[] = [
   { name: "idle (baseline)", busy: false, env: {} },
   { name: "both cores busy", busy: true, env: {} },
-  { name: "both cores busy, old settings (100 ms, pool wait 3 s)", busy: true, env: { RATE_LIMIT_STORE_TIMEOUT_MS: "100", DATABASE_POOL_WAIT_MS: "3000" } },
-  ...(BEFORE_DIST ? [{ name: `both cores busy, code before the fix (${BEFORE_DIST})`, busy: true, env: {}, main: path.join(path.resolve(BEFORE_DIST), "src/main.js") }] : []),
+  {
+    name: "both cores busy, old settings (100 ms, pool wait 3 s)",
+    busy: true,
+    env: { RATE_LIMIT_STORE_TIMEOUT_MS: "100", DATABASE_POOL_WAIT_MS: "3000" },
+  },
+  ...(BEFORE_DIST
+    ? [
+        {
+          name: `both cores busy, code before the fix (${BEFORE_DIST})`,
+          busy: true,
+          env: {},
+          main: path.join(path.resolve(BEFORE_DIST), "src/main.js"),
+        },
+      ]
+    : []),
 ];
 
-async function startService(env: Record<string, string>, main = path.join(root, "dist/src/main.js")): Promise<{ child: ChildProcess; url: string }> {
+async function startService(
+  env: Record<string, string>,
+  main = path.join(root, "dist/src/main.js"),
+): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", LOG_FORMAT: "json", SSRF_ALLOWLIST: "127.0.0.1/32", NODE_ENV: "development", ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LOG_LEVEL: "info",
+      LOG_FORMAT: "json",
+      SSRF_ALLOWLIST: "127.0.0.1/32",
+      NODE_ENV: "development",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const logs = collectLines(child);
@@ -91,7 +116,10 @@ const json = (body: unknown, cookie?: string): RequestInit => ({
 
 /** A new Free account with one scored product: what a chat needs. */
 async function account(service: string, siteUrl: string): Promise<{ cookie: string; productId: string }> {
-  const login = await fetch(`${service}/dev/login`, json({ email: `burst-${randomBytes(4).toString("hex")}@bench.test` }));
+  const login = await fetch(
+    `${service}/dev/login`,
+    json({ email: `burst-${randomBytes(4).toString("hex")}@bench.test` }),
+  );
   const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
   const scored = await fetch(`${service}/api/score/product`, json({ url: siteUrl }, cookie));
   if (scored.status !== 200) throw new Error(`scoring answered ${scored.status}: ${await scored.text()}`);
@@ -109,7 +137,10 @@ console.log(response.status === 200 ? "200" : response.status + " " + (body.erro
 /** Runs `sendOne` in a process of its own. */
 function sendFromProcess(target: string, cookie: string, body: string): Promise<string> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", sendOne], { env: { PATH: process.env.PATH ?? "", TARGET: target, COOKIE: cookie, BODY: body }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", sendOne], {
+      env: { PATH: process.env.PATH ?? "", TARGET: target, COOKIE: cookie, BODY: body },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.on("exit", () => resolve(out.trim() || "no answer"));
@@ -145,10 +176,18 @@ const tally = (answers: string[]): string =>
 async function main(): Promise<void> {
   const database = `bench_burst_${process.pid}`;
   await withClient(ADMIN_URL, (client) => client.query(`CREATE DATABASE ${database}`));
-  const sites = await new FixtureSites({ "127.0.0.1": calibrationSites.find((site) => site.host === "leader.test")!.pages }).start();
+  const sites = await new FixtureSites({
+    "127.0.0.1": calibrationSites.find((site) => site.host === "leader.test")!.pages,
+  }).start();
   const siteUrl = `http://127.0.0.1:${sites.port}/`;
-  const shared = { DATABASE_URL: withDatabase(ADMIN_URL, database), REDIS_URL, REDIS_PREFIX: `bench-burst-${randomBytes(4).toString("hex")}` };
-  console.log(`${BURST} concurrent chats from one new Free account (client: ${CLIENT === "processes" ? "one process per chat" : "fetch from one process"}), ${ROUNDS} round(s) per scenario; 30 pass the limit, the 31st is the real 429`);
+  const shared = {
+    DATABASE_URL: withDatabase(ADMIN_URL, database),
+    REDIS_URL,
+    REDIS_PREFIX: `bench-burst-${randomBytes(4).toString("hex")}`,
+  };
+  console.log(
+    `${BURST} concurrent chats from one new Free account (client: ${CLIENT === "processes" ? "one process per chat" : "fetch from one process"}), ${ROUNDS} round(s) per scenario; 30 pass the limit, the 31st is the real 429`,
+  );
   try {
     for (const scenario of scenarios) {
       const { child, url } = await startService({ ...shared, ...scenario.env }, scenario.main);
@@ -163,7 +202,9 @@ async function main(): Promise<void> {
             if (loops.length > 0) await new Promise((resolve) => setTimeout(resolve, 500));
             const started = performance.now();
             const got = await burst(url, caller);
-            perRound.push(`${got.filter((answer) => answer === "200").length} ok in ${Math.round(performance.now() - started)} ms`);
+            perRound.push(
+              `${got.filter((answer) => answer === "200").length} ok in ${Math.round(performance.now() - started)} ms`,
+            );
             answers.push(...got);
           } finally {
             for (const loop of loops) loop.kill("SIGKILL");

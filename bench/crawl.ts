@@ -35,7 +35,9 @@ export type PageSet = "marketing" | "text-dense";
  */
 export function denseHtml(index: number): string {
   const target = 100_000 + ((index * 7919) % 100_000);
-  const links = Array.from({ length: 40 }, (_, i) => `<a href="/page-${(index * 13 + i) % PAGES}">Page ${i}</a>`).join(" ");
+  const links = Array.from({ length: 40 }, (_, i) => `<a href="/page-${(index * 13 + i) % PAGES}">Page ${i}</a>`).join(
+    " ",
+  );
   const head = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${index} | Bench</title>
     <meta name="description" content="Benchmark page ${index}"><meta property="og:site_name" content="Bench">
     <style>${".c{color:red}".repeat(400)}</style><script>${"var x=1;".repeat(800)}</script></head><body>
@@ -81,7 +83,8 @@ export function serve(set: PageSet): void {
   createServer((request, response) => {
     requests += 1;
     const path = (request.url ?? "/").split("?")[0] ?? "/";
-    if (path === "/robots.txt" || path === "/sitemap.xml" || path.startsWith("/.well-known/")) return void response.writeHead(404).end();
+    if (path === "/robots.txt" || path === "/sitemap.xml" || path.startsWith("/.well-known/"))
+      return void response.writeHead(404).end();
     const match = /^\/page-(\d+)$/.exec(path);
     let body: string | undefined;
     if (path === "/") body = index;
@@ -195,7 +198,9 @@ async function main(): Promise<void> {
   const results: Array<{ set: PageSet; rounds: Row[][] }> = [];
   for (const set of ["marketing", "text-dense"] as const) {
     const server: ChildProcess = fork(fileURLToPath(import.meta.url), ["--serve", set], { execArgv: process.execArgv });
-    const port = await new Promise<number>((resolve) => server.once("message", (message: { port: number }) => resolve(message.port)));
+    const port = await new Promise<number>((resolve) =>
+      server.once("message", (message: { port: number }) => resolve(message.port)),
+    );
     const rounds: Row[][] = [];
     try {
       for (let round = 0; round < ROUNDS; round++) {
@@ -223,11 +228,15 @@ async function main(): Promise<void> {
 
   console.log(
     `\n${PAGES} pages of 100–200 KB on 127.0.0.1, Node ${process.version}; each phase in its own process; ${ROUNDS} round(s) of the three phases, interleaved; ` +
-      (process.env.BENCH_CATCH_ALL === "1" ? "catch-all site (every other address answers one of the 200 pages)" : "every address its own page"),
+      (process.env.BENCH_CATCH_ALL === "1"
+        ? "catch-all site (every other address answers one of the 200 pages)"
+        : "every address its own page"),
   );
   for (const { set, rounds } of results) {
     console.log(`\n${set} pages`);
-    console.log("round target                          pages  fetches   pages/s   CPU ms/page: median    p95   mean   RSS MB: start   peak   median vs parse5");
+    console.log(
+      "round target                          pages  fetches   pages/s   CPU ms/page: median    p95   mean   RSS MB: start   peak   median vs parse5",
+    );
     rounds.forEach((rows, index) => {
       const parseFloor = rows[1]!.median;
       for (const r of rows) {
@@ -238,10 +247,17 @@ async function main(): Promise<void> {
     });
     const ratios = rounds.map((rows) => rows[2]!.median / rows[1]!.median);
     const ratio = percentile(ratios, 50);
-    const beyondFetch = percentile(rounds.map((rows) => (rows[2]!.median - rows[0]!.median) / rows[1]!.median), 50);
+    const beyondFetch = percentile(
+      rounds.map((rows) => (rows[2]!.median - rows[0]!.median) / rows[1]!.median),
+      50,
+    );
     const peak = Math.max(...rounds.map((rows) => rows[2]!.peakMb));
-    console.log(`rounds' ratios: ${ratios.map((value) => `${value.toFixed(2)}×`).join(", ")}; crawler beyond the got fetch floor (median round): ${beyondFetch.toFixed(2)}× parse5`);
-    console.log(`budget: median ≤ 2× parse5 (median of the rounds) → ${ratio.toFixed(2)}× ${ratio <= 2 ? "MET" : "MISSED"}; peak RSS < 300 MB (highest round) → ${peak.toFixed(0)} MB ${peak < 300 ? "MET" : "MISSED"}`);
+    console.log(
+      `rounds' ratios: ${ratios.map((value) => `${value.toFixed(2)}×`).join(", ")}; crawler beyond the got fetch floor (median round): ${beyondFetch.toFixed(2)}× parse5`,
+    );
+    console.log(
+      `budget: median ≤ 2× parse5 (median of the rounds) → ${ratio.toFixed(2)}× ${ratio <= 2 ? "MET" : "MISSED"}; peak RSS < 300 MB (highest round) → ${peak.toFixed(0)} MB ${peak < 300 ? "MET" : "MISSED"}`,
+    );
   }
 }
 
@@ -264,7 +280,10 @@ const serveIndex = process.argv.indexOf("--serve");
 const isEntry = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
 if (isEntry && serveIndex > 0) serve((process.argv[serveIndex + 1] ?? "marketing") as PageSet);
 else if (isEntry && phaseIndex > 0) {
-  const result = await phase(process.argv[phaseIndex + 1] as "got" | "parse5" | "crawl", Number(process.argv[phaseIndex + 2]));
+  const result = await phase(
+    process.argv[phaseIndex + 1] as "got" | "parse5" | "crawl",
+    Number(process.argv[phaseIndex + 2]),
+  );
   // Run by hand (e.g. under --cpu-prof) a phase prints its row instead of reporting to a parent.
   if (process.send) process.send(result, () => process.exit(0));
   else console.log(JSON.stringify(result));

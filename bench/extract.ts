@@ -41,7 +41,6 @@ const JSDOM_PAGES = 40;
 
 // ------------------------------------------------------------------ pages --
 
-
 // ------------------------------------------------------------------ modes --
 
 // Imported only by the jsdom child: loading jsdom alone costs ~90 MB of RSS.
@@ -121,18 +120,30 @@ async function main(): Promise<void> {
     return;
   }
   const sizes = Array.from({ length: PAGES }, (_, i) => productPage(i).length / 1024);
-  console.log(`${PAGES} pages, ${Math.min(...sizes).toFixed(0)}–${Math.max(...sizes).toFixed(0)} KB (mean ${(sizes.reduce((a, b) => a + b) / PAGES).toFixed(0)} KB)\n`);
+  console.log(
+    `${PAGES} pages, ${Math.min(...sizes).toFixed(0)}–${Math.max(...sizes).toFixed(0)} KB (mean ${(sizes.reduce((a, b) => a + b) / PAGES).toFixed(0)} KB)\n`,
+  );
   const results: Result[] = [];
   for (const mode of ["extract", "parse5", "jsdom"] as const) {
-    const output = execFileSync(process.execPath, [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), "--mode", mode], {
-      encoding: "utf8",
-      maxBuffer: 1 << 20,
-    });
+    const output = execFileSync(
+      process.execPath,
+      [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), "--mode", mode],
+      {
+        encoding: "utf8",
+        maxBuffer: 1 << 20,
+      },
+    );
     results.push(JSON.parse(output) as Result);
   }
   const floor = results.find((r) => r.mode === "parse5")?.medianMs ?? NaN;
-  const label: Record<Mode, string> = { extract: "(a) extractPage", parse5: "(b) parse5 parse (floor)", jsdom: "(c) jsdom window" };
-  console.log("| mode | pages | median CPU ms | p95 CPU ms | × floor (median) | RSS start MB | peak RSS MB | retained heap MB | text chars | links |");
+  const label: Record<Mode, string> = {
+    extract: "(a) extractPage",
+    parse5: "(b) parse5 parse (floor)",
+    jsdom: "(c) jsdom window",
+  };
+  console.log(
+    "| mode | pages | median CPU ms | p95 CPU ms | × floor (median) | RSS start MB | peak RSS MB | retained heap MB | text chars | links |",
+  );
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of results) {
     console.log(
@@ -143,7 +154,9 @@ async function main(): Promise<void> {
   const extract = results.find((r) => r.mode === "extract");
   if (extract) {
     const ratio = extract.medianMs / floor;
-    console.log(`\nbudget: median ≤ 2× floor → ${ratio.toFixed(2)}× ${ratio <= 2 ? "OK" : "OVER"}; peak RSS < 300 MB → ${extract.peakRssMb.toFixed(0)} MB ${extract.peakRssMb < 300 ? "OK" : "OVER"}`);
+    console.log(
+      `\nbudget: median ≤ 2× floor → ${ratio.toFixed(2)}× ${ratio <= 2 ? "OK" : "OVER"}; peak RSS < 300 MB → ${extract.peakRssMb.toFixed(0)} MB ${extract.peakRssMb < 300 ? "OK" : "OVER"}`,
+    );
   }
 }
 

@@ -48,7 +48,16 @@ interface Proc {
 
 async function start(name: string, entry: string, env: Record<string, string>, ready: string): Promise<Proc> {
   const child = spawn(process.execPath, ["--inspect=127.0.0.1:0", path.join(root, entry)], {
-    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info", LOG_FORMAT: "json", SSRF_ALLOWLIST: "127.0.0.1/32", ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      METRICS_PORT: "0",
+      LOG_LEVEL: "info",
+      LOG_FORMAT: "json",
+      SSRF_ALLOWLIST: "127.0.0.1/32",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const logs = collectLines(child);
@@ -62,7 +71,8 @@ async function start(name: string, entry: string, env: Record<string, string>, r
       if (line.includes(`"${ready}"`)) url = (JSON.parse(line) as { url?: string }).url;
       inspector ??= /^Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1];
     }
-    if (metricsUrl && inspector && logs.some((line) => line.includes(`"${ready}"`))) return { name, child, url, metricsUrl, inspector };
+    if (metricsUrl && inspector && logs.some((line) => line.includes(`"${ready}"`)))
+      return { name, child, url, metricsUrl, inspector };
     if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode}:\n${logs.join("\n")}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -71,7 +81,8 @@ async function start(name: string, entry: string, env: Record<string, string>, r
 
 async function memory(proc: Proc): Promise<{ heap: number; rss: number }> {
   const text = await (await fetch(proc.metricsUrl)).text();
-  const value = (name: string) => Number(/^(\S+) (\S+)$/m.exec(text.split("\n").find((line) => line.startsWith(`${name} `)) ?? "")?.[2] ?? NaN);
+  const value = (name: string) =>
+    Number(/^(\S+) (\S+)$/m.exec(text.split("\n").find((line) => line.startsWith(`${name} `)) ?? "")?.[2] ?? NaN);
   return { heap: value("pms_nodejs_heap_size_used_bytes"), rss: value("pms_process_resident_memory_bytes") };
 }
 
@@ -84,7 +95,11 @@ async function heapAfterGc(proc: Proc): Promise<number> {
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const mine = ++id;
       const onMessage = (data: WebSocket.RawData) => {
-        const message = JSON.parse(data.toString()) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+        const message = JSON.parse(data.toString()) as {
+          id?: number;
+          result?: Record<string, unknown>;
+          error?: { message: string };
+        };
         if (message.id !== mine) return;
         socket.off("message", onMessage);
         if (message.error) reject(new Error(`${method}: ${message.error.message}`));
@@ -132,33 +147,56 @@ async function main(): Promise<void> {
   const database = `bench_load_${process.pid}`;
   await withClient(ADMIN_URL, (client) => client.query(`CREATE DATABASE ${database}`));
   const databaseUrl = withDatabase(ADMIN_URL, database);
-  const sites = await new FixtureSites({ "127.0.0.1": calibrationSites.find((site) => site.host === "leader.test")!.pages }).start();
-  const shared = { DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: `bench-load-${randomBytes(4).toString("hex")}`, NODE_ENV: "development" };
+  const sites = await new FixtureSites({
+    "127.0.0.1": calibrationSites.find((site) => site.host === "leader.test")!.pages,
+  }).start();
+  const shared = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    REDIS_PREFIX: `bench-load-${randomBytes(4).toString("hex")}`,
+    NODE_ENV: "development",
+  };
   const procs: Proc[] = [];
   try {
     // One at a time at first: the first process migrates the scratch database.
     procs.push(await start("API A", "dist/src/main.js", { ...shared, SCORE_WORKERS: "0" }, "service listening"));
-    procs.push(...(await Promise.all([
-      start("API B", "dist/src/main.js", { ...shared, SCORE_WORKERS: "0" }, "service listening"),
-      start("worker", "dist/src/worker.js", { ...shared, SCORE_WORKERS: "2" }, "scoring worker ready"),
-    ])));
+    procs.push(
+      ...(await Promise.all([
+        start("API B", "dist/src/main.js", { ...shared, SCORE_WORKERS: "0" }, "service listening"),
+        start("worker", "dist/src/worker.js", { ...shared, SCORE_WORKERS: "2" }, "scoring worker ready"),
+      ])),
+    );
     const [apiA, apiB] = [procs[0]!.url!, procs[1]!.url!];
     const siteUrl = `http://127.0.0.1:${sites.port}/`;
 
     // Accounts on Business, each with a key (keys work on both APIs; sessions are per process here).
     const keys: string[] = [];
     for (let i = 0; i < ACCOUNTS; i += 1) {
-      const login = await fetch(`${apiA}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `load${i}@bench.test` }) });
+      const login = await fetch(`${apiA}/dev/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: `load${i}@bench.test` }),
+      });
       const { accountId } = (await login.json()) as { accountId: string };
       const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
-      await withClient(databaseUrl, (client) => client.query(`UPDATE accounts SET plan = 'business' WHERE id = $1`, [accountId]));
-      const created = await fetch(`${apiA}/api/keys`, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify({ name: "load" }) });
+      await withClient(databaseUrl, (client) =>
+        client.query(`UPDATE accounts SET plan = 'business' WHERE id = $1`, [accountId]),
+      );
+      const created = await fetch(`${apiA}/api/keys`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify({ name: "load" }),
+      });
       keys.push(((await created.json()) as { secret: string }).secret);
     }
     // A few stored results to read by share link.
     const resultIds: string[] = [];
     for (const key of keys.slice(0, 3)) {
-      const answer = await fetch(`${apiA}/api/score/quick`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body: JSON.stringify({ url: siteUrl }) });
+      const answer = await fetch(`${apiA}/api/score/quick`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: JSON.stringify({ url: siteUrl }),
+      });
       resultIds.push(((await answer.json()) as { id: string }).id);
     }
 
@@ -196,7 +234,11 @@ async function main(): Promise<void> {
           { query: `subscription($jobId: ID!) { scoreProgress(jobId: $jobId) { status } }`, variables: { jobId } },
           {
             next: (message) => {
-              if ((message.data as { scoreProgress?: { status: string } } | undefined)?.scoreProgress?.status === "completed") jobsCompleted += 1;
+              if (
+                (message.data as { scoreProgress?: { status: string } } | undefined)?.scoreProgress?.status ===
+                "completed"
+              )
+                jobsCompleted += 1;
             },
             error: () => void Promise.resolve(client.dispose()).then(resolve),
             complete: () => void Promise.resolve(client.dispose()).then(resolve),
@@ -206,34 +248,43 @@ async function main(): Promise<void> {
 
     let turn = 0;
     const lastStart = new Map<string, number>();
-    const traffic = (deadline: number) => Promise.all(
-      Array.from({ length: CONCURRENCY }, async (_, worker) => {
-        while (Date.now() < deadline) {
-          const api = (turn++ + worker) % 2 ? apiB : apiA;
-          const key = keys[Math.floor(Math.random() * keys.length)]!;
-          const auth = { authorization: `Bearer ${key}` };
-          const roll = Math.random();
-          if (roll < 0.55) await timed("GET /api/score/{id}", `${api}/api/score/${resultIds[Math.floor(Math.random() * resultIds.length)]}`);
-          else if (roll < 0.75) await timed("GET /api/scores", `${api}/api/scores?limit=10`, { headers: auth });
-          else if (roll < 0.95) await timed("GET /api/usage", `${api}/api/usage`, { headers: auth });
-          else {
-            // At most 5 score starts per account per minute (the limit every caller meets): pace them.
-            if (Date.now() - (lastStart.get(key) ?? 0) < 13_000) continue;
-            lastStart.set(key, Date.now());
-            const started = await timed("POST /graphql startScore", `${api}/graphql`, {
-              method: "POST",
-              headers: { ...auth, "content-type": "application/json" },
-              body: JSON.stringify({ query: `mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, variables: { input: { url: siteUrl, kind: "quick" } } }),
-            });
-            const jobId = (JSON.parse(started.body) as { data?: { startScore?: { job: { id: string } } } }).data?.startScore?.job.id;
-            if (jobId) {
-              jobsStarted += 1;
-              followers.push(follow(jobId, key));
+    const traffic = (deadline: number) =>
+      Promise.all(
+        Array.from({ length: CONCURRENCY }, async (_, worker) => {
+          while (Date.now() < deadline) {
+            const api = (turn++ + worker) % 2 ? apiB : apiA;
+            const key = keys[Math.floor(Math.random() * keys.length)]!;
+            const auth = { authorization: `Bearer ${key}` };
+            const roll = Math.random();
+            if (roll < 0.55)
+              await timed(
+                "GET /api/score/{id}",
+                `${api}/api/score/${resultIds[Math.floor(Math.random() * resultIds.length)]}`,
+              );
+            else if (roll < 0.75) await timed("GET /api/scores", `${api}/api/scores?limit=10`, { headers: auth });
+            else if (roll < 0.95) await timed("GET /api/usage", `${api}/api/usage`, { headers: auth });
+            else {
+              // At most 5 score starts per account per minute (the limit every caller meets): pace them.
+              if (Date.now() - (lastStart.get(key) ?? 0) < 13_000) continue;
+              lastStart.set(key, Date.now());
+              const started = await timed("POST /graphql startScore", `${api}/graphql`, {
+                method: "POST",
+                headers: { ...auth, "content-type": "application/json" },
+                body: JSON.stringify({
+                  query: `mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`,
+                  variables: { input: { url: siteUrl, kind: "quick" } },
+                }),
+              });
+              const jobId = (JSON.parse(started.body) as { data?: { startScore?: { job: { id: string } } } }).data
+                ?.startScore?.job.id;
+              if (jobId) {
+                jobsStarted += 1;
+                followers.push(follow(jobId, key));
+              }
             }
           }
-        }
-      }),
-    );
+        }),
+      );
     const requestCount = () => [...statuses.values()].reduce((a, b) => a + b, 0);
     // Window 0 warms up (JIT, pools, caches filling); the post-GC heap after it is the baseline.
     for (let window = 0; window <= WINDOWS; window += 1) {
@@ -244,24 +295,47 @@ async function main(): Promise<void> {
       requestsAt.push(requestCount());
       // Diagnosis (BENCH_HEAP_SNAPSHOTS=dir): each process's heap after the warm-up and after the last window.
       if (SNAPSHOTS && (window === 0 || window === WINDOWS)) {
-        for (const proc of procs) await heapSnapshot(proc, path.join(SNAPSHOTS, `${proc.name.replace(/\W+/g, "-")}-${window}.heapsnapshot`));
+        for (const proc of procs)
+          await heapSnapshot(proc, path.join(SNAPSHOTS, `${proc.name.replace(/\W+/g, "-")}-${window}.heapsnapshot`));
       }
     }
     const after = await Promise.all(procs.map(memory));
-    const [stored] = (await withClient(databaseUrl, (client) => client.query(`SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed, count(*) FILTER (WHERE status = 'failed')::int AS failed FROM score_jobs`))).rows as Array<{ completed: number; failed: number }>;
+    const [stored] = (
+      await withClient(databaseUrl, (client) =>
+        client.query(
+          `SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed, count(*) FILTER (WHERE status = 'failed')::int AS failed FROM score_jobs`,
+        ),
+      )
+    ).rows as Array<{ completed: number; failed: number }>;
 
     const total = requestCount();
     const seconds = SECONDS * (WINDOWS + 1);
-    console.log(`${seconds} s (${WINDOWS + 1} windows of ${SECONDS} s, the first a warm-up), ${CONCURRENCY} concurrent clients, ${ACCOUNTS} accounts, 2 APIs + 1 worker (2 jobs at a time), Postgres + Redis on 127.0.0.1`);
-    console.log(`requests: ${total.toLocaleString("en")} (${(total / seconds).toFixed(0)}/s); by status: ${[...statuses.entries()].sort().map(([s, n]) => `${s}: ${n}`).join(", ")}; 5xx: ${fiveXx}`);
+    console.log(
+      `${seconds} s (${WINDOWS + 1} windows of ${SECONDS} s, the first a warm-up), ${CONCURRENCY} concurrent clients, ${ACCOUNTS} accounts, 2 APIs + 1 worker (2 jobs at a time), Postgres + Redis on 127.0.0.1`,
+    );
+    console.log(
+      `requests: ${total.toLocaleString("en")} (${(total / seconds).toFixed(0)}/s); by status: ${[...statuses.entries()]
+        .sort()
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(", ")}; 5xx: ${fiveXx}`,
+    );
     console.log("route                          count    p50 ms   p99 ms");
-    for (const [route, values] of latencies) console.log(`${route.padEnd(28)} ${String(values.length).padStart(7)} ${percentile(values, 50).toFixed(1).padStart(9)} ${percentile(values, 99).toFixed(1).padStart(8)}`);
-    console.log(`jobs: ${jobsStarted} started during the run, ${jobsCompleted} seen completed by a subscriber on the other API (${((jobsCompleted / seconds) * 60).toFixed(1)} per minute); in the database: ${stored?.completed ?? 0} completed, ${stored?.failed ?? 0} failed (3 seeding jobs included)`);
+    for (const [route, values] of latencies)
+      console.log(
+        `${route.padEnd(28)} ${String(values.length).padStart(7)} ${percentile(values, 50).toFixed(1).padStart(9)} ${percentile(values, 99).toFixed(1).padStart(8)}`,
+      );
+    console.log(
+      `jobs: ${jobsStarted} started during the run, ${jobsCompleted} seen completed by a subscriber on the other API (${((jobsCompleted / seconds) * 60).toFixed(1)} per minute); in the database: ${stored?.completed ?? 0} completed, ${stored?.failed ?? 0} failed (3 seeding jobs included)`,
+    );
     console.log("process        heap before → after (MB, not collected)    RSS before → after (MB)");
     procs.forEach((proc, i) =>
-      console.log(`${proc.name.padEnd(14)} ${(before[i]!.heap / 2 ** 20).toFixed(0).padStart(6)} → ${(after[i]!.heap / 2 ** 20).toFixed(0).padEnd(18)} ${(before[i]!.rss / 2 ** 20).toFixed(0).padStart(6)} → ${(after[i]!.rss / 2 ** 20).toFixed(0)}`),
+      console.log(
+        `${proc.name.padEnd(14)} ${(before[i]!.heap / 2 ** 20).toFixed(0).padStart(6)} → ${(after[i]!.heap / 2 ** 20).toFixed(0).padEnd(18)} ${(before[i]!.rss / 2 ** 20).toFixed(0).padStart(6)} → ${(after[i]!.rss / 2 ** 20).toFixed(0)}`,
+      ),
     );
-    console.log(`heap after a forced full GC (MB), after the warm-up and after each window (requests served so far: ${requestsAt.map((n) => n.toLocaleString("en")).join(" / ")}):`);
+    console.log(
+      `heap after a forced full GC (MB), after the warm-up and after each window (requests served so far: ${requestsAt.map((n) => n.toLocaleString("en")).join(" / ")}):`,
+    );
     procs.forEach((proc, i) => {
       const series = heaps.map((sample) => sample[i]!);
       const growth = series.at(-1)! - series[0]!;

@@ -30,7 +30,9 @@ export function productPage(index: number): string {
     const s = words(8 + Math.floor(random() * 14));
     return s.charAt(0).toUpperCase() + s.slice(1) + ".";
   };
-  const href = () => pick(["/features/", "/docs/", "/blog/", "/pricing", "https://github.com/acme/", "/customers/"]) + words(2).replace(/ /g, "-");
+  const href = () =>
+    pick(["/features/", "/docs/", "/blog/", "/pricing", "https://github.com/acme/", "/customers/"]) +
+    words(2).replace(/ /g, "-");
   const inline = () =>
     pick([
       () => `<a href="${href()}" class="link link--inline">${words(2)}</a>`,
@@ -41,7 +43,8 @@ export function productPage(index: number): string {
       () => `updated March ${1 + Math.floor(random() * 27)}, 2025`,
     ])();
   const paragraph = () => `<p class="prose">${sentence()} ${inline()} ${sentence()} ${inline()} ${sentence()}</p>`;
-  const icon = () => `<svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path d="M${Array.from({ length: 24 }, () => Math.floor(random() * 24)).join(" ")}Z"/></svg>`;
+  const icon = () =>
+    `<svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path d="M${Array.from({ length: 24 }, () => Math.floor(random() * 24)).join(" ")}Z"/></svg>`;
   const menu = (n: number) =>
     `<ul class="menu">${Array.from({ length: n }, () => `<li class="menu__item"><a class="menu__link" href="${href()}">${icon()}<span>${words(2)}</span></a></li>`).join("")}</ul>`;
   const table = () =>
@@ -49,13 +52,21 @@ export function productPage(index: number): string {
       { length: 12 },
       () => `<tr><td>${words(2)}</td><td>${words(1)}</td><td>$${Math.floor(random() * 900)}</td></tr>`,
     ).join("")}</tbody></table>`;
-  const css = Array.from({ length: 120 }, (_, i) => `.c${i}{margin:${i}px;padding:0 ${i % 7}px;color:#${(i * 2654435).toString(16).slice(0, 6)}}`).join("\n");
-  const js = (n: number) => Array.from({ length: n }, (_, i) => `function f${i}(a,b){var x="${words(4)}";return a<b?x+a:x+b;}`).join("\n");
+  const css = Array.from(
+    { length: 120 },
+    (_, i) => `.c${i}{margin:${i}px;padding:0 ${i % 7}px;color:#${(i * 2654435).toString(16).slice(0, 6)}}`,
+  ).join("\n");
+  const js = (n: number) =>
+    Array.from({ length: n }, (_, i) => `function f${i}(a,b){var x="${words(4)}";return a<b?x+a:x+b;}`).join("\n");
   const jsonLd = JSON.stringify({
     "@context": "https://schema.org",
     "@graph": [
       { "@type": "Organization", name: "Acme", url: "https://acme.example", sameAs: ["https://github.com/acme"] },
-      { "@type": "Product", name: `Product ${index}`, offers: [{ "@type": "Offer", price: "49.00", priceCurrency: "USD" }] },
+      {
+        "@type": "Product",
+        name: `Product ${index}`,
+        offers: [{ "@type": "Offer", price: "49.00", priceCurrency: "USD" }],
+      },
     ],
   });
 
@@ -80,4 +91,3 @@ export function productPage(index: number): string {
   parts.push(footer);
   return parts.join("");
 }
-

@@ -13,13 +13,16 @@ const [name, json] = process.argv.slice(2);
 const { host, urls } = JSON.parse(json ?? "{}") as { host: string; urls: string[] };
 const browser = locateBrowser(process.env);
 if (!browser || !urls?.length) {
-  console.error("usage: render-phase <baseline|service> '{\"host\",\"urls\"}' (with a browser)");
+  console.error('usage: render-phase <baseline|service> \'{"host","urls"}\' (with a browser)');
   process.exit(2);
 }
 
 /** The bench's host names resolve to this machine, as the test suite's do. */
 const resolver = async (hostname: string) => (hostname === host ? [{ address: "127.0.0.1", family: 4 as const }] : []);
-const config = { version: "bench", crawl: { maxPages: urls.length, ssrfAllowlist: ["127.0.0.1/32", "*.test"], browser } };
+const config = {
+  version: "bench",
+  crawl: { maxPages: urls.length, ssrfAllowlist: ["127.0.0.1/32", "*.test"], browser },
+};
 /** Limits to try (BENCH_SETTLE_MS, BENCH_PAGES_AT_ONCE); the service's defaults otherwise. */
 const tried = {
   ...(process.env.BENCH_SETTLE_MS ? { settleQuietMs: Number(process.env.BENCH_SETTLE_MS) } : {}),
@@ -29,7 +32,10 @@ const tried = {
 const started = performance.now();
 if (name === "baseline") {
   // The floor: launch once, then goto + content() for each address, one tab, nothing else.
-  const plain = await chromium.launch({ executablePath: browser.path, args: [`--host-resolver-rules=MAP ${host} 127.0.0.1`] });
+  const plain = await chromium.launch({
+    executablePath: browser.path,
+    args: [`--host-resolver-rules=MAP ${host} 127.0.0.1`],
+  });
   const page = await plain.newPage();
   let characters = 0;
   for (const url of urls) {
@@ -45,6 +51,8 @@ if (name === "baseline") {
   const crawl = await createCrawler(config, { resolver, renderer }).crawl(urls[0]!);
   const ms = performance.now() - started;
   await renderer.close();
-  console.log(JSON.stringify({ ms, pages: crawl.crawlStats.pagesAnalyzed, rendered: crawl.crawlStats.pagesRendered ?? 0 }));
+  console.log(
+    JSON.stringify({ ms, pages: crawl.crawlStats.pagesAnalyzed, rendered: crawl.crawlStats.pagesRendered ?? 0 }),
+  );
 }
 process.exit(0);

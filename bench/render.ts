@@ -36,7 +36,32 @@ if (!browser) {
 
 /** A 25-route product app: each route a page of about 2 KB of words, the bundle padded to about 300 KB as real ones are. */
 function benchApp(): AppSite {
-  const topics = ["pricing", "security", "customers", "careers", "changelog", "integrations", "docs", "about", "status", "privacy", "enterprise", "partners", "blog", "community", "support", "api", "sdk", "compliance", "press", "events", "team", "roadmap", "terms", "contact"];
+  const topics = [
+    "pricing",
+    "security",
+    "customers",
+    "careers",
+    "changelog",
+    "integrations",
+    "docs",
+    "about",
+    "status",
+    "privacy",
+    "enterprise",
+    "partners",
+    "blog",
+    "community",
+    "support",
+    "api",
+    "sdk",
+    "compliance",
+    "press",
+    "events",
+    "team",
+    "roadmap",
+    "terms",
+    "contact",
+  ];
   const paragraph = (topic: string, i: number) =>
     `<p>Section ${i} of the ${topic} page explains how Benchly helps payment teams trace every transaction, with audit logs, single sign-on and a 99.99% uptime SLA for enterprise customers in 40 countries.</p>`;
   return {
@@ -44,8 +69,18 @@ function benchApp(): AppSite {
     description: "Benchly is a benchmark product.",
     footer: "© 2026 Benchly Inc.",
     routes: [
-      { path: "/", title: "Benchly", html: `<h1>Benchly</h1>${Array.from({ length: 10 }, (_, i) => paragraph("home", i)).join("")}` },
-      ...topics.slice(0, ROUTES - 1).map((topic) => ({ path: `/${topic}`, title: topic[0]!.toUpperCase() + topic.slice(1), html: `<h1>${topic}</h1>${Array.from({ length: 10 }, (_, i) => paragraph(topic, i)).join("")}` })),
+      {
+        path: "/",
+        title: "Benchly",
+        html: `<h1>Benchly</h1>${Array.from({ length: 10 }, (_, i) => paragraph("home", i)).join("")}`,
+      },
+      ...topics
+        .slice(0, ROUTES - 1)
+        .map((topic) => ({
+          path: `/${topic}`,
+          title: topic[0]!.toUpperCase() + topic.slice(1),
+          html: `<h1>${topic}</h1>${Array.from({ length: 10 }, (_, i) => paragraph(topic, i)).join("")}`,
+        })),
     ],
   };
 }
@@ -72,12 +107,17 @@ function sampler(pid: number): { stop(): Sample } {
   let parts = "";
   const take = () => {
     const tree = processTree(pid);
-    peakRss = Math.max(peakRss, tree.reduce((sum, item) => sum + item.rss, 0));
+    peakRss = Math.max(
+      peakRss,
+      tree.reduce((sum, item) => sum + item.rss, 0),
+    );
     const pss = tree.map((item) => ({ ...item, pss: proportionalBytes(item.pid) ?? item.rss }));
     const total = pss.reduce((sum, item) => sum + item.pss, 0);
     if (total > peakPss) {
       peakPss = total;
-      parts = pss.map((item) => `${item.type === "other" ? commandOf(item.pid) : item.type}:${(item.pss / 1048576).toFixed(0)}`).join(" ");
+      parts = pss
+        .map((item) => `${item.type === "other" ? commandOf(item.pid) : item.type}:${(item.pss / 1048576).toFixed(0)}`)
+        .join(" ");
     }
   };
   const timer = setInterval(take, 100);
@@ -99,8 +139,17 @@ function commandOf(pid: number): string {
   }
 }
 
-const config = (port: number) => ({ version: "bench", crawl: { maxPages: ROUTES, ssrfAllowlist: ["127.0.0.1/32", "*.test"], browser: browser! }, port });
-const addresses = (port: number) => [`http://${HOST}:${port}/`, ...benchApp().routes.slice(1).map((route) => `http://${HOST}:${port}${route.path}`)];
+const config = (port: number) => ({
+  version: "bench",
+  crawl: { maxPages: ROUTES, ssrfAllowlist: ["127.0.0.1/32", "*.test"], browser: browser! },
+  port,
+});
+const addresses = (port: number) => [
+  `http://${HOST}:${port}/`,
+  ...benchApp()
+    .routes.slice(1)
+    .map((route) => `http://${HOST}:${port}${route.path}`),
+];
 
 /** Limits to try (BENCH_SETTLE_MS, BENCH_PAGES_AT_ONCE); the service's defaults otherwise. */
 const tried = {
@@ -113,14 +162,21 @@ const PHASE = fileURLToPath(new URL("../dist/bench/render-phase.js", import.meta
 /** Runs a phase in a fresh process (with the worker's V8 flags), sampling its memory and its browser's from outside. */
 function measured(name: string, port: number): Promise<{ ms: number; pages: number; rendered: number } & Sample> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--max-semi-space-size=32", PHASE, name, JSON.stringify({ host: HOST, urls: addresses(port) })], { stdio: ["ignore", "pipe", "inherit"], env: process.env });
+    const child = spawn(
+      process.execPath,
+      ["--max-semi-space-size=32", PHASE, name, JSON.stringify({ host: HOST, urls: addresses(port) })],
+      { stdio: ["ignore", "pipe", "inherit"], env: process.env },
+    );
     const memory = sampler(child.pid!);
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.once("exit", (code) => {
       const sample = memory.stop();
       if (code !== 0) return reject(new Error(`${name} phase exited ${code}`));
-      resolve({ ...(JSON.parse(out.trim().split("\n").at(-1)!) as { ms: number; pages: number; rendered: number }), ...sample });
+      resolve({
+        ...(JSON.parse(out.trim().split("\n").at(-1)!) as { ms: number; pages: number; rendered: number }),
+        ...sample,
+      });
     });
   });
 }
@@ -133,7 +189,9 @@ if (!existsSync(PHASE)) {
 const sites = await new FixtureSites({ [HOST]: site() }).start();
 const quiet = pino({ level: "warn" });
 console.log(`bench:render · ${ROUTES}-route client-rendered app · ${browser.path} · ${ROUNDS} rounds\n`);
-console.log("round  baseline ms  service ms  ratio   pages read/rendered  peak PSS MB (base / service)  peak RSS sum MB (base / service)");
+console.log(
+  "round  baseline ms  service ms  ratio   pages read/rendered  peak PSS MB (base / service)  peak RSS sum MB (base / service)",
+);
 const ratios: number[] = [];
 const peaks: number[] = [];
 for (let round = 1; round <= ROUNDS; round += 1) {
@@ -153,7 +211,10 @@ console.log(
 );
 
 // 20 rendered crawls in a row on one renderer, as a worker does: processes and memory after each.
-const renderer = createRenderer(config(sites.port), quiet, { resolver: fixtureResolver(), limits: tried }) as BrowserRenderer;
+const renderer = createRenderer(config(sites.port), quiet, {
+  resolver: fixtureResolver(),
+  limits: tried,
+}) as BrowserRenderer;
 const crawler = createCrawler(config(sites.port), { resolver: fixtureResolver(), renderer });
 const urls = addresses(sites.port);
 const marker = (renderer as unknown as { marker: string }).marker;
@@ -177,10 +238,14 @@ console.log(`\n${CRAWLS} rendered crawls in a row (one browser, a context per cr
 console.log(`  browser processes: ${after.map((item) => item.processes).join(" ")}`);
 console.log(`  of which renderers: ${after.map((item) => item.renderers).join(" ")}`);
 console.log(`  browser RSS MB:     ${after.map((item) => item.browserMb.toFixed(0)).join(" ")}`);
-console.log(`  this heap MB:       ${after.map((item) => item.heapMb.toFixed(1)).join(" ")}${(globalThis as { gc?: unknown }).gc ? " (after a forced GC)" : " (run with --expose-gc for post-GC figures)"}`);
+console.log(
+  `  this heap MB:       ${after.map((item) => item.heapMb.toFixed(1)).join(" ")}${(globalThis as { gc?: unknown }).gc ? " (after a forced GC)" : " (run with --expose-gc for post-GC figures)"}`,
+);
 const firstHalf = after.slice(2, Math.floor(CRAWLS / 2)).map((item) => item.browserMb);
 const secondHalf = after.slice(Math.floor(CRAWLS / 2)).map((item) => item.browserMb);
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
-console.log(`  browser RSS, mean of crawls 3–${Math.floor(CRAWLS / 2)} vs ${Math.floor(CRAWLS / 2) + 1}–${CRAWLS}: ${mean(firstHalf).toFixed(0)} → ${mean(secondHalf).toFixed(0)} MB`);
+console.log(
+  `  browser RSS, mean of crawls 3–${Math.floor(CRAWLS / 2)} vs ${Math.floor(CRAWLS / 2) + 1}–${CRAWLS}: ${mean(firstHalf).toFixed(0)} → ${mean(secondHalf).toFixed(0)} MB`,
+);
 console.log(`  Chromium processes left after close: ${left} (${left === 0 ? "MET" : "MISSED"})`);
 await sites.stop();

@@ -9,7 +9,20 @@ import { calibrationSites } from "../test/fixtures/calibration-sites.js";
 import { productPage } from "./pages.js";
 
 const PAGES = 25;
-const PATHS = ["/", "/pricing", "/docs", "/docs/api", "/changelog", "/security", "/privacy", "/careers", "/customers", "/integrations", "/blog", "/about"];
+const PATHS = [
+  "/",
+  "/pricing",
+  "/docs",
+  "/docs/api",
+  "/changelog",
+  "/security",
+  "/privacy",
+  "/careers",
+  "/customers",
+  "/integrations",
+  "/blog",
+  "/about",
+];
 const FILLER = [
   "The team met on Tuesday to go through the plan for the next quarter.",
   "Most of the work happens in small groups that own a part of the product.",
@@ -26,28 +39,58 @@ export function crawlOf(pages: ExtractedPage[]): CrawlResult {
     pages,
     crawledPages: pages.map((page) => page.url),
     outboundLinks: [],
-    crawlStats: { pagesAnalyzed: pages.length, contentLength: 0, failures: [], durationMs: 0, partial: false, pagesPlanned: pages.length, robotsTxt: "found", sitemapUrls: 0, securityTxt: true, skippedByRobots: 0 },
+    crawlStats: {
+      pagesAnalyzed: pages.length,
+      contentLength: 0,
+      failures: [],
+      durationMs: 0,
+      partial: false,
+      pagesPlanned: pages.length,
+      robotsTxt: "found",
+      sitemapUrls: 0,
+      securityTxt: true,
+      skippedByRobots: 0,
+    },
   };
 }
 
 export function scoreBenchCorpora(): Array<{ name: string; pages: ExtractedPage[] }> {
   const full = Array.from({ length: PAGES }, (_, i) =>
-    extractPage({ url: `https://bench.example${PATHS[i] ?? `/page-${i}`}`, status: 200, body: productPage(i), kind: "html", headers: {} }),
+    extractPage({
+      url: `https://bench.example${PATHS[i] ?? `/page-${i}`}`,
+      status: 200,
+      body: productPage(i),
+      kind: "html",
+      headers: {},
+    }),
   );
   const leader = calibrationSites.find((site) => site.host === "leader.test")!;
   const realistic = Object.entries(leader.pages)
-    .filter(([, route]) => typeof route === "string" || (route.body !== undefined && !route.headers?.["content-type"]?.startsWith("text/plain")))
+    .filter(
+      ([, route]) =>
+        typeof route === "string" ||
+        (route.body !== undefined && !route.headers?.["content-type"]?.startsWith("text/plain")),
+    )
     .slice(0, PAGES)
     .map(([path, route]) => {
       const html = typeof route === "string" ? route : String(route.body);
-      const page = extractPage({ url: `https://leader.example${path}`, status: 200, body: html, kind: "html", headers: {} });
+      const page = extractPage({
+        url: `https://leader.example${path}`,
+        status: 200,
+        body: html,
+        kind: "html",
+        headers: {},
+      });
       let text = page.text;
       for (let i = 0; text.length < 6_000; i += 1) text += `\n${FILLER[i % FILLER.length]}`;
       return { ...page, text };
     });
   return [
     { name: "25 × ~52k chars (worst case)", pages: full },
-    { name: "25 × 6k chars of rubric words", pages: full.map((page) => ({ ...page, text: page.text.slice(0, 6_000) })) },
+    {
+      name: "25 × 6k chars of rubric words",
+      pages: full.map((page) => ({ ...page, text: page.text.slice(0, 6_000) })),
+    },
     { name: `${realistic.length} × ~6k chars, realistic`, pages: realistic },
   ];
 }

@@ -37,6 +37,10 @@ for (const { name, pages } of scoreBenchCorpora()) {
   const crawl = crawlOf(pages);
   const floor = measure(() => pages.filter((page) => NO_MATCH.test(page.text.slice(0, SCORED_TEXT_PER_PAGE))).length);
   const scoring = measure(() => scorer.scoreSync({ crawl, framework: "maturity", mode: "full" }));
-  console.log(`${name.padEnd(31)} one regex pass over the text (floor) ${median(floor).toFixed(3).padStart(10)} ${p95(floor).toFixed(3).padStart(7)}`);
-  console.log(`${"".padEnd(31)} heuristic scorer, 27 dimensions     ${median(scoring).toFixed(3).padStart(10)} ${p95(scoring).toFixed(3).padStart(7)}   budget < 50 ms: ${median(scoring) < 50 ? "MET" : "MISSED"}`);
+  console.log(
+    `${name.padEnd(31)} one regex pass over the text (floor) ${median(floor).toFixed(3).padStart(10)} ${p95(floor).toFixed(3).padStart(7)}`,
+  );
+  console.log(
+    `${"".padEnd(31)} heuristic scorer, 27 dimensions     ${median(scoring).toFixed(3).padStart(10)} ${p95(scoring).toFixed(3).padStart(7)}   budget < 50 ms: ${median(scoring) < 50 ? "MET" : "MISSED"}`,
+  );
 }

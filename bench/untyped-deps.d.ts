@@ -2,13 +2,13 @@
 // types, so bench/ typechecks under `strict` without adding @types/* packages
 // to the lockfile. Only the surface bench/http-frameworks.ts uses is declared.
 
-declare module 'autocannon' {
+declare module "autocannon" {
   namespace autocannon {
     interface Options {
       url: string;
       connections?: number;
       duration?: number;
-      method?: 'GET' | 'POST';
+      method?: "GET" | "POST";
       headers?: Record<string, string>;
       body?: string;
     }
@@ -31,8 +31,8 @@ declare module 'autocannon' {
   export = autocannon;
 }
 
-declare module 'express' {
-  import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+declare module "express" {
+  import type { IncomingMessage, Server, ServerResponse } from "node:http";
 
   namespace e {
     interface Request extends IncomingMessage {

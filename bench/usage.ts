@@ -36,10 +36,14 @@ const MEASURE_S = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
-
-
 async function serve(databaseUrl: string): Promise<void> {
-  const config = loadConfig({ NODE_ENV: "development", LOG_LEVEL: "warn", DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(POOL_SIZE), SCORE_WORKERS: "0" });
+  const config = loadConfig({
+    NODE_ENV: "development",
+    LOG_LEVEL: "warn",
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    SCORE_WORKERS: "0",
+  });
   const app = await createApp(config, pino({ level: config.logLevel }));
   await app.listen(0, HOST);
   process.on("disconnect", () => process.exit(0));
@@ -49,7 +53,10 @@ async function serve(databaseUrl: string): Promise<void> {
 function spawnService(databaseUrl: string): Promise<{ child: ChildProcess; port: number }> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith("APOLLO_")) delete env[key];
-  const child = fork(fileURLToPath(import.meta.url), ["--serve", databaseUrl], { env, execArgv: [...process.execArgv, "--max-semi-space-size=32"] });
+  const child = fork(fileURLToPath(import.meta.url), ["--serve", databaseUrl], {
+    env,
+    execArgv: [...process.execArgv, "--max-semi-space-size=32"],
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("service did not start in 30 s")), 30_000);
     child.once("message", (msg) => {
@@ -104,7 +111,13 @@ async function measure(port: number, keyOfClient: (index: number) => string, dur
     },
   };
   const result = await autocannon(options as Parameters<typeof autocannon>[0]);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
 }
 
 const median = (values: number[]): number => {
@@ -122,7 +135,9 @@ async function main(): Promise<void> {
     const service = await spawnService(databaseUrl);
     child = service.child;
     const secrets = await seed(databaseUrl);
-    console.log(`GET /api/usage with an API key, ${CONNECTIONS} connections, ${MEASURE_S} s per measurement, ${ROUNDS} rounds, pool ${POOL_SIZE}`);
+    console.log(
+      `GET /api/usage with an API key, ${CONNECTIONS} connections, ${MEASURE_S} s per measurement, ${ROUNDS} rounds, pool ${POOL_SIZE}`,
+    );
     // Warm-up: every account's cycle row is created by its first charge (the slow path), JIT warms.
     await measure(service.port, (i) => secrets[i % ACCOUNTS]!, 2);
 
@@ -135,7 +150,15 @@ async function main(): Promise<void> {
     const row = (name: string, samples: Sample[]) => {
       const bad = samples.reduce((n, s) => n + s.non2xx + s.errors, 0);
       console.log(
-        `${name.padEnd(36)} ${median(samples.map((s) => s.rps)).toFixed(0).padStart(7)} req/s   p50 ${median(samples.map((s) => s.p50)).toFixed(1).padStart(6)} ms   p99 ${median(samples.map((s) => s.p99)).toFixed(1).padStart(6)} ms   non-2xx/errors ${bad}   (rounds: ${samples.map((s) => s.rps.toFixed(0)).join(", ")} req/s)`,
+        `${name.padEnd(36)} ${median(samples.map((s) => s.rps))
+          .toFixed(0)
+          .padStart(7)} req/s   p50 ${median(samples.map((s) => s.p50))
+          .toFixed(1)
+          .padStart(6)} ms   p99 ${median(samples.map((s) => s.p99))
+          .toFixed(1)
+          .padStart(
+            6,
+          )} ms   non-2xx/errors ${bad}   (rounds: ${samples.map((s) => s.rps.toFixed(0)).join(", ")} req/s)`,
       );
     };
     row("one account (all 50 on one row)", one);
@@ -151,7 +174,9 @@ async function main(): Promise<void> {
                             SUM(CASE kind WHEN 'spend' THEN 1 WHEN 'refund' THEN -1 ELSE 0 END) FILTER (WHERE action = 'api_call') AS calls
                        FROM credit_entries WHERE bucket = 'plan' GROUP BY account_id, cycle_start) e USING (account_id, cycle_start)
          WHERE b.plan_balance <> COALESCE(e.balance, 0) OR b.api_call_count <> COALESCE(e.calls, 0)`);
-      const [{ calls }] = (await client.query<{ calls: number }>(`SELECT SUM(api_call_count)::int AS calls FROM credit_balances`)).rows as [{ calls: number }];
+      const [{ calls }] = (
+        await client.query<{ calls: number }>(`SELECT SUM(api_call_count)::int AS calls FROM credit_balances`)
+      ).rows as [{ calls: number }];
       console.log(`API calls charged in all: ${calls.toLocaleString("en")}`);
       return rows[0]!.n;
     });

@@ -48,7 +48,11 @@ const percentile = (values: number[], p: number): number => {
 };
 const line = (name: string, latencies: number[], seconds: number) =>
   console.log(
-    `${name.padEnd(44)} median ${percentile(latencies, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(latencies, 99).toFixed(1).padStart(7)} ms   max ${Math.max(...latencies).toFixed(1).padStart(7)} ms   ${(latencies.length / seconds).toFixed(0)} events/s`,
+    `${name.padEnd(44)} median ${percentile(latencies, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(latencies, 99).toFixed(1).padStart(7)} ms   max ${Math.max(
+      ...latencies,
+    )
+      .toFixed(1)
+      .padStart(7)} ms   ${(latencies.length / seconds).toFixed(0)} events/s`,
   );
 
 async function run(tls: { key: string; cert: string }): Promise<void> {
@@ -61,9 +65,16 @@ async function run(tls: { key: string; cert: string }): Promise<void> {
   try {
     await dataSource.initialize();
     await dataSource.runMigrations({ transaction: "each" });
-    const [account] = (await dataSource.query(`INSERT INTO accounts (name, billing_cycle_anchor) VALUES ('bench', now()) RETURNING id`)) as Array<{ id: string }>;
+    const [account] = (await dataSource.query(
+      `INSERT INTO accounts (name, billing_cycle_anchor) VALUES ('bench', now()) RETURNING id`,
+    )) as Array<{ id: string }>;
     const secret = newWebhookSecret();
-    await dataSource.query(`INSERT INTO webhooks (account_id, url, events, secret) VALUES ($1, $2, $3, $4)`, [account!.id, receiver.url("/bench"), ["subscription.changed"], secret]);
+    await dataSource.query(`INSERT INTO webhooks (account_id, url, events, secret) VALUES ($1, $2, $3, $4)`, [
+      account!.id,
+      receiver.url("/bench"),
+      ["subscription.changed"],
+      secret,
+    ]);
     const guard = new AddressGuard({ allowlist: ["127.0.0.1/32"] });
     console.log(`${EVENTS} events per measurement; receiver https://127.0.0.1:${receiver.port} (TLS, test CA)`);
 
@@ -76,12 +87,21 @@ async function run(tls: { key: string; cert: string }): Promise<void> {
         Array.from({ length: parallel }, async () => {
           while (next < EVENTS) {
             const i = next++;
-            const body = JSON.stringify({ type: "subscription.changed", timestamp: new Date().toISOString(), data: { i } });
+            const body = JSON.stringify({
+              type: "subscription.changed",
+              timestamp: new Date().toISOString(),
+              data: { i },
+            });
             const timestamp = Math.floor(Date.now() / 1000);
             const sent = performance.now();
             await got.post(receiver.url("/baseline"), {
               body,
-              headers: { "content-type": "application/json", "webhook-id": `base_${i}`, "webhook-timestamp": String(timestamp), "webhook-signature": signatureHeader([secret], `base_${i}`, timestamp, body) },
+              headers: {
+                "content-type": "application/json",
+                "webhook-id": `base_${i}`,
+                "webhook-timestamp": String(timestamp),
+                "webhook-signature": signatureHeader([secret], `base_${i}`, timestamp, body),
+              },
               dnsLookup: guard.lookup as never,
               followRedirect: false,
               retry: { limit: 0 },
@@ -95,14 +115,28 @@ async function run(tls: { key: string; cert: string }): Promise<void> {
 
     for (const pacing of ["burst", "100/s"] as const) {
       const events = new DomainEvents(silent);
-      const dispatcher = new WebhookDispatcher(new WebhookLeaseRepository(dataSource), new WebhookHealthRepository(dataSource), new Transactions(dataSource), guard, events, silent, { publicBaseUrl: "https://pms.test" }).start();
+      const dispatcher = new WebhookDispatcher(
+        new WebhookLeaseRepository(dataSource),
+        new WebhookHealthRepository(dataSource),
+        new Transactions(dataSource),
+        guard,
+        events,
+        silent,
+        { publicBaseUrl: "https://pms.test" },
+      ).start();
       const committedAt = new Map<string, number>();
       const before = receiver.received.length;
       const started = performance.now();
       try {
         for (let i = 0; i < EVENTS; i += 1) {
           const event = await dataSource.transaction((manager) =>
-            events.record(manager, "subscription.changed", { accountId: account!.id, previousPlan: "free", plan: "pro", reason: "checkout", checkoutSessionId: null }),
+            events.record(manager, "subscription.changed", {
+              accountId: account!.id,
+              previousPlan: "free",
+              plan: "pro",
+              reason: "checkout",
+              checkoutSessionId: null,
+            }),
           );
           committedAt.set(event.id, Date.now());
           await events.publish([event]);
@@ -140,14 +174,26 @@ async function fairness(tls: { key: string; cert: string }): Promise<void> {
   // Accepts, reads the request, never answers: the dispatcher's 10 s response timeout ends each.
   const sockets = new Set<Socket>();
   const tarpit = createHttpsServer(tls, (request) => request.resume());
-  tarpit.on("secureConnection", (socket: Socket) => (sockets.add(socket), socket.on("close", () => sockets.delete(socket))));
+  tarpit.on(
+    "secureConnection",
+    (socket: Socket) => (sockets.add(socket), socket.on("close", () => sockets.delete(socket))),
+  );
   await new Promise<void>((resolve) => tarpit.listen(0, "127.0.0.1", resolve));
   const silent = pino({ level: "silent" });
   const guard = new AddressGuard({ allowlist: ["127.0.0.1/32"] });
   const newAccount = async (name: string) =>
-    ((await dataSource.query(`INSERT INTO accounts (name, billing_cycle_anchor) VALUES ($1, now()) RETURNING id`, [name])) as Array<{ id: string }>)[0]!.id;
+    (
+      (await dataSource.query(`INSERT INTO accounts (name, billing_cycle_anchor) VALUES ($1, now()) RETURNING id`, [
+        name,
+      ])) as Array<{ id: string }>
+    )[0]!.id;
   const newWebhook = async (accountId: string, url: string) =>
-    ((await dataSource.query(`INSERT INTO webhooks (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING id`, [accountId, url, ["subscription.changed"], newWebhookSecret()])) as Array<{ id: string }>)[0]!.id;
+    (
+      (await dataSource.query(
+        `INSERT INTO webhooks (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING id`,
+        [accountId, url, ["subscription.changed"], newWebhookSecret()],
+      )) as Array<{ id: string }>
+    )[0]!.id;
   try {
     await dataSource.initialize();
     await dataSource.runMigrations({ transaction: "each" });
@@ -155,19 +201,32 @@ async function fairness(tls: { key: string; cert: string }): Promise<void> {
     await newWebhook(healthy, receiver.url("/healthy"));
     const hostile = await newAccount("hostile");
     const hanging: string[] = [];
-    for (let i = 0; i < FAIR_HOSTILE_WEBHOOKS; i += 1) hanging.push(await newWebhook(hostile, `https://127.0.0.1:${(tarpit.address() as AddressInfo).port}/hang/${i}`));
-    console.log(`healthy account: ${FAIR_HEALTHY_EVENTS} events at ${1000 / FAIR_HEALTHY_INTERVAL_MS}/s; hostile account: ${FAIR_HOSTILE_WEBHOOKS} webhooks that never answer, ${FAIR_HOSTILE_QUEUED} test events queued, ${FAIR_HOSTILE_PER_SECOND}/s more`);
+    for (let i = 0; i < FAIR_HOSTILE_WEBHOOKS; i += 1)
+      hanging.push(await newWebhook(hostile, `https://127.0.0.1:${(tarpit.address() as AddressInfo).port}/hang/${i}`));
+    console.log(
+      `healthy account: ${FAIR_HEALTHY_EVENTS} events at ${1000 / FAIR_HEALTHY_INTERVAL_MS}/s; hostile account: ${FAIR_HOSTILE_WEBHOOKS} webhooks that never answer, ${FAIR_HOSTILE_QUEUED} test events queued, ${FAIR_HOSTILE_PER_SECOND}/s more`,
+    );
 
     let sent = 0;
     const sendTest = async (events: DomainEvents) => {
       const webhookId = hanging[sent++ % hanging.length]!;
-      const event = await dataSource.transaction((manager) => events.record(manager, "webhook.test", { accountId: hostile, webhookId }));
+      const event = await dataSource.transaction((manager) =>
+        events.record(manager, "webhook.test", { accountId: hostile, webhookId }),
+      );
       await events.publish([event]);
     };
 
     for (const scenario of ["baseline: healthy account alone", "with the hostile account"] as const) {
       const events = new DomainEvents(silent);
-      const dispatcher = new WebhookDispatcher(new WebhookLeaseRepository(dataSource), new WebhookHealthRepository(dataSource), new Transactions(dataSource), guard, events, silent, { publicBaseUrl: "https://pms.test" });
+      const dispatcher = new WebhookDispatcher(
+        new WebhookLeaseRepository(dataSource),
+        new WebhookHealthRepository(dataSource),
+        new Transactions(dataSource),
+        guard,
+        events,
+        silent,
+        { publicBaseUrl: "https://pms.test" },
+      );
       const hostileRun = scenario !== "baseline: healthy account alone";
       let spamming: NodeJS.Timeout | undefined;
       if (hostileRun) {
@@ -181,13 +240,21 @@ async function fairness(tls: { key: string; cert: string }): Promise<void> {
       try {
         for (let i = 0; i < FAIR_HEALTHY_EVENTS; i += 1) {
           const event = await dataSource.transaction((manager) =>
-            events.record(manager, "subscription.changed", { accountId: healthy, previousPlan: "free", plan: "pro", reason: "checkout", checkoutSessionId: null }),
+            events.record(manager, "subscription.changed", {
+              accountId: healthy,
+              previousPlan: "free",
+              plan: "pro",
+              reason: "checkout",
+              checkoutSessionId: null,
+            }),
           );
           committedAt.set(event.id, Date.now());
           await events.publish([event]);
           await new Promise((resolve) => setTimeout(resolve, FAIR_HEALTHY_INTERVAL_MS));
         }
-        await receiver.waitFor(before + FAIR_HEALTHY_EVENTS, 180_000).catch((error: Error) => console.log(`  ${error.message}`));
+        await receiver
+          .waitFor(before + FAIR_HEALTHY_EVENTS, 180_000)
+          .catch((error: Error) => console.log(`  ${error.message}`));
       } finally {
         clearInterval(spamming);
       }
@@ -195,13 +262,22 @@ async function fairness(tls: { key: string; cert: string }): Promise<void> {
       const latencies = arrivals.map((request) => request.at - committedAt.get(String(request.headers["webhook-id"]))!);
       if (latencies.length > 0) line(scenario, latencies, (performance.now() - started) / 1000);
       if (hostileRun) {
-        const [state] = (await dataSource.query(
-          `SELECT count(*) FILTER (WHERE d.status = 'pending')::int AS pending, count(*) FILTER (WHERE d.attempts > 0)::int AS tried,
+        const [state] = (await dataSource
+          .query(
+            `SELECT count(*) FILTER (WHERE d.status = 'pending')::int AS pending, count(*) FILTER (WHERE d.attempts > 0)::int AS tried,
                   (SELECT count(*)::int FROM webhooks WHERE account_id = $1 AND breaker_open_until IS NOT NULL) AS paused
              FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.account_id = $1`,
-          [hostile],
-        ).catch(() => dataSource.query(`SELECT count(*) FILTER (WHERE d.status = 'pending')::int AS pending, count(*) FILTER (WHERE d.attempts > 0)::int AS tried, NULL AS paused FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.account_id = $1`, [hostile]))) as Array<{ pending: number; tried: number; paused: number | null }>;
-        console.log(`  hostile account afterwards: ${state!.pending} deliveries pending, ${state!.tried} tried at least once, ${state!.paused ?? "n/a"} of ${FAIR_HOSTILE_WEBHOOKS} webhooks paused by their breaker`);
+            [hostile],
+          )
+          .catch(() =>
+            dataSource.query(
+              `SELECT count(*) FILTER (WHERE d.status = 'pending')::int AS pending, count(*) FILTER (WHERE d.attempts > 0)::int AS tried, NULL AS paused FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.account_id = $1`,
+              [hostile],
+            ),
+          )) as Array<{ pending: number; tried: number; paused: number | null }>;
+        console.log(
+          `  hostile account afterwards: ${state!.pending} deliveries pending, ${state!.tried} tried at least once, ${state!.paused ?? "n/a"} of ${FAIR_HOSTILE_WEBHOOKS} webhooks paused by their breaker`,
+        );
       }
       for (const socket of sockets) socket.destroy();
       await dispatcher.stop();
@@ -221,7 +297,11 @@ if (process.argv[2] === "--run") {
 } else {
   const tls = await makeTestTls();
   const child = fork(fileURLToPath(import.meta.url), ["--run", ...process.argv.slice(2)], {
-    env: { ...process.env, NODE_EXTRA_CA_CERTS: tls.caFile, BENCH_TLS: JSON.stringify({ key: tls.key, cert: tls.cert }) },
+    env: {
+      ...process.env,
+      NODE_EXTRA_CA_CERTS: tls.caFile,
+      BENCH_TLS: JSON.stringify({ key: tls.key, cert: tls.cert }),
+    },
     execArgv: process.execArgv,
   });
   await new Promise<void>((resolve) => child.on("exit", (code) => ((process.exitCode = code ?? 1), resolve())));

@@ -11,9 +11,14 @@ import { AppError } from "../src/errors.js";
 export function restFieldMessage(error: AppError, schema: GraphQLSchema): AppError {
   if (error.code !== "VALIDATION_FAILED") return error;
   // graphql-js: a variable missing or null altogether.
-  const absent = /^Variable "\$(\w+)" of (?:non-null|required) type "[^"]+" (?:must not be null|was not provided)\.$/.exec(error.message);
+  const absent =
+    /^Variable "\$(\w+)" of (?:non-null|required) type "[^"]+" (?:must not be null|was not provided)\.$/.exec(
+      error.message,
+    );
   if (absent) return new AppError("VALIDATION_FAILED", `${absent[1]}: is required`, { cause: error });
-  const match = /^Variable "\$(\w+)" got invalid value (.*?); (.*?)(?: at value\.([\w.[\]]+))?\.?$/s.exec(error.message);
+  const match = /^Variable "\$(\w+)" got invalid value (.*?); (.*?)(?: at value\.([\w.[\]]+))?\.?$/s.exec(
+    error.message,
+  );
   if (!match) return error;
   const [, variable, value, reason, path] = match as unknown as [string, string, string, string, string | undefined];
   const at = path?.replace(/\.$/, "");
@@ -40,7 +45,11 @@ function explain(reason: string, value: string, schema: GraphQLSchema): string |
       return `must be true or false (got ${got})`;
   }
   const type = schema.getType(expected);
-  if (isEnumType(type)) return `must be one of ${type.getValues().map((entry) => entry.value as string).join(", ")} (got ${got})`;
+  if (isEnumType(type))
+    return `must be one of ${type
+      .getValues()
+      .map((entry) => entry.value as string)
+      .join(", ")} (got ${got})`;
   if (isInputObjectType(type)) return `must be an object (got ${got})`;
   return undefined;
 }

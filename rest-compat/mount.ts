@@ -47,7 +47,8 @@ export interface RestCompatOptions {
 export const restCompat: FastifyPluginAsync<RestCompatOptions> = async (api, options) => {
   const { schema, routes, contextFor, sendError, answerStores = {} } = options;
   const relative = (path: string) => {
-    if (!path.startsWith(`${api.prefix}/`)) throw new Error(`REST route ${path} is outside the table's prefix ${api.prefix}`);
+    if (!path.startsWith(`${api.prefix}/`))
+      throw new Error(`REST route ${path} is outside the table's prefix ${api.prefix}`);
     return path.slice(api.prefix.length);
   };
 
@@ -68,7 +69,9 @@ export const restCompat: FastifyPluginAsync<RestCompatOptions> = async (api, opt
     // The table's own operations keep within the limits every caller has.
     const problems = validate(schema, row.operation, validationRules({ introspection: false }));
     if (problems.length > 0) {
-      throw new Error(`REST route ${row.method} ${row.path}: its operation does not match the schema: ${problems[0]?.message}`);
+      throw new Error(
+        `REST route ${row.method} ${row.path}: its operation does not match the schema: ${problems[0]?.message}`,
+      );
     }
     methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method]);
     const run = executorFor(schema, row);
@@ -77,7 +80,12 @@ export const restCompat: FastifyPluginAsync<RestCompatOptions> = async (api, opt
     // Without its store (a test mounting the table alone) the route keeps its memory cache only.
     const durable = store ? { store, shape: answerShape(row) } : undefined;
     const url = relative(row.path);
-    api.route({ method: row.method, url, handler: (request, reply) => serve(run, row, contextFor(request), request, reply, sendError, immutableAnswers, durable, toRestError) });
+    api.route({
+      method: row.method,
+      url,
+      handler: (request, reply) =>
+        serve(run, row, contextFor(request), request, reply, sendError, immutableAnswers, durable, toRestError),
+    });
   }
   serveOpenApiDocument(api, buildOpenApiDocument(schema, routes, options.openApi), relative(OPENAPI_PATH));
 
@@ -114,7 +122,10 @@ function serveOpenApiDocument(api: FastifyInstance, document: Record<string, unk
   const json = Buffer.from(JSON.stringify(document));
   const etag = `"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`;
   api.get(url, (request, reply) => {
-    reply.header("etag", etag).header("cache-control", "public, max-age=300").header("access-control-allow-origin", "*");
+    reply
+      .header("etag", etag)
+      .header("cache-control", "public, max-age=300")
+      .header("access-control-allow-origin", "*");
     if (ifNoneMatchNames(request.headers["if-none-match"], etag)) return reply.code(304).send();
     return reply.type("application/json; charset=utf-8").send(json);
   });
@@ -178,7 +189,10 @@ async function serve(
     answerFinal = (body, status) => {
       keep(body);
       // Written once, off the answer's path; a failed write only means the next miss runs the operation.
-      if (durable) durable.store.put(key, durable.shape, body).catch((error: unknown) => request.log.warn({ err: error }, "could not store a final answer"));
+      if (durable)
+        durable.store
+          .put(key, durable.shape, body)
+          .catch((error: unknown) => request.log.warn({ err: error }, "could not store a final answer"));
       return sendFinal(body, status);
     };
   }
@@ -187,13 +201,15 @@ async function serve(
   const firstError = result.errors?.[0];
   if (firstError || !result.data) {
     const error = toAppError(firstError ?? new Error("operation returned no data"));
-    if (error.code === "INTERNAL") request.log.error({ err: firstError?.originalError ?? firstError }, "unexpected error in REST route");
+    if (error.code === "INTERNAL")
+      request.log.error({ err: firstError?.originalError ?? firstError }, "unexpected error in REST route");
     return sendError(reply, toRestError(error));
   }
   const data = result.data;
   const status = row.status?.(data) ?? 200;
   if (row.headers) reply.headers(row.headers(data));
   if (status === 204) return reply.code(204).send();
-  if (answerFinal && (row.immutable?.cacheable?.(data) ?? true)) return answerFinal(JSON.stringify(row.body(data)), status);
+  if (answerFinal && (row.immutable?.cacheable?.(data) ?? true))
+    return answerFinal(JSON.stringify(row.body(data)), status);
   return reply.code(status).send(row.body(data));
 }

@@ -73,7 +73,8 @@ const BODY_CODES: readonly ErrorCode[] = ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDI
 
 const RATE_LIMIT_HEADERS = {
   "RateLimit-Policy": {
-    description: 'The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds).',
+    description:
+      'The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds).',
     schema: { type: "string" },
   },
   RateLimit: {
@@ -83,10 +84,18 @@ const RATE_LIMIT_HEADERS = {
 } as const;
 
 const REQUEST_ID_HEADER = {
-  "X-Request-Id": { description: "This request's id; the same id is in the service's logs. Quote it to support.", required: true, schema: { type: "string" } },
+  "X-Request-Id": {
+    description: "This request's id; the same id is in the service's logs. Quote it to support.",
+    required: true,
+    schema: { type: "string" },
+  },
 } as const;
 
-export function buildOpenApiDocument(executable: GraphQLSchema, routes: readonly AnyRestRoute[], options: OpenApiOptions): JsonSchema {
+export function buildOpenApiDocument(
+  executable: GraphQLSchema,
+  routes: readonly AnyRestRoute[],
+  options: OpenApiOptions,
+): JsonSchema {
   // The committed schema.graphql is printed sorted; documenting the sorted schema makes the document the same
   // whether it is built from the running service's schema or from the contract file.
   const schema = lexicographicSortSchema(executable);
@@ -102,9 +111,7 @@ export function buildOpenApiDocument(executable: GraphQLSchema, routes: readonly
   }
   const objectSchemas = nameObjectSchemas(schema, paths);
   const enumSchemas = Object.fromEntries(
-    [...enums.values()]
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .map((type) => [type.name, enumSchema(type)]),
+    [...enums.values()].sort((a, b) => a.name.localeCompare(b.name)).map((type) => [type.name, enumSchema(type)]),
   );
   return {
     openapi: "3.1.0",
@@ -114,7 +121,7 @@ export function buildOpenApiDocument(executable: GraphQLSchema, routes: readonly
       version: options.version,
       description:
         "The REST compatibility layer: every route runs one named GraphQL operation of `/graphql` (the full contract, with live progress over graphql-ws). " +
-        "Errors answer `{\"error\": {code, message, action, retryable}}`; retry only what says `retryable: true`, after `Retry-After` when it is sent. " +
+        'Errors answer `{"error": {code, message, action, retryable}}`; retry only what says `retryable: true`, after `Retry-After` when it is sent. ' +
         "Generated from the route table and the GraphQL schema at start-up.",
     },
     servers: [{ url: options.serverUrl }],
@@ -122,7 +129,11 @@ export function buildOpenApiDocument(executable: GraphQLSchema, routes: readonly
     paths,
     components: {
       securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", description: "An API key: `Authorization: Bearer <key>` (Business and Enterprise plans)." },
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API key: `Authorization: Bearer <key>` (Business and Enterprise plans).",
+        },
         session: { type: "apiKey", in: "cookie", name: "__session", description: "The session cookie set at sign-in." },
       },
       schemas: { ...enumSchemas, ...objectSchemas, Error: errorSchema(Object.keys(errorCatalogue) as ErrorCode[]) },
@@ -148,7 +159,10 @@ type Tagged = JsonSchema & { [GRAPHQL_TYPE]?: string; [FRAGMENTS]?: string[] };
  * never claims fields a route does not answer. Rewrites `paths` in place; answers
  * the components.
  */
-function nameObjectSchemas(schema: GraphQLSchema, paths: Record<string, Record<string, unknown>>): Record<string, JsonSchema> {
+function nameObjectSchemas(
+  schema: GraphQLSchema,
+  paths: Record<string, Record<string, unknown>>,
+): Record<string, JsonSchema> {
   const shapes = new Map<string, Map<string, Tagged>>();
   const canonical = (node: Tagged): string => {
     const { description: _description, type: _type, ...rest } = node;
@@ -187,21 +201,27 @@ function nameObjectSchemas(schema: GraphQLSchema, paths: Record<string, Record<s
       const typeDescription = schema.getType(type)?.description ?? undefined;
       const reference = { $ref: `#/components/schemas/${name}` };
       const nullable = Array.isArray(tagged.type) && tagged.type.includes("null");
-      const described = tagged.description !== undefined && tagged.description !== typeDescription ? { description: tagged.description } : {};
+      const described =
+        tagged.description !== undefined && tagged.description !== typeDescription
+          ? { description: tagged.description }
+          : {};
       return nullable ? { anyOf: [reference, { type: "null" }], ...described } : { ...reference, ...described };
     }
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewrite(value)]));
   };
-  for (const methods of Object.values(paths)) for (const [method, operation] of Object.entries(methods)) methods[method] = rewrite(operation);
+  for (const methods of Object.values(paths))
+    for (const [method, operation] of Object.entries(methods)) methods[method] = rewrite(operation);
   return Object.fromEntries(
-    [...names].sort(([, a], [, b]) => a.localeCompare(b)).map(([key, name]) => {
-      const type = name.split("_")[0]!;
-      const shape = shapes.get(type)!.get(key)!;
-      const typeDescription = schema.getType(type)?.description ?? undefined;
-      const body = rewrite(shape, true) as JsonSchema;
-      const { description: _description, ...rest } = body;
-      return [name, { ...rest, type: "object", ...(typeDescription ? { description: typeDescription } : {}) }];
-    }),
+    [...names]
+      .sort(([, a], [, b]) => a.localeCompare(b))
+      .map(([key, name]) => {
+        const type = name.split("_")[0]!;
+        const shape = shapes.get(type)!.get(key)!;
+        const typeDescription = schema.getType(type)?.description ?? undefined;
+        const body = rewrite(shape, true) as JsonSchema;
+        const { description: _description, ...rest } = body;
+        return [name, { ...rest, type: "object", ...(typeDescription ? { description: typeDescription } : {}) }];
+      }),
   );
 }
 
@@ -227,7 +247,10 @@ function errorSchema(codes: readonly ErrorCode[]): JsonSchema {
           code: { type: "string", enum: [...codes], description: "A stable code; switch on it, not on the message." },
           message: { type: "string", description: "What went wrong, safe to show." },
           action: { type: "string", description: "What to do about it." },
-          retryable: { type: "boolean", description: "Whether the same request may succeed later (after Retry-After when sent)." },
+          retryable: {
+            type: "boolean",
+            description: "Whether the same request may succeed later (after Retry-After when sent).",
+          },
         },
       },
     },
@@ -248,7 +271,10 @@ function enumSchema(type: GraphQLEnumType): JsonSchema {
 class OperationDoc {
   private readonly fragments: Map<string, FragmentDefinitionNode>;
   /** Where each variable is used: the argument (and its field) it fills. */
-  private readonly variableArguments = new Map<string, { argument: GraphQLArgument; field: GraphQLField<unknown, unknown> }>();
+  private readonly variableArguments = new Map<
+    string,
+    { argument: GraphQLArgument; field: GraphQLField<unknown, unknown> }
+  >();
   private readonly rootType: GraphQLObjectType;
 
   constructor(
@@ -258,7 +284,9 @@ class OperationDoc {
     private readonly enums: Map<string, GraphQLEnumType>,
   ) {
     this.fragments = new Map(
-      document.definitions.filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION).map((fragment) => [fragment.name.value, fragment]),
+      document.definitions
+        .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
+        .map((fragment) => [fragment.name.value, fragment]),
     );
     const root = operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
     if (!root) throw new Error(`the schema has no ${operation.operation} type`);
@@ -270,7 +298,8 @@ class OperationDoc {
         Variable: (node) => {
           const argument = typeInfo.getArgument();
           const field = typeInfo.getFieldDef();
-          if (argument && field && !this.variableArguments.has(node.name.value)) this.variableArguments.set(node.name.value, { argument, field });
+          if (argument && field && !this.variableArguments.has(node.name.value))
+            this.variableArguments.set(node.name.value, { argument, field });
         },
       }),
     );
@@ -292,13 +321,18 @@ class OperationDoc {
         name: "Idempotency-Key",
         in: "header",
         required: false,
-        description:
-          `Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters.`,
+        description: `Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters.`,
         schema: { type: "string", minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: "^[\\x21-\\x7E]+$" },
       });
     }
     if (row.immutable) {
-      parameters.push({ name: "If-None-Match", in: "header", required: false, description: "The ETag of an answer you hold: 304 when it is still the answer.", schema: { type: "string" } });
+      parameters.push({
+        name: "If-None-Match",
+        in: "header",
+        required: false,
+        description: "The ETag of an answer you hold: 304 when it is still the answer.",
+        schema: { type: "string" },
+      });
     }
 
     const codes = new Set<ErrorCode>([...SHARED_CODES, ...(row.method === "GET" ? [] : BODY_CODES), ...doc.errors]);
@@ -306,29 +340,59 @@ class OperationDoc {
     for (const [status, shape] of Object.entries(doc.responses)) {
       const headers: Record<string, unknown> = { ...REQUEST_ID_HEADER, ...(doc.rateLimited ? RATE_LIMIT_HEADERS : {}) };
       if (status === "202" && doc.idempotent) {
-        headers.Location = { description: "Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again.", required: true, schema: { type: "string" } };
+        headers.Location = {
+          description:
+            "Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again.",
+          required: true,
+          schema: { type: "string" },
+        };
       }
       if (row.immutable) {
-        headers.ETag = { description: "Names this final answer; send it as If-None-Match.", schema: { type: "string" } };
-        headers["Cache-Control"] = { description: `\`${row.immutable.cacheControl}\` for a final answer, \`no-store\` otherwise.`, required: true, schema: { type: "string" } };
+        headers.ETag = {
+          description: "Names this final answer; send it as If-None-Match.",
+          schema: { type: "string" },
+        };
+        headers["Cache-Control"] = {
+          description: `\`${row.immutable.cacheControl}\` for a final answer, \`no-store\` otherwise.`,
+          required: true,
+          schema: { type: "string" },
+        };
       }
       responses[status] = {
-        description: status === "202" ? "Accepted: the work goes on; follow it." : status === "204" ? "Done; no body." : status === "503" ? "Failing: the same body, with the failing part named." : "Success.",
+        description:
+          status === "202"
+            ? "Accepted: the work goes on; follow it."
+            : status === "204"
+              ? "Done; no body."
+              : status === "503"
+                ? "Failing: the same body, with the failing part named."
+                : "Success.",
         headers,
         ...(shape ? { content: { "application/json": { schema: this.shapeSchema(shape) } } } : {}),
       };
     }
-    if (row.immutable) responses["304"] = { description: "Not modified: the ETag sent is still the answer.", headers: { ...REQUEST_ID_HEADER, ETag: { schema: { type: "string" } } } };
+    if (row.immutable)
+      responses["304"] = {
+        description: "Not modified: the ETag sent is still the answer.",
+        headers: { ...REQUEST_ID_HEADER, ETag: { schema: { type: "string" } } },
+      };
     const byStatus = new Map<number, ErrorCode[]>();
-    for (const code of codes) byStatus.set(errorCatalogue[code].status, [...(byStatus.get(errorCatalogue[code].status) ?? []), code]);
+    for (const code of codes)
+      byStatus.set(errorCatalogue[code].status, [...(byStatus.get(errorCatalogue[code].status) ?? []), code]);
     for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
       // A status the route answers with its own body (health's 503) is not an error envelope there.
       if (String(status) in doc.responses) continue;
       const headers: Record<string, unknown> = { ...REQUEST_ID_HEADER };
-      if (status === 429 || status === 503) headers["Retry-After"] = { description: "Seconds to wait before retrying (when the refusal is retryable).", schema: { type: "string", pattern: "^\\d+$" } };
+      if (status === 429 || status === 503)
+        headers["Retry-After"] = {
+          description: "Seconds to wait before retrying (when the refusal is retryable).",
+          schema: { type: "string", pattern: "^\\d+$" },
+        };
       if (status === 429 && doc.rateLimited) Object.assign(headers, RATE_LIMIT_HEADERS);
       responses[String(status)] = {
-        description: statusCodes.map((code) => `\`${code}\`${errorCatalogue[code].retryable ? " (retryable)" : ""}`).join(", "),
+        description: statusCodes
+          .map((code) => `\`${code}\`${errorCatalogue[code].retryable ? " (retryable)" : ""}`)
+          .join(", "),
         headers,
         content: { "application/json": { schema: errorSchema(statusCodes) } },
       };
@@ -337,11 +401,22 @@ class OperationDoc {
     return {
       operationId: this.operation.name?.value ?? `${row.method.toLowerCase()}${row.path}`,
       summary: doc.summary,
-      ...(description ? { description: `${description}\n\nGraphQL: the \`${this.operation.name?.value}\` operation (${this.operation.operation} \`${rootField?.name.value}\`).` } : {}),
+      ...(description
+        ? {
+            description: `${description}\n\nGraphQL: the \`${this.operation.name?.value}\` operation (${this.operation.operation} \`${rootField?.name.value}\`).`,
+          }
+        : {}),
       tags: [doc.tag],
       security: securityOf(doc.auth),
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(doc.requestBody ? { requestBody: { required: true, content: { "application/json": { schema: this.requestSchema(doc.requestBody) } } } } : {}),
+      ...(doc.requestBody
+        ? {
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: this.requestSchema(doc.requestBody) } },
+            },
+          }
+        : {}),
       responses,
     };
   }
@@ -351,7 +426,9 @@ class OperationDoc {
   }
 
   private parameterSchema(variable: string): JsonSchema {
-    const definition = this.operation.variableDefinitions?.find((candidate) => candidate.variable.name.value === variable);
+    const definition = this.operation.variableDefinitions?.find(
+      (candidate) => candidate.variable.name.value === variable,
+    );
     if (!definition) throw new Error(`${this.operation.name?.value}: no variable $${variable}`);
     const type = typeFromAST(this.schema, definition.type) as GraphQLInputType | undefined;
     if (!type) throw new Error(`${this.operation.name?.value}: unknown type of $${variable}`);
@@ -362,10 +439,13 @@ class OperationDoc {
 
   private requestSchema(body: NonNullable<AnyRestRoute["doc"]["requestBody"]>): JsonSchema {
     if ("schema" in body) return body.schema;
-    const definition = this.operation.variableDefinitions?.find((candidate) => candidate.variable.name.value === body.variable);
+    const definition = this.operation.variableDefinitions?.find(
+      (candidate) => candidate.variable.name.value === body.variable,
+    );
     const type = definition ? typeFromAST(this.schema, definition.type) : undefined;
     const named = type ? getNamedType(type) : undefined;
-    if (!isInputObjectType(named)) throw new Error(`${this.operation.name?.value}: $${body.variable} is not an input object`);
+    if (!isInputObjectType(named))
+      throw new Error(`${this.operation.name?.value}: $${body.variable} is not an input object`);
     const schema = this.inputSchema(named);
     for (const key of body.omit ?? []) {
       delete (schema.properties as Record<string, unknown>)[key];
@@ -384,8 +464,15 @@ class OperationDoc {
     return {
       type: "object",
       ...(input.description ? { description: input.description } : {}),
-      required: fields.filter((field) => isNonNullType(field.type) && field.defaultValue === undefined).map((field) => field.name),
-      properties: Object.fromEntries(fields.map((field) => [field.name, { ...this.nullableInput(field.type), ...(field.description ? { description: field.description } : {}) }])),
+      required: fields
+        .filter((field) => isNonNullType(field.type) && field.defaultValue === undefined)
+        .map((field) => field.name),
+      properties: Object.fromEntries(
+        fields.map((field) => [
+          field.name,
+          { ...this.nullableInput(field.type), ...(field.description ? { description: field.description } : {}) },
+        ]),
+      ),
     };
   }
 
@@ -412,11 +499,14 @@ class OperationDoc {
           type: "object",
           additionalProperties: false,
           required: Object.keys(shape.fields).filter((key) => !shape.optional.includes(key)),
-          properties: Object.fromEntries(Object.entries(shape.fields).map(([key, part]) => [key, this.shapeSchema(part)])),
+          properties: Object.fromEntries(
+            Object.entries(shape.fields).map(([key, part]) => [key, this.shapeSchema(part)]),
+          ),
         };
       case "merge": {
         const parts = shape.parts.map((part) => this.shapeSchema(part));
-        for (const part of parts) if (part.type !== "object") throw new Error(`${this.operation.name?.value}: only objects merge`);
+        for (const part of parts)
+          if (part.type !== "object") throw new Error(`${this.operation.name?.value}: only objects merge`);
         return {
           type: "object",
           additionalProperties: false,
@@ -434,11 +524,16 @@ class OperationDoc {
   private selectionAt(path: string): JsonSchema {
     const keys = path.split(".");
     let parent: GraphQLObjectType = this.rootType;
-    let selection: readonly FieldNode[] = [{ kind: Kind.FIELD, name: { kind: Kind.NAME, value: "" }, selectionSet: this.operation.selectionSet }];
+    let selection: readonly FieldNode[] = [
+      { kind: Kind.FIELD, name: { kind: Kind.NAME, value: "" }, selectionSet: this.operation.selectionSet },
+    ];
     for (const [index, key] of keys.entries()) {
       const fields = this.collectFields(mergedSelection(selection));
       const nodes = fields.find(([responseKey]) => responseKey === key)?.[1];
-      if (!nodes) throw new Error(`${this.operation.name?.value}: no field "${key}" at ${keys.slice(0, index).join(".") || "the root"}`);
+      if (!nodes)
+        throw new Error(
+          `${this.operation.name?.value}: no field "${key}" at ${keys.slice(0, index).join(".") || "the root"}`,
+        );
       const field = parent.getFields()[nodes[0]!.name.value];
       if (!field) throw new Error(`${this.operation.name?.value}: ${parent.name} has no field ${nodes[0]!.name.value}`);
       if (index === keys.length - 1) return this.outputSchema(field.type, nodes, field.description);
@@ -458,15 +553,22 @@ class OperationDoc {
 
   private nonNullOutput(type: GraphQLOutputType, nodes: readonly FieldNode[]): JsonSchema {
     if (type instanceof GraphQLNonNull) return this.nonNullOutput(type.ofType, nodes);
-    if (type instanceof GraphQLList) return { type: "array", items: this.outputSchema(type.ofType as GraphQLOutputType, nodes) };
+    if (type instanceof GraphQLList)
+      return { type: "array", items: this.outputSchema(type.ofType as GraphQLOutputType, nodes) };
     if (type instanceof GraphQLEnumType) return this.enumRef(type);
     if (type instanceof GraphQLScalarType) return scalarSchema(type);
-    if (!(type instanceof GraphQLObjectType)) throw new Error(`${this.operation.name?.value}: abstract types are not supported (${String(type)})`);
+    if (!(type instanceof GraphQLObjectType))
+      throw new Error(`${this.operation.name?.value}: abstract types are not supported (${String(type)})`);
     const fields = this.collectFields(mergedSelection(nodes));
     const definitions = type.getFields();
     return {
       [GRAPHQL_TYPE]: type.name,
-      [FRAGMENTS]: nodes.flatMap((node) => node.selectionSet?.selections.filter((selection) => selection.kind === Kind.FRAGMENT_SPREAD).map((spread) => spread.name.value) ?? []),
+      [FRAGMENTS]: nodes.flatMap(
+        (node) =>
+          node.selectionSet?.selections
+            .filter((selection) => selection.kind === Kind.FRAGMENT_SPREAD)
+            .map((spread) => spread.name.value) ?? [],
+      ),
       type: "object",
       ...(type.description ? { description: type.description } : {}),
       additionalProperties: false,
@@ -482,7 +584,10 @@ class OperationDoc {
   }
 
   /** Response keys in order with their field nodes, fragments expanded (no abstract types in this schema). */
-  private collectFields(selectionSet: SelectionSetNode, into = new Map<string, FieldNode[]>()): [string, FieldNode[]][] {
+  private collectFields(
+    selectionSet: SelectionSetNode,
+    into = new Map<string, FieldNode[]>(),
+  ): [string, FieldNode[]][] {
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
         if (selection.name.value === "__typename") continue;

@@ -68,7 +68,9 @@ export interface RouteDoc {
   /** Query parameter → the operation variable it fills. */
   readonly query?: Readonly<Record<string, string>>;
   /** The JSON body: the operation variable whose input type it is, or a schema when REST reshapes it. */
-  readonly requestBody?: { readonly variable: string; readonly omit?: readonly string[] } | { readonly schema: Readonly<Record<string, unknown>> };
+  readonly requestBody?:
+    | { readonly variable: string; readonly omit?: readonly string[] }
+    | { readonly schema: Readonly<Record<string, unknown>> };
   /** Each successful status and the shape of its answer (`null`: no body). */
   readonly responses: Readonly<Partial<Record<200 | 201 | 202 | 204 | 503, Shape | null>>>;
   /** Error codes particular to this route. */

@@ -47,7 +47,13 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/health",
     operation: HealthDocument,
-    doc: { auth: "public", summary: "Health of the service and its dependencies", tag: "Service", responses: { 200: select("health"), 503: select("health") }, errors: [] },
+    doc: {
+      auth: "public",
+      summary: "Health of the service and its dependencies",
+      tag: "Service",
+      responses: { 200: select("health"), 503: select("health") },
+      errors: [],
+    },
     variables: () => ({}),
     status: (data) => (data.health.status === "fail" ? 503 : 200),
     body: (data) => data.health,
@@ -56,7 +62,13 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/usage",
     operation: UsageDocument,
-    doc: { auth: "member", summary: "Credits and quotas used this cycle", tag: "Account", responses: { 200: select("usage") }, errors: [] },
+    doc: {
+      auth: "member",
+      summary: "Credits and quotas used this cycle",
+      tag: "Account",
+      responses: { 200: select("usage") },
+      errors: [],
+    },
     variables: () => ({}),
     body: (data) => data.usage,
   }),
@@ -64,7 +76,13 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/keys",
     operation: ListApiKeysDocument,
-    doc: { auth: "member", summary: "List the account's API keys", tag: "Account", responses: { 200: select("apiKeys") }, errors: [] },
+    doc: {
+      auth: "member",
+      summary: "List the account's API keys",
+      tag: "Account",
+      responses: { 200: select("apiKeys") },
+      errors: [],
+    },
     variables: () => ({}),
     body: (data) => data.apiKeys,
   }),
@@ -72,7 +90,14 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/keys",
     operation: CreateApiKeyDocument,
-    doc: { auth: "session", summary: "Create an API key", tag: "Account", requestBody: { variable: "input" }, responses: { 201: select("createApiKey") }, errors: ["PLAN_LIMIT_REACHED"] },
+    doc: {
+      auth: "session",
+      summary: "Create an API key",
+      tag: "Account",
+      requestBody: { variable: "input" },
+      responses: { 201: select("createApiKey") },
+      errors: ["PLAN_LIMIT_REACHED"],
+    },
     // Named fields only: nothing else of the body reaches the operation.
     variables: (input) => ({ input: { name: objectBody(input).name as string } }),
     status: () => 201,
@@ -82,7 +107,13 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "DELETE",
     path: "/api/keys/:id",
     operation: RevokeApiKeyDocument,
-    doc: { auth: "session", summary: "Revoke an API key", tag: "Account", responses: { 204: null }, errors: ["NOT_FOUND"] },
+    doc: {
+      auth: "session",
+      summary: "Revoke an API key",
+      tag: "Account",
+      responses: { 204: null },
+      errors: ["NOT_FOUND"],
+    },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     status: () => 204,
     body: () => undefined,
@@ -91,7 +122,13 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/members",
     operation: ListMembersDocument,
-    doc: { auth: "member", summary: "List members and pending invitations", tag: "Account", responses: { 200: select("members") }, errors: [] },
+    doc: {
+      auth: "member",
+      summary: "List members and pending invitations",
+      tag: "Account",
+      responses: { 200: select("members") },
+      errors: [],
+    },
     variables: () => ({}),
     body: (data) => data.members,
   }),
@@ -99,7 +136,14 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/members/invitations",
     operation: InviteMemberDocument,
-    doc: { auth: "session", summary: "Invite a member", tag: "Account", requestBody: { variable: "input" }, responses: { 201: select("inviteMember") }, errors: ["PLAN_LIMIT_REACHED"] },
+    doc: {
+      auth: "session",
+      summary: "Invite a member",
+      tag: "Account",
+      requestBody: { variable: "input" },
+      responses: { 201: select("inviteMember") },
+      errors: ["PLAN_LIMIT_REACHED"],
+    },
     variables: (input) => ({ input: { email: objectBody(input).email as string } }),
     status: () => 201,
     body: (data) => data.inviteMember,
@@ -108,7 +152,13 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "DELETE",
     path: "/api/members/invitations/:id",
     operation: CancelInvitationDocument,
-    doc: { auth: "session", summary: "Cancel an invitation", tag: "Account", responses: { 204: null }, errors: ["NOT_FOUND"] },
+    doc: {
+      auth: "session",
+      summary: "Cancel an invitation",
+      tag: "Account",
+      responses: { 204: null },
+      errors: ["NOT_FOUND"],
+    },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     status: () => 204,
     body: () => undefined,
@@ -117,7 +167,13 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "DELETE",
     path: "/api/members/:id",
     operation: RemoveMemberDocument,
-    doc: { auth: "session", summary: "Remove a member", tag: "Account", responses: { 204: null }, errors: ["NOT_FOUND"] },
+    doc: {
+      auth: "session",
+      summary: "Remove a member",
+      tag: "Account",
+      responses: { 204: null },
+      errors: ["NOT_FOUND"],
+    },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     status: () => 204,
     body: () => undefined,
@@ -126,10 +182,19 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/billing/checkout",
     operation: StartCheckoutDocument,
-    doc: { auth: "session", summary: "Start a checkout for a plan or a score pack", tag: "Billing", requestBody: { variable: "input" }, responses: { 201: select("startCheckout") }, errors: ["PLAN_LIMIT_REACHED"] },
+    doc: {
+      auth: "session",
+      summary: "Start a checkout for a plan or a score pack",
+      tag: "Billing",
+      requestBody: { variable: "input" },
+      responses: { 201: select("startCheckout") },
+      errors: ["PLAN_LIMIT_REACHED"],
+    },
     variables: (input) => {
       const { plan, pack } = objectBody(input);
-      return { input: { plan: (plan ?? null) as CheckoutInput["plan"], pack: (pack ?? null) as CheckoutInput["pack"] } };
+      return {
+        input: { plan: (plan ?? null) as CheckoutInput["plan"], pack: (pack ?? null) as CheckoutInput["pack"] },
+      };
     },
     status: () => 201,
     body: (data) => data.startCheckout,
@@ -168,7 +233,13 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/score/jobs/:id",
     operation: ScoreJobDocument,
-    doc: { auth: "anonymous", summary: "A scoring job and its progress", tag: "Scoring", responses: { 200: select("scoreJob") }, errors: ["NOT_FOUND"] },
+    doc: {
+      auth: "anonymous",
+      summary: "A scoring job and its progress",
+      tag: "Scoring",
+      responses: { 200: select("scoreJob") },
+      errors: ["NOT_FOUND"],
+    },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     body: (data) => data.scoreJob,
   }),
@@ -176,18 +247,36 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/score/:id",
     operation: ScoreResultDocument,
-    doc: { auth: "public", summary: "A score result", tag: "Scoring", responses: { 200: select("scoreResult") }, errors: ["NOT_FOUND"] },
+    doc: {
+      auth: "public",
+      summary: "A score result",
+      tag: "Scoring",
+      responses: { 200: select("scoreResult") },
+      errors: ["NOT_FOUND"],
+    },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     body: (data) => data.scoreResult,
     // A stored result never changes: repeats are answered from memory, with an ETag.
     // Held anonymous results are not final (they are purged if never linked): never cached.
-    immutable: { key: ({ params }) => params.id ?? "", cacheControl: "public, max-age=300", cacheable: (data) => !data.scoreResult.held, store: "scoreResults" },
+    immutable: {
+      key: ({ params }) => params.id ?? "",
+      cacheControl: "public, max-age=300",
+      cacheable: (data) => !data.scoreResult.held,
+      store: "scoreResults",
+    },
   }),
   route({
     method: "GET",
     path: "/api/scores",
     operation: ScoreHistoryDocument,
-    doc: { auth: "member", summary: "The account's score history, newest first", tag: "Scoring", query: { limit: "limit", cursor: "cursor" }, responses: { 200: select("scores") }, errors: [] },
+    doc: {
+      auth: "member",
+      summary: "The account's score history, newest first",
+      tag: "Scoring",
+      query: { limit: "limit", cursor: "cursor" },
+      responses: { 200: select("scores") },
+      errors: [],
+    },
     variables: ({ query }) => ({ limit: intParam(query.limit, "limit"), cursor: stringParam(query.cursor) }),
     body: (data) => data.scores,
   }),
@@ -195,7 +284,14 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/score/link",
     operation: LinkScoreDocument,
-    doc: { auth: "member", summary: "Link an anonymous result to the account", tag: "Scoring", requestBody: { variable: "input" }, responses: { 200: object({ result: select("linkScore") }) }, errors: ["NOT_FOUND", "PLAN_LIMIT_REACHED"] },
+    doc: {
+      auth: "member",
+      summary: "Link an anonymous result to the account",
+      tag: "Scoring",
+      requestBody: { variable: "input" },
+      responses: { 200: object({ result: select("linkScore") }) },
+      errors: ["NOT_FOUND", "PLAN_LIMIT_REACHED"],
+    },
     variables: (input) => {
       const { resultId, claimToken } = objectBody(input);
       return { input: { resultId: resultId as string, claimToken: claimToken as string } };
@@ -211,10 +307,22 @@ export const restRoutes: readonly AnyRestRoute[] = [
       summary: "A product and its results, newest first",
       tag: "Products",
       query: { limit: "limit", cursor: "cursor" },
-      responses: { 200: merge(select("product", { omit: ["resultPage"] }), object({ results: select("product.resultPage.results"), nextCursor: select("product.resultPage.nextCursor") })) },
+      responses: {
+        200: merge(
+          select("product", { omit: ["resultPage"] }),
+          object({
+            results: select("product.resultPage.results"),
+            nextCursor: select("product.resultPage.nextCursor"),
+          }),
+        ),
+      },
       errors: ["NOT_FOUND"],
     },
-    variables: ({ params, query }) => ({ id: params.id ?? "", limit: intParam(query.limit, "limit"), cursor: stringParam(query.cursor) }),
+    variables: ({ params, query }) => ({
+      id: params.id ?? "",
+      limit: intParam(query.limit, "limit"),
+      cursor: stringParam(query.cursor),
+    }),
     body: (data) => {
       const { resultPage, ...product } = data.product;
       return { ...product, results: resultPage.results, nextCursor: resultPage.nextCursor };
@@ -229,7 +337,11 @@ export const restRoutes: readonly AnyRestRoute[] = [
       summary: "Create a webhook (its secret is shown once)",
       tag: "Webhooks",
       requestBody: { variable: "input" },
-      responses: { 201: object({ webhook: merge(select("createWebhook.webhook"), object({ secret: select("createWebhook.secret") })) }) },
+      responses: {
+        201: object({
+          webhook: merge(select("createWebhook.webhook"), object({ secret: select("createWebhook.secret") })),
+        }),
+      },
       errors: ["PLAN_LIMIT_REACHED"],
     },
     variables: (input) => {
@@ -243,7 +355,13 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/webhooks",
     operation: ListWebhooksDocument,
-    doc: { auth: "member", summary: "List the account's webhooks", tag: "Webhooks", responses: { 200: select("webhooks") }, errors: [] },
+    doc: {
+      auth: "member",
+      summary: "List the account's webhooks",
+      tag: "Webhooks",
+      responses: { 200: select("webhooks") },
+      errors: [],
+    },
     variables: () => ({}),
     body: (data) => data.webhooks,
   }),
@@ -251,7 +369,13 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/webhooks/:id",
     operation: WebhookDocument,
-    doc: { auth: "member", summary: "A webhook", tag: "Webhooks", responses: { 200: object({ webhook: select("webhook") }) }, errors: ["NOT_FOUND"] },
+    doc: {
+      auth: "member",
+      summary: "A webhook",
+      tag: "Webhooks",
+      responses: { 200: object({ webhook: select("webhook") }) },
+      errors: ["NOT_FOUND"],
+    },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     body: (data) => ({ webhook: data.webhook }),
   }),
@@ -259,7 +383,14 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "PATCH",
     path: "/api/webhooks/:id",
     operation: UpdateWebhookDocument,
-    doc: { auth: "member", summary: "Change a webhook's address, events or state", tag: "Webhooks", requestBody: { variable: "input" }, responses: { 200: object({ webhook: select("updateWebhook") }) }, errors: ["NOT_FOUND"] },
+    doc: {
+      auth: "member",
+      summary: "Change a webhook's address, events or state",
+      tag: "Webhooks",
+      requestBody: { variable: "input" },
+      responses: { 200: object({ webhook: select("updateWebhook") }) },
+      errors: ["NOT_FOUND"],
+    },
     // Named fields only: nothing else of the body reaches the operation.
     variables: (input) => {
       const { url, events, enabled } = objectBody(input);
@@ -278,7 +409,13 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "DELETE",
     path: "/api/webhooks/:id",
     operation: DeleteWebhookDocument,
-    doc: { auth: "member", summary: "Delete a webhook", tag: "Webhooks", responses: { 204: null }, errors: ["NOT_FOUND"] },
+    doc: {
+      auth: "member",
+      summary: "Delete a webhook",
+      tag: "Webhooks",
+      responses: { 204: null },
+      errors: ["NOT_FOUND"],
+    },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     status: () => 204,
     body: () => undefined,
@@ -291,7 +428,14 @@ export const restRoutes: readonly AnyRestRoute[] = [
       auth: "member",
       summary: "Rotate a webhook's signing secret",
       tag: "Webhooks",
-      responses: { 200: object({ webhook: merge(select("rotateWebhookSecret.webhook"), object({ secret: select("rotateWebhookSecret.secret") })) }) },
+      responses: {
+        200: object({
+          webhook: merge(
+            select("rotateWebhookSecret.webhook"),
+            object({ secret: select("rotateWebhookSecret.secret") }),
+          ),
+        }),
+      },
       errors: ["NOT_FOUND"],
     },
     variables: ({ params }) => ({ id: params.id ?? "" }),
@@ -301,7 +445,14 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "POST",
     path: "/api/webhooks/:id/test",
     operation: SendTestWebhookDocument,
-    doc: { auth: "member", summary: "Send a test event", tag: "Webhooks", responses: { 202: object({ delivery: select("sendTestWebhook") }) }, errors: ["NOT_FOUND", "SCORING_RATE_LIMITED"], rateLimited: true },
+    doc: {
+      auth: "member",
+      summary: "Send a test event",
+      tag: "Webhooks",
+      responses: { 202: object({ delivery: select("sendTestWebhook") }) },
+      errors: ["NOT_FOUND", "SCORING_RATE_LIMITED"],
+      rateLimited: true,
+    },
     variables: ({ params }) => ({ id: params.id ?? "" }),
     status: () => 202,
     body: (data) => ({ delivery: data.sendTestWebhook }),
@@ -310,8 +461,19 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/webhooks/:id/deliveries",
     operation: WebhookDeliveriesDocument,
-    doc: { auth: "member", summary: "A webhook's deliveries, newest first", tag: "Webhooks", query: { limit: "limit", cursor: "cursor" }, responses: { 200: select("webhook.deliveries") }, errors: ["NOT_FOUND"] },
-    variables: ({ params, query }) => ({ id: params.id ?? "", limit: intParam(query.limit, "limit"), cursor: stringParam(query.cursor) }),
+    doc: {
+      auth: "member",
+      summary: "A webhook's deliveries, newest first",
+      tag: "Webhooks",
+      query: { limit: "limit", cursor: "cursor" },
+      responses: { 200: select("webhook.deliveries") },
+      errors: ["NOT_FOUND"],
+    },
+    variables: ({ params, query }) => ({
+      id: params.id ?? "",
+      limit: intParam(query.limit, "limit"),
+      cursor: stringParam(query.cursor),
+    }),
     body: (data) => data.webhook.deliveries,
   }),
   route({
@@ -334,7 +496,15 @@ export const restRoutes: readonly AnyRestRoute[] = [
     method: "GET",
     path: "/api/lifecycle/stages",
     operation: LifecycleStagesDocument,
-    doc: { auth: "public", summary: "The lifecycle stages and their tasks", tag: "Lifecycle", responses: { 200: object({ version: select("lifecycleStages.version"), stages: select("lifecycleStages.stages") }) }, errors: [] },
+    doc: {
+      auth: "public",
+      summary: "The lifecycle stages and their tasks",
+      tag: "Lifecycle",
+      responses: {
+        200: object({ version: select("lifecycleStages.version"), stages: select("lifecycleStages.stages") }),
+      },
+      errors: [],
+    },
     variables: () => ({}),
     body: (data) => ({ version: data.lifecycleStages.version, stages: data.lifecycleStages.stages }),
     // The definition changes only with a deploy that bumps its version: cacheable, with an ETag.
@@ -354,12 +524,21 @@ export const restRoutes: readonly AnyRestRoute[] = [
           required: ["productId", "answers"],
           properties: {
             productId: { type: "string", description: "The product's id." },
-            answers: { type: "object", description: "Task id → status; tasks left out count as not started.", additionalProperties: { type: "string", enum: ["completed", "in_progress", "not_started"] } },
+            answers: {
+              type: "object",
+              description: "Task id → status; tasks left out count as not started.",
+              additionalProperties: { type: "string", enum: ["completed", "in_progress", "not_started"] },
+            },
           },
         },
       },
       responses: {
-        201: object({ assessment: merge(select("assessLifecycle", { omit: ["answers"] }), object({ answers: recordOf(select("assessLifecycle.answers.status"), "Task id → status.") })) }),
+        201: object({
+          assessment: merge(
+            select("assessLifecycle", { omit: ["answers"] }),
+            object({ answers: recordOf(select("assessLifecycle.answers.status"), "Task id → status.") }),
+          ),
+        }),
       },
       errors: ["NOT_FOUND"],
     },
@@ -369,10 +548,20 @@ export const restRoutes: readonly AnyRestRoute[] = [
       if (typeof answers !== "object" || answers === null || Array.isArray(answers)) {
         throw new AppError("VALIDATION_FAILED", "answers: must be an object of task id → status");
       }
-      return { input: { productId: productId as string, answers: Object.entries(answers).map(([taskId, status]) => ({ taskId, status: status as string })) } };
+      return {
+        input: {
+          productId: productId as string,
+          answers: Object.entries(answers).map(([taskId, status]) => ({ taskId, status: status as string })),
+        },
+      };
     },
     status: () => 201,
-    body: (data) => ({ assessment: { ...data.assessLifecycle, answers: Object.fromEntries(data.assessLifecycle.answers.map((answer) => [answer.taskId, answer.status])) } }),
+    body: (data) => ({
+      assessment: {
+        ...data.assessLifecycle,
+        answers: Object.fromEntries(data.assessLifecycle.answers.map((answer) => [answer.taskId, answer.status])),
+      },
+    }),
   }),
   route({
     method: "POST",
@@ -411,10 +600,16 @@ export const restRoutes: readonly AnyRestRoute[] = [
       tag: "Chat",
       params: { conversationId: "id" },
       query: { limit: "limit", cursor: "cursor" },
-      responses: { 200: merge(select("conversation", { omit: ["id"] }), object({ conversationId: select("conversation.id") })) },
+      responses: {
+        200: merge(select("conversation", { omit: ["id"] }), object({ conversationId: select("conversation.id") })),
+      },
       errors: ["NOT_FOUND"],
     },
-    variables: ({ params, query }) => ({ id: params.conversationId ?? "", limit: intParam(query.limit, "limit"), cursor: stringParam(query.cursor) }),
+    variables: ({ params, query }) => ({
+      id: params.conversationId ?? "",
+      limit: intParam(query.limit, "limit"),
+      cursor: stringParam(query.cursor),
+    }),
     body: (data) => {
       const { id, ...rest } = data.conversation;
       return { conversationId: id, ...rest };
@@ -430,7 +625,10 @@ function scoreVariables(input: RestInput) {
 
 /** The contract of the three scoring routes: 200 with the result, or 202 with the job when scoring outlives the wait. */
 function scoreDoc(field: "score" | "quickScore" | "productScore", summary: string): RouteDoc {
-  const claimToken = object({ claimToken: select(`${field}.claimToken`, { nonNull: true }) }, { optional: ["claimToken"] });
+  const claimToken = object(
+    { claimToken: select(`${field}.claimToken`, { nonNull: true }) },
+    { optional: ["claimToken"] },
+  );
   return {
     auth: field === "productScore" ? "member" : "anonymous",
     summary,
@@ -440,7 +638,15 @@ function scoreDoc(field: "score" | "quickScore" | "productScore", summary: strin
       200: merge(select(`${field}.result`, { nonNull: true }), claimToken),
       202: merge(object({ job: select(`${field}.job`) }), claimToken),
     },
-    errors: ["INVALID_URL", "CRAWL_FAILED", "NOT_FOUND", "PLAN_LIMIT_REACHED", "IDEMPOTENCY_CONFLICT", "ANON_RATE_LIMIT", "SCORING_RATE_LIMITED"],
+    errors: [
+      "INVALID_URL",
+      "CRAWL_FAILED",
+      "NOT_FOUND",
+      "PLAN_LIMIT_REACHED",
+      "IDEMPOTENCY_CONFLICT",
+      "ANON_RATE_LIMIT",
+      "SCORING_RATE_LIMITED",
+    ],
     idempotent: true,
     rateLimited: true,
   };
@@ -463,7 +669,8 @@ function scoreBody(answer: ScoreAnswerFragment) {
 
 function intParam(value: string | string[] | undefined, name: string): number | null {
   if (value === undefined) return null;
-  if (Array.isArray(value) || !/^\d{1,9}$/.test(value)) throw new AppError("VALIDATION_FAILED", `${name}: must be a whole number`);
+  if (Array.isArray(value) || !/^\d{1,9}$/.test(value))
+    throw new AppError("VALIDATION_FAILED", `${name}: must be a whole number`);
   return Number(value);
 }
 

@@ -44,7 +44,9 @@ if (!corpusDir) {
 const manifestPath = process.env.MANIFEST ?? "calibration/sites.tsv";
 const mirrorDir = process.env.MIRROR_DIR ?? resolve("../.mirror");
 const only = values.only?.split(",");
-const sites = readManifest(manifestPath).filter((site) => (!only || only.includes(site.name)) && existsSync(join(corpusDir, site.name)));
+const sites = readManifest(manifestPath).filter(
+  (site) => (!only || only.includes(site.name)) && existsSync(join(corpusDir, site.name)),
+);
 
 interface Row {
   site: CorpusSite;
@@ -59,7 +61,10 @@ interface Row {
 
 // Client-rendered sites are read in the browser the service would use (CHROMIUM_PATH, PATH or Playwright's cache).
 const browser = locateBrowser(process.env);
-if (!browser) console.error("no browser found (CHROMIUM_PATH, chromium on PATH, Playwright's cache): client-rendered sites will fail to crawl");
+if (!browser)
+  console.error(
+    "no browser found (CHROMIUM_PATH, chromium on PATH, Playwright's cache): client-rendered sites will fail to crawl",
+  );
 const calibrationConfig = { version: "calibrate", crawl: { maxPages: 25, ssrfAllowlist: ["127.0.0.1/32"], browser } };
 const renderer = createRenderer(calibrationConfig, pino({ level: "warn" }));
 const crawler = createCrawler(calibrationConfig, { budgetMs: 60_000, renderer });
@@ -73,17 +78,31 @@ async function run(site: CorpusSite): Promise<Row> {
     const asOf = snapshotDate(site, mirrorDir) ?? new Date().toISOString();
     const datedAs = (crawl: CrawlResult): CrawlResult => ({ ...crawl, crawledAt: asOf });
     const fullCrawl = datedAs(await cachedCrawl(site, "full", origin, () => crawler.crawl(origin + site.startPath)));
-    const quickCrawl = datedAs(await cachedCrawl(site, "quick", origin, () => crawler.crawl(origin + site.startPath, { mode: "quick" })));
+    const quickCrawl = datedAs(
+      await cachedCrawl(site, "quick", origin, () => crawler.crawl(origin + site.startPath, { mode: "quick" })),
+    );
     const seconds = (performance.now() - started) / 1000;
     const full = scorer.scoreSync({ crawl: fullCrawl, framework: "maturity", mode: "full" });
     const quick = scorer.scoreSync({ crawl: quickCrawl, framework: "maturity", mode: "quick" });
     const again = scorer.scoreSync({ crawl: structuredClone(fullCrawl), framework: "maturity", mode: "full" });
     if (values.snapshot && values["snapshot-sites"]?.split(",").includes(site.name)) {
       mkdirSync(values.snapshot, { recursive: true });
-      writeFileSync(join(values.snapshot, `${site.name}.json`), `${JSON.stringify(toSnapshot(site, fullCrawl, origin))}\n`);
+      writeFileSync(
+        join(values.snapshot, `${site.name}.json`),
+        `${JSON.stringify(toSnapshot(site, fullCrawl, origin))}\n`,
+      );
     }
     const readings = scorer.read(new SiteFacts(fullCrawl));
-    return { site, asOf, full, quick, seconds, deterministic: JSON.stringify(again) === JSON.stringify(full), dishonest: dishonestEvidence(full, fullCrawl), readings };
+    return {
+      site,
+      asOf,
+      full,
+      quick,
+      seconds,
+      deterministic: JSON.stringify(again) === JSON.stringify(full),
+      dishonest: dishonestEvidence(full, fullCrawl),
+      readings,
+    };
   } finally {
     await host.stop();
   }
@@ -94,7 +113,12 @@ async function run(site: CorpusSite): Promise<Row> {
  * alone is re-scored in seconds instead of re-crawled (a crawler change needs an empty cache). The cached
  * crawl names the origin it was served on, so the same origin is reused for it.
  */
-async function cachedCrawl(site: CorpusSite, mode: "full" | "quick", origin: string, crawl: () => Promise<CrawlResult>): Promise<CrawlResult> {
+async function cachedCrawl(
+  site: CorpusSite,
+  mode: "full" | "quick",
+  origin: string,
+  crawl: () => Promise<CrawlResult>,
+): Promise<CrawlResult> {
   const dir = process.env.CALIBRATE_CRAWL_CACHE;
   if (!dir) return crawl();
   const file = join(dir, `${site.name}.${mode}.json`);
@@ -110,7 +134,12 @@ async function cachedCrawl(site: CorpusSite, mode: "full" | "quick", origin: str
 
 /** Quotes that are not a substring of the page they cite (an ellipsis marks a cut quote; the part before it must match). */
 function dishonestEvidence(result: ScoreResult, crawl: CrawlResult): string[] {
-  const pages = new Map(crawl.pages.map((page) => [page.url, `${page.title}\n${page.headings.map((heading) => heading.text).join("\n")}\n${page.text}`]));
+  const pages = new Map(
+    crawl.pages.map((page) => [
+      page.url,
+      `${page.title}\n${page.headings.map((heading) => heading.text).join("\n")}\n${page.text}`,
+    ]),
+  );
   const bad: string[] = [];
   for (const dimension of result.dimensions) {
     for (const item of dimension.evidenceItems) {
@@ -142,7 +171,9 @@ await renderer.close();
 for (const line of failed) console.log(`NOT CRAWLED ${line}`);
 
 const fmt = (value: number) => (Number.isNaN(value) ? "  n/a" : value.toFixed(2).padStart(5));
-console.log(`\ncorpus: ${manifestPath} · ${rows.length} sites · heuristic scorer · framework ${rows[0]?.full.frameworkVersion ?? "?"}\n`);
+console.log(
+  `\ncorpus: ${manifestPath} · ${rows.length} sites · heuristic scorer · framework ${rows[0]?.full.frameworkVersion ?? "?"}\n`,
+);
 console.log("site             kind         judged  total stage         quick  pages  rendered  high  seconds");
 for (const row of [...rows].sort((a, b) => b.site.judged - a.site.judged || b.full.totalScore - a.full.totalScore)) {
   const high = row.full.dimensions.filter((dimension) => dimension.confidence === "high").length;
@@ -151,23 +182,38 @@ for (const row of [...rows].sort((a, b) => b.site.judged - a.site.judged || b.fu
   );
 }
 
-const rho = (subset: Row[], mode: "full" | "quick" = "full") => spearman(subset.map((row) => row.site.judged), subset.map((row) => row[mode].totalScore));
+const rho = (subset: Row[], mode: "full" | "quick" = "full") =>
+  spearman(
+    subset.map((row) => row.site.judged),
+    subset.map((row) => row[mode].totalScore),
+  );
 const commercial = (subset: Row[]) => subset.filter((row) => row.site.kind === "commercial");
 const split = halves(rows.map((row) => ({ name: row.site.name, judged: row.site.judged, row })));
 const fit = split.fit.map((entry) => entry.row);
 const heldOut = split.heldOut.map((entry) => entry.row);
 console.log("\nSpearman ρ          all   commercial   (quick, commercial)");
-for (const [label, subset] of [["whole corpus", rows], ["fit half", fit], ["held-out half", heldOut]] as const) {
-  console.log(`${label.padEnd(16)} ${fmt(rho(subset))}   ${fmt(rho(commercial(subset)))}        ${fmt(rho(commercial(subset), "quick"))}`);
+for (const [label, subset] of [
+  ["whole corpus", rows],
+  ["fit half", fit],
+  ["held-out half", heldOut],
+] as const) {
+  console.log(
+    `${label.padEnd(16)} ${fmt(rho(subset))}   ${fmt(rho(commercial(subset)))}        ${fmt(rho(commercial(subset), "quick"))}`,
+  );
 }
-console.log(`halves: fit = ${fit.map((row) => row.site.name).join(", ")}\n        held-out = ${heldOut.map((row) => row.site.name).join(", ")}`);
+console.log(
+  `halves: fit = ${fit.map((row) => row.site.name).join(", ")}\n        held-out = ${heldOut.map((row) => row.site.name).join(", ")}`,
+);
 
 const totals = rows.map((row) => row.full.totalScore);
 const spread = Math.max(...totals) - Math.min(...totals);
 console.log(`\nspread: ${spread} points (${Math.min(...totals)}–${Math.max(...totals)})`);
-const worst = misorderings(rows.map((row) => ({ name: row.site.name, judged: row.site.judged, total: row.full.totalScore })));
+const worst = misorderings(
+  rows.map((row) => ({ name: row.site.name, judged: row.site.judged, total: row.full.totalScore })),
+);
 console.log(`misorderings: ${worst.length}${worst.length ? "; costliest:" : ""}`);
-for (const item of worst.slice(0, 8)) console.log(`  ${item.lower} (judged lower) scores ${item.points} above ${item.higher}`);
+for (const item of worst.slice(0, 8))
+  console.log(`  ${item.lower} (judged lower) scores ${item.points} above ${item.higher}`);
 
 const level5 = rows.filter((row) => row.site.judged === 5);
 const level1 = rows.filter((row) => row.site.judged === 1);
@@ -181,8 +227,10 @@ console.log(
   `\nevidence: ${labels.length} labelled pairs (${labels.filter((label) => label.label === 1).length} relevant, ${labels.filter((label) => label.label === 0).length} not, ${new Set(labels.map((label) => label.dimension)).size} dimensions); ` +
     `${evidence.quotes} quotes shown, ${evidence.labelled} labelled: precision ${fmt(evidence.precision)} (${evidence.relevant} relevant)`,
 );
-for (const quote of evidence.irrelevant.slice(0, 12)) console.log(`  beside the point: ${quote.dimension} ← "${quote.sentence.slice(0, 110)}" (${quote.site})`);
-if (evidence.unlabelled.length > 0) console.log(`  ${evidence.unlabelled.length} quotes not labelled yet (--evidence FILE lists them)`);
+for (const quote of evidence.irrelevant.slice(0, 12))
+  console.log(`  beside the point: ${quote.dimension} ← "${quote.sentence.slice(0, 110)}" (${quote.site})`);
+if (evidence.unlabelled.length > 0)
+  console.log(`  ${evidence.unlabelled.length} quotes not labelled yet (--evidence FILE lists them)`);
 if (values.evidence) {
   const seen = new Set<string>();
   const lines = quotes
@@ -190,7 +238,10 @@ if (values.evidence) {
       const key = `${quote.dimension}\u0000${quote.sentence}`;
       return !seen.has(key) && seen.add(key);
     })
-    .map((quote) => `${evidence.unlabelled.includes(quote) ? "?" : ""}\t${quote.dimension}\t${quote.site}\t${quote.sentence.replace(/\s+/g, " ")}`);
+    .map(
+      (quote) =>
+        `${evidence.unlabelled.includes(quote) ? "?" : ""}\t${quote.dimension}\t${quote.site}\t${quote.sentence.replace(/\s+/g, " ")}`,
+    );
   writeFileSync(values.evidence, `label\tdimension\tsite\tsentence\n${lines.join("\n")}\n`);
 }
 
@@ -198,14 +249,29 @@ const targets: Array<[string, boolean]> = [
   ["ρ commercial ≥ 0.85 (whole and held-out)", rho(commercial(rows)) >= 0.85 && rho(commercial(heldOut)) >= 0.85],
   ["ρ all ≥ 0.75 (whole and held-out)", rho(rows) >= 0.75 && rho(heldOut) >= 0.75],
   ["spread ≥ 50", spread >= 50],
-  [`every level-5 site ≥ 65 (${level5.length} sites)`, level5.length > 0 && level5.every((row) => row.full.totalScore >= 65)],
+  [
+    `every level-5 site ≥ 65 (${level5.length} sites)`,
+    level5.length > 0 && level5.every((row) => row.full.totalScore >= 65),
+  ],
   [`every level-1 site ≤ 25 (${level1.length} sites)`, level1.every((row) => row.full.totalScore <= 25)],
   ["quick mode ρ commercial ≥ 0.7", rho(commercial(rows), "quick") >= 0.7],
   ["same crawl, same score", nondeterministic.length === 0],
   ["every quote is a substring of its page", dishonest.length === 0],
-  ["no dimension is both a strength and a gap (full and quick)", rows.every((row) => [row.full, row.quick].every((result) => !result.strengths.some((id) => result.gaps.includes(id))))],
+  [
+    "no dimension is both a strength and a gap (full and quick)",
+    rows.every((row) =>
+      [row.full, row.quick].every((result) => !result.strengths.some((id) => result.gaps.includes(id))),
+    ),
+  ],
   [`every site crawled (${failed.length} not)`, failed.length === 0],
-  [`evidence precision ≥ 0.9 on ≥ 300 labelled pairs, every dimension, both kinds, ≥ 90% of quotes labelled`, evidence.precision >= 0.9 && labels.length >= 300 && new Set(labels.map((label) => label.dimension)).size === 27 && labels.some((label) => label.label === 0) && evidence.labelled >= 0.9 * evidence.quotes],
+  [
+    `evidence precision ≥ 0.9 on ≥ 300 labelled pairs, every dimension, both kinds, ≥ 90% of quotes labelled`,
+    evidence.precision >= 0.9 &&
+      labels.length >= 300 &&
+      new Set(labels.map((label) => label.dimension)).size === 27 &&
+      labels.some((label) => label.label === 0) &&
+      evidence.labelled >= 0.9 * evidence.quotes,
+  ],
 ];
 console.log("\ntargets");
 for (const [label, met] of targets) console.log(`  ${met ? "MET   " : "MISSED"} ${label}`);
@@ -219,7 +285,11 @@ if (process.env.CALIBRATE_MATRIX) {
   for (const definition of dimensions) {
     const cells = sorted.map((row) => {
       const reading = row.readings.find((entry) => entry.definition.id === definition.id)!;
-      return reading.silence ? (reading.silence.means === "early" ? "    ." : "    -") : String(Math.round(reading.site.raw)).padStart(5);
+      return reading.silence
+        ? reading.silence.means === "early"
+          ? "    ."
+          : "    -"
+        : String(Math.round(reading.site.raw)).padStart(5);
     });
     const xs = sorted.map((row) => row.site.judged);
     const ys = sorted.map((row) => row.readings.find((entry) => entry.definition.id === definition.id)!.site.raw);
@@ -232,14 +302,17 @@ if (process.env.CALIBRATE_MATRIX) {
   for (const definition of dimensions) {
     const xs = sorted.map((row) => row.site.judged);
     const ys = sorted.map((row) => row.full.dimensions.find((entry) => entry.dimensionId === definition.id)!.score);
-    console.log(`${definition.id.padEnd(26)} ${ys.map((y) => String(y).padStart(5)).join(" ")}  ρ=${spearman(xs, ys).toFixed(2)}`);
+    console.log(
+      `${definition.id.padEnd(26)} ${ys.map((y) => String(y).padStart(5)).join(" ")}  ρ=${spearman(xs, ys).toFixed(2)}`,
+    );
   }
 }
 
 if (values.fit) {
   // Control points for framework/population.ts: per dimension, the median and p90 of the
   // evidence strength over the FIT half's sites that showed anything for it.
-  const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1) + 0.5))]!;
+  const quantile = (sorted: number[], q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1) + 0.5))]!;
   console.log("\npopulation curves from the fit half (dimension: [median, p90], n)");
   for (const definition of dimensions) {
     const strengths = fit
@@ -258,10 +331,27 @@ if (values.json) {
     values.json,
     JSON.stringify(
       rows.map((row) => ({
-        name: row.site.name, kind: row.site.kind, judged: row.site.judged, asOf: row.asOf, total: row.full.totalScore, quick: row.quick.totalScore,
-        stage: row.full.stageName, pages: row.full.crawlStats.pagesAnalyzed, dimensions: Object.fromEntries(row.full.dimensions.map((d) => [d.dimensionId, d.score])),
-        detail: Object.fromEntries(row.full.dimensions.map((d) => [d.dimensionId, { score: d.score, confidence: d.confidence, applicable: d.applicable !== false, pillar: d.pillar }])),
-        readings: Object.fromEntries(row.readings.map((r) => [r.definition.id, { raw: r.site.raw, coverage: r.site.coverage, silence: r.silence?.means ?? null }])),
+        name: row.site.name,
+        kind: row.site.kind,
+        judged: row.site.judged,
+        asOf: row.asOf,
+        total: row.full.totalScore,
+        quick: row.quick.totalScore,
+        stage: row.full.stageName,
+        pages: row.full.crawlStats.pagesAnalyzed,
+        dimensions: Object.fromEntries(row.full.dimensions.map((d) => [d.dimensionId, d.score])),
+        detail: Object.fromEntries(
+          row.full.dimensions.map((d) => [
+            d.dimensionId,
+            { score: d.score, confidence: d.confidence, applicable: d.applicable !== false, pillar: d.pillar },
+          ]),
+        ),
+        readings: Object.fromEntries(
+          row.readings.map((r) => [
+            r.definition.id,
+            { raw: r.site.raw, coverage: r.site.coverage, silence: r.silence?.means ?? null },
+          ]),
+        ),
       })),
       null,
       2,
@@ -270,9 +360,13 @@ if (values.json) {
 }
 
 function dump(result: ScoreResult): void {
-  console.log(`\n${result.url} total ${result.totalScore} ${result.stageName}; strengths ${result.strengths.join(", ")}; gaps ${result.gaps.join(", ")}`);
+  console.log(
+    `\n${result.url} total ${result.totalScore} ${result.stageName}; strengths ${result.strengths.join(", ")}; gaps ${result.gaps.join(", ")}`,
+  );
   for (const page of result.crawledPages) console.log(`  read ${page}`);
   for (const dimension of result.dimensions) {
-    console.log(`  ${dimension.dimensionId.padEnd(26)} ${String(dimension.score).padStart(3)} ${dimension.confidence.padEnd(6)} ${dimension.reasoning.slice(0, 220)}`);
+    console.log(
+      `  ${dimension.dimensionId.padEnd(26)} ${String(dimension.score).padStart(3)} ${dimension.confidence.padEnd(6)} ${dimension.reasoning.slice(0, 220)}`,
+    );
   }
 }

@@ -26,7 +26,12 @@ async function main(): Promise<number> {
     mode,
     onProgress: ({ n, of, url: page }) => process.stderr.write(`crawled ${n}/${of} ${page}\n`),
   });
-  const result = await createScorer(config).score({ crawl, context: values.context, framework: values.product ? "product" : "maturity", mode });
+  const result = await createScorer(config).score({
+    crawl,
+    context: values.context,
+    framework: values.product ? "product" : "maturity",
+    mode,
+  });
   process.stdout.write(report(result));
   return 0;
 }
@@ -44,9 +49,12 @@ function report(result: ScoreResult): string {
       pillar = dimension.pillar;
       lines.push(pillar);
     }
-    lines.push(`  ${dimension.dimensionName.padEnd(28)} ${String(dimension.score).padStart(3)}  ${dimension.confidence.padEnd(6)}  ${dimension.evidence.split(" · ")[0]}`);
+    lines.push(
+      `  ${dimension.dimensionName.padEnd(28)} ${String(dimension.score).padStart(3)}  ${dimension.confidence.padEnd(6)}  ${dimension.evidence.split(" · ")[0]}`,
+    );
   }
-  if (result.antiPatternsDetected.length > 0) lines.push("", "Anti-patterns:", ...result.antiPatternsDetected.map((item) => `  - ${item}`));
+  if (result.antiPatternsDetected.length > 0)
+    lines.push("", "Anti-patterns:", ...result.antiPatternsDetected.map((item) => `  - ${item}`));
   if (result.crossDimensionNotes) lines.push("", `Notes: ${result.crossDimensionNotes}`);
   return `${lines.join("\n")}\n`;
 }

@@ -26,7 +26,11 @@ import { BillingService } from "./modules/billing/checkout/billing.service.js";
 import { CheckoutSessionRepository } from "./modules/billing/checkout/checkout-session.repository.js";
 import { ProviderEventRepository } from "./modules/billing/checkout/provider-event.repository.js";
 import { LocalCheckoutProvider } from "./modules/billing/checkout/local-provider.js";
-import { createStripeClient, StripeCheckoutProvider, StripeWebhooks } from "./modules/billing/checkout/stripe-provider.js";
+import {
+  createStripeClient,
+  StripeCheckoutProvider,
+  StripeWebhooks,
+} from "./modules/billing/checkout/stripe-provider.js";
 import { shareRoute } from "./http/share-route.js";
 import { ProductsResolver } from "./modules/products/products.resolver.js";
 import { ScoreResolver } from "./modules/score/score.resolver.js";
@@ -57,7 +61,10 @@ import { DeterministicChatEngine } from "./modules/chat/deterministic-chat.js";
 import { OpenAiChatEngine } from "./modules/chat/openai-chat.js";
 import type { ChatEngine } from "./modules/chat/chat-engine.js";
 import { ApiKeysService } from "./modules/accounts/api-keys/api-keys.service.js";
-import { LocalIdentityProvider, usesLocalIdentityProvider } from "./modules/accounts/session/local-identity-provider.js";
+import {
+  LocalIdentityProvider,
+  usesLocalIdentityProvider,
+} from "./modules/accounts/session/local-identity-provider.js";
 import { createSessionVerifier } from "./modules/accounts/session/session-verifier.js";
 import { Authenticator } from "./modules/accounts/viewer.js";
 import { CreditLedger } from "./modules/billing/ledger.service.js";
@@ -91,7 +98,10 @@ export interface AppOverrides {
   /** Tests only: the crawler's DNS and limits, the scorer, job leases, the REST wait. */
   readonly scoring?: ScoringOverrides & { readonly waitMs?: number };
   /** Tests only: the webhook dispatcher's clock, poll interval and jitter, or none at all; the DNS webhook destinations are judged by. */
-  readonly webhooks?: Partial<Pick<DispatcherOptions, "clock" | "pollMs" | "jitter" | "leaseMs">> & { readonly deliver?: boolean; readonly resolver?: Resolver };
+  readonly webhooks?: Partial<Pick<DispatcherOptions, "clock" | "pollMs" | "jitter" | "leaseMs">> & {
+    readonly deliver?: boolean;
+    readonly resolver?: Resolver;
+  };
   /** Tests only: sees every `/api` answer as sent (the OpenAPI contract check). */
   readonly observeApiResponse?: BuildOptions["observeApiResponse"];
 }
@@ -106,7 +116,13 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     const accountRepository = new AccountRepository(database.dataSource);
     const apiKeyRepository = new ApiKeyRepository(database.dataSource);
     const userRepository = new UserRepository(database.dataSource);
-    const members = new MembersService(accountRepository, userRepository, new InvitationRepository(database.dataSource), apiKeyRepository, transactions);
+    const members = new MembersService(
+      accountRepository,
+      userRepository,
+      new InvitationRepository(database.dataSource),
+      apiKeyRepository,
+      transactions,
+    );
     const accounts = new AccountsService(accountRepository, userRepository, members, transactions);
     const local = usesLocalIdentityProvider(config) ? await LocalIdentityProvider.create(config) : undefined;
     if (local) {
@@ -140,16 +156,36 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       logger,
       billingSetup.stripe,
     );
-    scoring = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, metrics, ...(overrides.scoring ? { overrides: overrides.scoring } : {}) });
+    scoring = createScoringRuntime({
+      config,
+      dataSource: database.dataSource,
+      redis,
+      ledger,
+      events,
+      logger,
+      metrics,
+      ...(overrides.scoring ? { overrides: overrides.scoring } : {}),
+    });
     // Webhook destinations pass the crawler's address guard (same allow-list), at creation and at every connection.
     const { deliver = true, resolver: webhookResolver, ...dispatchOptions } = overrides.webhooks ?? {};
-    const webhookGuard = new AddressGuard({ allowlist: config.crawl.ssrfAllowlist, ...(webhookResolver ? { resolver: webhookResolver } : {}) });
-    dispatcher = new WebhookDispatcher(new WebhookLeaseRepository(database.dataSource), new WebhookHealthRepository(database.dataSource), transactions, webhookGuard, events, logger, {
-      publicBaseUrl: config.publicBaseUrl,
-      onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
-      ...config.webhooks,
-      ...dispatchOptions,
+    const webhookGuard = new AddressGuard({
+      allowlist: config.crawl.ssrfAllowlist,
+      ...(webhookResolver ? { resolver: webhookResolver } : {}),
     });
+    dispatcher = new WebhookDispatcher(
+      new WebhookLeaseRepository(database.dataSource),
+      new WebhookHealthRepository(database.dataSource),
+      transactions,
+      webhookGuard,
+      events,
+      logger,
+      {
+        publicBaseUrl: config.publicBaseUrl,
+        onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+        ...config.webhooks,
+        ...dispatchOptions,
+      },
+    );
     if (deliver) dispatcher.start();
     const liveDispatcher = dispatcher;
     const webhooks = new WebhooksService(
@@ -182,16 +218,26 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       .register(ApiKeysResolver, new ApiKeysResolver(apiKeys))
       .register(MembersResolver, new MembersResolver(members))
       .register(BillingResolver, new BillingResolver(billing))
-      .register(ScoreResolver, new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs))
+      .register(
+        ScoreResolver,
+        new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs),
+      )
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
       .register(WebhooksResolver, new WebhooksResolver(webhooks))
-      .register(LifecycleResolver, new LifecycleResolver(new LifecycleService(new AssessmentRepository(database.dataSource), scoring.products)))
+      .register(
+        LifecycleResolver,
+        new LifecycleResolver(new LifecycleService(new AssessmentRepository(database.dataSource), scoring.products)),
+      )
       .register(ChatResolver, new ChatResolver(chat));
     const schema = buildAppSchema(container);
     const answerStore = new ResultAnswerStore(new ResultAnswerRepository(database.dataSource));
     storeFinalResultAnswers({ schema, store: answerStore, events, logger });
 
-    const apollo = await startApollo(schema, logger, { graphiqlPath: GRAPHIQL_PATH, introspection: config.graphql.introspection, metrics });
+    const apollo = await startApollo(schema, logger, {
+      graphiqlPath: GRAPHIQL_PATH,
+      introspection: config.graphql.introspection,
+      metrics,
+    });
     // Fastify drains HTTP on close and then stops Apollo (onClose below), so Apollo needs no drain plugin.
     const server = await buildHttpServer({
       ...(overrides.observeApiResponse ? { observeApiResponse: overrides.observeApiResponse } : {}),
@@ -282,11 +328,18 @@ function chatEngineFor(config: Config): ChatEngine {
  * else the local provider, whose completion route exists outside production only,
  * so production without Stripe has no checkout (health says so).
  */
-function billingFor(config: Config, logger: Logger): { provider?: BillingProvider; stripe?: ReturnType<typeof createStripeClient>; webhooks?: StripeWebhooks } {
+function billingFor(
+  config: Config,
+  logger: Logger,
+): { provider?: BillingProvider; stripe?: ReturnType<typeof createStripeClient>; webhooks?: StripeWebhooks } {
   const { stripeSecretKey, stripeWebhookSecret, stripeApiUrl } = config.billing;
   if (stripeSecretKey && stripeWebhookSecret) {
     const stripe = createStripeClient({ secretKey: stripeSecretKey, apiUrl: stripeApiUrl });
-    return { provider: new StripeCheckoutProvider(stripe, config.publicBaseUrl, logger), stripe, webhooks: new StripeWebhooks(stripe, stripeWebhookSecret) };
+    return {
+      provider: new StripeCheckoutProvider(stripe, config.publicBaseUrl, logger),
+      stripe,
+      webhooks: new StripeWebhooks(stripe, stripeWebhookSecret),
+    };
   }
   return config.isProduction ? {} : { provider: new LocalCheckoutProvider(config.publicBaseUrl) };
 }

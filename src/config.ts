@@ -29,18 +29,25 @@ const optionalUrl = (protocols: readonly string[]) =>
   );
 
 const csv = optionalString.transform((value) =>
-  value === undefined ? [] : value.split(",").map((item) => item.trim()).filter(Boolean),
+  value === undefined
+    ? []
+    : value
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean),
 );
 
 const integer = (fallback: number, min: number, max: number) =>
-  optionalString.pipe(
-    z
-      .string()
-      .regex(/^\d+$/, { message: "must be a whole number" })
-      .transform(Number)
-      .pipe(z.number().int().min(min).max(max))
-      .optional(),
-  ).transform((value) => value ?? fallback);
+  optionalString
+    .pipe(
+      z
+        .string()
+        .regex(/^\d+$/, { message: "must be a whole number" })
+        .transform(Number)
+        .pipe(z.number().int().min(min).max(max))
+        .optional(),
+    )
+    .transform((value) => value ?? fallback);
 
 const trustProxy = optionalString.transform((value, ctx) => {
   // Accepts the forms operators already know from Express/Fastify: a hop count,
@@ -48,7 +55,10 @@ const trustProxy = optionalString.transform((value, ctx) => {
   if (value === undefined || value === "false") return false as const;
   if (value === "true") return true as const;
   if (/^\d+$/.test(value)) return Number(value);
-  const list = value.split(",").map((item) => item.trim()).filter(Boolean);
+  const list = value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
   if (list.length === 0) {
     ctx.addIssue({ code: "custom", message: "must be true, false, a hop count or a list of addresses" });
     return z.NEVER;
@@ -66,9 +76,7 @@ const envSchema = z
     HOST: optionalString.transform((value) => value ?? "0.0.0.0"),
     // Unset: human-readable (pino-pretty) when stdout is a terminal, JSON otherwise.
     LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
-    LOG_LEVEL: z
-      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
-      .optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
     DATABASE_URL: optionalUrl(["postgres:", "postgresql:"]),
     DATABASE_POOL_SIZE: integer(10, 1, 200),
     // How long a query may queue for a pooled connection before 503: a burst of 30 chats must queue, not fail.
@@ -79,7 +87,9 @@ const envSchema = z
     RATE_LIMIT_STORE_TIMEOUT_MS: integer(1_000, 10, 30_000),
     REDIS_PREFIX: optionalString
       .transform((value) => value ?? "pms")
-      .refine((value) => /^[A-Za-z0-9_.-]{1,40}$/.test(value), { message: "must be 1 to 40 letters, digits, '.', '_' or '-'" }),
+      .refine((value) => /^[A-Za-z0-9_.-]{1,40}$/.test(value), {
+        message: "must be 1 to 40 letters, digits, '.', '_' or '-'",
+      }),
     OPENAI_API_KEY: optionalString,
     OPENAI_BASE_URL: optionalUrl(["http:", "https:"]),
     SCORING_MODEL: optionalString.transform((value) => value ?? "gpt-4o-mini"),
@@ -88,7 +98,10 @@ const envSchema = z
     SESSION_PUBLIC_KEY: optionalString,
     SESSION_ISSUER: optionalString,
     /** Sent as `X-Operator-Token`, it shows health's provider details in production. */
-    OPERATOR_TOKEN: optionalString.refine((value) => value === undefined || value.length >= 32, "must be at least 32 characters"),
+    OPERATOR_TOKEN: optionalString.refine(
+      (value) => value === undefined || value.length >= 32,
+      "must be at least 32 characters",
+    ),
     /** GraphQL introspection: on outside production unless false, off in production unless true. */
     GRAPHQL_INTROSPECTION: z.enum(["true", "false"]).optional(),
     SESSION_AUTHORIZED_PARTIES: csv,
@@ -100,10 +113,9 @@ const envSchema = z
       (value) => value === undefined || /^(sk|rk)_(live|test)_\w+$/.test(value),
       { message: "must look like sk_live_…, sk_test_…, rk_live_… or rk_test_…" },
     ),
-    STRIPE_WEBHOOK_SECRET: optionalString.refine(
-      (value) => value === undefined || value.startsWith("whsec_"),
-      { message: "must start with whsec_" },
-    ),
+    STRIPE_WEBHOOK_SECRET: optionalString.refine((value) => value === undefined || value.startsWith("whsec_"), {
+      message: "must start with whsec_",
+    }),
     TRUST_PROXY: trustProxy,
     SSRF_ALLOWLIST: csv,
     CRAWL_MAX_PAGES: integer(25, 1, 500),
@@ -124,10 +136,18 @@ const envSchema = z
     try {
       parseAllowlist(env.SSRF_ALLOWLIST);
     } catch (error) {
-      ctx.addIssue({ code: "custom", path: ["SSRF_ALLOWLIST"], message: (error as Error).message.replace(/^SSRF_ALLOWLIST:\s*/, "has an invalid entry: ") });
+      ctx.addIssue({
+        code: "custom",
+        path: ["SSRF_ALLOWLIST"],
+        message: (error as Error).message.replace(/^SSRF_ALLOWLIST:\s*/, "has an invalid entry: "),
+      });
     }
     if (env.SESSION_JWKS_URL && env.SESSION_PUBLIC_KEY) {
-      ctx.addIssue({ code: "custom", path: ["SESSION_PUBLIC_KEY"], message: "cannot be set together with SESSION_JWKS_URL: choose one way to verify sessions" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_PUBLIC_KEY"],
+        message: "cannot be set together with SESSION_JWKS_URL: choose one way to verify sessions",
+      });
     }
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
       ctx.addIssue({
@@ -138,7 +158,11 @@ const envSchema = z
     }
     if (env.NODE_ENV !== "production") return;
     if (env.SESSION_JWKS_URL?.startsWith("http:")) {
-      ctx.addIssue({ code: "custom", path: ["SESSION_JWKS_URL"], message: "must use https in production: session keys fetched in clear text could be replaced" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_JWKS_URL"],
+        message: "must use https in production: session keys fetched in clear text could be replaced",
+      });
     }
     // In production there is no local identity provider, so sign-in needs a real one.
     if (!env.SESSION_JWKS_URL && !env.SESSION_PUBLIC_KEY) {
@@ -153,11 +177,16 @@ const envSchema = z
     }
     // One issuer signs sessions for many applications: without a check of whom a token is for,
     // a session minted for another of them would sign its holder in here.
-    if ((env.SESSION_JWKS_URL || env.SESSION_PUBLIC_KEY) && env.SESSION_AUDIENCE.length === 0 && env.SESSION_AUTHORIZED_PARTIES.length === 0) {
+    if (
+      (env.SESSION_JWKS_URL || env.SESSION_PUBLIC_KEY) &&
+      env.SESSION_AUDIENCE.length === 0 &&
+      env.SESSION_AUTHORIZED_PARTIES.length === 0
+    ) {
       ctx.addIssue({
         code: "custom",
         path: ["SESSION_AUDIENCE"],
-        message: "or SESSION_AUTHORIZED_PARTIES is required in production: without either, a session the identity provider issued to another application is accepted",
+        message:
+          "or SESSION_AUTHORIZED_PARTIES is required in production: without either, a session the identity provider issued to another application is accepted",
       });
     }
     if (env.TRUST_PROXY === true) {
@@ -297,8 +326,18 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "warn" : "info"),
     logFormat: env.LOG_FORMAT,
     database: env.DATABASE_URL
-      ? { kind: "external", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, poolWaitMs: env.DATABASE_POOL_WAIT_MS }
-      : { kind: "embedded", dataDir: path.join(env.DATA_DIR, "postgres"), poolSize: env.DATABASE_POOL_SIZE, poolWaitMs: env.DATABASE_POOL_WAIT_MS },
+      ? {
+          kind: "external",
+          url: env.DATABASE_URL,
+          poolSize: env.DATABASE_POOL_SIZE,
+          poolWaitMs: env.DATABASE_POOL_WAIT_MS,
+        }
+      : {
+          kind: "embedded",
+          dataDir: path.join(env.DATA_DIR, "postgres"),
+          poolSize: env.DATABASE_POOL_SIZE,
+          poolWaitMs: env.DATABASE_POOL_WAIT_MS,
+        },
     dataDir: env.DATA_DIR,
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,
@@ -306,7 +345,9 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     scoring: env.OPENAI_API_KEY
       ? { engine: "llm", apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.SCORING_MODEL }
       : { engine: "heuristic" },
-    chat: env.OPENAI_API_KEY ? { engine: "llm", apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.CHAT_MODEL } : { engine: "deterministic" },
+    chat: env.OPENAI_API_KEY
+      ? { engine: "llm", apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.CHAT_MODEL }
+      : { engine: "deterministic" },
     session: {
       jwksUrl: env.SESSION_JWKS_URL,
       publicKey: env.SESSION_PUBLIC_KEY,
@@ -316,8 +357,15 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     },
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     operatorToken: env.OPERATOR_TOKEN,
-    graphql: { introspection: env.GRAPHQL_INTROSPECTION === undefined ? env.NODE_ENV !== "production" : env.GRAPHQL_INTROSPECTION === "true" },
-    billing: { stripeApiUrl: env.STRIPE_API_URL, stripeSecretKey: env.STRIPE_SECRET_KEY, stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET },
+    graphql: {
+      introspection:
+        env.GRAPHQL_INTROSPECTION === undefined ? env.NODE_ENV !== "production" : env.GRAPHQL_INTROSPECTION === "true",
+    },
+    billing: {
+      stripeApiUrl: env.STRIPE_API_URL,
+      stripeSecretKey: env.STRIPE_SECRET_KEY,
+      stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
+    },
     crawl: { maxPages: env.CRAWL_MAX_PAGES, ssrfAllowlist: env.SSRF_ALLOWLIST, browser },
     scoringWorkers: env.SCORE_WORKERS,
     scoreWaitMs: env.SCORE_WAIT_SECONDS * 1000,

@@ -7,23 +7,67 @@ import { GraphQLError } from "graphql";
  */
 export const errorCatalogue = {
   VALIDATION_FAILED: { status: 400, retryable: false, action: "Fix the named field and send the request again." },
-  INVALID_URL: { status: 400, retryable: false, action: "Send a public http(s) address, for example https://example.com." },
-  CRAWL_FAILED: { status: 400, retryable: false, action: "Check that the site is public and reachable, then try again." },
-  AUTH_REQUIRED: { status: 401, retryable: false, action: "Sign in, or send a valid API key as 'Authorization: Bearer <key>'." },
-  CREDIT_EXHAUSTED: { status: 402, retryable: false, action: "Buy a score pack or upgrade your plan; credits also reset at the next billing cycle." },
+  INVALID_URL: {
+    status: 400,
+    retryable: false,
+    action: "Send a public http(s) address, for example https://example.com.",
+  },
+  CRAWL_FAILED: {
+    status: 400,
+    retryable: false,
+    action: "Check that the site is public and reachable, then try again.",
+  },
+  AUTH_REQUIRED: {
+    status: 401,
+    retryable: false,
+    action: "Sign in, or send a valid API key as 'Authorization: Bearer <key>'.",
+  },
+  CREDIT_EXHAUSTED: {
+    status: 402,
+    retryable: false,
+    action: "Buy a score pack or upgrade your plan; credits also reset at the next billing cycle.",
+  },
   PLAN_LIMIT_REACHED: { status: 402, retryable: false, action: "Upgrade your plan to raise this limit." },
   FORBIDDEN: { status: 403, retryable: false, action: "Use credentials that are allowed to perform this action." },
   NOT_FOUND: { status: 404, retryable: false, action: "Check the identifier or path." },
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, action: "Use one of the methods listed in the Allow header." },
-  IDEMPOTENCY_CONFLICT: { status: 409, retryable: false, action: "Use a new Idempotency-Key for a different request body." },
-  DELIVERY_IN_PROGRESS: { status: 409, retryable: true, action: "Wait until the delivery log shows the attempt under way has ended, then replay it if it is still needed." },
+  IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    retryable: false,
+    action: "Use a new Idempotency-Key for a different request body.",
+  },
+  DELIVERY_IN_PROGRESS: {
+    status: 409,
+    retryable: true,
+    action: "Wait until the delivery log shows the attempt under way has ended, then replay it if it is still needed.",
+  },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, action: "Send a request body of at most 64 KiB." },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false, action: "Send the body as JSON with 'Content-Type: application/json'." },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    retryable: false,
+    action: "Send the body as JSON with 'Content-Type: application/json'.",
+  },
   QUOTA_EXCEEDED: { status: 429, retryable: false, action: "Wait for the next billing cycle or upgrade your plan." },
-  ANON_RATE_LIMIT: { status: 429, retryable: true, action: "Sign up to score more, or retry after the time in the Retry-After header." },
-  SCORING_RATE_LIMITED: { status: 429, retryable: true, action: "Retry after the number of seconds in the Retry-After header." },
-  INTERNAL: { status: 500, retryable: true, action: "Retry later; if it persists, contact support quoting the X-Request-Id response header." },
-  SERVICE_UNAVAILABLE: { status: 503, retryable: true, action: "Retry with backoff; a dependency of the service is unavailable." },
+  ANON_RATE_LIMIT: {
+    status: 429,
+    retryable: true,
+    action: "Sign up to score more, or retry after the time in the Retry-After header.",
+  },
+  SCORING_RATE_LIMITED: {
+    status: 429,
+    retryable: true,
+    action: "Retry after the number of seconds in the Retry-After header.",
+  },
+  INTERNAL: {
+    status: 500,
+    retryable: true,
+    action: "Retry later; if it persists, contact support quoting the X-Request-Id response header.",
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    retryable: true,
+    action: "Retry with backoff; a dependency of the service is unavailable.",
+  },
 } as const satisfies Record<string, { status: number; retryable: boolean; action: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -102,15 +146,27 @@ const unavailableErrorCodes = new Set([
  */
 const refusesSessions = (candidate: { code?: unknown; file?: unknown; message?: unknown }) =>
   candidate.code === "55000" &&
-  (candidate.file === "postinit.c" || (typeof candidate.message === "string" && /is not currently accepting connections/.test(candidate.message)));
+  (candidate.file === "postinit.c" ||
+    (typeof candidate.message === "string" && /is not currently accepting connections/.test(candidate.message)));
 
 export function isUnavailableError(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth += 1) {
-    const candidate = current as { code?: unknown; file?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    const candidate = current as {
+      code?: unknown;
+      file?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
     if (typeof candidate.code === "string" && unavailableErrorCodes.has(candidate.code)) return true;
     if (refusesSessions(candidate)) return true;
-    if (typeof candidate.message === "string" && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(candidate.message)) {
+    if (
+      typeof candidate.message === "string" &&
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+        candidate.message,
+      )
+    ) {
       return true;
     }
     // pg's own bound on opening a connection (every pooled client has one, see db/database.ts).
@@ -127,7 +183,8 @@ export function isUnavailableError(error: unknown): boolean {
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const validation = validationErrorsOf(error) ?? validationErrorsOf((error as { originalError?: unknown }).originalError);
+  const validation =
+    validationErrorsOf(error) ?? validationErrorsOf((error as { originalError?: unknown }).originalError);
   if (validation) return validationFromArguments(validation, error);
   if (error instanceof GraphQLError) {
     // A GraphQLError wrapping another (scalar coercion) keeps the outer message: it names the variable.
@@ -160,7 +217,11 @@ type FieldValidationError = { property: string; constraints?: Record<string, str
  */
 function validationErrorsOf(error: unknown): FieldValidationError[] | undefined {
   // type-graphql 2's class extends GraphQLError, whose constructor sets name "GraphQLError".
-  if (!(error instanceof Error) || (error.name !== "ArgumentValidationError" && error.constructor.name !== "ArgumentValidationError")) return undefined;
+  if (
+    !(error instanceof Error) ||
+    (error.name !== "ArgumentValidationError" && error.constructor.name !== "ArgumentValidationError")
+  )
+    return undefined;
   const holder = error as { validationErrors?: unknown; extensions?: { validationErrors?: unknown } };
   const list = holder.validationErrors ?? holder.extensions?.validationErrors;
   return Array.isArray(list) ? (list as FieldValidationError[]) : undefined;
@@ -169,7 +230,9 @@ function validationErrorsOf(error: unknown): FieldValidationError[] | undefined 
 /** type-graphql + class-validator failures: the message names the field, as docs/api.md §4 asks. */
 function validationFromArguments(errors: FieldValidationError[], cause: unknown): AppError {
   // Input objects nest their fields' failures one level down (input.name).
-  const first = errors[0]?.constraints ? errors[0] : ((errors[0]?.children?.[0] as FieldValidationError | undefined) ?? errors[0]);
+  const first = errors[0]?.constraints
+    ? errors[0]
+    : ((errors[0]?.children?.[0] as FieldValidationError | undefined) ?? errors[0]);
   const constraint = first?.constraints ? Object.values(first.constraints)[0] : undefined;
   const message = first ? `${first.property}: ${constraint ?? "is invalid"}` : "Argument validation failed.";
   return new AppError("VALIDATION_FAILED", message, { cause });

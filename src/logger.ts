@@ -11,7 +11,12 @@ const REDACTED = "[redacted]";
  * GraphQL error's cause or the cause's driver error. Redaction repeats what the
  * `err` serializer below already guarantees, in case another serializer replaces it.
  */
-const BOUND_VALUE_PATHS = ["err.parameters", "err.driverError.parameters", "err.originalError.parameters", "err.originalError.driverError.parameters"];
+const BOUND_VALUE_PATHS = [
+  "err.parameters",
+  "err.driverError.parameters",
+  "err.originalError.parameters",
+  "err.originalError.driverError.parameters",
+];
 
 /** How deep the serializer looks for bound values: errors inside errors are few levels deep. */
 const MAX_ERROR_DEPTH = 6;
@@ -31,7 +36,8 @@ function withoutBoundValues(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.map((item) => withoutBoundValues(item, depth + 1));
   if (typeof (value as { message?: unknown }).message !== "string") return value;
   const copy: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) copy[key] = key === "parameters" ? REDACTED : withoutBoundValues(inner, depth + 1);
+  for (const [key, inner] of Object.entries(value))
+    copy[key] = key === "parameters" ? REDACTED : withoutBoundValues(inner, depth + 1);
   return copy;
 }
 
@@ -42,7 +48,13 @@ export function loggerOptions(config: Pick<Config, "logLevel">): LoggerOptions {
     base: { service: "product-maturity-scoring" },
     serializers: { err: serializeError },
     redact: {
-      paths: ["req.headers.authorization", "req.headers.cookie", 'req.headers["x-api-key"]', 'res.headers["set-cookie"]', ...BOUND_VALUE_PATHS],
+      paths: [
+        "req.headers.authorization",
+        "req.headers.cookie",
+        'req.headers["x-api-key"]',
+        'res.headers["set-cookie"]',
+        ...BOUND_VALUE_PATHS,
+      ],
       censor: REDACTED,
     },
   };
@@ -62,5 +74,8 @@ export function createLogger(
   const options = loggerOptions(config);
   const human = config.logFormat === "pretty" || (config.logFormat === undefined && terminal);
   if (!human) return destination ? pino(options, destination) : pino(options);
-  return pino(options, pretty({ colorize: terminal, sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service" }));
+  return pino(
+    options,
+    pretty({ colorize: terminal, sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service" }),
+  );
 }

@@ -18,7 +18,10 @@ async function main(): Promise<void> {
     await app.close().catch(() => undefined);
     process.exit(1);
   });
-  logger.info({ url, bootMs: Math.round(performance.now() - bootStarted), database: config.database.kind }, "service listening");
+  logger.info(
+    { url, bootMs: Math.round(performance.now() - bootStarted), database: config.database.kind },
+    "service listening",
+  );
 
   stopOnSignals(logger, "service", () => app.close(), { drainMs: config.shutdownDrainMs });
 }

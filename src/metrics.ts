@@ -35,10 +35,30 @@ export class ServiceMetrics {
     labelNames: ["code"] as const,
     registers: [this.registry],
   });
-  readonly jobsFinished = new Counter({ name: "pms_jobs_finished_total", help: "Scoring jobs that ended, by kind and status.", labelNames: ["kind", "status"] as const, registers: [this.registry] });
-  readonly jobDuration = new Histogram({ name: "pms_job_duration_seconds", help: "Run time of a scoring job (one attempt), by kind and status.", labelNames: ["kind", "status"] as const, buckets: SECONDS, registers: [this.registry] });
-  readonly pagesCrawled = new Counter({ name: "pms_pages_crawled_total", help: "Pages read by the crawler for jobs that completed.", registers: [this.registry] });
-  readonly creditsSpent = new Counter({ name: "pms_credits_spent_total", help: "Credits charged, by action (score, chat, api_call).", labelNames: ["action"] as const, registers: [this.registry] });
+  readonly jobsFinished = new Counter({
+    name: "pms_jobs_finished_total",
+    help: "Scoring jobs that ended, by kind and status.",
+    labelNames: ["kind", "status"] as const,
+    registers: [this.registry],
+  });
+  readonly jobDuration = new Histogram({
+    name: "pms_job_duration_seconds",
+    help: "Run time of a scoring job (one attempt), by kind and status.",
+    labelNames: ["kind", "status"] as const,
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  readonly pagesCrawled = new Counter({
+    name: "pms_pages_crawled_total",
+    help: "Pages read by the crawler for jobs that completed.",
+    registers: [this.registry],
+  });
+  readonly creditsSpent = new Counter({
+    name: "pms_credits_spent_total",
+    help: "Credits charged, by action (score, chat, api_call).",
+    labelNames: ["action"] as const,
+    registers: [this.registry],
+  });
   readonly webhookDeliveries = new Counter({
     name: "pms_webhook_deliveries_total",
     help: "Webhook delivery attempts by outcome: delivered, retry (failed, another attempt scheduled), failed (given up or disabled).",

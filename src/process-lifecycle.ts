@@ -21,7 +21,11 @@ export function configOrExit(problems: (config: Config) => string[] = () => []):
 /** The servers a process may listen with, and the variables that move each. */
 const LISTENERS = {
   http: { portVariable: "PORT", hostVariable: "HOST", port: (config: Config) => config.http.port },
-  metrics: { portVariable: "METRICS_PORT", hostVariable: "METRICS_HOST", port: (config: Config) => config.metrics?.port },
+  metrics: {
+    portVariable: "METRICS_PORT",
+    hostVariable: "METRICS_HOST",
+    port: (config: Config) => config.metrics?.port,
+  },
 } as const;
 
 /**
@@ -30,7 +34,8 @@ const LISTENERS = {
  */
 export function listenFailure(error: unknown, config: Config, server: keyof typeof LISTENERS): string | undefined {
   const failure = error as { code?: unknown; syscall?: unknown; port?: unknown; address?: unknown } | null;
-  if (!failure || typeof failure !== "object" || failure.syscall !== "listen" || typeof failure.code !== "string") return undefined;
+  if (!failure || typeof failure !== "object" || failure.syscall !== "listen" || typeof failure.code !== "string")
+    return undefined;
   const { portVariable, hostVariable, port: configured } = LISTENERS[server];
   const port = String(failure.port ?? configured(config) ?? "");
   const address = String(failure.address ?? "");
@@ -61,7 +66,12 @@ const DEFAULT_DRAIN_MS = 10_000;
  * alert on; a thrown exception nobody caught may have left anything half done,
  * so the process drains (bounded) and exits 1 for its supervisor to restart it.
  */
-export function stopOnSignals(logger: Logger, what: string, close: () => Promise<void>, options: { readonly drainMs?: number } = {}): void {
+export function stopOnSignals(
+  logger: Logger,
+  what: string,
+  close: () => Promise<void>,
+  options: { readonly drainMs?: number } = {},
+): void {
   const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
   let stopping = false;
   let crashed = false;

@@ -42,7 +42,10 @@ export function connectRedis(url: string, logger: Logger): RedisConnection {
         await Promise.race([
           client.ping(),
           new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(Object.assign(new Error("Redis ping timed out"), { code: "ETIMEDOUT" })), timeoutMs);
+            timer = setTimeout(
+              () => reject(Object.assign(new Error("Redis ping timed out"), { code: "ETIMEDOUT" })),
+              timeoutMs,
+            );
           }),
         ]);
       } finally {

@@ -27,8 +27,12 @@ import { configOrExit, listenFailure, stopOnSignals } from "./process-lifecycle.
  */
 async function main(): Promise<void> {
   const config = configOrExit((candidate) => [
-    ...(candidate.redisUrl ? [] : ["REDIS_URL is required for a worker process: without it jobs run inside the API process"]),
-    ...(candidate.database.kind === "external" ? [] : ["DATABASE_URL is required for a worker process: it shares the API's database"]),
+    ...(candidate.redisUrl
+      ? []
+      : ["REDIS_URL is required for a worker process: without it jobs run inside the API process"]),
+    ...(candidate.database.kind === "external"
+      ? []
+      : ["DATABASE_URL is required for a worker process: it shares the API's database"]),
     ...(candidate.scoringWorkers > 0 ? [] : ["SCORE_WORKERS must be at least 1 for a worker process"]),
   ]);
   const redisUrl = config.redisUrl!;
@@ -51,11 +55,24 @@ async function main(): Promise<void> {
       undefined,
       (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10),
     );
-    const runtime = createScoringRuntime({ config, dataSource: database.dataSource, redis, ledger, events, logger, metrics });
+    const runtime = createScoringRuntime({
+      config,
+      dataSource: database.dataSource,
+      redis,
+      ledger,
+      events,
+      logger,
+      metrics,
+    });
     opened.push(() => runtime.close());
     // A completed result's REST answer is stored here, before its completion is announced.
     const schema = resultAnswerSchema(runtime.scores, runtime.results, config.scoreWaitMs);
-    storeFinalResultAnswers({ schema, store: new ResultAnswerStore(new ResultAnswerRepository(database.dataSource)), events, logger });
+    storeFinalResultAnswers({
+      schema,
+      store: new ResultAnswerStore(new ResultAnswerRepository(database.dataSource)),
+      events,
+      logger,
+    });
     const metricsEndpoint = config.metrics ? await metrics.serve(config.metrics.port, config.metrics.host) : undefined;
     if (metricsEndpoint) logger.info({ url: metricsEndpoint.url }, "metrics endpoint listening");
     // Deliveries of the events this process records (score.completed) go out from here at once;
@@ -75,13 +92,18 @@ async function main(): Promise<void> {
     ).start();
     logger.info({ concurrency: config.scoringWorkers }, "scoring worker ready");
 
-    stopOnSignals(logger, "worker", async () => {
-      await webhooks.stop();
-      await metricsEndpoint?.close();
-      await runtime.close();
-      await redis.close();
-      await database.close();
-    }, { drainMs: config.shutdownDrainMs });
+    stopOnSignals(
+      logger,
+      "worker",
+      async () => {
+        await webhooks.stop();
+        await metricsEndpoint?.close();
+        await runtime.close();
+        await redis.close();
+        await database.close();
+      },
+      { drainMs: config.shutdownDrainMs },
+    );
   } catch (error) {
     logger.fatal({ err: error }, listenFailure(error, config, "metrics") ?? "worker failed to start");
     for (const close of opened.reverse()) await close().catch(() => undefined);

@@ -15,7 +15,12 @@ import type { ResultAnswerStore } from "./result-answer-store.js";
  * process that completed it, before the completion is announced), so every
  * later read that misses memory is one primary-key read.
  */
-export function storeFinalResultAnswers(deps: { schema: GraphQLSchema; store: ResultAnswerStore; events: DomainEvents; logger: Logger }): FinalAnswers {
+export function storeFinalResultAnswers(deps: {
+  schema: GraphQLSchema;
+  store: ResultAnswerStore;
+  events: DomainEvents;
+  logger: Logger;
+}): FinalAnswers {
   const answers = finalResultAnswers(deps.schema, deps.store, deps.logger);
   deps.events.on("score.completed", async (event) => {
     await answers.write({ id: event.data.resultId });

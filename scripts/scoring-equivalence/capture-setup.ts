@@ -38,7 +38,12 @@ if (file) {
   }
   const scoreSync = HeuristicScorer.prototype.scoreSync;
   HeuristicScorer.prototype.scoreSync = function (this: HeuristicScorer, input: ScoreInput) {
-    keep({ crawl: input.crawl, ...(input.context === undefined ? {} : { context: input.context }), mode: input.mode, framework: input.framework });
+    keep({
+      crawl: input.crawl,
+      ...(input.context === undefined ? {} : { context: input.context }),
+      mode: input.mode,
+      framework: input.framework,
+    });
     return scoreSync.call(this, input);
   };
   afterAll(() => {

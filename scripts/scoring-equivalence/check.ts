@@ -28,7 +28,11 @@ const captureFiles = args.slice(1).filter((arg, i, all) => arg !== "--fuzz" && a
 
 const load = async (rootDir: string): Promise<ScoringModules> => {
   const at = (file: string) => pathToFileURL(join(resolve(rootDir), "src/modules/scoring", file)).href;
-  const [scorer, facts, profile] = await Promise.all([import(at("heuristic-scorer.ts")), import(at("site-facts.ts")), import(at("site-profile.ts"))]);
+  const [scorer, facts, profile] = await Promise.all([
+    import(at("heuristic-scorer.ts")),
+    import(at("site-facts.ts")),
+    import(at("site-profile.ts")),
+  ]);
   return { HeuristicScorer: scorer.HeuristicScorer, SiteFacts: facts.SiteFacts, siteProfile: profile.siteProfile };
 };
 
@@ -37,7 +41,9 @@ function run(modules: ScoringModules, input: ScoreInput): string {
   const result = scorer.scoreSync(input);
   const facts = new modules.SiteFacts(input.crawl);
   const profile = modules.siteProfile(facts);
-  const readings = scorer.read(facts, profile).map((reading) => ({ id: reading.definition.id, site: reading.site, silence: reading.silence }));
+  const readings = scorer
+    .read(facts, profile)
+    .map((reading) => ({ id: reading.definition.id, site: reading.site, silence: reading.silence }));
   // Scored twice on one scorer: nothing a first run caches may change a second.
   const again = scorer.scoreSync(input);
   return JSON.stringify({ result, again, readings, profile });
@@ -45,14 +51,20 @@ function run(modules: ScoringModules, input: ScoreInput): string {
 
 const oldModules = await load(oldRoot);
 const newModules = await load(join(import.meta.dirname, "../.."));
-if (oldModules.HeuristicScorer === newModules.HeuristicScorer) throw new Error("old and new resolve to the same module");
+if (oldModules.HeuristicScorer === newModules.HeuristicScorer)
+  throw new Error("old and new resolve to the same module");
 
 const inputs = equivalenceInputs({ fuzz, captureFiles });
 let differing = 0;
 let oldMs = 0;
 let newMs = 0;
 for (const input of inputs) {
-  const scoreInput: ScoreInput = { crawl: input.crawl, framework: input.framework, mode: input.mode, ...(input.context === undefined ? {} : { context: input.context }) };
+  const scoreInput: ScoreInput = {
+    crawl: input.crawl,
+    framework: input.framework,
+    mode: input.mode,
+    ...(input.context === undefined ? {} : { context: input.context }),
+  };
   let start = performance.now();
   const before = run(oldModules, scoreInput);
   oldMs += performance.now() - start;
@@ -63,9 +75,13 @@ for (const input of inputs) {
     differing += 1;
     let at = 0;
     while (before[at] === after[at]) at += 1;
-    console.log(`DIFFERS: ${input.name}\n  old: …${before.slice(Math.max(0, at - 200), at + 200)}\n  new: …${after.slice(Math.max(0, at - 200), at + 200)}`);
+    console.log(
+      `DIFFERS: ${input.name}\n  old: …${before.slice(Math.max(0, at - 200), at + 200)}\n  new: …${after.slice(Math.max(0, at - 200), at + 200)}`,
+    );
   }
 }
 const pages = inputs.reduce((sum, input) => sum + input.crawl.pages.length, 0);
-console.log(`${inputs.length} inputs (${pages} pages): ${differing === 0 ? "all identical" : `${differing} DIFFER`}; old ${oldMs.toFixed(0)} ms, new ${newMs.toFixed(0)} ms`);
+console.log(
+  `${inputs.length} inputs (${pages} pages): ${differing === 0 ? "all identical" : `${differing} DIFFER`}; old ${oldMs.toFixed(0)} ms, new ${newMs.toFixed(0)} ms`,
+);
 process.exitCode = differing === 0 ? 0 : 1;

@@ -11,9 +11,14 @@ const oldRoot = process.argv[2];
 if (!oldRoot) throw new Error("usage: compare-cpu.ts <old checkout> [runs]");
 const runs = Number(process.argv[3] ?? 60);
 const load = async (rootDir: string) =>
-  new ((await import(pathToFileURL(join(resolve(rootDir), "src/modules/scoring/heuristic-scorer.ts")).href)).HeuristicScorer as typeof HeuristicScorer)();
+  new (
+    (await import(pathToFileURL(join(resolve(rootDir), "src/modules/scoring/heuristic-scorer.ts")).href))
+      .HeuristicScorer as typeof HeuristicScorer
+  )();
 const scorers = { old: await load(oldRoot), new: await load(join(import.meta.dirname, "../..")) };
-const corpora = equivalenceInputs({ fuzz: 0, captureFiles: [] }).filter((input) => input.name.startsWith("bench ") && !input.context);
+const corpora = equivalenceInputs({ fuzz: 0, captureFiles: [] }).filter(
+  (input) => input.name.startsWith("bench ") && !input.context,
+);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const min = (values: number[]) => Math.min(...values);
 

@@ -1,7 +1,14 @@
 import { jobFailure, PmsClient, PmsNetworkError, type ProgressStep, type ScoreMode } from "../client/index.js";
 import { UsageError } from "./exit-codes.js";
 import { PlainProgress, SilentProgress, TerminalProgress, type Output, type ProgressView } from "./progress-view.js";
-import { createdWebhookReport, healthReport, historyReport, scoreReport, usageReport, webhooksReport } from "./report.js";
+import {
+  createdWebhookReport,
+  healthReport,
+  historyReport,
+  scoreReport,
+  usageReport,
+  webhooksReport,
+} from "./report.js";
 
 /** What a command may touch: the client, and the two streams (stdout for answers, stderr for progress and notes). */
 export interface Io {
@@ -29,12 +36,21 @@ export async function scoreCommand(io: Io, positionals: readonly string[], flags
   if (flags.quick && flags.product) throw new UsageError("--quick and --product exclude each other");
   const mode: ScoreMode = flags.product ? "product" : flags.quick ? "quick" : "full";
   if (mode === "product") requireKey(io, "pms score --product");
-  const started = await io.client.startScore(url, { mode, ...(typeof flags.context === "string" ? { context: flags.context } : {}) });
+  const started = await io.client.startScore(url, {
+    mode,
+    ...(typeof flags.context === "string" ? { context: flags.context } : {}),
+  });
   const jobId = started.job.id;
-  const view: ProgressView = flags.quiet ? new SilentProgress() : io.stderr.isTTY ? new TerminalProgress(io.stderr) : new PlainProgress(io.stderr);
+  const view: ProgressView = flags.quiet
+    ? new SilentProgress()
+    : io.stderr.isTTY
+      ? new TerminalProgress(io.stderr)
+      : new PlainProgress(io.stderr);
   const stopOnInterrupt = () => {
     view.end();
-    io.stderr.write(`\nStopped following job ${jobId}; it goes on (and is charged). Follow it at GET /api/score/jobs/${jobId}.\n`);
+    io.stderr.write(
+      `\nStopped following job ${jobId}; it goes on (and is charged). Follow it at GET /api/score/jobs/${jobId}.\n`,
+    );
     process.exit(130);
   };
   process.once("SIGINT", stopOnInterrupt);
@@ -49,20 +65,28 @@ export async function scoreCommand(io: Io, positionals: readonly string[], flags
       if (!(error instanceof PmsNetworkError)) throw error;
       // No socket (a proxy that drops upgrades, say): the same job over REST.
       io.stderr.write(`\nLive progress unavailable (${error.message}); polling the job.\n`);
-      const job = await io.client.waitForJob(jobId, { onProgress: (polled) => polled.progress && view.update(polled.progress) });
+      const job = await io.client.waitForJob(jobId, {
+        onProgress: (polled) => polled.progress && view.update(polled.progress),
+      });
       last = { status: "completed", resultId: job.resultId, error: null };
     }
   } finally {
     view.end();
     process.removeListener("SIGINT", stopOnInterrupt);
   }
-  if (!last || last.status === "failed" || !last.resultId) throw jobFailure(jobId, last?.error ?? { code: "INTERNAL", message: "The progress stream ended before the job did." });
+  if (!last || last.status === "failed" || !last.resultId)
+    throw jobFailure(
+      jobId,
+      last?.error ?? { code: "INTERNAL", message: "The progress stream ended before the job did." },
+    );
   const result = await io.client.result(last.resultId);
   if (flags.json) {
     io.stdout.write(json(started.claimToken ? { ...result, claimToken: started.claimToken } : result));
     return;
   }
-  io.stdout.write(scoreReport(result, { shareUrl: `${io.client.baseUrl}/r/${result.id}`, claimToken: started.claimToken }));
+  io.stdout.write(
+    scoreReport(result, { shareUrl: `${io.client.baseUrl}/r/${result.id}`, claimToken: started.claimToken }),
+  );
 }
 
 export async function resultCommand(io: Io, positionals: readonly string[], flags: Flags): Promise<void> {
@@ -74,8 +98,12 @@ export async function historyCommand(io: Io, positionals: readonly string[], fla
   if (positionals.length > 0) throw new UsageError("pms history takes no arguments");
   requireKey(io, "pms history");
   const limit = typeof flags.limit === "string" ? Number(flags.limit) : undefined;
-  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) throw new UsageError("--limit: a whole number from 1 to 100");
-  const history = await io.client.history({ ...(limit ? { limit } : {}), ...(typeof flags.cursor === "string" ? { cursor: flags.cursor } : {}) });
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 100))
+    throw new UsageError("--limit: a whole number from 1 to 100");
+  const history = await io.client.history({
+    ...(limit ? { limit } : {}),
+    ...(typeof flags.cursor === "string" ? { cursor: flags.cursor } : {}),
+  });
   io.stdout.write(flags.json ? json(history) : historyReport(history));
 }
 
@@ -103,7 +131,13 @@ export async function webhooksCommand(io: Io, positionals: readonly string[], fl
     }
     case "create": {
       const url = one(rest, "one address: pms webhooks create <https url> [--events a,b]");
-      const events = typeof flags.events === "string" ? flags.events.split(",").map((event) => event.trim()).filter(Boolean) : undefined;
+      const events =
+        typeof flags.events === "string"
+          ? flags.events
+              .split(",")
+              .map((event) => event.trim())
+              .filter(Boolean)
+          : undefined;
       const webhook = await io.client.webhooks.create(url, events ? { events } : {});
       io.stdout.write(flags.json ? json({ webhook }) : createdWebhookReport(webhook));
       return;

@@ -8,11 +8,24 @@ import { PmsApiError, PmsJobFailedError, PmsNetworkError } from "../client/index
 export const exitCodes = {
   ok: { code: 0, meaning: "done" },
   failure: { code: 1, meaning: "anything else (an answer outside the contract, a bug)" },
-  usage: { code: 2, meaning: "usage error: unknown command or option, missing argument, bad PMS_API_URL, no PMS_API_KEY where one is needed" },
-  refused: { code: 3, meaning: "the API refused the request (invalid address or field, bad or missing key, not found, forbidden)" },
-  outOfCredits: { code: 4, meaning: "out of credits or past a plan limit (CREDIT_EXHAUSTED, PLAN_LIMIT_REACHED, QUOTA_EXCEEDED)" },
+  usage: {
+    code: 2,
+    meaning:
+      "usage error: unknown command or option, missing argument, bad PMS_API_URL, no PMS_API_KEY where one is needed",
+  },
+  refused: {
+    code: 3,
+    meaning: "the API refused the request (invalid address or field, bad or missing key, not found, forbidden)",
+  },
+  outOfCredits: {
+    code: 4,
+    meaning: "out of credits or past a plan limit (CREDIT_EXHAUSTED, PLAN_LIMIT_REACHED, QUOTA_EXCEEDED)",
+  },
   rateLimited: { code: 5, meaning: "still rate limited after the retries (SCORING_RATE_LIMITED, ANON_RATE_LIMIT)" },
-  scoringFailed: { code: 6, meaning: "the job ran and failed (the site could not be crawled or scored; credits refunded)" },
+  scoringFailed: {
+    code: 6,
+    meaning: "the job ran and failed (the site could not be crawled or scored; credits refunded)",
+  },
   unavailable: { code: 7, meaning: "the service could not be reached or answered 5xx: try again later" },
 } as const;
 

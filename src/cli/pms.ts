@@ -3,7 +3,16 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { PmsApiError, PmsClient, PmsError, type RetryNotice } from "../client/index.js";
-import { healthCommand, historyCommand, resultCommand, scoreCommand, usageCommand, webhooksCommand, type Flags, type Io } from "./commands.js";
+import {
+  healthCommand,
+  historyCommand,
+  resultCommand,
+  scoreCommand,
+  usageCommand,
+  webhooksCommand,
+  type Flags,
+  type Io,
+} from "./commands.js";
 import { exitCodeFor, exitCodes, UsageError, type ExitCode } from "./exit-codes.js";
 import type { Output } from "./progress-view.js";
 
@@ -11,8 +20,20 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 const json = { json: { type: "boolean" } } as const satisfies Options;
 
 /** Each command with the options it takes. */
-const commands: Record<string, { options: Options; run: (io: Io, positionals: readonly string[], flags: Flags) => Promise<void> }> = {
-  score: { options: { ...json, quick: { type: "boolean" }, product: { type: "boolean" }, context: { type: "string" }, quiet: { type: "boolean", short: "q" } }, run: scoreCommand },
+const commands: Record<
+  string,
+  { options: Options; run: (io: Io, positionals: readonly string[], flags: Flags) => Promise<void> }
+> = {
+  score: {
+    options: {
+      ...json,
+      quick: { type: "boolean" },
+      product: { type: "boolean" },
+      context: { type: "string" },
+      quiet: { type: "boolean", short: "q" },
+    },
+    run: scoreCommand,
+  },
   result: { options: json, run: resultCommand },
   history: { options: { ...json, limit: { type: "string" }, cursor: { type: "string" } }, run: historyCommand },
   usage: { options: json, run: usageCommand },
@@ -51,7 +72,11 @@ ${codes.join("\n")}
 `;
 }
 
-export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, streams: { stdout: Output; stderr: Io["stderr"] }): Promise<ExitCode> {
+export async function main(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  streams: { stdout: Output; stderr: Io["stderr"] },
+): Promise<ExitCode> {
   const { stdout, stderr } = streams;
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
@@ -68,7 +93,12 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
       return exitCodes.ok.code;
     }
     const apiKey = env.PMS_API_KEY?.trim() || undefined;
-    client = new PmsClient({ baseUrl: apiUrl(env.PMS_API_URL), ...(apiKey ? { apiKey } : {}), userAgent: "pms-cli", onRetry: (notice) => stderr.write(retryLine(notice)) });
+    client = new PmsClient({
+      baseUrl: apiUrl(env.PMS_API_URL),
+      ...(apiKey ? { apiKey } : {}),
+      userAgent: "pms-cli",
+      onRetry: (notice) => stderr.write(retryLine(notice)),
+    });
     await command.run({ client, hasKey: apiKey !== undefined, stdout, stderr }, parsed.positionals, parsed.values);
     return exitCodes.ok.code;
   } catch (error) {
@@ -82,7 +112,12 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
 
 function parseArguments(args: readonly string[], options: Options) {
   try {
-    return parseArgs({ args: [...args], options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    return parseArgs({
+      args: [...args],
+      options: { ...options, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -90,7 +125,8 @@ function parseArguments(args: readonly string[], options: Options) {
 
 function apiUrl(value: string | undefined): string {
   const url = value?.trim() || "http://localhost:4000";
-  if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) throw new UsageError(`PMS_API_URL must be an http(s) address (got "${url}")`);
+  if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))
+    throw new UsageError(`PMS_API_URL must be an http(s) address (got "${url}")`);
   return url;
 }
 

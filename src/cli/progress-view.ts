@@ -29,11 +29,15 @@ export class TerminalProgress implements ProgressView {
   update(step: Step): void {
     if (step.status === "crawling") {
       this.pagesRead = step.page ?? this.pagesRead;
-      this.draw(`Crawling ${bar(step.page ?? 0, step.pages ?? 0)} ${step.page ?? 0} of ${step.pages ?? "?"}  ${step.url ?? ""}`);
+      this.draw(
+        `Crawling ${bar(step.page ?? 0, step.pages ?? 0)} ${step.page ?? 0} of ${step.pages ?? "?"}  ${step.url ?? ""}`,
+      );
     } else if (step.status === "scoring") {
       if (this.phase === "crawling") this.settle(`Crawled ${this.pagesRead} page${this.pagesRead === 1 ? "" : "s"}`);
       this.dimensions = step.dimensions ?? this.dimensions;
-      this.draw(`Scoring  ${bar(step.dimension ?? 0, step.dimensions ?? 27)} ${step.dimension ?? 0} of ${step.dimensions ?? 27}  ${step.dimensionId ?? ""}`);
+      this.draw(
+        `Scoring  ${bar(step.dimension ?? 0, step.dimensions ?? 27)} ${step.dimension ?? 0} of ${step.dimensions ?? 27}  ${step.dimensionId ?? ""}`,
+      );
     } else if (step.status === "queued") {
       this.draw("Queued…");
     } else if (step.status === "completed" && this.phase === "scoring") {

@@ -3,7 +3,10 @@ import { bar } from "./progress-view.js";
 
 /** Readable reports of the API's answers, for people (the `--json` flag prints the answers themselves). */
 
-export function scoreReport(result: ScoreResult, options: { shareUrl: string; claimToken?: string | null | undefined }): string {
+export function scoreReport(
+  result: ScoreResult,
+  options: { shareUrl: string; claimToken?: string | null | undefined },
+): string {
   const lines: string[] = [];
   lines.push(`${result.companyName} — ${result.url}`);
   lines.push(`Total ${result.totalScore}/100 · ${result.stageName}`);
@@ -15,7 +18,9 @@ export function scoreReport(result: ScoreResult, options: { shareUrl: string; cl
       pillar = dimension.pillar;
       lines.push("", `  ${pillar.replace(/_/g, " ")}`);
     }
-    lines.push(`    ${dimension.dimensionName.padEnd(nameWidth)}  ${bar(dimension.score, 100, 10)} ${String(dimension.score).padStart(3)}  ${dimension.stageName.padEnd(11)} ${dimension.confidence}`);
+    lines.push(
+      `    ${dimension.dimensionName.padEnd(nameWidth)}  ${bar(dimension.score, 100, 10)} ${String(dimension.score).padStart(3)}  ${dimension.stageName.padEnd(11)} ${dimension.confidence}`,
+    );
   }
   const named = (ids: readonly string[]) =>
     ids
@@ -26,7 +31,9 @@ export function scoreReport(result: ScoreResult, options: { shareUrl: string; cl
   lines.push("", `Strongest: ${named(result.strengths)}`, `Weakest:   ${named(result.gaps)}`);
   lines.push(`Share:     ${options.shareUrl}`);
   if (result.held && options.claimToken) {
-    lines.push(`Held for 30 days as an anonymous result. Link it to an account with its claim token: ${options.claimToken}`);
+    lines.push(
+      `Held for 30 days as an anonymous result. Link it to an account with its claim token: ${options.claimToken}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -34,7 +41,8 @@ export function scoreReport(result: ScoreResult, options: { shareUrl: string; cl
 export function historyReport(history: ScoreHistory): string {
   if (history.results.length === 0) return "No results yet.\n";
   const lines = history.results.map(
-    (result) => `${result.createdAt.slice(0, 16).replace("T", " ")}  ${String(result.totalScore).padStart(3)}  ${result.stageName.padEnd(11)} ${result.mode.padEnd(5)}  ${result.id}  ${result.url}`,
+    (result) =>
+      `${result.createdAt.slice(0, 16).replace("T", " ")}  ${String(result.totalScore).padStart(3)}  ${result.stageName.padEnd(11)} ${result.mode.padEnd(5)}  ${result.id}  ${result.url}`,
   );
   if (history.nextCursor) lines.push(`More: pms history --cursor ${history.nextCursor}`);
   return `${lines.join("\n")}\n`;
@@ -59,7 +67,10 @@ export function usageReport(usage: Usage): string {
 export function webhooksReport(webhooks: readonly Webhook[]): string {
   if (webhooks.length === 0) return "No webhooks.\n";
   return `${webhooks
-    .map((webhook) => `${webhook.id}  ${webhook.enabled ? "enabled " : "disabled"}  ${webhook.url}  ${webhook.events.join(",")}${webhook.disabledReason ? `  (${webhook.disabledReason})` : ""}`)
+    .map(
+      (webhook) =>
+        `${webhook.id}  ${webhook.enabled ? "enabled " : "disabled"}  ${webhook.url}  ${webhook.events.join(",")}${webhook.disabledReason ? `  (${webhook.disabledReason})` : ""}`,
+    )
     .join("\n")}\n`;
 }
 
@@ -75,6 +86,8 @@ export function createdWebhookReport(webhook: CreatedWebhook): string {
 }
 
 export function healthReport(health: Health): string {
-  const checks = Object.entries(health.checks).map(([name, check]) => `  ${name.padEnd(12)} ${check.status}${check.detail ? `  ${check.detail}` : ""}`);
+  const checks = Object.entries(health.checks).map(
+    ([name, check]) => `  ${name.padEnd(12)} ${check.status}${check.detail ? `  ${check.detail}` : ""}`,
+  );
   return [`Service ${health.status} (version ${health.version})`, ...checks, ""].join("\n");
 }

@@ -47,7 +47,16 @@ export class PmsJobFailedError extends PmsApiError {
     error: { code: string; message: string } | null | undefined,
     status: number,
   ) {
-    super(status, (error?.code ?? "INTERNAL") as ErrorCode, error?.message ?? "Scoring failed.", "", false, undefined, undefined, 1);
+    super(
+      status,
+      (error?.code ?? "INTERNAL") as ErrorCode,
+      error?.message ?? "Scoring failed.",
+      "",
+      false,
+      undefined,
+      undefined,
+      1,
+    );
   }
 }
 
@@ -80,5 +89,11 @@ export class PmsProtocolError extends PmsError {
 /** Whether a parsed body is the error envelope. */
 export function isErrorEnvelope(body: unknown): body is ErrorEnvelope {
   const error = (body as { error?: unknown } | null)?.error as Record<string, unknown> | undefined;
-  return typeof error === "object" && error !== null && typeof error.code === "string" && typeof error.message === "string" && typeof error.retryable === "boolean";
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    typeof error.code === "string" &&
+    typeof error.message === "string" &&
+    typeof error.retryable === "boolean"
+  );
 }

@@ -1,28 +1,46 @@
 import { randomUUID } from "node:crypto";
 import { print } from "graphql";
 import type { paths } from "./generated/openapi.js";
-import { StartScoreDocument, type StartScoreMutation, type StartScoreMutationVariables } from "./generated/operations.js";
+import {
+  StartScoreDocument,
+  type StartScoreMutation,
+  type StartScoreMutationVariables,
+} from "./generated/operations.js";
 import { PmsApiError, PmsJobFailedError, PmsProtocolError } from "./errors.js";
 import { errorStatus } from "./generated/openapi.js";
 import { ProgressSocket, type ProgressStep } from "./progress.js";
 import { defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry.js";
 import { graphQLError, Transport, type Answer, type RetryNotice } from "./transport.js";
 
-export { PmsApiError, PmsError, PmsJobFailedError, PmsNetworkError, PmsProtocolError, type ErrorCode } from "./errors.js";
+export {
+  PmsApiError,
+  PmsError,
+  PmsJobFailedError,
+  PmsNetworkError,
+  PmsProtocolError,
+  type ErrorCode,
+} from "./errors.js";
 export { defaultRetryPolicy, type RetryPolicy } from "./retry.js";
 export type { ProgressStep } from "./progress.js";
 export type { RetryNotice } from "./transport.js";
 
 /** The JSON body of a response (or a request body) in the generated document types. */
 type Json<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
-type Responses<P extends keyof paths, M extends "get" | "post" | "patch" | "delete"> = NonNullable<paths[P][M]> extends { responses: infer R } ? R : never;
-type Ok<P extends keyof paths, M extends "get" | "post" | "patch" | "delete", S extends number = 200> = Json<Responses<P, M>[S & keyof Responses<P, M>]>;
-type RequestBody<P extends keyof paths, M extends "post" | "patch"> = NonNullable<paths[P][M]> extends { requestBody: infer B } ? Json<B> : never;
+type Responses<P extends keyof paths, M extends "get" | "post" | "patch" | "delete"> =
+  NonNullable<paths[P][M]> extends { responses: infer R } ? R : never;
+type Ok<P extends keyof paths, M extends "get" | "post" | "patch" | "delete", S extends number = 200> = Json<
+  Responses<P, M>[S & keyof Responses<P, M>]
+>;
+type RequestBody<P extends keyof paths, M extends "post" | "patch"> =
+  NonNullable<paths[P][M]> extends { requestBody: infer B } ? Json<B> : never;
 
 /** The three scoring routes, by the mode the client names them with. */
 const scoreRoutes = { full: "/api/score", quick: "/api/score/quick", product: "/api/score/product" } as const;
 export type ScoreMode = keyof typeof scoreRoutes;
-const jobKinds = { full: "score", quick: "quick", product: "product" } as const satisfies Record<ScoreMode, NonNullable<StartScoreMutationVariables["input"]["kind"]>>;
+const jobKinds = { full: "score", quick: "quick", product: "product" } as const satisfies Record<
+  ScoreMode,
+  NonNullable<StartScoreMutationVariables["input"]["kind"]>
+>;
 
 export type ScoreRequest = RequestBody<"/api/score", "post">;
 /** A finished score, as `GET /api/score/{id}` answers it. */
@@ -103,7 +121,10 @@ export class PmsClient {
    * `/product`): `{status: "completed", result}` when it finished within the
    * service's wait, else `{status: "accepted", job}` to follow (`waitForJob`).
    */
-  async score<M extends ScoreMode = "full">(url: string, options: ScoreOptions<M> = {}): Promise<{ status: "completed"; result: ScoreAnswer<M> } | ({ status: "accepted" } & ScoreAccepted<M>)> {
+  async score<M extends ScoreMode = "full">(
+    url: string,
+    options: ScoreOptions<M> = {},
+  ): Promise<{ status: "completed"; result: ScoreAnswer<M> } | ({ status: "accepted" } & ScoreAccepted<M>)> {
     const body: ScoreRequest = { url, ...(options.context === undefined ? {} : { context: options.context }) };
     const answer = await this.transport.send({
       method: "POST",
@@ -112,7 +133,8 @@ export class PmsClient {
       headers: { "idempotency-key": options.idempotencyKey ?? randomUUID() },
       timeoutMs: this.scoreTimeoutMs,
     });
-    if (answer.status === 202) return { status: "accepted", ...(answer.body as object) } as { status: "accepted" } & ScoreAccepted<M>;
+    if (answer.status === 202)
+      return { status: "accepted", ...(answer.body as object) } as { status: "accepted" } & ScoreAccepted<M>;
     return { status: "completed", result: answer.body as ScoreAnswer<M> };
   }
 
@@ -130,7 +152,9 @@ export class PmsClient {
    * with `followProgress`, then read `result(resultId)`.
    */
   async startScore(url: string, options: ScoreOptions = {}): Promise<StartedScore> {
-    const variables: StartScoreMutationVariables = { input: { url, kind: jobKinds[options.mode ?? "full"], context: options.context ?? null } };
+    const variables: StartScoreMutationVariables = {
+      input: { url, kind: jobKinds[options.mode ?? "full"], context: options.context ?? null },
+    };
     const answer = await this.transport.send({
       method: "POST",
       path: "/graphql",
@@ -139,7 +163,12 @@ export class PmsClient {
       refusal: graphQLRefusal,
     });
     const data = (answer.body as { data?: StartScoreMutation | null }).data;
-    if (!data) throw new PmsProtocolError("startScore answered no data", answer.status, answer.headers.get("x-request-id") ?? undefined);
+    if (!data)
+      throw new PmsProtocolError(
+        "startScore answered no data",
+        answer.status,
+        answer.headers.get("x-request-id") ?? undefined,
+      );
     return data.startScore;
   }
 
@@ -157,7 +186,10 @@ export class PmsClient {
    * Polls the job until it ends (REST only, for where a socket cannot go);
    * a failed job throws PmsJobFailedError.
    */
-  async waitForJob(id: string, options: { intervalMs?: number; timeoutMs?: number; onProgress?: (job: ScoreJob) => void } = {}): Promise<ScoreJob & { resultId: string }> {
+  async waitForJob(
+    id: string,
+    options: { intervalMs?: number; timeoutMs?: number; onProgress?: (job: ScoreJob) => void } = {},
+  ): Promise<ScoreJob & { resultId: string }> {
     const deadline = Date.now() + (options.timeoutMs ?? 15 * 60_000);
     for (;;) {
       const job = await this.job(id);
@@ -197,14 +229,22 @@ export class PmsClient {
 
   readonly webhooks = {
     /** `GET /api/webhooks`, newest first. */
-    list: async (): Promise<Webhook[]> => ((await this.get("/api/webhooks")).body as Ok<"/api/webhooks", "get">).webhooks,
+    list: async (): Promise<Webhook[]> =>
+      ((await this.get("/api/webhooks")).body as Ok<"/api/webhooks", "get">).webhooks,
     /** `POST /api/webhooks`: the answer holds the signing secret, shown this once. */
     create: async (url: string, options: { events?: WebhookRequest["events"] } = {}): Promise<CreatedWebhook> => {
       const body: WebhookRequest = { url, ...(options.events ? { events: options.events } : {}) };
-      return ((await this.transport.send({ method: "POST", path: "/api/webhooks", body })).body as Ok<"/api/webhooks", "post", 201>).webhook;
+      return (
+        (await this.transport.send({ method: "POST", path: "/api/webhooks", body })).body as Ok<
+          "/api/webhooks",
+          "post",
+          201
+        >
+      ).webhook;
     },
     /** `GET /api/webhooks/{id}`. */
-    get: async (id: string): Promise<Webhook> => ((await this.get(`/api/webhooks/${encodeURIComponent(id)}`)).body as Ok<"/api/webhooks/{id}", "get">).webhook,
+    get: async (id: string): Promise<Webhook> =>
+      ((await this.get(`/api/webhooks/${encodeURIComponent(id)}`)).body as Ok<"/api/webhooks/{id}", "get">).webhook,
     /** `DELETE /api/webhooks/{id}`, with its delivery log. */
     delete: async (id: string): Promise<void> => {
       await this.transport.send({ method: "DELETE", path: `/api/webhooks/${encodeURIComponent(id)}` });
@@ -223,7 +263,8 @@ export class PmsClient {
 
 /** A GraphQL answer's first error, as the service's catalogue says it (code, action, retryable). */
 function graphQLRefusal(answer: Answer, attempt: number): PmsApiError | undefined {
-  const [first] = (answer.body as { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }).errors ?? [];
+  const [first] =
+    (answer.body as { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }).errors ?? [];
   if (!first) return undefined;
   return graphQLError(first, {
     status: answer.status,
@@ -234,6 +275,13 @@ function graphQLRefusal(answer: Answer, attempt: number): PmsApiError | undefine
 }
 
 /** A failed job's error, with the status its code has in the catalogue (CRAWL_FAILED, INVALID_URL …). */
-export function jobFailure(jobId: string, error: { code: string; message: string } | null | undefined): PmsJobFailedError {
-  return new PmsJobFailedError(jobId, error, (errorStatus as Partial<Record<string, number>>)[error?.code ?? ""] ?? 500);
+export function jobFailure(
+  jobId: string,
+  error: { code: string; message: string } | null | undefined,
+): PmsJobFailedError {
+  return new PmsJobFailedError(
+    jobId,
+    error,
+    (errorStatus as Partial<Record<string, number>>)[error?.code ?? ""] ?? 500,
+  );
 }

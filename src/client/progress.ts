@@ -2,7 +2,11 @@ import { print } from "graphql";
 import { createClient, type Client } from "graphql-ws";
 import { WebSocket } from "ws";
 import { PmsError, PmsNetworkError } from "./errors.js";
-import { FollowScoreProgressDocument, type FollowScoreProgressSubscription, type FollowScoreProgressSubscriptionVariables } from "./generated/operations.js";
+import {
+  FollowScoreProgressDocument,
+  type FollowScoreProgressSubscription,
+  type FollowScoreProgressSubscriptionVariables,
+} from "./generated/operations.js";
 import { graphQLError } from "./transport.js";
 
 /** One step of a job: queued → crawling (page n of pages, url) → scoring (dimension k of 27) → completed (resultId) | failed (error). */
@@ -27,10 +31,17 @@ export class ProgressSocket {
   /** The job's steps as they happen, ending after `completed` or `failed`. */
   async *follow(jobId: string): AsyncGenerator<ProgressStep, void, undefined> {
     const variables: FollowScoreProgressSubscriptionVariables = { jobId };
-    const iterator = this.socket().iterate<FollowScoreProgressSubscription>({ query: FOLLOW_QUERY, variables, operationName: "FollowScoreProgress" });
+    const iterator = this.socket().iterate<FollowScoreProgressSubscription>({
+      query: FOLLOW_QUERY,
+      variables,
+      operationName: "FollowScoreProgress",
+    });
     try {
       for (;;) {
-        let next: IteratorResult<{ data?: FollowScoreProgressSubscription | null; errors?: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }> }>;
+        let next: IteratorResult<{
+          data?: FollowScoreProgressSubscription | null;
+          errors?: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }>;
+        }>;
         try {
           next = await iterator.next();
         } catch (error) {
@@ -38,7 +49,8 @@ export class ProgressSocket {
         }
         if (next.done) return;
         const [first] = next.value.errors ?? [];
-        if (first) throw graphQLError(first, { status: 200, requestId: undefined, retryAfterSeconds: undefined, attempts: 1 });
+        if (first)
+          throw graphQLError(first, { status: 200, requestId: undefined, retryAfterSeconds: undefined, attempts: 1 });
         const step = next.value.data?.scoreProgress;
         if (!step) continue;
         yield step;
@@ -70,13 +82,27 @@ export class ProgressSocket {
 /** What graphql-ws throws: the server's errors (a list), a close event, or the socket's error. */
 function streamError(error: unknown, jobId: string): PmsError {
   if (Array.isArray(error) && error.length > 0) {
-    return graphQLError(error[0] as { message: string; extensions?: Record<string, unknown> }, { status: 200, requestId: undefined, retryAfterSeconds: undefined, attempts: 1 });
+    return graphQLError(error[0] as { message: string; extensions?: Record<string, unknown> }, {
+      status: 200,
+      requestId: undefined,
+      retryAfterSeconds: undefined,
+      attempts: 1,
+    });
   }
   if (error instanceof PmsError) return error;
   const event = error as { code?: unknown; reason?: unknown; message?: unknown; error?: unknown };
   if (typeof event.code === "number") {
-    return new PmsNetworkError(`progress of job ${jobId}: the socket closed (${event.code}${event.reason ? ` ${String(event.reason)}` : ""})`, false, { cause: error });
+    return new PmsNetworkError(
+      `progress of job ${jobId}: the socket closed (${event.code}${event.reason ? ` ${String(event.reason)}` : ""})`,
+      false,
+      { cause: error },
+    );
   }
-  const detail = event.error instanceof Error ? event.error.message : typeof event.message === "string" ? event.message : String(error);
+  const detail =
+    event.error instanceof Error
+      ? event.error.message
+      : typeof event.message === "string"
+        ? event.message
+        : String(error);
   return new PmsNetworkError(`progress of job ${jobId}: ${detail || "the socket failed"}`, false, { cause: error });
 }

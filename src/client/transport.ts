@@ -50,7 +50,8 @@ export class Transport {
 
   async send(call: Call): Promise<Answer> {
     const url = new URL(call.path, this.options.baseUrl);
-    for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    for (const [name, value] of Object.entries(call.query ?? {}))
+      if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = {
       accept: "application/json",
       "user-agent": this.options.userAgent,
@@ -64,20 +65,35 @@ export class Transport {
       const answer = await this.read(response, call, attempt);
       const refusal = answer instanceof PmsApiError ? answer : call.refusal?.(answer, attempt);
       if (!refusal) return answer as Answer;
-      const delayMs = refusal.throttled ? retryDelayMs(this.options.retry, attempt, refusal.retryAfterSeconds) : undefined;
+      const delayMs = refusal.throttled
+        ? retryDelayMs(this.options.retry, attempt, refusal.retryAfterSeconds)
+        : undefined;
       if (delayMs === undefined) throw refusal;
       this.options.onRetry?.({ attempt, delayMs, error: refusal });
       await this.options.sleep(delayMs);
     }
   }
 
-  private async exchange(url: URL, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<Response> {
+  private async exchange(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    timeoutMs: number,
+  ): Promise<Response> {
     try {
-      return await this.options.fetch(url, { method, headers, ...(body === undefined ? {} : { body }), ...(timeoutMs > 0 ? { signal: AbortSignal.timeout(timeoutMs) } : {}) });
+      return await this.options.fetch(url, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        ...(timeoutMs > 0 ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
+      });
     } catch (error) {
       const timedOut = (error as Error | undefined)?.name === "TimeoutError";
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      const detail = timedOut ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? (error as Error).message);
+      const detail = timedOut
+        ? `no answer within ${timeoutMs} ms`
+        : (cause?.code ?? cause?.message ?? (error as Error).message);
       throw new PmsNetworkError(`${method} ${url.origin}${url.pathname}: ${detail}`, timedOut, { cause: error });
     }
   }
@@ -91,16 +107,35 @@ export class Transport {
       try {
         body = JSON.parse(text);
       } catch {
-        throw new PmsProtocolError(`${call.method} ${call.path} answered ${response.status} with a body that is not JSON: ${text.slice(0, 120)}`, response.status, requestId);
+        throw new PmsProtocolError(
+          `${call.method} ${call.path} answered ${response.status} with a body that is not JSON: ${text.slice(0, 120)}`,
+          response.status,
+          requestId,
+        );
       }
     }
-    const graphQLAnswer = call.refusal !== undefined && typeof body === "object" && body !== null && ("errors" in body || "data" in body);
-    if (response.ok || response.status === 304 || graphQLAnswer || call.bodyStatuses?.includes(response.status)) return { status: response.status, headers: response.headers, body };
+    const graphQLAnswer =
+      call.refusal !== undefined && typeof body === "object" && body !== null && ("errors" in body || "data" in body);
+    if (response.ok || response.status === 304 || graphQLAnswer || call.bodyStatuses?.includes(response.status))
+      return { status: response.status, headers: response.headers, body };
     if (!isErrorEnvelope(body)) {
-      throw new PmsProtocolError(`${call.method} ${call.path} answered ${response.status} without the error envelope`, response.status, requestId);
+      throw new PmsProtocolError(
+        `${call.method} ${call.path} answered ${response.status} without the error envelope`,
+        response.status,
+        requestId,
+      );
     }
     const { error } = body;
-    return new PmsApiError(response.status, error.code, error.message, error.action, error.retryable, requestId, parseRetryAfter(response.headers.get("retry-after")), attempt);
+    return new PmsApiError(
+      response.status,
+      error.code,
+      error.message,
+      error.action,
+      error.retryable,
+      requestId,
+      parseRetryAfter(response.headers.get("retry-after")),
+      attempt,
+    );
   }
 }
 

@@ -95,7 +95,10 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
       const started = performance.now();
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(Object.assign(new Error("database ping timed out"), { code: "ETIMEDOUT" })), timeoutMs);
+        timer = setTimeout(
+          () => reject(Object.assign(new Error("database ping timed out"), { code: "ETIMEDOUT" })),
+          timeoutMs,
+        );
       });
       try {
         await Promise.race([dataSource.query("SELECT 1"), timeout]);

@@ -39,7 +39,11 @@ const USER = "pms";
 export const DEFAULT_SHARED_ROOT = "/var/lib/product-maturity-service";
 export const LOCATION_NOTE = "EMBEDDED-POSTGRES-LOCATION.txt";
 
-export async function startEmbeddedPostgres(requestedDataDir: string, logger: Logger, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  requestedDataDir: string,
+  logger: Logger,
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedDatabase> {
   const isRoot = userInfo().uid === 0;
   const sharedRoot = options.sharedRoot ?? DEFAULT_SHARED_ROOT;
   // As root, the binaries run as the postgres OS user too, so they must be reachable by it (before the import below).
@@ -112,9 +116,13 @@ export async function loadEmbeddedPostgres(): Promise<typeof import("embedded-po
 }
 
 function releaseSignals(): void {
-  const hooks = createRequire(import.meta.url)("async-exit-hook") as { hookedEvents(): string[]; unhookEvent(event: string): void };
+  const hooks = createRequire(import.meta.url)("async-exit-hook") as {
+    hookedEvents(): string[];
+    unhookEvent(event: string): void;
+  };
   const hooked = hooks.hookedEvents();
-  for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message", "beforeExit", "exit"]) if (hooked.includes(event)) hooks.unhookEvent(event);
+  for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message", "beforeExit", "exit"])
+    if (hooked.includes(event)) hooks.unhookEvent(event);
 }
 
 const running = new Set<ChildProcess>();
@@ -300,7 +308,9 @@ async function stopOrphanedServer(dataDir: string, logger: Logger): Promise<void
   if (!command.includes("postgres") || !command.includes(dataDir)) return;
   const owner = await ownerOf(pid);
   if (owner !== undefined) {
-    throw new Error(`DATA_DIR ${path.dirname(dataDir)} is in use by another running service (pid ${owner}); stop it or use another DATA_DIR`);
+    throw new Error(
+      `DATA_DIR ${path.dirname(dataDir)} is in use by another running service (pid ${owner}); stop it or use another DATA_DIR`,
+    );
   }
   logger.warn({ pid }, "stopping an embedded PostgreSQL left running by an earlier process");
   process.kill(pid, "SIGINT");
@@ -333,12 +343,17 @@ function freePort(): Promise<number> {
     probe.once("error", reject);
     probe.listen(0, "127.0.0.1", () => {
       const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
 
-async function ensureDatabase(server: { getPgClient(database?: string, host?: string): import("pg").Client }, name: string) {
+async function ensureDatabase(
+  server: { getPgClient(database?: string, host?: string): import("pg").Client },
+  name: string,
+) {
   const client = server.getPgClient("postgres", "127.0.0.1");
   await client.connect();
   try {

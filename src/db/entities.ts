@@ -17,4 +17,26 @@ import { ChatConversation, ChatMessage } from "../modules/chat/chat.entity.js";
 import { ScoreResultAnswer } from "../modules/score/result-answer.entity.js";
 
 /** Every entity of the service, listed explicitly: no filesystem globs at runtime. */
-export const entities = [Account, User, CreditEntry, CreditBalance, CreditPackBalance, ApiKey, Invitation, CheckoutSession, ProviderEvent, DomainEventRecord, Product, ScoreJob, ScoreResultRecord, ScoreDimensionRecord, IdempotencyKey, Webhook, WebhookDelivery, LifecycleAssessment, ChatConversation, ChatMessage, ScoreResultAnswer];
+export const entities = [
+  Account,
+  User,
+  CreditEntry,
+  CreditBalance,
+  CreditPackBalance,
+  ApiKey,
+  Invitation,
+  CheckoutSession,
+  ProviderEvent,
+  DomainEventRecord,
+  Product,
+  ScoreJob,
+  ScoreResultRecord,
+  ScoreDimensionRecord,
+  IdempotencyKey,
+  Webhook,
+  WebhookDelivery,
+  LifecycleAssessment,
+  ChatConversation,
+  ChatMessage,
+  ScoreResultAnswer,
+];

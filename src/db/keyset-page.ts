@@ -19,7 +19,11 @@ export function encodeCursor(at: Date, id: string): string {
  */
 const ISSUED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const isIssuedAt = (at: unknown): at is string =>
-  typeof at === "string" && ISSUED_AT.test(at) && !at.startsWith("0000") && !Number.isNaN(Date.parse(at)) && new Date(at).toISOString() === at;
+  typeof at === "string" &&
+  ISSUED_AT.test(at) &&
+  !at.startsWith("0000") &&
+  !Number.isNaN(Date.parse(at)) &&
+  new Date(at).toISOString() === at;
 
 export function decodeCursor(cursor: string): { at: string; id: string } {
   try {
@@ -53,12 +57,18 @@ export async function keysetPage<T extends ObjectLiteral & { createdAt: Date; id
   limit: number,
   cursor: string | undefined,
 ): Promise<{ rows: T[]; nextCursor: string | null }> {
-  query.orderBy(`${alias}.created_at`, "DESC").addOrderBy(`${alias}.id`, "DESC").take(limit + 1);
+  query
+    .orderBy(`${alias}.created_at`, "DESC")
+    .addOrderBy(`${alias}.id`, "DESC")
+    .take(limit + 1);
   if (cursor) {
     const after = decodeCursor(cursor);
     // Names of their own: the caller's query may already bind `:id` (chat did: its conversation's id was
     // overwritten by the cursor's, and every page after the first came back empty).
-    query.andWhere(`(${alias}.created_at, ${alias}.id) < (:keysetAt, :keysetId)`, { keysetAt: after.at, keysetId: after.id });
+    query.andWhere(`(${alias}.created_at, ${alias}.id) < (:keysetAt, :keysetId)`, {
+      keysetAt: after.at,
+      keysetId: after.id,
+    });
   }
   const rows = await query.getMany();
   const page = rows.slice(0, limit);

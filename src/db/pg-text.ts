@@ -23,7 +23,9 @@ export function storableDeep<T>(value: T): T {
   if (typeof value === "string") return storableText(value) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => storableDeep(item)) as T;
   if (value !== null && typeof value === "object" && !(value instanceof Date)) {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [storableText(key), storableDeep(inner)])) as T;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [storableText(key), storableDeep(inner)]),
+    ) as T;
   }
   return value;
 }

@@ -8,7 +8,9 @@ import { DomainEventRecord } from "./domain-event.entity.js";
  * share lock orders this with an enabling at the same time: that one either comes
  * first (the row is pending) or waits and then finds the row paused to resume.
  */
-const insertDeliveries = (where: string) => `INSERT INTO "webhook_deliveries" ("event_id", "webhook_id", "event_type", "status", "next_attempt_at")
+const insertDeliveries = (
+  where: string,
+) => `INSERT INTO "webhook_deliveries" ("event_id", "webhook_id", "event_type", "status", "next_attempt_at")
   SELECT $1, "id", $2, CASE WHEN "enabled" THEN 'pending' ELSE 'paused' END, CASE WHEN "enabled" THEN now() END
     FROM "webhooks" WHERE ${where} FOR SHARE`;
 
@@ -29,7 +31,13 @@ export class DomainEventRepository {
   }
 
   /** One delivery row for the webhook named, if it is the account's. */
-  async addDeliveryForWebhook(tx: Transaction, eventId: string, type: string, webhookId: string, accountId: string): Promise<void> {
+  async addDeliveryForWebhook(
+    tx: Transaction,
+    eventId: string,
+    type: string,
+    webhookId: string,
+    accountId: string,
+  ): Promise<void> {
     await tx.query(insertDeliveries(`"id" = $3 AND "account_id" = $4`), [eventId, type, webhookId, accountId]);
   }
 }

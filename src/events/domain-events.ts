@@ -80,12 +80,22 @@ export class DomainEvents {
    * webhook of the account subscribed to its kind (or, for `webhook.test`, the one
    * webhook named), so a committed change always has its deliveries.
    */
-  async record<T extends DomainEventType>(tx: Transaction, type: T, data: DomainEventPayloads[T] & { accountId: string }): Promise<DomainEvent<T>> {
+  async record<T extends DomainEventType>(
+    tx: Transaction,
+    type: T,
+    data: DomainEventPayloads[T] & { accountId: string },
+  ): Promise<DomainEvent<T>> {
     const saved = await this.outbox.append(tx, type, data.accountId, data as unknown as Record<string, unknown>);
     if (SUBSCRIBABLE.has(type)) {
       await this.outbox.addDeliveriesForSubscribers(tx, saved.id, type, data.accountId);
     } else if (type === "webhook.test") {
-      await this.outbox.addDeliveryForWebhook(tx, saved.id, type, (data as DomainEventPayloads["webhook.test"]).webhookId, data.accountId);
+      await this.outbox.addDeliveryForWebhook(
+        tx,
+        saved.id,
+        type,
+        (data as DomainEventPayloads["webhook.test"]).webhookId,
+        data.accountId,
+      );
     }
     return { id: saved.id, type, accountId: saved.accountId, data, occurredAt: saved.occurredAt };
   }

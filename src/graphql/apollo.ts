@@ -37,8 +37,10 @@ const errorLogging: ApolloServerPlugin<GraphQLContext> = {
       async didEncounterErrors({ errors, contextValue }) {
         for (const error of errors) {
           const appError = toAppError(error);
-          if (appError.code === "INTERNAL") contextValue.log.error({ err: error.originalError ?? error }, "unexpected GraphQL error");
-          else if (appError.code === "SERVICE_UNAVAILABLE") contextValue.log.warn({ err: error.originalError ?? error }, "dependency unavailable");
+          if (appError.code === "INTERNAL")
+            contextValue.log.error({ err: error.originalError ?? error }, "unexpected GraphQL error");
+          else if (appError.code === "SERVICE_UNAVAILABLE")
+            contextValue.log.warn({ err: error.originalError ?? error }, "dependency unavailable");
         }
       },
     };
@@ -75,7 +77,12 @@ const subscriptionsOverSocketOnly: ApolloServerPlugin<GraphQLContext> = {
     return {
       async didResolveOperation({ operation }) {
         if (operation?.operation !== "subscription") return;
-        throw asRequestError(new AppError("VALIDATION_FAILED", "Subscriptions are served over a WebSocket on this path (graphql-ws, protocol graphql-transport-ws), not over HTTP."));
+        throw asRequestError(
+          new AppError(
+            "VALIDATION_FAILED",
+            "Subscriptions are served over a WebSocket on this path (graphql-ws, protocol graphql-transport-ws), not over HTTP.",
+          ),
+        );
       },
     };
   },
@@ -95,7 +102,8 @@ const responseHeaders: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
     return {
       async willSendResponse({ response, contextValue }) {
-        for (const [name, value] of Object.entries(contextValue.responseHeaders)) response.http.headers.set(name, value);
+        for (const [name, value] of Object.entries(contextValue.responseHeaders))
+          response.http.headers.set(name, value);
       },
     };
   },
@@ -128,10 +136,22 @@ function operationMetrics(metrics: ServiceMetrics): ApolloServerPlugin<GraphQLCo
  */
 function landingPageRedirect(graphiqlPath: string): ApolloServerPlugin<GraphQLContext> {
   const html = `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=${graphiqlPath}"><title>GraphQL</title><a href="${graphiqlPath}">Open GraphiQL</a>`;
-  return { async serverWillStart() { return { async renderLandingPage() { return { html }; } }; } };
+  return {
+    async serverWillStart() {
+      return {
+        async renderLandingPage() {
+          return { html };
+        },
+      };
+    },
+  };
 }
 
-export async function startApollo(schema: GraphQLSchema, logger: Logger, options: { graphiqlPath: string; introspection?: boolean; metrics?: ServiceMetrics }) {
+export async function startApollo(
+  schema: GraphQLSchema,
+  logger: Logger,
+  options: { graphiqlPath: string; introspection?: boolean; metrics?: ServiceMetrics },
+) {
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     logger,
@@ -146,7 +166,14 @@ export async function startApollo(schema: GraphQLSchema, logger: Logger, options
     formatError: formatGraphQLError,
     // Cookie-authenticated mutations must not be triggerable by a cross-site form post.
     csrfPrevention: true,
-    plugins: [errorLogging, controlCharacters, subscriptionsOverSocketOnly, responseHeaders, landingPageRedirect(options.graphiqlPath), ...(options.metrics ? [operationMetrics(options.metrics)] : [])],
+    plugins: [
+      errorLogging,
+      controlCharacters,
+      subscriptionsOverSocketOnly,
+      responseHeaders,
+      landingPageRedirect(options.graphiqlPath),
+      ...(options.metrics ? [operationMetrics(options.metrics)] : []),
+    ],
   });
   await apollo.start();
   return apollo;

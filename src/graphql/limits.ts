@@ -37,11 +37,32 @@ const scoringMutations = new Set(["score", "quickScore", "productScore", "startS
 /** Root fields that touch Postgres/Redis or the ledger in full: at most once per operation. */
 const oncePerOperation = new Set(["health", "usage", "sendChatMessage"]);
 /** What a root field costs beyond its selection: a database read or more. */
-const rootCost: Readonly<Record<string, number>> = { scoreResult: 10, scores: 10, scoreJob: 5, product: 10, products: 10, usage: 20, health: 20, apiKeys: 5, members: 5 };
+const rootCost: Readonly<Record<string, number>> = {
+  scoreResult: 10,
+  scores: 10,
+  scoreJob: 5,
+  product: 10,
+  products: 10,
+  usage: 20,
+  health: 20,
+  apiKeys: 5,
+  members: 5,
+};
 /** List fields without a `limit` argument, by how many items they hold at most (or typically). */
 const listSize: Readonly<Record<string, number>> = {
-  dimensions: 27, evidenceItems: 10, keys: 100, members: 50, invitations: 50, strengths: 3, gaps: 3,
-  webhooks: MAX_WEBHOOKS_PER_ACCOUNT, stages: 5, tasks: 6, nextTasks: 6, answers: 30, citations: 27,
+  dimensions: 27,
+  evidenceItems: 10,
+  keys: 100,
+  members: 50,
+  invitations: 50,
+  strengths: 3,
+  gaps: 3,
+  webhooks: MAX_WEBHOOKS_PER_ACCOUNT,
+  stages: 5,
+  tasks: 6,
+  nextTasks: 6,
+  answers: 30,
+  citations: 27,
 };
 /** Page objects at the root whose `limit` (1–100; a variable counts as the maximum) sizes the list inside them. */
 const rootPages = new Set(["scores", "products", "conversation"]);
@@ -71,52 +92,79 @@ export const OperationLimitsRule: ValidationRule = (context: ValidationContext) 
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
   const refuse = (message: string, node?: FieldNode | OperationDefinitionNode) =>
-    context.reportError(new GraphQLError(message, { ...(node ? { nodes: [node] } : {}), extensions: { code: "VALIDATION_FAILED" } }));
+    context.reportError(
+      new GraphQLError(message, { ...(node ? { nodes: [node] } : {}), extensions: { code: "VALIDATION_FAILED" } }),
+    );
 
   return {
     OperationDefinition(operation) {
       const tally: Tally = { fields: 0, aliases: 0, depth: 0, overflow: false };
       const roots = rootFields(operation.selectionSet, fragments);
       if (roots.length > operationLimits.maxRootFields) {
-        refuse(`An operation may ask for at most ${operationLimits.maxRootFields} top-level fields; this one asks for ${roots.length}. Split it.`, operation);
+        refuse(
+          `An operation may ask for at most ${operationLimits.maxRootFields} top-level fields; this one asks for ${roots.length}. Split it.`,
+          operation,
+        );
         return;
       }
       const scoring = roots.filter((field) => scoringMutations.has(field.name.value));
       if (operation.operation === "mutation" && scoring.length > 1) {
-        refuse(`An operation may start at most one scoring job; this one has ${scoring.length} (${scoring.map((field) => field.name.value).join(", ")}).`, scoring[1]);
+        refuse(
+          `An operation may start at most one scoring job; this one has ${scoring.length} (${scoring.map((field) => field.name.value).join(", ")}).`,
+          scoring[1],
+        );
         return;
       }
       for (const name of oncePerOperation) {
         const repeated = roots.filter((field) => field.name.value === name);
         if (repeated.length > 1) {
-          refuse(`'${name}' may appear once per operation; this one asks for it ${repeated.length} times.`, repeated[1]);
+          refuse(
+            `'${name}' may appear once per operation; this one asks for it ${repeated.length} times.`,
+            repeated[1],
+          );
           return;
         }
       }
       let cost = 0;
-      for (const root of roots) cost += (rootCost[root.name.value] ?? 1) + estimate(root, fragments, tally, 1, new Set());
+      for (const root of roots)
+        cost += (rootCost[root.name.value] ?? 1) + estimate(root, fragments, tally, 1, new Set());
       if (tally.overflow || tally.fields > operationLimits.maxFields) {
         refuse(`An operation may select at most ${operationLimits.maxFields} fields, fragments expanded.`, operation);
       } else if (tally.depth > operationLimits.maxDepth) {
-        refuse(`An operation may nest fields at most ${operationLimits.maxDepth} deep; this one goes ${tally.depth} deep.`, operation);
+        refuse(
+          `An operation may nest fields at most ${operationLimits.maxDepth} deep; this one goes ${tally.depth} deep.`,
+          operation,
+        );
       } else if (tally.aliases > operationLimits.maxAliases) {
-        refuse(`An operation may use at most ${operationLimits.maxAliases} aliases; this one uses ${tally.aliases}.`, operation);
+        refuse(
+          `An operation may use at most ${operationLimits.maxAliases} aliases; this one uses ${tally.aliases}.`,
+          operation,
+        );
       } else if (cost > operationLimits.maxCost) {
-        refuse(`This operation would resolve about ${cost} objects; the limit is ${operationLimits.maxCost}. Ask for fewer fields or smaller pages.`, operation);
+        refuse(
+          `This operation would resolve about ${cost} objects; the limit is ${operationLimits.maxCost}. Ask for fewer fields or smaller pages.`,
+          operation,
+        );
       }
     },
   };
 };
 
 /** The fields at the top of a selection set, through fragments and inline fragments. */
-function rootFields(selectionSet: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, seen = new Set<string>()): FieldNode[] {
+function rootFields(
+  selectionSet: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): FieldNode[] {
   const fields: FieldNode[] = [];
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) fields.push(selection);
-    else if (selection.kind === Kind.INLINE_FRAGMENT) fields.push(...rootFields(selection.selectionSet, fragments, seen));
+    else if (selection.kind === Kind.INLINE_FRAGMENT)
+      fields.push(...rootFields(selection.selectionSet, fragments, seen));
     else if (!seen.has(selection.name.value)) {
       const fragment = fragments.get(selection.name.value);
-      if (fragment) fields.push(...rootFields(fragment.selectionSet, fragments, new Set([...seen, selection.name.value])));
+      if (fragment)
+        fields.push(...rootFields(fragment.selectionSet, fragments, new Set([...seen, selection.name.value])));
     }
   }
   return fields;
@@ -168,7 +216,11 @@ function estimate(
   return items * (1 + inner);
 }
 
-function fieldsOf(selectionSet: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, path: ReadonlySet<string>): Array<{ field: FieldNode; path: ReadonlySet<string> }> {
+function fieldsOf(
+  selectionSet: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  path: ReadonlySet<string>,
+): Array<{ field: FieldNode; path: ReadonlySet<string> }> {
   const out: Array<{ field: FieldNode; path: ReadonlySet<string> }> = [];
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) out.push({ field: selection, path });

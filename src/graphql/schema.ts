@@ -14,7 +14,18 @@ import { HealthResolver } from "../modules/health/health.resolver.js";
 import { authChecker } from "./auth-checker.js";
 
 /** Every resolver of the API; a feature joins the schema by adding its resolver here. */
-export const resolvers = [HealthResolver, UsageResolver, ApiKeysResolver, MembersResolver, BillingResolver, ScoreResolver, ProductsResolver, WebhooksResolver, LifecycleResolver, ChatResolver] as const;
+export const resolvers = [
+  HealthResolver,
+  UsageResolver,
+  ApiKeysResolver,
+  MembersResolver,
+  BillingResolver,
+  ScoreResolver,
+  ProductsResolver,
+  WebhooksResolver,
+  LifecycleResolver,
+  ChatResolver,
+] as const;
 
 const rootDescriptions = {
   Query: "Reads. Each REST GET under /api maps onto one of these fields.",

@@ -22,7 +22,11 @@ export interface GraphQLWebSocket {
  * plugin does; a socket has no X-Request-Id header, so such an error carries its
  * request id in `extensions.requestId` for the caller to quote.
  */
-function formatErrors(errors: readonly GraphQLError[], log: Pick<Logger, "error" | "warn">, requestId: string): GraphQLError[] {
+function formatErrors(
+  errors: readonly GraphQLError[],
+  log: Pick<Logger, "error" | "warn">,
+  requestId: string,
+): GraphQLError[] {
   return errors.map((error) => {
     const appError = toAppError(error);
     const extensions: Record<string, unknown> = appError.toGraphQLExtensions();
@@ -34,7 +38,13 @@ function formatErrors(errors: readonly GraphQLError[], log: Pick<Logger, "error"
       log.warn({ err: error.originalError ?? error, requestId }, "dependency unavailable");
     }
     // Source and positions keep the locations of an error without nodes (a syntax error).
-    return new GraphQLError(appError.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions });
+    return new GraphQLError(appError.message, {
+      nodes: error.nodes,
+      source: error.source,
+      positions: error.positions,
+      path: error.path,
+      extensions,
+    });
   });
 }
 
@@ -71,7 +81,12 @@ function socketCredentials(request: IncomingMessage, params: Readonly<Record<str
   const sameOrigin = origin === undefined || hostOf(origin) === request.headers.host;
   return {
     // A credential that is there but not a string is a wrong credential (answered 401), never "anonymous".
-    authorization: authorization === undefined || authorization === null ? undefined : typeof authorization === "string" ? authorization : JSON.stringify(authorization),
+    authorization:
+      authorization === undefined || authorization === null
+        ? undefined
+        : typeof authorization === "string"
+          ? authorization
+          : JSON.stringify(authorization),
     cookie: sameOrigin ? request.headers.cookie : undefined,
   };
 }
@@ -116,7 +131,10 @@ export function attachGraphQLWebSocket(
     }
     const address = options.clientIp(request);
     if ((openByAddress.get(address) ?? 0) >= MAX_SOCKETS_PER_ADDRESS) {
-      const refusal = new AppError("SCORING_RATE_LIMITED", `At most ${MAX_SOCKETS_PER_ADDRESS} sockets may be open from one address; close one first.`);
+      const refusal = new AppError(
+        "SCORING_RATE_LIMITED",
+        `At most ${MAX_SOCKETS_PER_ADDRESS} sockets may be open from one address; close one first.`,
+      );
       socket.end(rawRefusal(429, refusal.toEnvelope(), { "Retry-After": "10" }));
       return;
     }
@@ -136,7 +154,8 @@ export function attachGraphQLWebSocket(
     {
       schema: options.schema,
       // The same rules as HTTP: the operation limits, and no introspection where it is off.
-      validate: (schema, document) => validate(schema, document, validationRules({ introspection: options.introspection ?? true })),
+      validate: (schema, document) =>
+        validate(schema, document, validationRules({ introspection: options.introspection ?? true })),
       context: (ctx): GraphQLContext => {
         const requestId = `ws_${randomUUID()}`;
         const { authenticator } = options;
@@ -147,8 +166,13 @@ export function attachGraphQLWebSocket(
           streams: options.streams,
           ...(authenticator
             ? {
-                identify: () => authenticator.identify({ id: requestId, headers: socketCredentials(ctx.extra.request, ctx.connectionParams) }),
-                chargeApiCall: (viewer, manager) => authenticator.chargeApiCall(viewer, requestId, manager ? { manager } : {}),
+                identify: () =>
+                  authenticator.identify({
+                    id: requestId,
+                    headers: socketCredentials(ctx.extra.request, ctx.connectionParams),
+                  }),
+                chargeApiCall: (viewer, manager) =>
+                  authenticator.chargeApiCall(viewer, requestId, manager ? { manager } : {}),
               }
             : {}),
         });
@@ -156,19 +180,32 @@ export function attachGraphQLWebSocket(
       // Before anything runs: the socket's and the address's share, then control characters in the
       // document's literals and in the variables, refused naming the field as over HTTP.
       onSubscribe: (ctx, id, payload) => {
-        const refuse = (error: AppError) => formatErrors([new GraphQLError(error.message, { originalError: error })], options.logger, `ws_${id}`);
+        const refuse = (error: AppError) =>
+          formatErrors([new GraphQLError(error.message, { originalError: error })], options.logger, `ws_${id}`);
         if (Object.keys(ctx.subscriptions).length > MAX_ACTIVE_OPERATIONS) {
-          return refuse(new AppError("VALIDATION_FAILED", `At most ${MAX_ACTIVE_OPERATIONS} operations may be active on one socket; complete one first.`));
+          return refuse(
+            new AppError(
+              "VALIDATION_FAILED",
+              `At most ${MAX_ACTIVE_OPERATIONS} operations may be active on one socket; complete one first.`,
+            ),
+          );
         }
         const address = options.clientIp(ctx.extra.request);
         const now = Date.now();
         let window = startedByAddress.get(address);
         if (!window || now - window.since >= OPERATION_WINDOW_MS) {
-          if (startedByAddress.size >= 10_000) for (const [key, value] of startedByAddress) if (now - value.since >= OPERATION_WINDOW_MS) startedByAddress.delete(key);
+          if (startedByAddress.size >= 10_000)
+            for (const [key, value] of startedByAddress)
+              if (now - value.since >= OPERATION_WINDOW_MS) startedByAddress.delete(key);
           startedByAddress.set(address, (window = { since: now, count: 0 }));
         }
         if (++window.count > MAX_OPERATIONS_PER_WINDOW) {
-          return refuse(new AppError("SCORING_RATE_LIMITED", `At most ${MAX_OPERATIONS_PER_WINDOW} operations may start per ${OPERATION_WINDOW_MS / 1000} s from one address; retry after a few seconds.`));
+          return refuse(
+            new AppError(
+              "SCORING_RATE_LIMITED",
+              `At most ${MAX_OPERATIONS_PER_WINDOW} operations may start per ${OPERATION_WINDOW_MS / 1000} s from one address; retry after a few seconds.`,
+            ),
+          );
         }
         let document: DocumentNode;
         try {
@@ -194,7 +231,16 @@ export function attachGraphQLWebSocket(
       // As over HTTP: where introspection is off, a validation error does not suggest the schema's names.
       onError: (_ctx, id, _payload, errors) =>
         formatErrors(
-          options.introspection === false ? errors.map((error) => (DID_YOU_MEAN.test(error.message) ? new GraphQLError(error.message.replace(DID_YOU_MEAN, ""), { nodes: error.nodes, extensions: error.extensions }) : error)) : errors,
+          options.introspection === false
+            ? errors.map((error) =>
+                DID_YOU_MEAN.test(error.message)
+                  ? new GraphQLError(error.message.replace(DID_YOU_MEAN, ""), {
+                      nodes: error.nodes,
+                      extensions: error.extensions,
+                    })
+                  : error,
+              )
+            : errors,
           options.logger,
           `ws_${id}`,
         ),
@@ -205,7 +251,9 @@ export function attachGraphQLWebSocket(
   // with 1009) to stderr with a stack; they are the client's doing: one JSON line instead.
   sockets.on("connection", (ws) => {
     ws.removeAllListeners("error");
-    ws.on("error", (error: Error & { code?: string }) => options.logger.info({ code: error.code, reason: error.message }, "graphql-ws socket error; closed"));
+    ws.on("error", (error: Error & { code?: string }) =>
+      options.logger.info({ code: error.code, reason: error.message }, "graphql-ws socket error; closed"),
+    );
   });
 
   // Once: a shutdown closes the sockets early (before the HTTP drain), and the server's onClose again.

@@ -39,7 +39,15 @@ const DOCS_CSP = [
 export async function registerApiDocs(app: FastifyInstance): Promise<void> {
   const require = createRequire(import.meta.url);
   const assets = new Map<string, Asset>([
-    ["redoc.standalone.js", makeAsset(JS, Buffer.from(localBundle(readFileSync(path.join(packageRoot(require, "redoc"), "bundles/redoc.standalone.js"), "utf8"))))],
+    [
+      "redoc.standalone.js",
+      makeAsset(
+        JS,
+        Buffer.from(
+          localBundle(readFileSync(path.join(packageRoot(require, "redoc"), "bundles/redoc.standalone.js"), "utf8")),
+        ),
+      ),
+    ],
     ["docs.js", makeAsset(JS, Buffer.from(bootstrapScript()))],
   ]);
   const url = serveAssets(app, `${DOCS_PATH}/assets`, assets);
@@ -71,7 +79,8 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
  */
 const REDOCLY_LOGO = '"https://cdn.redoc.ly/redoc/logo-mini.svg"';
 function localBundle(bundle: string): string {
-  if (bundle.split(REDOCLY_LOGO).length !== 2) throw new Error(`redoc.standalone.js: expected ${REDOCLY_LOGO} exactly once; check the Redoc upgrade.`);
+  if (bundle.split(REDOCLY_LOGO).length !== 2)
+    throw new Error(`redoc.standalone.js: expected ${REDOCLY_LOGO} exactly once; check the Redoc upgrade.`);
   return bundle.replace(REDOCLY_LOGO, '"data:,"');
 }
 

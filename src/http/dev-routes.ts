@@ -10,20 +10,30 @@ import type { BillingService } from "../modules/billing/checkout/billing.service
  * Development stand-ins (docs/api.md §5), registered only when the local identity
  * provider exists, which is never in production: there these paths answer 404.
  */
-export function devRoutes(local: LocalIdentityProvider, sessions: SessionVerifier, accounts: AccountsService, billing: BillingService) {
+export function devRoutes(
+  local: LocalIdentityProvider,
+  sessions: SessionVerifier,
+  accounts: AccountsService,
+  billing: BillingService,
+) {
   return async (app: FastifyInstance): Promise<void> => {
     /** POST /dev/login {email, name?}: a real signed `__session` cookie; a new e-mail gets a new Free account. */
     app.post("/dev/login", async (request, reply) => {
       const body = request.body;
-      if (typeof body !== "object" || body === null || Array.isArray(body)) throw new AppError("VALIDATION_FAILED", "body: must be a JSON object");
+      if (typeof body !== "object" || body === null || Array.isArray(body))
+        throw new AppError("VALIDATION_FAILED", "body: must be a JSON object");
       const { email, name } = body as Record<string, unknown>;
       if (typeof email !== "string") throw new AppError("VALIDATION_FAILED", "email: is required");
-      if (name !== undefined && typeof name !== "string") throw new AppError("VALIDATION_FAILED", "name: must be a string");
+      if (name !== undefined && typeof name !== "string")
+        throw new AppError("VALIDATION_FAILED", "name: must be a string");
       const token = await local.issue({ email, ...(name ? { name } : {}) });
       // The same path a provider's cookie takes: what /dev/login hands out is what the service accepts.
       const claims = await sessions.verify(token);
       const member = await accounts.signIn(claims);
-      reply.header("set-cookie", `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${local.sessionLifetimeSeconds}`);
+      reply.header(
+        "set-cookie",
+        `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${local.sessionLifetimeSeconds}`,
+      );
       return { user: { id: member.userId, email: claims.email ?? email }, accountId: member.accountId };
     });
 
@@ -38,7 +48,9 @@ export function devRoutes(local: LocalIdentityProvider, sessions: SessionVerifie
         checkout: {
           sessionId: completed.sessionId,
           status: "completed",
-          ...(completed.purchase.kind === "plan" ? { plan: completed.purchase.plan } : { pack: completed.purchase.pack }),
+          ...(completed.purchase.kind === "plan"
+            ? { plan: completed.purchase.plan }
+            : { pack: completed.purchase.pack }),
         },
         plan: completed.plan,
       };

@@ -35,8 +35,6 @@ export interface GraphiqlOptions {
   endpoint: string;
 }
 
-
-
 const DEFAULT_QUERY = `# Welcome to GraphiQL.
 # Run with the ▶ button or Ctrl+Enter.
 {

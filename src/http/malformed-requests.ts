@@ -21,13 +21,19 @@ import { notFound } from "./method-refusals.js";
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   // No route context here, so the server's onRequest/onSend hooks do not run.
-  reply.header("x-request-id", request.id).header("x-content-type-options", "nosniff").header("cache-control", "no-store");
+  reply
+    .header("x-request-id", request.id)
+    .header("x-content-type-options", "nosniff")
+    .header("cache-control", "no-store");
   const path = request.url.split("?")[0];
   switch (error.code) {
     case "FST_ERR_BAD_URL":
-      return sendError(reply, new AppError("VALIDATION_FAILED", `path: ${path} holds malformed percent-encoding.`, {
-        action: "Percent-encode the path as UTF-8 (for example %C3%A9 for é) and send the request again.",
-      }));
+      return sendError(
+        reply,
+        new AppError("VALIDATION_FAILED", `path: ${path} holds malformed percent-encoding.`, {
+          action: "Percent-encode the path as UTF-8 (for example %C3%A9 for é) and send the request again.",
+        }),
+      );
     case "FST_ERR_MAX_PARAM_LENGTH":
       return sendError(reply, notFound(request));
     default:
@@ -73,13 +79,24 @@ function refusalFor(error: ClientError): { status: number; envelope: ReturnType<
       return { status: 431, envelope: refusal.toEnvelope() };
     }
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
-      return { status: 413, envelope: new AppError("PAYLOAD_TOO_LARGE", "The request's chunk extensions are too large.").toEnvelope() };
+      return {
+        status: 413,
+        envelope: new AppError("PAYLOAD_TOO_LARGE", "The request's chunk extensions are too large.").toEnvelope(),
+      };
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return { status: 408, envelope: new AppError("VALIDATION_FAILED", "The request was not received in time.", { action: "Send the whole request without pausing." }).toEnvelope() };
+      return {
+        status: 408,
+        envelope: new AppError("VALIDATION_FAILED", "The request was not received in time.", {
+          action: "Send the whole request without pausing.",
+        }).toEnvelope(),
+      };
     default: {
       // llhttp's reasons are fixed ASCII sentences; anything else is left out.
-      const reason = typeof error.reason === "string" && /^[\x20-\x7e]{1,100}$/.test(error.reason) ? ` (${error.reason})` : "";
-      const refusal = new AppError("VALIDATION_FAILED", `The request is not valid HTTP/1.1${reason}.`, { action: "Send a well-formed HTTP/1.1 request." });
+      const reason =
+        typeof error.reason === "string" && /^[\x20-\x7e]{1,100}$/.test(error.reason) ? ` (${error.reason})` : "";
+      const refusal = new AppError("VALIDATION_FAILED", `The request is not valid HTTP/1.1${reason}.`, {
+        action: "Send a well-formed HTTP/1.1 request.",
+      });
       return { status: 400, envelope: refusal.toEnvelope() };
     }
   }
@@ -91,7 +108,11 @@ function refusalFor(error: ClientError): { status: number; envelope: ReturnType<
  * dropping the reason, so a valid document was answered "is not valid JSON". This one
  * applies the same rule as secure-json-parse and says which it is.
  */
-export function parseJsonBody(_request: FastifyRequest, text: string, done: (error: Error | null, body?: unknown) => void): void {
+export function parseJsonBody(
+  _request: FastifyRequest,
+  text: string,
+  done: (error: Error | null, body?: unknown) => void,
+): void {
   if (text.length === 0) return done(new AppError("VALIDATION_FAILED", "body: is empty; send a JSON object."));
   let body: unknown;
   try {
@@ -99,7 +120,10 @@ export function parseJsonBody(_request: FastifyRequest, text: string, done: (err
   } catch {
     return done(new AppError("VALIDATION_FAILED", "body: is not valid JSON."));
   }
-  if (holdsForbiddenKey(body)) return done(new AppError("VALIDATION_FAILED", "body: contains a forbidden key (__proto__ or constructor.prototype)."));
+  if (holdsForbiddenKey(body))
+    return done(
+      new AppError("VALIDATION_FAILED", "body: contains a forbidden key (__proto__ or constructor.prototype)."),
+    );
   done(null, body);
 }
 
@@ -111,7 +135,13 @@ function holdsForbiddenKey(value: unknown): boolean {
     if (node === null || typeof node !== "object") continue;
     if (Object.hasOwn(node, "__proto__")) return true;
     const { constructor } = node as { constructor?: unknown };
-    if (Object.hasOwn(node, "constructor") && constructor !== null && typeof constructor === "object" && Object.hasOwn(constructor, "prototype")) return true;
+    if (
+      Object.hasOwn(node, "constructor") &&
+      constructor !== null &&
+      typeof constructor === "object" &&
+      Object.hasOwn(constructor, "prototype")
+    )
+      return true;
     for (const item of Object.values(node)) pending.push(item);
   }
   return false;

@@ -75,7 +75,10 @@ class KnownPaths {
     const key = segments.map((segment) => segment ?? ":").join("/");
     const entry = this.paths.get(key) ?? { pattern, segments, methods: [] };
     this.paths.set(key, entry);
-    const declared = [...entry.methods.filter((method) => method !== "HEAD"), ...methods.filter((method) => method !== "HEAD" && method !== "OPTIONS")];
+    const declared = [
+      ...entry.methods.filter((method) => method !== "HEAD"),
+      ...methods.filter((method) => method !== "HEAD" && method !== "OPTIONS"),
+    ];
     const unique = [...new Set(declared)];
     entry.methods = unique.includes("GET") ? [...unique, "HEAD"] : unique;
   }
@@ -103,7 +106,10 @@ function splitPath(path: string): string[] {
 }
 
 function matches(pattern: ReadonlyArray<string | undefined>, segments: readonly string[]): boolean {
-  return pattern.length === segments.length && pattern.every((part, index) => (part === undefined ? segments[index] !== "" : part === segments[index]));
+  return (
+    pattern.length === segments.length &&
+    pattern.every((part, index) => (part === undefined ? segments[index] !== "" : part === segments[index]))
+  );
 }
 
 function moreSpecific(a: ReadonlyArray<string | undefined>, b: ReadonlyArray<string | undefined>): boolean {

@@ -1,7 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { ApolloServer } from "@apollo/server";
 import fastifyApollo from "@as-integrations/fastify";
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from "fastify";
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { REST_PREFIX, restCompat } from "../../rest-compat/mount.js";
@@ -52,7 +58,8 @@ export interface BuildOptions {
 
 export async function buildHttpServer(options: BuildOptions): Promise<FastifyInstance> {
   const { config, logger, schema, apollo, routes = restRoutes, authenticator } = options;
-  const contextFor = (request: FastifyRequest) => requestContext(request, authenticator, options.streams, config.operatorToken);
+  const contextFor = (request: FastifyRequest) =>
+    requestContext(request, authenticator, options.streams, config.operatorToken);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -63,7 +70,8 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
     onConstructorPoisoning: "error",
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: answerFrameworkError,
-    clientErrorHandler: (error, socket) => answerClientError(error, socket, newRequestId(), logger as FastifyBaseLogger),
+    clientErrorHandler: (error, socket) =>
+      answerClientError(error, socket, newRequestId(), logger as FastifyBaseLogger),
   });
 
   // CSRF, the REST equivalent of Apollo's prevention: a cross-site page can only send
@@ -80,7 +88,10 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
   if (metrics) {
     app.addHook("onResponse", async (request, reply) => {
       // The route pattern (/api/score/:id), never the path a caller typed.
-      metrics.httpDuration.observe({ method: request.method, route: request.routeOptions.url ?? "unmatched", status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+      metrics.httpDuration.observe(
+        { method: request.method, route: request.routeOptions.url ?? "unmatched", status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
       const code = answeredErrorCode.get(reply);
       if (code) metrics.errors.inc({ code });
     });
@@ -137,7 +148,12 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
 }
 
 /** The same context for /graphql and the REST table: one way to learn who is calling. */
-export function requestContext(request: FastifyRequest, authenticator?: Authenticator, streams?: ContextStreams, operatorToken?: string): GraphQLContext {
+export function requestContext(
+  request: FastifyRequest,
+  authenticator?: Authenticator,
+  streams?: ContextStreams,
+  operatorToken?: string,
+): GraphQLContext {
   return createContext({
     requestId: request.id,
     operator: isOperator(headerValue(request.headers["x-operator-token"]), operatorToken),
@@ -146,7 +162,11 @@ export function requestContext(request: FastifyRequest, authenticator?: Authenti
     idempotencyKey: headerValue(request.headers["idempotency-key"]),
     streams,
     ...(authenticator
-      ? { identify: () => authenticator.identify(request), chargeApiCall: (viewer, manager) => authenticator.chargeApiCall(viewer, request.id, manager ? { manager } : {}) }
+      ? {
+          identify: () => authenticator.identify(request),
+          chargeApiCall: (viewer, manager) =>
+            authenticator.chargeApiCall(viewer, request.id, manager ? { manager } : {}),
+        }
       : {}),
   });
 }
@@ -179,7 +199,12 @@ function fromHttpLayerError(error: FastifyError): AppError | undefined {
   if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || (error instanceof SyntaxError && error.statusCode === 400)) {
     return new AppError("VALIDATION_FAILED", "body: is not valid JSON.");
   }
-  if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500 && error.code?.startsWith("FST_")) {
+  if (
+    typeof error.statusCode === "number" &&
+    error.statusCode >= 400 &&
+    error.statusCode < 500 &&
+    error.code?.startsWith("FST_")
+  ) {
     return new AppError("VALIDATION_FAILED", "The request is malformed.");
   }
   return undefined;

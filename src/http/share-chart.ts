@@ -22,7 +22,13 @@ export const pillarColors: Readonly<Record<PillarId, string>> = {
   growth_organization: "#db2777",
 };
 
-const HTML_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 
 /** Escapes text and attribute values alike. */
 export function esc(value: unknown): string {
@@ -53,7 +59,9 @@ const LINE = 20;
 
 /** A thin horizontal bar (0–100) with the stage thresholds as ticks. */
 export function scoreBar(score: number, color: string): string {
-  const ticks = stageLadder.filter((rung) => rung.from > 0).map((rung) => `<rect x="${rung.from - 0.2}" width="0.4" height="8" fill="#ffffff" fill-opacity="0.8"/>`);
+  const ticks = stageLadder
+    .filter((rung) => rung.from > 0)
+    .map((rung) => `<rect x="${rung.from - 0.2}" width="0.4" height="8" fill="#ffffff" fill-opacity="0.8"/>`);
   return (
     `<svg class="bar" viewBox="0 0 100 8" preserveAspectRatio="none" aria-hidden="true" focusable="false">` +
     `<rect width="100" height="8" fill="#e2e8f0"/><rect width="${f(clampScore(score))}" height="8" fill="${esc(color)}"/>${ticks.join("")}</svg>`
@@ -99,9 +107,15 @@ export function radarChart(input: readonly DimensionView[], companyName: string)
     const [lx, ly] = at(mid, R + 18);
     const anchor = Math.cos(mid) > 0.3 ? "start" : Math.cos(mid) < -0.3 ? "end" : "middle";
     const lines = [...pillarNames[pillar].replace(" & ", " &\n").split("\n"), `${pillarAverage(dims, pillar) ?? "–"}`];
-    const top = Math.sin(mid) > 0.3 ? ly + 15 : Math.sin(mid) < -0.3 ? ly - (lines.length - 1) * LINE : ly - ((lines.length - 1) * LINE) / 2 + 5;
+    const top =
+      Math.sin(mid) > 0.3
+        ? ly + 15
+        : Math.sin(mid) < -0.3
+          ? ly - (lines.length - 1) * LINE
+          : ly - ((lines.length - 1) * LINE) / 2 + 5;
     const tspans = lines.map(
-      (line, k) => `<tspan x="${f(lx)}" y="${f(top + k * LINE)}"${k === lines.length - 1 ? ` class="radar-avg" fill="${color}"` : ""}>${esc(line)}</tspan>`,
+      (line, k) =>
+        `<tspan x="${f(lx)}" y="${f(top + k * LINE)}"${k === lines.length - 1 ? ` class="radar-avg" fill="${color}"` : ""}>${esc(line)}</tspan>`,
     );
     labels.push(`<text class="radar-label" text-anchor="${anchor}" fill="#334155">${tspans.join("")}</text>`);
   }
@@ -131,8 +145,12 @@ export function radarChart(input: readonly DimensionView[], companyName: string)
     `<svg class="radar" viewBox="0 0 640 490" role="img" aria-labelledby="radar-title radar-desc" focusable="false">` +
     `<title id="radar-title">${esc(`${companyName}: scores for ${dims.length} dimensions in 6 pillars`)}</title>` +
     `<desc id="radar-desc">${esc(`Radar chart, each axis one dimension (0 at the centre, 100 at the edge). Pillar averages: ${summary}.`)}</desc>` +
-    sectors.join("") + rings.join("") + spokes.join("") +
+    sectors.join("") +
+    rings.join("") +
+    spokes.join("") +
     `<polygon points="${shape}" fill="#4f46e5" fill-opacity="0.16" stroke="#4338ca" stroke-width="2" stroke-linejoin="round"/>` +
-    dots.join("") + labels.join("") + `</svg>`
+    dots.join("") +
+    labels.join("") +
+    `</svg>`
   );
 }

@@ -4,7 +4,16 @@ import { pillarIds, type DimensionId, type Evidence } from "../modules/scoring/s
 import { dimensionById } from "../modules/scoring/framework/dimensions.js";
 import { stageLadder } from "../modules/scoring/framework/stages.js";
 import { STRENGTH_MIN_SCORE } from "../modules/scoring/aggregate.js";
-import { esc, inFrameworkOrder, pillarAverage, pillarColors, pillarNames, radarChart, scoreBar, scoreGauge } from "./share-chart.js";
+import {
+  esc,
+  inFrameworkOrder,
+  pillarAverage,
+  pillarColors,
+  pillarNames,
+  radarChart,
+  scoreBar,
+  scoreGauge,
+} from "./share-chart.js";
 
 /**
  * The public share page `/r/{id}`: one self-contained HTML document for people.
@@ -159,9 +168,10 @@ function evidenceItem(item: Evidence): string {
 
 function dimensionCard(dim: DimensionView): string {
   const conf = ["high", "medium", "low"].includes(dim.confidence) ? dim.confidence : "low";
-  const items = dim.evidenceItems.length > 0
-    ? `<ul class="evidence">${dim.evidenceItems.map(evidenceItem).join("")}</ul>`
-    : `<p class="reasoning${dim.evidence ? "" : " muted"}">${esc(dim.evidence || "No public evidence found.")}</p>`;
+  const items =
+    dim.evidenceItems.length > 0
+      ? `<ul class="evidence">${dim.evidenceItems.map(evidenceItem).join("")}</ul>`
+      : `<p class="reasoning${dim.evidence ? "" : " muted"}">${esc(dim.evidence || "No public evidence found.")}</p>`;
   return (
     `<article class="dim" id="dim-${esc(dim.dimensionId)}">` +
     `<div class="dim-head"><h3>${esc(dim.dimensionName)}</h3><span class="dim-score p-${esc(dim.pillar)}">${num(dim.score)}<small>/100</small></span></div>` +
@@ -172,7 +182,13 @@ function dimensionCard(dim: DimensionView): string {
   );
 }
 
-function highlights(title: string, cls: string, ids: readonly DimensionId[], dims: readonly DimensionView[], none = "None identified."): string {
+function highlights(
+  title: string,
+  cls: string,
+  ids: readonly DimensionId[],
+  dims: readonly DimensionView[],
+  none = "None identified.",
+): string {
   const rows = ids.map((id) => {
     const dim = dims.find((d) => d.dimensionId === id);
     return `<li><a href="#dim-${esc(id)}" class="bare">${esc(dimensionName(id, dims))}</a><span class="num">${dim ? num(dim.score) : ""}</span></li>`;
@@ -196,24 +212,33 @@ export function renderSharePage(result: ScoreResultView, options: { publicBaseUr
     : ` · <time datetime="${esc(created.toISOString().slice(0, 10))}">${esc(new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" }).format(created))}</time>`;
   const stageIndex = stageLadder.findIndex((rung) => rung.name === result.stageName);
   const next = stageIndex >= 0 ? stageLadder[stageIndex + 1] : undefined;
-  const stageNote = next ? `${Math.max(0, next.from - Math.round(result.totalScore))} points to ${next.name}` : "Top of the ladder";
+  const stageNote = next
+    ? `${Math.max(0, next.from - Math.round(result.totalScore))} points to ${next.name}`
+    : "Top of the ladder";
   const ladder = stageLadder
-    .map((rung, i) => `<li class="rung${i === stageIndex ? " current" : i < stageIndex ? " passed" : ""}">${esc(rung.name)}</li>`)
+    .map(
+      (rung, i) =>
+        `<li class="rung${i === stageIndex ? " current" : i < stageIndex ? " passed" : ""}">${esc(rung.name)}</li>`,
+    )
     .join("");
   const legend = pillarIds
     .map((p) => {
       const avg = pillarAverage(dims, p);
-      return `<li><svg class="swatch" viewBox="0 0 12 12" aria-hidden="true"><rect width="12" height="12" rx="3" fill="${pillarColors[p]}"/></svg>` +
-        `<span>${esc(pillarNames[p])}</span><b>${avg ?? "–"}</b>${scoreBar(avg ?? 0, pillarColors[p])}</li>`;
+      return (
+        `<li><svg class="swatch" viewBox="0 0 12 12" aria-hidden="true"><rect width="12" height="12" rx="3" fill="${pillarColors[p]}"/></svg>` +
+        `<span>${esc(pillarNames[p])}</span><b>${avg ?? "–"}</b>${scoreBar(avg ?? 0, pillarColors[p])}</li>`
+      );
     })
     .join("");
   const pillars = pillarIds
     .map((p) => {
       const inPillar = dims.filter((dim) => dim.pillar === p);
       if (inPillar.length === 0) return "";
-      return `<section class="pillar" id="pillar-${p}" aria-labelledby="h-${p}"><div class="pillar-head p-${p}"><h2 id="h-${p}">${esc(pillarNames[p])}</h2>` +
+      return (
+        `<section class="pillar" id="pillar-${p}" aria-labelledby="h-${p}"><div class="pillar-head p-${p}"><h2 id="h-${p}">${esc(pillarNames[p])}</h2>` +
         `<span class="pillar-avg">${pillarAverage(dims, p) ?? "–"}<small> avg</small></span></div>` +
-        `<div class="dims">${inPillar.map(dimensionCard).join("")}</div></section>`;
+        `<div class="dims">${inPillar.map(dimensionCard).join("")}</div></section>`
+      );
     })
     .join("");
   const notes = result.crossDimensionNotes.trim()
@@ -278,7 +303,10 @@ ${pillars}
 /** The CSP for a page renderSharePage made: its <style> elements by hash, nothing else. */
 export function sharePageCsp(html: string): string {
   const hashes = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
-    (match) => `'sha256-${createHash("sha256").update(match[1] ?? "", "utf8").digest("base64")}'`,
+    (match) =>
+      `'sha256-${createHash("sha256")
+        .update(match[1] ?? "", "utf8")
+        .digest("base64")}'`,
   );
   return [
     "default-src 'none'",

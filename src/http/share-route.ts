@@ -29,7 +29,11 @@ export function shareRoute(results: ScoreResultsService, publicBaseUrl: string) 
         html = renderSharePage(result, { publicBaseUrl });
       } catch (error) {
         if (error instanceof AppError && error.code === "NOT_FOUND") {
-          return reply.code(404).header("content-type", "text/html; charset=utf-8").header("content-security-policy", "default-src 'none'").send(notFoundPage);
+          return reply
+            .code(404)
+            .header("content-type", "text/html; charset=utf-8")
+            .header("content-security-policy", "default-src 'none'")
+            .send(notFoundPage);
         }
         throw error;
       }

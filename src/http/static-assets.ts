@@ -86,7 +86,11 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
  * a page, with the content's hash in it so a package upgrade is picked up at once
  * despite max-age.
  */
-export function serveAssets(app: FastifyInstance, base: string, assets: ReadonlyMap<string, Asset>): (name: string) => string {
+export function serveAssets(
+  app: FastifyInstance,
+  base: string,
+  assets: ReadonlyMap<string, Asset>,
+): (name: string) => string {
   for (const [name, asset] of assets) app.get(`${base}/${name}`, (request, reply) => sendAsset(request, reply, asset));
   return (name) => {
     const asset = assets.get(name);
@@ -98,4 +102,3 @@ export function serveAssets(app: FastifyInstance, base: string, assets: Readonly
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
-

@@ -23,11 +23,17 @@ const ON_PATH = ["chromium", "chromium-browser", "google-chrome", "google-chrome
 export class BrowserPathError extends Error {}
 
 /** Throws BrowserPathError when CHROMIUM_PATH names something that is not an executable file. */
-export function locateBrowser(env: BrowserEnvironment, platform: NodeJS.Platform = process.platform): BrowserLocation | undefined {
+export function locateBrowser(
+  env: BrowserEnvironment,
+  platform: NodeJS.Platform = process.platform,
+): BrowserLocation | undefined {
   const configured = env["CHROMIUM_PATH"]?.trim();
   if (configured) {
     if (configured.toLowerCase() === "off") return undefined;
-    if (!isExecutable(configured)) throw new BrowserPathError(`"${configured}" is not an executable file (give a Chromium or Chrome binary, or "off")`);
+    if (!isExecutable(configured))
+      throw new BrowserPathError(
+        `"${configured}" is not an executable file (give a Chromium or Chrome binary, or "off")`,
+      );
     return { path: configured, source: "CHROMIUM_PATH" };
   }
   for (const folder of (env["PATH"] ?? "").split(delimiter).filter(Boolean)) {
@@ -63,14 +69,23 @@ function playwrightCacheBrowser(env: BrowserEnvironment, platform: NodeJS.Platfo
     .filter((name) => /^chromium(?:_headless_shell)?-\d+$/.test(name))
     .sort((a, b) => revision(b) - revision(a) || (a.includes("headless") ? 1 : 0) - (b.includes("headless") ? 1 : 0));
   const executables: Record<string, string[]> = {
-    linux: ["chrome-linux64/chrome", "chrome-linux/chrome", "chrome-headless-shell-linux64/chrome-headless-shell", "chrome-linux/headless_shell"],
+    linux: [
+      "chrome-linux64/chrome",
+      "chrome-linux/chrome",
+      "chrome-headless-shell-linux64/chrome-headless-shell",
+      "chrome-linux/headless_shell",
+    ],
     darwin: [
       "chrome-mac-arm64/Chromium.app/Contents/MacOS/Chromium",
       "chrome-mac/Chromium.app/Contents/MacOS/Chromium",
       "chrome-headless-shell-mac-arm64/chrome-headless-shell",
       "chrome-headless-shell-mac-x64/chrome-headless-shell",
     ],
-    win32: ["chrome-win64/chrome.exe", "chrome-win/chrome.exe", "chrome-headless-shell-win64/chrome-headless-shell.exe"],
+    win32: [
+      "chrome-win64/chrome.exe",
+      "chrome-win/chrome.exe",
+      "chrome-headless-shell-win64/chrome-headless-shell.exe",
+    ],
   };
   for (const folder of folders) {
     for (const relative of executables[platform] ?? executables["linux"]!) {
@@ -94,9 +109,14 @@ function isExecutable(path: string): boolean {
 /** "Chromium 156.0.8078.108" from `<browser> --version`, or undefined when it does not answer in time. */
 export function browserVersion(path: string, timeoutMs = 10_000): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(path, ["--version"], { timeout: timeoutMs, encoding: "utf8", env: { ...process.env, LANG: "C" } }, (error, stdout) => {
-      const line = stdout?.split("\n").find((candidate) => /\d+\.\d+/.test(candidate));
-      resolve(error && !line ? undefined : line?.replace(/\s+built on .*$/i, "").trim() || undefined);
-    });
+    execFile(
+      path,
+      ["--version"],
+      { timeout: timeoutMs, encoding: "utf8", env: { ...process.env, LANG: "C" } },
+      (error, stdout) => {
+        const line = stdout?.split("\n").find((candidate) => /\d+\.\d+/.test(candidate));
+        resolve(error && !line ? undefined : line?.replace(/\s+built on .*$/i, "").trim() || undefined);
+      },
+    );
   });
 }

@@ -26,7 +26,9 @@ export function findControlCharacter(value: unknown, path = "", depth = 0): { pa
     return undefined;
   }
   for (const [key, item] of Object.entries(value)) {
-    const found = findControlCharacter(key, path ? `${path}.${key}` : key, depth + 1) ?? findControlCharacter(item, path ? `${path}.${key}` : key, depth + 1);
+    const found =
+      findControlCharacter(key, path ? `${path}.${key}` : key, depth + 1) ??
+      findControlCharacter(item, path ? `${path}.${key}` : key, depth + 1);
     if (found) return found;
   }
   return undefined;
@@ -37,11 +39,18 @@ export function refuseControlCharacters(value: unknown, prefix = ""): void {
   const found = findControlCharacter(value, prefix);
   if (!found) return;
   const code = `U+${found.char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
-  throw new AppError("VALIDATION_FAILED", `${found.path || "body"}: must not contain control characters (found ${code}).`);
+  throw new AppError(
+    "VALIDATION_FAILED",
+    `${found.path || "body"}: must not contain control characters (found ${code}).`,
+  );
 }
 
 /** The same for a request's path parameters, query string and parsed body, in that order. */
-export function refuseControlCharactersInRequest(request: { readonly params?: unknown; readonly query?: unknown; readonly body?: unknown }): void {
+export function refuseControlCharactersInRequest(request: {
+  readonly params?: unknown;
+  readonly query?: unknown;
+  readonly body?: unknown;
+}): void {
   refuseControlCharacters(request.params ?? {});
   refuseControlCharacters(request.query ?? {});
   refuseControlCharacters(request.body ?? {});

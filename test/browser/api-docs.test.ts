@@ -37,10 +37,14 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("/docs, the REST reference, in
       info: { title: string };
       paths: Record<string, Record<string, { summary: string }>>;
     };
-    const summaries = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((operation) => operation.summary));
+    const summaries = Object.values(document.paths).flatMap((methods) =>
+      Object.values(methods).map((operation) => operation.summary),
+    );
     await page.locator("h1", { hasText: document.info.title }).waitFor({ timeout: 30_000 });
     for (const summary of summaries) {
-      await expect.poll(() => page.locator("h2", { hasText: summary }).count(), { message: summary }).toBeGreaterThan(0);
+      await expect
+        .poll(() => page.locator("h2", { hasText: summary }).count(), { message: summary })
+        .toBeGreaterThan(0);
     }
     // Styled: the menu is laid out beside the content.
     const menu = await page.locator(".menu-content").boundingBox();

@@ -12,7 +12,6 @@ import { WebSocketServer } from "ws";
 import { registerGraphiql } from "../../src/http/graphiql.js";
 import { startTestApp } from "../support/app.js";
 
-
 /** A running server the tests talk to; the service's TestApp has this shape too. */
 interface Served {
   /** e.g. http://127.0.0.1:45678 */
@@ -24,7 +23,11 @@ interface Served {
  * A subscription the fixture answers; adjust together with startSubscriptionFixture().
  * Named, so the tab title shows when GraphiQL has parsed the edited query.
  */
-const SUBSCRIPTION = { name: "Countdown", query: "subscription Countdown { countdown(from: 3) }", lastEvent: '"countdown": 0' };
+const SUBSCRIPTION = {
+  name: "Countdown",
+  query: "subscription Countdown { countdown(from: 3) }",
+  lastEvent: '"countdown": 0',
+};
 
 // Fixture for the page's subscription transport only, until the service has a Subscription type (scoreProgress).
 async function startSubscriptionFixture(): Promise<Served> {

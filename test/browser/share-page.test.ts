@@ -11,8 +11,8 @@ import { dimensions } from "../../src/modules/scoring/framework/dimensions.js";
 import { PILLAR_NAMES, scoreResultFixture } from "../fixtures/score-result.js";
 import { startScoringApp } from "../support/scoring-app.js";
 
-
-const LONG_URL = "https://acme.example/blog/2025/03/engineering/how-we-cut-p99-latency-in-half-with-regional-read-replicas";
+const LONG_URL =
+  "https://acme.example/blog/2025/03/engineering/how-we-cut-p99-latency-in-half-with-regional-read-replicas";
 const HOSTILE_NAME = `Evil <script>alert(1)</script> "Corp" <style>body{display:none}</style>`;
 
 /** Richer than the unit fixture: a long evidence URL, self-reported context, notes and anti-patterns. */
@@ -20,18 +20,32 @@ const fixture = (overrides: Partial<ScoreResultView> = {}): ScoreResultView =>
   scoreResultFixture(
     {
       companyName: "Acme Analytics",
-      crossDimensionNotes: "Strong developer platform and documentation, but AI claims outrun the governance and data strategy behind them.",
+      crossDimensionNotes:
+        "Strong developer platform and documentation, but AI claims outrun the governance and data strategy behind them.",
       antiPatternsDetected: ["AI features claimed without accuracy or evaluation figures"],
       crawlStats: {
-        pagesAnalyzed: 24, contentLength: 180_000, failures: [], durationMs: 9000, partial: false,
-        pagesPlanned: 25, robotsTxt: "found", sitemapUrls: 120, securityTxt: true, skippedByRobots: 0,
+        pagesAnalyzed: 24,
+        contentLength: 180_000,
+        failures: [],
+        durationMs: 9000,
+        partial: false,
+        pagesPlanned: 25,
+        robotsTxt: "found",
+        sitemapUrls: 120,
+        securityTxt: true,
+        skippedByRobots: 0,
       },
       ...overrides,
     },
     (definition, i) => [
-      { url: i === 11 ? LONG_URL : `https://acme.example/${definition.id.replace(/_/g, "-")}`, text: `Found ${definition.signals[0] ?? "a signal"}.` },
+      {
+        url: i === 11 ? LONG_URL : `https://acme.example/${definition.id.replace(/_/g, "-")}`,
+        text: `Found ${definition.signals[0] ?? "a signal"}.`,
+      },
       { text: `No ${definition.signals[1] ?? "further signal"} found on the pages read.` },
-      ...(i === 3 ? [{ text: "We serve 40 enterprise customers, 12 of them in the Fortune 500.", selfReported: true }] : []),
+      ...(i === 3
+        ? [{ text: "We serve 40 enterprise customers, 12 of them in the Fortune 500.", selfReported: true }]
+        : []),
     ],
   );
 
@@ -50,7 +64,9 @@ async function startShareServer(): Promise<{ url: string; close(): Promise<void>
       return;
     }
     const html = renderSharePage(result, { publicBaseUrl: "https://score.example.com" });
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": sharePageCsp(html) }).end(html);
+    res
+      .writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": sharePageCsp(html) })
+      .end(html);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -74,13 +90,18 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("share page in a real browser"
     await server?.close();
   });
 
-  async function open(width: number, id = "res_01HXYZ"): Promise<{ context: BrowserContext; page: Page } & Awaited<ReturnType<typeof watchPage>>> {
+  async function open(
+    width: number,
+    id = "res_01HXYZ",
+  ): Promise<{ context: BrowserContext; page: Page } & Awaited<ReturnType<typeof watchPage>>> {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
     const watched = await watchPage(page);
     const response = await page.goto(`${server.url}/r/${id}`, { waitUntil: "load" });
     expect(response?.status()).toBe(200);
-    expect(response?.headers()["content-security-policy"]).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+';/);
+    expect(response?.headers()["content-security-policy"]).toMatch(
+      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+';/,
+    );
     return { context, page, ...watched };
   }
 
@@ -144,9 +165,13 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("share page in a real browser"
     await page.emulateMedia({ media: "print" });
     expect(await page.evaluate("getComputedStyle(document.querySelector('.dim')).breakInside")).toBe("avoid");
     expect(await page.evaluate("getComputedStyle(document.body).backgroundColor")).toBe("rgb(255, 255, 255)");
-    expect(await page.evaluate("getComputedStyle(document.querySelector('.hero')).backgroundColor")).toBe("rgba(0, 0, 0, 0)");
+    expect(await page.evaluate("getComputedStyle(document.querySelector('.hero')).backgroundColor")).toBe(
+      "rgba(0, 0, 0, 0)",
+    );
     // A link whose text does not show its whole URL prints the URL after it.
-    const after = String(await page.evaluate(`getComputedStyle(document.querySelector('a[href="${LONG_URL}"]'), '::after').content`));
+    const after = String(
+      await page.evaluate(`getComputedStyle(document.querySelector('a[href="${LONG_URL}"]'), '::after').content`),
+    );
     expect(after).toContain(LONG_URL);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, "share-page-print.png"), fullPage: true });

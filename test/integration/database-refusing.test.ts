@@ -10,7 +10,8 @@ import { withClient } from "../support/global-setup.js";
 let service: TestApp;
 let ada: Caller;
 const admin = (text: string) => withClient(inject("adminDatabaseUrl"), (client) => client.query(text));
-const allowConnections = (allow: boolean) => admin(`ALTER DATABASE ${service.database!.name} ALLOW_CONNECTIONS ${allow}`);
+const allowConnections = (allow: boolean) =>
+  admin(`ALTER DATABASE ${service.database!.name} ALLOW_CONNECTIONS ${allow}`);
 
 beforeAll(async () => {
   service = await startTestApp();
@@ -28,13 +29,20 @@ describe("a database that refuses connections", () => {
     expect((await api("/api/usage", { cookie: ada.cookie })).status).toBe(200);
 
     await allowConnections(false);
-    await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${service.database!.name}' AND pid <> pg_backend_pid()`);
+    await admin(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${service.database!.name}' AND pid <> pg_backend_pid()`,
+    );
     try {
       const refused = await api("/api/usage", { cookie: ada.cookie });
       expect(refused.status).toBe(503);
       expect(refused.headers.get("retry-after")).toBe("5");
       expect(await refused.json()).toEqual({
-        error: { code: "SERVICE_UNAVAILABLE", message: "The service cannot reach its database right now.", action: expect.any(String), retryable: true },
+        error: {
+          code: "SERVICE_UNAVAILABLE",
+          message: "The service cannot reach its database right now.",
+          action: expect.any(String),
+          retryable: true,
+        },
       });
       const viaGraphQL = await graphqlClient(service)("{ usage { credits { used } } }", {}, { cookie: ada.cookie });
       expect(viaGraphQL.errors?.[0]?.extensions).toMatchObject({ code: "SERVICE_UNAVAILABLE", retryable: true });

@@ -49,7 +49,9 @@ describe("health while the database goes away and comes back", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ query: "{ health { status checks { database { status } } } }" }),
     });
-    expect(await graphql.json()).toEqual({ data: { health: { status: "fail", checks: { database: { status: "fail" } } } } });
+    expect(await graphql.json()).toEqual({
+      data: { health: { status: "fail", checks: { database: { status: "fail" } } } },
+    });
 
     await link.open();
     const after = await health();

@@ -23,7 +23,11 @@ describe("health with Redis configured", () => {
   it("passes with the round trip when Redis answers", async () => {
     const { status, body } = await environmentCheck({ REDIS_URL: liveRedis });
     expect(status).toBe(200);
-    expect(body.checks.environment).toMatchObject({ status: "pass", latencyMs: expect.any(Number), detail: expect.stringContaining("Redis answered") });
+    expect(body.checks.environment).toMatchObject({
+      status: "pass",
+      latencyMs: expect.any(Number),
+      detail: expect.stringContaining("Redis answered"),
+    });
     expect(JSON.stringify(body)).not.toContain(liveRedis);
   });
 

@@ -93,8 +93,16 @@ describe("the service process", () => {
 
   it("prints logs for people on a terminal (pino-pretty), a start-up failure included, and JSON when piped", async () => {
     // `script` gives the process a pseudo-terminal, as a person running `npm start` has.
-    const env = { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", DATABASE_URL: "postgres://postgres@127.0.0.1:1/none" };
-    const onTerminal = spawn("script", ["-qefc", `${process.execPath} ${entry}`, "/dev/null"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      DATABASE_URL: "postgres://postgres@127.0.0.1:1/none",
+    };
+    const onTerminal = spawn("script", ["-qefc", `${process.execPath} ${entry}`, "/dev/null"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const lines = collectLines(onTerminal);
     expect(await exitOf(onTerminal)).not.toBe(0);
     const text = lines.join("\n").replace(/\u001b\[[0-9;]*m/g, "");
@@ -105,13 +113,18 @@ describe("the service process", () => {
     const piped = run({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/none" });
     const pipedLines = collectLines(piped);
     expect(await exitOf(piped)).toBe(1);
-    const fatal = pipedLines.map((line) => JSON.parse(line) as { level: number; msg: string }).find((record) => record.level === 60);
+    const fatal = pipedLines
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .find((record) => record.level === 60);
     expect(fatal?.msg).toBe("service failed to start");
   });
 
   it("refuses to start a worker process without the Redis and the database it shares", async () => {
     const worker = new URL("../../dist/src/worker.js", import.meta.url).pathname;
-    const child = spawn(process.execPath, [worker], { env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [worker], {
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const logs = collectLines(child);
     expect(await exitOf(child)).toBe(1);
     const output = logs.join("\n");
@@ -129,7 +142,9 @@ describe("the service process", () => {
 
   it("starts on embedded defaults, serves health, and stops cleanly on SIGTERM with its database", async () => {
     const service = await startService({ DATA_DIR: dataDir });
-    console.log(`cold start, fresh DATA_DIR (initdb included): ${service.wallMs} ms from spawn, ${service.bootMs} ms in main()`);
+    console.log(
+      `cold start, fresh DATA_DIR (initdb included): ${service.wallMs} ms from spawn, ${service.bootMs} ms in main()`,
+    );
     const health = await fetch(`${service.url}/api/health`);
     expect(health.status).toBe(200);
     expect((await health.json()).status).toBe(HEALTHY);
@@ -186,21 +201,35 @@ describe("the service process", () => {
       const output = lines.join("\n");
       expect(code, output).toBe(1);
       expect(output).not.toMatch(/\n\s+at /);
-      return lines.map((line) => JSON.parse(line) as { level: number; msg: string }).find((record) => record.level === 60)?.msg;
+      return lines
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .find((record) => record.level === 60)?.msg;
     };
     try {
       // The API's own port: its embedded database was up by then, and goes with it.
-      expect(await fatalOf(run({ DATA_DIR: dataDir, PORT: port }))).toBe(`port ${port} on 127.0.0.1 is already in use: stop what listens there, or set PORT to another port`);
+      expect(await fatalOf(run({ DATA_DIR: dataDir, PORT: port }))).toBe(
+        `port ${port} on 127.0.0.1 is already in use: stop what listens there, or set PORT to another port`,
+      );
       // The metrics port.
-      expect(await fatalOf(run({ DATA_DIR: dataDir, METRICS_PORT: port }))).toBe(`port ${port} on 127.0.0.1 is already in use: stop what listens there, or set METRICS_PORT to another port`);
+      expect(await fatalOf(run({ DATA_DIR: dataDir, METRICS_PORT: port }))).toBe(
+        `port ${port} on 127.0.0.1 is already in use: stop what listens there, or set METRICS_PORT to another port`,
+      );
       // A worker's metrics port.
       const database = await createTestDatabase();
       try {
         const worker = spawn(process.execPath, [new URL("../../dist/src/worker.js", import.meta.url).pathname], {
-          env: { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", REDIS_PREFIX: `pmstest-port-${port}`, METRICS_PORT: port },
+          env: {
+            PATH: process.env.PATH ?? "",
+            DATABASE_URL: database.url,
+            REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+            REDIS_PREFIX: `pmstest-port-${port}`,
+            METRICS_PORT: port,
+          },
           stdio: ["ignore", "pipe", "pipe"],
         });
-        expect(await fatalOf(worker)).toBe(`port ${port} on 127.0.0.1 is already in use: stop what listens there, or set METRICS_PORT to another port`);
+        expect(await fatalOf(worker)).toBe(
+          `port ${port} on 127.0.0.1 is already in use: stop what listens there, or set METRICS_PORT to another port`,
+        );
       } finally {
         await database.drop();
       }
@@ -277,16 +306,18 @@ describe("the service process", () => {
       setInterval(() => undefined, 1000);
       process.kill(process.pid, "SIGTERM");
     `;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: new URL("../..", import.meta.url).pathname, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: new URL("../..", import.meta.url).pathname,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const lines = collectLines(child);
     const code = await new Promise<number | null>((resolve) => child.once("close", (exitCode) => resolve(exitCode)));
     const output = lines.join("\n");
     expect(code, output).toBe(1);
-    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg), output).toEqual([
-      "service shutting down",
-      "service: an exception nobody caught; stopping",
-      "drained",
-    ]);
+    expect(
+      lines.map((line) => (JSON.parse(line) as { msg: string }).msg),
+      output,
+    ).toEqual(["service shutting down", "service: an exception nobody caught; stopping", "drained"]);
   });
 
   it("answers a scoring request in flight at SIGTERM (202 with its job) from its embedded database before stopping it, then exits 0", async () => {
@@ -303,10 +334,19 @@ describe("the service process", () => {
     const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
     const service = await startService({ DATA_DIR: dataDir, SSRF_ALLOWLIST: "127.0.0.1/32" });
     try {
-      const answer = fetch(`${service.url}/api/score/quick`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: siteUrl }) });
+      const answer = fetch(`${service.url}/api/score/quick`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ url: siteUrl }),
+      });
       await asked;
       service.child.kill("SIGTERM");
-      const response = await Promise.race([answer, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer:\n${service.logs.join("\n")}`)), 15_000))]);
+      const response = await Promise.race([
+        answer,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`no answer:\n${service.logs.join("\n")}`)), 15_000),
+        ),
+      ]);
       const body = (await response.json()) as { job?: { id: string; status: string }; error?: unknown };
       // The crawl is aborted, not waited for: the caller gets the job to follow (it is released for the next start).
       expect(response.status, `${JSON.stringify(body)}\n${service.logs.slice(-20).join("\n")}`).toBe(202);
@@ -328,7 +368,10 @@ describe("the service process", () => {
     const check = () =>
       fetch(`${service.url}/api/health`).catch(async (error: unknown) => {
         await new Promise((resolve) => setTimeout(resolve, 500));
-        throw new Error(`health request failed (service exit ${service.child.exitCode}/${service.child.signalCode}):\n${service.logs.slice(-40).join("\n")}`, { cause: error });
+        throw new Error(
+          `health request failed (service exit ${service.child.exitCode}/${service.child.signalCode}):\n${service.logs.slice(-40).join("\n")}`,
+          { cause: error },
+        );
       });
     let health = await check();
     for (let waited = 0; health.status !== 503 && waited < 10_000; waited += 200) {
@@ -352,7 +395,12 @@ describe("the service process", () => {
     const site = createHttpServer((request, response) => {
       if (request.url !== "/") return void response.writeHead(404).end();
       const answer = () => {
-        if (!response.destroyed) response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><html lang="en"><head><title>Drip</title></head><body><h1>Drip</h1><p>A product page.</p></body></html>`);
+        if (!response.destroyed)
+          response
+            .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+            .end(
+              `<!doctype html><html lang="en"><head><title>Drip</title></head><body><h1>Drip</h1><p>A product page.</p></body></html>`,
+            );
       };
       if (!slow) return answer();
       held.push(answer);
@@ -362,27 +410,56 @@ describe("the service process", () => {
     const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
     const env = { DATA_DIR: dataDir, DATABASE_URL: database.url, SSRF_ALLOWLIST: "127.0.0.1/32" };
     const signIn = async (url: string) => {
-      const response = await fetch(`${url}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "ada@drain.test" }) });
+      const response = await fetch(`${url}/dev/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "ada@drain.test" }),
+      });
       const body = (await response.json()) as { accountId: string };
       return { cookie: (response.headers.get("set-cookie") ?? "").split(";")[0]!, accountId: body.accountId };
     };
     const jobRow = async (id: string) =>
-      (await sql.query(`SELECT "status", "lease_token", "locked_until", "attempts", "result_id", "error_code", "error_message" FROM "score_jobs" WHERE "id" = $1`, [id])).rows[0] as
-        | { status: string; lease_token: string | null; locked_until: Date | null; attempts: number; result_id: string | null; error_code: string | null; error_message: string | null }
+      (
+        await sql.query(
+          `SELECT "status", "lease_token", "locked_until", "attempts", "result_id", "error_code", "error_message" FROM "score_jobs" WHERE "id" = $1`,
+          [id],
+        )
+      ).rows[0] as
+        | {
+            status: string;
+            lease_token: string | null;
+            locked_until: Date | null;
+            attempts: number;
+            result_id: string | null;
+            error_code: string | null;
+            error_message: string | null;
+          }
         | undefined;
 
     const first = await startService(env);
     let second: Started | undefined;
     try {
       const ada = await signIn(first.url);
-      const answer = fetch(`${first.url}/api/score`, { method: "POST", headers: { "content-type": "application/json", cookie: ada.cookie }, body: JSON.stringify({ url: siteUrl }) });
+      const answer = fetch(`${first.url}/api/score`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: ada.cookie },
+        body: JSON.stringify({ url: siteUrl }),
+      });
       await bounded(crawling, 20_000, "the crawl reaching the site");
-      const jobId = ((await sql.query(`SELECT "id" FROM "score_jobs" WHERE "account_id" = $1`, [ada.accountId])).rows[0] as { id: string }).id;
+      const jobId = (
+        (await sql.query(`SELECT "id" FROM "score_jobs" WHERE "account_id" = $1`, [ada.accountId])).rows[0] as {
+          id: string;
+        }
+      ).id;
       const followed = followOnce(first.url, ada.cookie, jobId);
       await bounded(followed.first, 10_000, "the subscription's first step");
 
       first.child.kill("SIGTERM");
-      const response = await bounded(answer, 20_000, `the waiting POST /api/score after SIGTERM:\n${first.logs.slice(-20).join("\n")}`);
+      const response = await bounded(
+        answer,
+        20_000,
+        `the waiting POST /api/score after SIGTERM:\n${first.logs.slice(-20).join("\n")}`,
+      );
       const body = (await response.json()) as { job?: { id: string; status: string } };
       expect(response.status, JSON.stringify(body)).toBe(202);
       expect(body.job).toMatchObject({ id: jobId, status: "queued" });
@@ -393,23 +470,44 @@ describe("the service process", () => {
       expect(await bounded(exitOf(first.child), 20_000, "the process exiting")).toBe(0);
       expect(first.logs.some((line) => line.includes("released an unfinished job at shutdown"))).toBe(true);
       // Released: claimable at once by another process, the aborted run not counted as an attempt.
-      expect(await jobRow(jobId)).toMatchObject({ status: "queued", lease_token: null, locked_until: null, attempts: 0 });
+      expect(await jobRow(jobId)).toMatchObject({
+        status: "queued",
+        lease_token: null,
+        locked_until: null,
+        attempts: 0,
+      });
 
       // The next process takes the job up at start and completes it; the customer was charged once.
       slow = false;
       for (const release of held.splice(0)) release();
       second = await startService(env);
       for (let waited = 0; (await jobRow(jobId))?.status !== "completed"; waited += 200) {
-        if (waited > 30_000) throw new Error(`the job was not completed by the next process: ${JSON.stringify(await jobRow(jobId))}\n${second.logs.slice(-20).join("\n")}`);
+        if (waited > 30_000)
+          throw new Error(
+            `the job was not completed by the next process: ${JSON.stringify(await jobRow(jobId))}\n${second.logs.slice(-20).join("\n")}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       const again = await signIn(second.url);
       const resumed = followOnce(second.url, again.cookie, jobId);
-      expect((await bounded(resumed.ended, 10_000, "a subscription on the next process")).at(-1)).toMatchObject({ status: "completed", resultId: (await jobRow(jobId))!.result_id });
-      const entries = (await sql.query(`SELECT "kind", "reference" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" IN ('spend', 'refund')`, [ada.accountId])).rows as Array<{ kind: string; reference: string }>;
+      expect((await bounded(resumed.ended, 10_000, "a subscription on the next process")).at(-1)).toMatchObject({
+        status: "completed",
+        resultId: (await jobRow(jobId))!.result_id,
+      });
+      const entries = (
+        await sql.query(
+          `SELECT "kind", "reference" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" IN ('spend', 'refund')`,
+          [ada.accountId],
+        )
+      ).rows as Array<{ kind: string; reference: string }>;
       expect(entries.filter((entry) => entry.kind === "spend" && entry.reference === `job:${jobId}`)).toHaveLength(1);
       expect(entries.filter((entry) => entry.kind === "refund")).toEqual([]);
-      const [{ scores }] = (await sql.query(`SELECT COALESCE(SUM("score_count"), 0)::int AS "scores" FROM "credit_balances" WHERE "account_id" = $1`, [ada.accountId])).rows as [{ scores: number }];
+      const [{ scores }] = (
+        await sql.query(
+          `SELECT COALESCE(SUM("score_count"), 0)::int AS "scores" FROM "credit_balances" WHERE "account_id" = $1`,
+          [ada.accountId],
+        )
+      ).rows as [{ scores: number }];
       expect(scores).toBe(1);
     } finally {
       for (const started of [first, second]) {

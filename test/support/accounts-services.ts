@@ -14,7 +14,13 @@ export function accountsServices(dataSource: DataSource, clock?: () => Date) {
   const accountRepository = new AccountRepository(dataSource);
   const userRepository = new UserRepository(dataSource);
   const apiKeyRepository = new ApiKeyRepository(dataSource);
-  const members = new MembersService(accountRepository, userRepository, new InvitationRepository(dataSource), apiKeyRepository, transactions);
+  const members = new MembersService(
+    accountRepository,
+    userRepository,
+    new InvitationRepository(dataSource),
+    apiKeyRepository,
+    transactions,
+  );
   return {
     accounts: new AccountsService(accountRepository, userRepository, members, transactions, clock),
     members,

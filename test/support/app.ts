@@ -20,10 +20,19 @@ export interface TestApp {
  * The real service (same composition root as `npm start`) on 127.0.0.1 with an
  * ephemeral port and a database of its own. `env` adds or overrides variables.
  */
-export async function startTestApp(env: Record<string, string | undefined> = {}, overrides: AppOverrides = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string | undefined> = {},
+  overrides: AppOverrides = {},
+): Promise<TestApp> {
   const database = "DATABASE_URL" in env ? undefined : await createTestDatabase();
   // The browser for client-rendered sites, as a deployment with Chromium has it ("off" where this machine has none).
-  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATABASE_URL: database?.url, CHROMIUM_PATH: HAS_CHROMIUM ? CHROMIUM_PATH : "off", ...env });
+  const config = loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    DATABASE_URL: database?.url,
+    CHROMIUM_PATH: HAS_CHROMIUM ? CHROMIUM_PATH : "off",
+    ...env,
+  });
   const app = await createApp(config, pino({ level: config.logLevel }), { observeApiResponse, ...overrides });
   const url = await app.listen(0, "127.0.0.1");
   return {

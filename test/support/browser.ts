@@ -18,7 +18,9 @@ export const ARTIFACTS = path.resolve("test-artifacts");
 
 /** A suite's name, or the reason it is skipped. */
 export function browserSuite(name: string): string {
-  return RUN_BROWSER_SUITES ? name : `${name}: SKIPPED, no Chromium binary at ${CHROMIUM_PATH} (set CHROMIUM_PATH; REQUIRE_BROWSER=1 makes this fail)`;
+  return RUN_BROWSER_SUITES
+    ? name
+    : `${name}: SKIPPED, no Chromium binary at ${CHROMIUM_PATH} (set CHROMIUM_PATH; REQUIRE_BROWSER=1 makes this fail)`;
 }
 
 /** Headless Chromium with nothing that talks to the internet by itself. */
@@ -31,17 +33,28 @@ export async function launchChromium(): Promise<Browser> {
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 
 /** Every request, console error, uncaught exception, dialog and CSP violation of a page. */
-export async function watchPage(page: Page): Promise<{ requests: string[]; errors: string[]; violations: () => Promise<string[]> }> {
+export async function watchPage(
+  page: Page,
+): Promise<{ requests: string[]; errors: string[]; violations: () => Promise<string[]> }> {
   const requests: string[] = [];
   const errors: string[] = [];
   page.on("request", (request) => requests.push(request.url()));
   page.on("console", (message) => {
-    if (message.type() === "error" || message.type() === "warning") errors.push(`console.${message.type()}: ${message.text()}`);
+    if (message.type() === "error" || message.type() === "warning")
+      errors.push(`console.${message.type()}: ${message.text()}`);
   });
   page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
   page.on("dialog", (dialog) => {

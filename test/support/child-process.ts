@@ -17,6 +17,8 @@ export function collectLines(child: ChildProcess): string[] {
 /** The child's exit code once it has exited (null when a signal ended it). */
 export function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) =>
-    child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code)),
+    child.exitCode !== null || child.signalCode !== null
+      ? resolve(child.exitCode)
+      : child.once("exit", (code) => resolve(code)),
   );
 }

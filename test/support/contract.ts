@@ -51,11 +51,20 @@ function validatorFor(pointer: string): ValidateFunction | null {
 const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
 interface OperationDoc {
-  readonly responses: Record<string, { headers?: Record<string, { required?: boolean }>; content?: Record<string, unknown> }>;
+  readonly responses: Record<
+    string,
+    { headers?: Record<string, { required?: boolean }>; content?: Record<string, unknown> }
+  >;
 }
 
 /** Checks one answer; returns what is wrong with it, or undefined. */
-export function checkAnswer(method: string, routeUrl: string, status: number, headers: Record<string, unknown>, body: string | undefined): string | undefined {
+export function checkAnswer(
+  method: string,
+  routeUrl: string,
+  status: number,
+  headers: Record<string, unknown>,
+  body: string | undefined,
+): string | undefined {
   const docPath = routeUrl.replace(/:([A-Za-z]+)/g, "{$1}");
   const paths = openApiDocument().paths as Record<string, Record<string, OperationDoc>>;
   const operation = paths[docPath]?.[method.toLowerCase()];
@@ -65,14 +74,17 @@ export function checkAnswer(method: string, routeUrl: string, status: number, he
   const response = operation.responses[String(status)];
   if (!response) return `${where}: status not documented (${body?.slice(0, 300)})`;
   for (const [name, header] of Object.entries(response.headers ?? {})) {
-    if (header.required && headers[name.toLowerCase()] === undefined) return `${where}: required header ${name} missing`;
+    if (header.required && headers[name.toLowerCase()] === undefined)
+      return `${where}: required header ${name} missing`;
   }
   if (!response.content) {
-    if (body !== undefined && body.length > 0) return `${where}: documented without a body, but answered ${body.slice(0, 200)}`;
+    if (body !== undefined && body.length > 0)
+      return `${where}: documented without a body, but answered ${body.slice(0, 200)}`;
     return undefined;
   }
   const contentType = String(headers["content-type"] ?? "");
-  if (!contentType.startsWith("application/json")) return `${where}: content-type ${contentType}, documented application/json`;
+  if (!contentType.startsWith("application/json"))
+    return `${where}: content-type ${contentType}, documented application/json`;
   let value: unknown;
   try {
     value = JSON.parse(body ?? "");
@@ -83,7 +95,12 @@ export function checkAnswer(method: string, routeUrl: string, status: number, he
   const validate = validatorFor(pointer);
   if (!validate) return `${where}: no schema at ${pointer}`;
   if (!validate(value)) {
-    const problems = (validate.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || "/"} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ""}`);
+    const problems = (validate.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (error) =>
+          `${error.instancePath || "/"} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ""}`,
+      );
     return `${where}: body does not match the document: ${problems.join("; ")} — body ${JSON.stringify(value).slice(0, 400)}`;
   }
   return undefined;
@@ -93,7 +110,14 @@ export function checkAnswer(method: string, routeUrl: string, status: number, he
 export function observeApiResponse(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
   const routeUrl = request.routeOptions.url;
   if (!routeUrl || request.method === "HEAD" || request.method === "OPTIONS") return;
-  const body = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : payload === undefined || payload === null ? undefined : "<stream>";
+  const body =
+    typeof payload === "string"
+      ? payload
+      : Buffer.isBuffer(payload)
+        ? payload.toString("utf8")
+        : payload === undefined || payload === null
+          ? undefined
+          : "<stream>";
   const headers = reply.getHeaders() as Record<string, unknown>;
   contractChecks.count += 1;
   const problem = checkAnswer(request.method, routeUrl, reply.statusCode, headers, body);

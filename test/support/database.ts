@@ -28,6 +28,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     url: withDatabase(adminUrl, name),
     name,
-    drop: () => withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }

@@ -7,7 +7,10 @@ import type { AddressInfo } from "node:net";
  * `chat.completion.chunk` objects, then `[DONE]`). Each request takes the next
  * scripted step; an unscripted request gets a 500.
  */
-export type ChatStep = { readonly kind: "stream"; readonly tokens: readonly string[] } | { readonly kind: "rate_limited" } | { readonly kind: "malformed" };
+export type ChatStep =
+  | { readonly kind: "stream"; readonly tokens: readonly string[] }
+  | { readonly kind: "rate_limited" }
+  | { readonly kind: "malformed" };
 
 export interface FakeOpenAiChat {
   readonly baseUrl: string;
@@ -33,7 +36,9 @@ export async function startFakeOpenAiChat(): Promise<FakeOpenAiChat> {
       }
       if (step.kind === "rate_limited") {
         response.writeHead(429, { "content-type": "application/json", "retry-after": "20" });
-        response.end(JSON.stringify({ error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }));
+        response.end(
+          JSON.stringify({ error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }),
+        );
         return;
       }
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });

@@ -71,7 +71,8 @@ export async function startFakeOpenAi(expect: { model?: string; seed?: number } 
     }
     const path = (req.url ?? "").split("?")[0] ?? "";
     requests.push({ method: req.method ?? "", path, raw, body, authorization: req.headers.authorization });
-    if (req.method !== "POST" || path !== "/v1/chat/completions") return sendError(res, 404, `Unknown path ${path}`, "invalid_request_error", "unknown_url");
+    if (req.method !== "POST" || path !== "/v1/chat/completions")
+      return sendError(res, 404, `Unknown path ${path}`, "invalid_request_error", "unknown_url");
     const problem = shapeProblem(body, expect);
     if (problem) return sendError(res, 400, problem, "invalid_request_error", null);
     const step = steps.shift();
@@ -85,14 +86,23 @@ export async function startFakeOpenAi(expect: { model?: string; seed?: number } 
       case "partial":
         return sendCompletion(res, model, JSON.stringify(goodAnswer({}, ["company_momentum"])), undefined);
       case "slow": {
-        const timer = setTimeout(() => sendCompletion(res, model, JSON.stringify(goodAnswer(step.scores)), undefined), step.delayMs);
+        const timer = setTimeout(
+          () => sendCompletion(res, model, JSON.stringify(goodAnswer(step.scores)), undefined),
+          step.delayMs,
+        );
         // The client gives up first: drop the answer rather than write to a closed socket.
         res.on("close", () => clearTimeout(timer));
         return;
       }
       case "rate_limited":
         res.setHeader("retry-after", String(step.retryAfterSeconds ?? 20));
-        return sendError(res, 429, "Rate limit reached for requests per minute. Please try again in 20s.", "requests", "rate_limit_exceeded");
+        return sendError(
+          res,
+          429,
+          "Rate limit reached for requests per minute. Please try again in 20s.",
+          "requests",
+          "rate_limit_exceeded",
+        );
     }
   }
 
@@ -115,31 +125,44 @@ function shapeProblem(body: unknown, expect: { model?: string; seed?: number }):
   if (typeof body !== "object" || body === null) return "We could not parse the JSON body of your request.";
   const request = body as Record<string, unknown>;
   if (typeof request.model !== "string" || request.model === "") return "you must provide a model parameter";
-  if (expect.model !== undefined && request.model !== expect.model) return `The model \`${request.model}\` does not exist.`;
+  if (expect.model !== undefined && request.model !== expect.model)
+    return `The model \`${request.model}\` does not exist.`;
   if (request.temperature !== 0) return "temperature must be 0 for scoring";
-  if (typeof request.seed !== "number" || (expect.seed !== undefined && request.seed !== expect.seed)) return `seed must be ${expect.seed ?? "a number"}`;
-  const format = request.response_format as { type?: unknown; json_schema?: { name?: unknown; strict?: unknown; schema?: unknown } } | undefined;
+  if (typeof request.seed !== "number" || (expect.seed !== undefined && request.seed !== expect.seed))
+    return `seed must be ${expect.seed ?? "a number"}`;
+  const format = request.response_format as
+    { type?: unknown; json_schema?: { name?: unknown; strict?: unknown; schema?: unknown } } | undefined;
   if (format?.type !== "json_schema") return "response_format.type must be json_schema";
-  if (format.json_schema?.strict !== true || typeof format.json_schema.name !== "string") return "response_format.json_schema needs a name and strict: true";
+  if (format.json_schema?.strict !== true || typeof format.json_schema.name !== "string")
+    return "response_format.json_schema needs a name and strict: true";
   const schemaProblem = strictSchemaProblem(format.json_schema.schema, "schema");
   if (schemaProblem) return `Invalid schema for response_format 'maturity_score': ${schemaProblem}`;
   const messages = request.messages as Array<{ role?: unknown; content?: unknown }> | undefined;
   if (!Array.isArray(messages) || messages.length !== 2) return "messages must hold a system and a user message";
   if (messages[0]?.role !== "system" || messages[1]?.role !== "user") return "messages must be [system, user]";
-  if (messages.some((message) => typeof message.content !== "string" || message.content === "")) return "message content must be a non-empty string";
+  if (messages.some((message) => typeof message.content !== "string" || message.content === ""))
+    return "message content must be a non-empty string";
   return undefined;
 }
 
 /** OpenAI's strict-mode rules: every object closes additionalProperties and requires all its properties. */
 function strictSchemaProblem(schema: unknown, at: string): string | undefined {
   if (typeof schema !== "object" || schema === null) return `${at} is not a schema`;
-  const node = schema as { type?: unknown; properties?: Record<string, unknown>; required?: unknown; additionalProperties?: unknown; items?: unknown };
+  const node = schema as {
+    type?: unknown;
+    properties?: Record<string, unknown>;
+    required?: unknown;
+    additionalProperties?: unknown;
+    items?: unknown;
+  };
   if (node.type === "object") {
-    if (node.additionalProperties !== false) return `${at}: 'additionalProperties' is required to be supplied and to be false`;
+    if (node.additionalProperties !== false)
+      return `${at}: 'additionalProperties' is required to be supplied and to be false`;
     const keys = Object.keys(node.properties ?? {});
     const required = Array.isArray(node.required) ? node.required : [];
     const missing = keys.filter((key) => !required.includes(key));
-    if (missing.length > 0) return `${at}: 'required' is required to include every key in properties. Missing '${missing[0]}'`;
+    if (missing.length > 0)
+      return `${at}: 'required' is required to include every key in properties. Missing '${missing[0]}'`;
     for (const key of keys) {
       const problem = strictSchemaProblem(node.properties![key], `${at}.${key}`);
       if (problem) return problem;
@@ -158,8 +181,14 @@ function sendCompletion(res: ServerResponse, model: string, content: string, usa
     created: 1_760_000_000,
     model,
     system_fingerprint: "fp_fake",
-    choices: [{ index: 0, message: { role: "assistant", content, refusal: null }, logprobs: null, finish_reason: "stop" }],
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    choices: [
+      { index: 0, message: { role: "assistant", content, refusal: null }, logprobs: null, finish_reason: "stop" },
+    ],
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
   });
 }
 

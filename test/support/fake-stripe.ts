@@ -40,9 +40,15 @@ export interface FakeStripe {
    * Pays the checkout session: creates the customer (and subscription, its period starting now or at
    * `periodStart`) and delivers checkout.session.completed (held back with `deliver: false`).
    */
-  completeCheckout(sessionId: string, options?: { deliver?: boolean; periodStart?: Date }): Promise<{ response: Response | undefined; event: Stripe.Event }>;
+  completeCheckout(
+    sessionId: string,
+    options?: { deliver?: boolean; periodStart?: Date },
+  ): Promise<{ response: Response | undefined; event: Stripe.Event }>;
   /** Changes a subscription and delivers customer.subscription.updated (or .deleted when cancelled). */
-  changeSubscription(id: string, change: { status?: string; lookupKey?: string }): Promise<{ response: Response; event: Stripe.Event }>;
+  changeSubscription(
+    id: string,
+    change: { status?: string; lookupKey?: string },
+  ): Promise<{ response: Response; event: Stripe.Event }>;
   /** Delivers an event (again), signed, optionally with a chosen signature header. */
   deliver(event: Stripe.Event, options?: { signature?: string }): Promise<Response>;
   close(): Promise<void>;
@@ -73,15 +79,31 @@ export async function startFakeStripe(options: { secretKey: string; webhookSecre
       ],
     },
   });
-  const priceObject = (lookupKey: string) => ({ id: fake.prices.get(lookupKey) ?? `price_gone_${lookupKey}`, object: "price", lookup_key: lookupKey, active: true });
+  const priceObject = (lookupKey: string) => ({
+    id: fake.prices.get(lookupKey) ?? `price_gone_${lookupKey}`,
+    object: "price",
+    lookup_key: lookupKey,
+    active: true,
+  });
   const eventOf = (type: string, object: unknown): Stripe.Event =>
-    ({ id: `evt_test_${++eventCount}_${randomBytes(4).toString("hex")}`, object: "event", type, created: Math.floor(Date.now() / 1000), data: { object } }) as unknown as Stripe.Event;
+    ({
+      id: `evt_test_${++eventCount}_${randomBytes(4).toString("hex")}`,
+      object: "event",
+      type,
+      created: Math.floor(Date.now() / 1000),
+      data: { object },
+    }) as unknown as Stripe.Event;
 
   const server: Server = createServer(async (request, response) => {
     const form = new URLSearchParams(await bodyOf(request));
     const url = new URL(request.url ?? "/", "http://fake");
     const idempotencyKey = header(request, "idempotency-key");
-    fake.requests.push({ method: request.method ?? "GET", path: url.pathname, form: request.method === "GET" ? url.searchParams : form, idempotencyKey });
+    fake.requests.push({
+      method: request.method ?? "GET",
+      path: url.pathname,
+      form: request.method === "GET" ? url.searchParams : form,
+      idempotencyKey,
+    });
     const send = (status: number, body: unknown) => {
       response.writeHead(status, { "content-type": "application/json", "request-id": id("req") });
       response.end(JSON.stringify(body));
@@ -89,10 +111,13 @@ export async function startFakeStripe(options: { secretKey: string; webhookSecre
     if (header(request, "authorization") !== `Bearer ${options.secretKey}`) {
       return send(401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
     }
-    if (fake.failWith) return send(fake.failWith, { error: { type: "api_error", message: "Something went wrong on Stripe's end." } });
+    if (fake.failWith)
+      return send(fake.failWith, { error: { type: "api_error", message: "Something went wrong on Stripe's end." } });
 
     if (request.method === "GET" && url.pathname === "/v1/prices") {
-      const keys = [...url.searchParams.entries()].filter(([key]) => key.startsWith("lookup_keys")).map(([, value]) => value);
+      const keys = [...url.searchParams.entries()]
+        .filter(([key]) => key.startsWith("lookup_keys"))
+        .map(([, value]) => value);
       const data = keys.filter((key) => fake.prices.has(key)).map(priceObject);
       return send(200, { object: "list", data, has_more: false, url: "/v1/prices" });
     }
@@ -102,7 +127,9 @@ export async function startFakeStripe(options: { secretKey: string; webhookSecre
       const mode = form.get("mode");
       const price = form.get("line_items[0][price]");
       if (mode === "subscription" && ![...fake.prices.values()].includes(price ?? "")) {
-        return send(400, { error: { type: "invalid_request_error", message: `No such price: '${price}'`, param: "line_items[0][price]" } });
+        return send(400, {
+          error: { type: "invalid_request_error", message: `No such price: '${price}'`, param: "line_items[0][price]" },
+        });
       }
       const session = {
         id: id("cs"),
@@ -127,11 +154,19 @@ export async function startFakeStripe(options: { secretKey: string; webhookSecre
     const subscriptionPath = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
     if (subscriptionPath) {
       const subscription = fake.subscriptions.get(decodeURIComponent(subscriptionPath[1]!));
-      if (!subscription) return send(404, { error: { type: "invalid_request_error", message: "No such subscription", code: "resource_missing" } });
+      if (!subscription)
+        return send(404, {
+          error: { type: "invalid_request_error", message: "No such subscription", code: "resource_missing" },
+        });
       if (request.method === "DELETE") subscription.status = "canceled";
       return send(200, subscriptionObject(subscription));
     }
-    send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${request.method}: ${url.pathname})` } });
+    send(404, {
+      error: {
+        type: "invalid_request_error",
+        message: `Unrecognized request URL (${request.method}: ${url.pathname})`,
+      },
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 
@@ -152,7 +187,10 @@ export async function startFakeStripe(options: { secretKey: string; webhookSecre
       const customer = (session.customer as string | null) ?? id("cus");
       let subscription: string | null = null;
       if (session.mode === "subscription") {
-        const lookupKey = [...fake.prices.entries()].find(([, price]) => price === (session.line_item as { price: string }).price)?.[0] ?? "";
+        const lookupKey =
+          [...fake.prices.entries()].find(
+            ([, price]) => price === (session.line_item as { price: string }).price,
+          )?.[0] ?? "";
         subscription = id("sub");
         const periodStart = Math.floor((completeOptions.periodStart?.getTime() ?? Date.now()) / 1000);
         fake.subscriptions.set(subscription, { id: subscription, customer, status: "active", lookupKey, periodStart });
@@ -165,16 +203,27 @@ export async function startFakeStripe(options: { secretKey: string; webhookSecre
     async changeSubscription(subscriptionId, change) {
       const subscription = fake.subscriptions.get(subscriptionId);
       if (!subscription) throw new Error(`fake Stripe has no subscription ${subscriptionId}`);
-      Object.assign(subscription, change.status ? { status: change.status } : {}, change.lookupKey ? { lookupKey: change.lookupKey } : {});
-      const type = subscription.status === "canceled" ? "customer.subscription.deleted" : "customer.subscription.updated";
+      Object.assign(
+        subscription,
+        change.status ? { status: change.status } : {},
+        change.lookupKey ? { lookupKey: change.lookupKey } : {},
+      );
+      const type =
+        subscription.status === "canceled" ? "customer.subscription.deleted" : "customer.subscription.updated";
       const event = eventOf(type, subscriptionObject(subscription));
       return { response: await fake.deliver(event), event };
     },
 
     async deliver(event, deliverOptions = {}) {
       const payload = JSON.stringify(event);
-      const signature = deliverOptions.signature ?? signer.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret });
-      return fetch(fake.webhookUrl, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signature }, body: payload });
+      const signature =
+        deliverOptions.signature ??
+        signer.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret });
+      return fetch(fake.webhookUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json", "stripe-signature": signature },
+        body: payload,
+      });
     },
 
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

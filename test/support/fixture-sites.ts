@@ -62,7 +62,9 @@ export class FixtureSites {
     this.requests.push({ host, path, userAgent: request.headers["user-agent"], at: performance.now() });
     const route = this.sites[host]?.[path] ?? this.sites[host]?.[path.split("?")[0] ?? path];
     if (route === undefined) {
-      response.writeHead(404, { "content-type": "text/html" }).end("<!doctype html><title>Not found</title><p>Not found</p>");
+      response
+        .writeHead(404, { "content-type": "text/html" })
+        .end("<!doctype html><title>Not found</title><p>Not found</p>");
       return;
     }
     if (typeof route === "string") {
@@ -78,7 +80,9 @@ export class FixtureSites {
       route.handle(request, response);
       return;
     }
-    response.writeHead(route.status ?? 200, { "content-type": "text/html; charset=utf-8", ...route.headers }).end(route.body ?? "");
+    response
+      .writeHead(route.status ?? 200, { "content-type": "text/html; charset=utf-8", ...route.headers })
+      .end(route.body ?? "");
   }
 }
 

@@ -6,5 +6,10 @@ import { CreditLedger } from "../../src/modules/billing/ledger.service.js";
 
 /** A credit ledger over its real repositories on `dataSource`, optionally with a clock the test moves. */
 export function creditLedgerOn(dataSource: DataSource, clock?: () => Date): CreditLedger {
-  return new CreditLedger(new CreditEntryRepository(dataSource), new CreditBalanceRepository(dataSource), new Transactions(dataSource), clock);
+  return new CreditLedger(
+    new CreditEntryRepository(dataSource),
+    new CreditBalanceRepository(dataSource),
+    new Transactions(dataSource),
+    clock,
+  );
 }

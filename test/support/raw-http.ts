@@ -20,7 +20,9 @@ export function rawRequest(baseUrl: string, request: string): Promise<RawRespons
     socket.setTimeout(5_000, () => socket.destroy(new Error("no answer within 5 s")));
     socket.on("data", (chunk) => chunks.push(chunk));
     // The server may reset a connection it refused once its answer is written.
-    socket.on("error", (error: NodeJS.ErrnoException) => (error.code === "ECONNRESET" && chunks.length > 0 ? undefined : reject(error)));
+    socket.on("error", (error: NodeJS.ErrnoException) =>
+      error.code === "ECONNRESET" && chunks.length > 0 ? undefined : reject(error),
+    );
     socket.on("close", () => {
       const text = Buffer.concat(chunks).toString("utf8");
       const end = text.indexOf("\r\n\r\n");

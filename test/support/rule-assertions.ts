@@ -13,7 +13,12 @@ type Options = Parameters<typeof syntheticFacts>[1];
  * The site `pages` raises the rule's raw reading above the bare site's, makes
  * something observable, and the evidence names the page it was seen on.
  */
-export function expectRaises(rule: DimensionRule, pages: readonly PageSpec[], evidenceUrl: string, options: Options = {}) {
+export function expectRaises(
+  rule: DimensionRule,
+  pages: readonly PageSpec[],
+  evidenceUrl: string,
+  options: Options = {},
+) {
   const bare = rule(syntheticFacts(BARE_SITE));
   const seen = rule(syntheticFacts(pages, options));
   expect(seen.raw).toBeGreaterThan(bare.raw);
@@ -23,6 +28,11 @@ export function expectRaises(rule: DimensionRule, pages: readonly PageSpec[], ev
 }
 
 /** As expectRaises, with `pages` added to the bare site. */
-export function expectSignal(rule: DimensionRule, pages: readonly PageSpec[], evidenceUrl: string, options: Options = {}) {
+export function expectSignal(
+  rule: DimensionRule,
+  pages: readonly PageSpec[],
+  evidenceUrl: string,
+  options: Options = {},
+) {
   return expectRaises(rule, [...BARE_SITE, ...pages], evidenceUrl, options);
 }

@@ -69,7 +69,11 @@ export function scoreServiceOn(dataSource: DataSource, options: { clock?: () => 
 }
 
 /** ScoreJobRunner over its real repositories and the heuristic scorer. */
-export function scoreJobRunnerOn(dataSource: DataSource, crawler: Crawler, options: RunnerOptions & { bus?: ProgressBus } = {}) {
+export function scoreJobRunnerOn(
+  dataSource: DataSource,
+  crawler: Crawler,
+  options: RunnerOptions & { bus?: ProgressBus } = {},
+) {
   const stores = scoreStoresOn(dataSource);
   const { bus = new MemoryProgressBus(), ...runnerOptions } = options;
   const runner = new ScoreJobRunner(

@@ -26,17 +26,23 @@ export async function startScoringApp(
     scorer?: NonNullable<AppOverrides["scoring"]>["scorer"];
   } = {},
 ): Promise<ScoringTestApp> {
-  const sites = await new FixtureSites({ ...Object.fromEntries(calibrationSites.map((site) => [site.host, site.pages])), ...options.extraSites }).start();
-  const service = await startTestApp({ SSRF_ALLOWLIST: "127.0.0.1/32,*.test", ...options.env }, {
-    scoring: {
-      crawl: { resolver: fixtureResolver({ "nowhere.test": [] }), budgetMs: 20_000 },
-      ...(options.waitMs ? { waitMs: options.waitMs } : {}),
-      ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
-      ...(options.sweepEveryMs ? { sweepEveryMs: options.sweepEveryMs } : {}),
-      ...(options.scorer ? { scorer: options.scorer } : {}),
+  const sites = await new FixtureSites({
+    ...Object.fromEntries(calibrationSites.map((site) => [site.host, site.pages])),
+    ...options.extraSites,
+  }).start();
+  const service = await startTestApp(
+    { SSRF_ALLOWLIST: "127.0.0.1/32,*.test", ...options.env },
+    {
+      scoring: {
+        crawl: { resolver: fixtureResolver({ "nowhere.test": [] }), budgetMs: 20_000 },
+        ...(options.waitMs ? { waitMs: options.waitMs } : {}),
+        ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+        ...(options.sweepEveryMs ? { sweepEveryMs: options.sweepEveryMs } : {}),
+        ...(options.scorer ? { scorer: options.scorer } : {}),
+      },
+      ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     },
-    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
-  });
+  );
   return {
     ...service,
     sites,

@@ -55,14 +55,25 @@ export function syntheticCrawl(
   };
 }
 
-export function syntheticFacts(pages: readonly PageSpec[], options: Parameters<typeof syntheticCrawl>[1] = {}): SiteFacts {
+export function syntheticFacts(
+  pages: readonly PageSpec[],
+  options: Parameters<typeof syntheticCrawl>[1] = {},
+): SiteFacts {
   return new SiteFacts(syntheticCrawl(pages, options));
 }
 
 function toPage(spec: PageSpec): ExtractedPage {
   const url = `${SYNTHETIC_ORIGIN}${spec.path}`;
-  const link = (href: string): PageLink => ({ url: href.startsWith("http") ? href : `${SYNTHETIC_ORIGIN}${href}`, text: href, inNav: false });
-  const named = (spec.namedLinks ?? []).map((entry): PageLink => ({ ...link(entry.href), text: entry.text, inNav: entry.inNav ?? false }));
+  const link = (href: string): PageLink => ({
+    url: href.startsWith("http") ? href : `${SYNTHETIC_ORIGIN}${href}`,
+    text: href,
+    inNav: false,
+  });
+  const named = (spec.namedLinks ?? []).map((entry): PageLink => ({
+    ...link(entry.href),
+    text: entry.text,
+    inNav: entry.inNav ?? false,
+  }));
   const isInternal = (href: string) => href.startsWith(SYNTHETIC_ORIGIN);
   return {
     url,
@@ -73,7 +84,9 @@ function toPage(spec: PageSpec): ExtractedPage {
     jsonLd: spec.jsonLd ?? [],
     canonical: undefined,
     lang: "en",
-    headings: (spec.headings ?? []).map((heading) => (typeof heading === "string" ? { level: 2 as const, text: heading } : heading)),
+    headings: (spec.headings ?? []).map((heading) =>
+      typeof heading === "string" ? { level: 2 as const, text: heading } : heading,
+    ),
     text: spec.text ?? "",
     boilerplate: spec.boilerplate ?? [],
     internalLinks: [
@@ -83,8 +96,17 @@ function toPage(spec: PageSpec): ExtractedPage {
     ],
     externalLinks: [...(spec.externalLinks ?? []).map(link), ...named.filter((entry) => !isInternal(entry.url))],
     dates: spec.dates ?? [],
-    prices: (spec.prices ?? []).map((price) => ({ currency: price.currency ?? "USD", amount: price.amount, text: price.text ?? `$${price.amount}` })),
-    trustHeaders: { hsts: spec.hsts ?? false, csp: spec.csp ?? false, xFrameOptions: false, xContentTypeOptions: false },
+    prices: (spec.prices ?? []).map((price) => ({
+      currency: price.currency ?? "USD",
+      amount: price.amount,
+      text: price.text ?? `$${price.amount}`,
+    })),
+    trustHeaders: {
+      hsts: spec.hsts ?? false,
+      csp: spec.csp ?? false,
+      xFrameOptions: false,
+      xContentTypeOptions: false,
+    },
     metaRefresh: undefined,
   };
 }

@@ -18,7 +18,10 @@ export class TcpRelay {
   async open(): Promise<void> {
     this.server = createServer((client) => {
       const upstream = connect(this.target.port, this.target.host);
-      for (const [socket, peer] of [[client, upstream], [upstream, client]] as const) {
+      for (const [socket, peer] of [
+        [client, upstream],
+        [upstream, client],
+      ] as const) {
         this.sockets.add(socket);
         socket.on("close", () => {
           this.sockets.delete(socket);

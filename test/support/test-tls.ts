@@ -22,9 +22,57 @@ export async function makeTestTls(): Promise<TestTls> {
   const dir = await mkdtemp(path.join(tmpdir(), "pms-tls-"));
   const file = (name: string) => path.join(dir, name);
   const openssl = (...args: string[]) => execFileSync("openssl", args, { stdio: ["ignore", "ignore", "pipe"] });
-  openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", file("ca.key"), "-out", file("ca.pem"), "-days", "2", "-subj", "/CN=pms test CA");
-  openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", file("server.key"), "-out", file("server.csr"), "-subj", "/CN=localhost");
-  await writeFile(file("san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n");
-  openssl("x509", "-req", "-in", file("server.csr"), "-CA", file("ca.pem"), "-CAkey", file("ca.key"), "-CAcreateserial", "-out", file("server.pem"), "-days", "2", "-extfile", file("san.ext"));
-  return { caFile: file("ca.pem"), key: await readFile(file("server.key"), "utf8"), cert: await readFile(file("server.pem"), "utf8") };
+  openssl(
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    file("ca.key"),
+    "-out",
+    file("ca.pem"),
+    "-days",
+    "2",
+    "-subj",
+    "/CN=pms test CA",
+  );
+  openssl(
+    "req",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    file("server.key"),
+    "-out",
+    file("server.csr"),
+    "-subj",
+    "/CN=localhost",
+  );
+  await writeFile(
+    file("san.ext"),
+    "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n",
+  );
+  openssl(
+    "x509",
+    "-req",
+    "-in",
+    file("server.csr"),
+    "-CA",
+    file("ca.pem"),
+    "-CAkey",
+    file("ca.key"),
+    "-CAcreateserial",
+    "-out",
+    file("server.pem"),
+    "-days",
+    "2",
+    "-extfile",
+    file("san.ext"),
+  );
+  return {
+    caFile: file("ca.pem"),
+    key: await readFile(file("server.key"), "utf8"),
+    cert: await readFile(file("server.pem"), "utf8"),
+  };
 }

@@ -44,7 +44,12 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
       request.on("end", async () => {
-        const received = { path: request.url ?? "/", headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+        const received = {
+          path: request.url ?? "/",
+          headers: request.headers,
+          body: Buffer.concat(chunks).toString("utf8"),
+          at: Date.now(),
+        };
         this.received.push(received);
         for (const wake of this.waiters.splice(0)) wake();
         const { status, headers, body } = await this.answer(received);

@@ -7,24 +7,31 @@ import { newWebhookSecret } from "../../src/modules/webhooks/webhooks.service.js
 
 /** An account row, straight into the database: the dispatcher tests need no sign-in. */
 export async function insertAccount(dataSource: DataSource, name: string): Promise<string> {
-  const [row] = (await dataSource.query(`INSERT INTO accounts (name, billing_cycle_anchor) VALUES ($1, now()) RETURNING id`, [name])) as Array<{ id: string }>;
+  const [row] = (await dataSource.query(
+    `INSERT INTO accounts (name, billing_cycle_anchor) VALUES ($1, now()) RETURNING id`,
+    [name],
+  )) as Array<{ id: string }>;
   return row!.id;
 }
 
 /** A webhook of the account to `url`, subscribed to subscription.changed, with a fresh secret. */
 export async function insertWebhook(dataSource: DataSource, accountId: string, url: string): Promise<string> {
-  const [row] = (await dataSource.query(`INSERT INTO webhooks (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING id`, [
-    accountId,
-    url,
-    ["subscription.changed"],
-    newWebhookSecret(),
-  ])) as Array<{ id: string }>;
+  const [row] = (await dataSource.query(
+    `INSERT INTO webhooks (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING id`,
+    [accountId, url, ["subscription.changed"], newWebhookSecret()],
+  )) as Array<{ id: string }>;
   return row!.id;
 }
 
 /** A dispatcher over its real repositories on this data source, wired as src/worker.ts wires it. */
 export function newDispatcher(dataSource: DataSource, ...rest: DispatcherArgs): WebhookDispatcher {
-  return new WebhookDispatcher(new WebhookLeaseRepository(dataSource), new WebhookHealthRepository(dataSource), new Transactions(dataSource), ...rest);
+  return new WebhookDispatcher(
+    new WebhookLeaseRepository(dataSource),
+    new WebhookHealthRepository(dataSource),
+    new Transactions(dataSource),
+    ...rest,
+  );
 }
 
-type DispatcherArgs = ConstructorParameters<typeof WebhookDispatcher> extends [unknown, unknown, unknown, ...infer Rest] ? Rest : never;
+type DispatcherArgs =
+  ConstructorParameters<typeof WebhookDispatcher> extends [unknown, unknown, unknown, ...infer Rest] ? Rest : never;

@@ -4,7 +4,11 @@ import { clientIp, trustProxyFunction } from "../../src/http/client-ip.js";
 import { clientNetwork } from "../../src/net/client-network.js";
 
 const request = (peer: string, forwardedFor?: string) =>
-  ({ socket: { remoteAddress: peer }, connection: { remoteAddress: peer }, headers: forwardedFor ? { "x-forwarded-for": forwardedFor } : {} }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress: peer },
+    connection: { remoteAddress: peer },
+    headers: forwardedFor ? { "x-forwarded-for": forwardedFor } : {},
+  }) as unknown as IncomingMessage;
 
 describe("client address under TRUST_PROXY", () => {
   it("ignores X-Forwarded-For unless proxies are trusted (the default)", () => {
@@ -34,7 +38,14 @@ describe("the network a client counts as", () => {
 
   it("is an IPv6 address's /64, however the address is written", () => {
     const network = "2001:db8:aa:1::/64";
-    for (const address of ["2001:db8:aa:1::1", "2001:0db8:00aa:0001:ffff:ffff:ffff:ffff", "2001:DB8:AA:1:0:0:0:7", "[2001:db8:aa:1::9]", "2001:db8:aa:1::1%eth0", "2001:db8:aa:1::1.2.3.4"]) {
+    for (const address of [
+      "2001:db8:aa:1::1",
+      "2001:0db8:00aa:0001:ffff:ffff:ffff:ffff",
+      "2001:DB8:AA:1:0:0:0:7",
+      "[2001:db8:aa:1::9]",
+      "2001:db8:aa:1::1%eth0",
+      "2001:db8:aa:1::1.2.3.4",
+    ]) {
       expect(clientNetwork(address), address).toBe(network);
     }
     expect(clientNetwork("2001:db8:aa:2::1")).toBe("2001:db8:aa:2::/64");

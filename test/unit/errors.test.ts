@@ -29,11 +29,22 @@ describe("error catalogue", () => {
   });
 
   it("builds the REST envelope and the GraphQL extensions from the same error", () => {
-    const error = new AppError("SCORING_RATE_LIMITED", "Too many score requests.", { headers: { "retry-after": "60" } });
-    expect(error.toEnvelope()).toEqual({
-      error: { code: "SCORING_RATE_LIMITED", message: "Too many score requests.", action: expect.any(String), retryable: true },
+    const error = new AppError("SCORING_RATE_LIMITED", "Too many score requests.", {
+      headers: { "retry-after": "60" },
     });
-    expect(error.toGraphQLExtensions()).toEqual({ code: "SCORING_RATE_LIMITED", action: error.action, retryable: true });
+    expect(error.toEnvelope()).toEqual({
+      error: {
+        code: "SCORING_RATE_LIMITED",
+        message: "Too many score requests.",
+        action: expect.any(String),
+        retryable: true,
+      },
+    });
+    expect(error.toGraphQLExtensions()).toEqual({
+      code: "SCORING_RATE_LIMITED",
+      action: error.action,
+      retryable: true,
+    });
     expect(error.headers).toEqual({ "retry-after": "60" });
   });
 
@@ -54,7 +65,8 @@ describe("error catalogue", () => {
   });
 
   // What pg raises (a DatabaseError with the server's SQLSTATE and source file) when Postgres is up but will not serve us now.
-  const postgresError = (code: string, message: string, file = "postinit.c") => Object.assign(new Error(message), { name: "error", severity: "FATAL", code, file });
+  const postgresError = (code: string, message: string, file = "postinit.c") =>
+    Object.assign(new Error(message), { name: "error", severity: "FATAL", code, file });
 
   it.each([
     ["57P01", "terminating connection due to administrator command"],
@@ -74,18 +86,28 @@ describe("error catalogue", () => {
     const raised = postgresError(code, message);
     expect(toAppError(raised)).toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503, retryable: true });
     // TypeORM's QueryFailedError copies the driver error's fields onto itself.
-    expect(toAppError(Object.assign(new Error(message), { name: "QueryFailedError", driverError: raised, code, file: raised.file })).code).toBe("SERVICE_UNAVAILABLE");
+    expect(
+      toAppError(
+        Object.assign(new Error(message), { name: "QueryFailedError", driverError: raised, code, file: raised.file }),
+      ).code,
+    ).toBe("SERVICE_UNAVAILABLE");
     expect(toAppError(raised).message).not.toContain("pms");
   });
 
   it("keeps 55000 raised by a query (a bug of ours, not an outage) INTERNAL", () => {
-    expect(toAppError(postgresError("55000", 'currval of sequence "s" is not yet defined in this session', "sequence.c")).code).toBe("INTERNAL");
+    expect(
+      toAppError(postgresError("55000", 'currval of sequence "s" is not yet defined in this session', "sequence.c"))
+        .code,
+    ).toBe("INTERNAL");
     expect(toAppError(postgresError("55000", 'tablespace "t" is not empty', "tablespace.c")).code).toBe("INTERNAL");
   });
 
   it("treats document errors as the caller's and execution errors as ours", () => {
     expect(toAppError(new GraphQLError('Cannot query field "x" on type "Query".')).code).toBe("VALIDATION_FAILED");
-    expect(toAppError(new GraphQLError("Cannot return null for non-nullable field Query.health.", { path: ["health"] })).code).toBe("INTERNAL");
+    expect(
+      toAppError(new GraphQLError("Cannot return null for non-nullable field Query.health.", { path: ["health"] }))
+        .code,
+    ).toBe("INTERNAL");
     const wrapped = new GraphQLError("wrapped", { originalError: new AppError("NOT_FOUND", "No such result.") });
     expect(toAppError(wrapped)).toMatchObject({ code: "NOT_FOUND", message: "No such result." });
   });
@@ -97,16 +119,26 @@ describe("error catalogue", () => {
       }
     }
     const inner = new ArgumentValidationError([
-      { property: "input", children: [{ property: "name", constraints: { isLength: "name must be shorter than or equal to 100 characters" } }] },
+      {
+        property: "input",
+        children: [
+          { property: "name", constraints: { isLength: "name must be shorter than or equal to 100 characters" } },
+        ],
+      },
     ]);
     const located = new GraphQLError(inner.message, { path: ["createApiKey"], originalError: inner });
-    expect(toAppError(located)).toMatchObject({ code: "VALIDATION_FAILED", message: "name: name must be shorter than or equal to 100 characters" });
+    expect(toAppError(located)).toMatchObject({
+      code: "VALIDATION_FAILED",
+      message: "name: name must be shorter than or equal to 100 characters",
+    });
   });
 
   it("names the field when type-graphql argument validation fails", () => {
     const validation = Object.assign(new Error("Argument Validation Error"), {
       name: "ArgumentValidationError",
-      validationErrors: [{ property: "url", constraints: { maxLength: "url must be shorter than or equal to 2048 characters" } }],
+      validationErrors: [
+        { property: "url", constraints: { maxLength: "url must be shorter than or equal to 2048 characters" } },
+      ],
     });
     expect(toAppError(validation)).toMatchObject({
       code: "VALIDATION_FAILED",

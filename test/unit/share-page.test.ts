@@ -9,8 +9,15 @@ import { renderSharePage, sharePageCsp } from "../../src/http/share-page.js";
 const BASE = "https://score.example.com";
 const fixture = scoreResultFixture;
 
-function withEvidence(result: ScoreResultView, id: DimensionId, evidenceItems: DimensionView["evidenceItems"]): ScoreResultView {
-  return { ...result, dimensions: result.dimensions.map((dim) => (dim.dimensionId === id ? { ...dim, evidenceItems } : dim)) };
+function withEvidence(
+  result: ScoreResultView,
+  id: DimensionId,
+  evidenceItems: DimensionView["evidenceItems"],
+): ScoreResultView {
+  return {
+    ...result,
+    dimensions: result.dimensions.map((dim) => (dim.dimensionId === id ? { ...dim, evidenceItems } : dim)),
+  };
 }
 
 const meta = (html: string, property: string) =>
@@ -84,7 +91,10 @@ describe("share page", () => {
   });
 
   it("loads no external asset and links only the result's own URLs", () => {
-    const result = fixture({ crossDimensionNotes: "Strong docs, weak AI governance.", antiPatternsDetected: ["AI claims without evidence"] });
+    const result = fixture({
+      crossDimensionNotes: "Strong docs, weak AI governance.",
+      antiPatternsDetected: ["AI claims without evidence"],
+    });
     const html = renderSharePage(result, { publicBaseUrl: BASE });
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/i);
@@ -130,6 +140,8 @@ describe("share page", () => {
 
   it("says why a result has no strengths", () => {
     const html = renderSharePage({ ...fixture(), strengths: [] }, { publicBaseUrl: BASE });
-    expect(html).toMatch(/class="card strengths"><h2>Strengths<\/h2><p class="muted">None yet: no dimension scores 50 or more with high or medium confidence\.<\/p>/);
+    expect(html).toMatch(
+      /class="card strengths"><h2>Strengths<\/h2><p class="muted">None yet: no dimension scores 50 or more with high or medium confidence\.<\/p>/,
+    );
   });
 });

@@ -21,9 +21,15 @@ export class CreditLedger1763800000000 implements MigrationInterface {
         CONSTRAINT "CHK_credit_entries_kind" CHECK ("kind" IN ('grant', 'spend', 'pack_purchase', 'reset', 'refund')),
         CONSTRAINT "CHK_credit_entries_bucket" CHECK ("bucket" IN ('plan', 'pack'))
       )`);
-    await queryRunner.query(`CREATE INDEX "IDX_credit_entries_account_cycle" ON "credit_entries" ("account_id", "cycle_start")`);
-    await queryRunner.query(`CREATE INDEX "IDX_credit_entries_pack" ON "credit_entries" ("account_id") WHERE "bucket" = 'pack'`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "IDX_credit_entries_refund" ON "credit_entries" ("reference") WHERE "kind" = 'refund'`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_credit_entries_account_cycle" ON "credit_entries" ("account_id", "cycle_start")`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "IDX_credit_entries_pack" ON "credit_entries" ("account_id") WHERE "bucket" = 'pack'`,
+    );
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "IDX_credit_entries_refund" ON "credit_entries" ("reference") WHERE "kind" = 'refund'`,
+    );
     await queryRunner.query(
       `CREATE UNIQUE INDEX "IDX_credit_entries_pack_purchase" ON "credit_entries" ("account_id", "reference") WHERE "kind" = 'pack_purchase'`,
     );

@@ -11,7 +11,9 @@ export class Billing1764000000000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "accounts" ADD "stripe_customer_id" text`);
     await queryRunner.query(`ALTER TABLE "accounts" ADD "stripe_subscription_id" text`);
     await queryRunner.query(`CREATE UNIQUE INDEX "IDX_accounts_stripe_customer" ON "accounts" ("stripe_customer_id")`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "IDX_accounts_stripe_subscription" ON "accounts" ("stripe_subscription_id")`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "IDX_accounts_stripe_subscription" ON "accounts" ("stripe_subscription_id")`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE "checkout_sessions" (
@@ -57,7 +59,9 @@ export class Billing1764000000000 implements MigrationInterface {
         CONSTRAINT "PK_domain_events" PRIMARY KEY ("id"),
         CONSTRAINT "FK_domain_events_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
       )`);
-    await queryRunner.query(`CREATE INDEX "IDX_domain_events_account" ON "domain_events" ("account_id", "occurred_at")`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_domain_events_account" ON "domain_events" ("account_id", "occurred_at")`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE "invitations" (
@@ -73,7 +77,9 @@ export class Billing1764000000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE UNIQUE INDEX "IDX_invitations_pending" ON "invitations" ("account_id", "email") WHERE "accepted_at" IS NULL`,
     );
-    await queryRunner.query(`CREATE INDEX "IDX_invitations_email" ON "invitations" ("email") WHERE "accepted_at" IS NULL`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_invitations_email" ON "invitations" ("email") WHERE "accepted_at" IS NULL`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

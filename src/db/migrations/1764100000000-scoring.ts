@@ -43,7 +43,9 @@ export class Scoring1764100000000 implements MigrationInterface {
         CONSTRAINT "CHK_score_jobs_status" CHECK ("status" IN ('queued', 'crawling', 'scoring', 'completed', 'failed')),
         CONSTRAINT "FK_score_jobs_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
       )`);
-    await queryRunner.query(`CREATE INDEX "IDX_score_jobs_runnable" ON "score_jobs" ("created_at") WHERE "status" IN ('queued', 'crawling', 'scoring')`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_score_jobs_runnable" ON "score_jobs" ("created_at") WHERE "status" IN ('queued', 'crawling', 'scoring')`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE "score_results" (
@@ -73,9 +75,13 @@ export class Scoring1764100000000 implements MigrationInterface {
         CONSTRAINT "FK_score_results_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE,
         CONSTRAINT "FK_score_results_product" FOREIGN KEY ("product_id") REFERENCES "products"("id") ON DELETE SET NULL
       )`);
-    await queryRunner.query(`CREATE INDEX "IDX_score_results_history" ON "score_results" ("account_id", "created_at", "id")`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_score_results_history" ON "score_results" ("account_id", "created_at", "id")`,
+    );
     await queryRunner.query(`CREATE INDEX "IDX_score_results_product" ON "score_results" ("product_id", "created_at")`);
-    await queryRunner.query(`CREATE INDEX "IDX_score_results_held" ON "score_results" ("claim_expires_at") WHERE "account_id" IS NULL`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_score_results_held" ON "score_results" ("claim_expires_at") WHERE "account_id" IS NULL`,
+    );
     await queryRunner.query(`CREATE UNIQUE INDEX "IDX_score_results_job" ON "score_results" ("job_id")`);
 
     await queryRunner.query(`

@@ -14,7 +14,9 @@ export class FairQueue1764400000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "IDX_score_jobs_fair" ON "score_jobs" ("fair_rank", "created_at") WHERE "status" IN ('queued', 'crawling', 'scoring')`,
     );
-    await queryRunner.query(`CREATE INDEX "IDX_score_jobs_account_active" ON "score_jobs" ("account_id") WHERE "status" IN ('queued', 'crawling', 'scoring')`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_score_jobs_account_active" ON "score_jobs" ("account_id") WHERE "status" IN ('queued', 'crawling', 'scoring')`,
+    );
     await queryRunner.query(
       `CREATE INDEX "IDX_score_jobs_requester_active" ON "score_jobs" ("requester_ip") WHERE "status" IN ('queued', 'crawling', 'scoring') AND "account_id" IS NULL`,
     );

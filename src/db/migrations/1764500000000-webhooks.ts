@@ -43,9 +43,15 @@ export class Webhooks1764500000000 implements MigrationInterface {
         CONSTRAINT "FK_webhook_deliveries_event" FOREIGN KEY ("event_id") REFERENCES "domain_events"("id") ON DELETE CASCADE,
         CONSTRAINT "FK_webhook_deliveries_webhook" FOREIGN KEY ("webhook_id") REFERENCES "webhooks"("id") ON DELETE CASCADE
       )`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "IDX_webhook_deliveries_event_webhook" ON "webhook_deliveries" ("event_id", "webhook_id")`);
-    await queryRunner.query(`CREATE INDEX "IDX_webhook_deliveries_due" ON "webhook_deliveries" ("next_attempt_at") WHERE "status" = 'pending'`);
-    await queryRunner.query(`CREATE INDEX "IDX_webhook_deliveries_log" ON "webhook_deliveries" ("webhook_id", "created_at", "id")`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "IDX_webhook_deliveries_event_webhook" ON "webhook_deliveries" ("event_id", "webhook_id")`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "IDX_webhook_deliveries_due" ON "webhook_deliveries" ("next_attempt_at") WHERE "status" = 'pending'`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "IDX_webhook_deliveries_log" ON "webhook_deliveries" ("webhook_id", "created_at", "id")`,
+    );
     // The outbox purge walks events by age.
     await queryRunner.query(`CREATE INDEX "IDX_domain_events_occurred" ON "domain_events" ("occurred_at")`);
   }

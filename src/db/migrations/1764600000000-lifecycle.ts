@@ -20,7 +20,9 @@ export class Lifecycle1764600000000 implements MigrationInterface {
         CONSTRAINT "FK_lifecycle_assessments_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE,
         CONSTRAINT "FK_lifecycle_assessments_product" FOREIGN KEY ("product_id") REFERENCES "products"("id") ON DELETE CASCADE
       )`);
-    await queryRunner.query(`CREATE INDEX "IDX_lifecycle_assessments_product" ON "lifecycle_assessments" ("product_id", "created_at", "id")`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_lifecycle_assessments_product" ON "lifecycle_assessments" ("product_id", "created_at", "id")`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

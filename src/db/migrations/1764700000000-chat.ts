@@ -16,7 +16,9 @@ export class Chat1764700000000 implements MigrationInterface {
         CONSTRAINT "PK_chat_conversations" PRIMARY KEY ("id"),
         CONSTRAINT "FK_chat_conversations_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
       )`);
-    await queryRunner.query(`CREATE INDEX "IDX_chat_conversations_account" ON "chat_conversations" ("account_id", "created_at")`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_chat_conversations_account" ON "chat_conversations" ("account_id", "created_at")`,
+    );
     await queryRunner.query(`
       CREATE TABLE "chat_messages" (
         "id" uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -29,7 +31,9 @@ export class Chat1764700000000 implements MigrationInterface {
         CONSTRAINT "CHK_chat_messages_role" CHECK ("role" IN ('user', 'assistant')),
         CONSTRAINT "FK_chat_messages_conversation" FOREIGN KEY ("conversation_id") REFERENCES "chat_conversations"("id") ON DELETE CASCADE
       )`);
-    await queryRunner.query(`CREATE INDEX "IDX_chat_messages_conversation" ON "chat_messages" ("conversation_id", "created_at", "id")`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_chat_messages_conversation" ON "chat_messages" ("conversation_id", "created_at", "id")`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -10,7 +10,9 @@ export class IdempotencyDigests1764900000000 implements MigrationInterface {
   name = "IdempotencyDigests1764900000000";
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`UPDATE "idempotency_keys" SET "key" = 'sha256:' || encode(sha256(convert_to("key", 'UTF8')), 'hex')`);
+    await queryRunner.query(
+      `UPDATE "idempotency_keys" SET "key" = 'sha256:' || encode(sha256(convert_to("key", 'UTF8')), 'hex')`,
+    );
     await queryRunner.query(`ALTER TABLE "idempotency_keys" ADD COLUMN "sealed_claim_token" text`);
   }
 

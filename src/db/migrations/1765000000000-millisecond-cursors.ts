@@ -13,10 +13,12 @@ export class MillisecondCursors1765000000000 implements MigrationInterface {
   name = "MillisecondCursors1765000000000";
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    for (const table of TABLES) await queryRunner.query(`ALTER TABLE "${table}" ALTER COLUMN "created_at" TYPE timestamptz(3)`);
+    for (const table of TABLES)
+      await queryRunner.query(`ALTER TABLE "${table}" ALTER COLUMN "created_at" TYPE timestamptz(3)`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of TABLES) await queryRunner.query(`ALTER TABLE "${table}" ALTER COLUMN "created_at" TYPE timestamptz`);
+    for (const table of TABLES)
+      await queryRunner.query(`ALTER TABLE "${table}" ALTER COLUMN "created_at" TYPE timestamptz`);
   }
 }

@@ -21,15 +21,23 @@ export class WebhookFairShare1765220000000 implements MigrationInterface {
     await queryRunner.query(
       `ALTER TABLE "webhooks" ADD "breaker_failures" integer NOT NULL DEFAULT 0, ADD "breaker_open_until" timestamptz, ADD "breaker_trips" integer NOT NULL DEFAULT 0`,
     );
-    await queryRunner.query(`CREATE INDEX "IDX_webhook_deliveries_pending" ON "webhook_deliveries" ("webhook_id", "next_attempt_at") WHERE "status" = 'pending'`);
-    await queryRunner.query(`CREATE INDEX "IDX_webhook_deliveries_leased" ON "webhook_deliveries" ("webhook_id") WHERE "lease_token" IS NOT NULL`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_webhook_deliveries_pending" ON "webhook_deliveries" ("webhook_id", "next_attempt_at") WHERE "status" = 'pending'`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "IDX_webhook_deliveries_leased" ON "webhook_deliveries" ("webhook_id") WHERE "lease_token" IS NOT NULL`,
+    );
     await queryRunner.query(`DROP INDEX "IDX_webhook_deliveries_due"`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`CREATE INDEX "IDX_webhook_deliveries_due" ON "webhook_deliveries" ("next_attempt_at") WHERE "status" = 'pending'`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_webhook_deliveries_due" ON "webhook_deliveries" ("next_attempt_at") WHERE "status" = 'pending'`,
+    );
     await queryRunner.query(`DROP INDEX "IDX_webhook_deliveries_leased"`);
     await queryRunner.query(`DROP INDEX "IDX_webhook_deliveries_pending"`);
-    await queryRunner.query(`ALTER TABLE "webhooks" DROP COLUMN "breaker_trips", DROP COLUMN "breaker_open_until", DROP COLUMN "breaker_failures"`);
+    await queryRunner.query(
+      `ALTER TABLE "webhooks" DROP COLUMN "breaker_trips", DROP COLUMN "breaker_open_until", DROP COLUMN "breaker_failures"`,
+    );
   }
 }

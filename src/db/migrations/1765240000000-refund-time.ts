@@ -9,7 +9,9 @@ export class RefundTime1765240000000 implements MigrationInterface {
   name = "RefundTime1765240000000";
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`CREATE INDEX "IDX_credit_entries_refund_time" ON "credit_entries" ("account_id", "created_at") WHERE "kind" = 'refund'`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_credit_entries_refund_time" ON "credit_entries" ("account_id", "created_at") WHERE "kind" = 'refund'`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

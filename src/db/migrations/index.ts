@@ -18,4 +18,23 @@ import { WebhookFairShare1765220000000 } from "./1765220000000-webhook-fair-shar
 import { RefundTime1765240000000 } from "./1765240000000-refund-time.js";
 
 /** Applied in this order at start; never edit one that has shipped, add a new one. */
-export const migrations = [Accounts1763700000000, CreditLedger1763800000000, ApiKeys1763900000000, Billing1764000000000, Scoring1764100000000, JobLeases1764200000000, CreditBalances1764300000000, FairQueue1764400000000, Webhooks1764500000000, Lifecycle1764600000000, Chat1764700000000, ResultAnswers1764800000000, IdempotencyDigests1764900000000, MillisecondCursors1765000000000, JobErrorAction1765100000000, DeliveryAttemptLimit1765200000000, WebhookFairShare1765220000000, RefundTime1765240000000];
+export const migrations = [
+  Accounts1763700000000,
+  CreditLedger1763800000000,
+  ApiKeys1763900000000,
+  Billing1764000000000,
+  Scoring1764100000000,
+  JobLeases1764200000000,
+  CreditBalances1764300000000,
+  FairQueue1764400000000,
+  Webhooks1764500000000,
+  Lifecycle1764600000000,
+  Chat1764700000000,
+  ResultAnswers1764800000000,
+  IdempotencyDigests1764900000000,
+  MillisecondCursors1765000000000,
+  JobErrorAction1765100000000,
+  DeliveryAttemptLimit1765200000000,
+  WebhookFairShare1765220000000,
+  RefundTime1765240000000,
+];

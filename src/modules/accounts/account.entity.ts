@@ -1,4 +1,13 @@
-import { Check, Column, CreateDateColumn, Entity, Index, OneToMany, PrimaryGeneratedColumn, type Relation } from "typeorm";
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  OneToMany,
+  PrimaryGeneratedColumn,
+  type Relation,
+} from "typeorm";
 import { User } from "./user.entity.js";
 
 export const planIds = ["free", "pro", "business", "enterprise"] as const;

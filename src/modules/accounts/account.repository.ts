@@ -22,7 +22,10 @@ export class AccountRepository {
 
   /** The account whose current Stripe subscription this is, locked like `lock`; null when none is. */
   lockBySubscription(tx: Transaction, subscriptionId: string): Promise<Account | null> {
-    return tx.findOne(Account, { where: { stripeSubscriptionId: subscriptionId }, lock: { mode: "for_no_key_update" } });
+    return tx.findOne(Account, {
+      where: { stripeSubscriptionId: subscriptionId },
+      lock: { mode: "for_no_key_update" },
+    });
   }
 
   /** Writes the account's changed fields (plan, billing anchor, Stripe ids). */

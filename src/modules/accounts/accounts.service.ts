@@ -28,10 +28,21 @@ export class AccountsService {
     try {
       return await this.transactions.run(async (tx) => {
         // An invitation binds an address, so only an address the provider verified may take it.
-        const invited = claims.email && claims.emailVerified ? await this.members.acceptInvitation(tx, claims.email) : undefined;
+        const invited =
+          claims.email && claims.emailVerified ? await this.members.acceptInvitation(tx, claims.email) : undefined;
         const accountId =
-          invited ?? (await this.accounts.create(tx, { name: claims.name ?? claims.email ?? "My account", plan: "free", billingCycleAnchor: this.clock() }));
-        const user = await this.users.create(tx, { accountId, subject: claims.subject, email: claims.email ?? "", name: claims.name ?? null });
+          invited ??
+          (await this.accounts.create(tx, {
+            name: claims.name ?? claims.email ?? "My account",
+            plan: "free",
+            billingCycleAnchor: this.clock(),
+          }));
+        const user = await this.users.create(tx, {
+          accountId,
+          subject: claims.subject,
+          email: claims.email ?? "",
+          name: claims.name ?? null,
+        });
         return { userId: user.id, accountId };
       });
     } catch (error) {

@@ -8,7 +8,9 @@ export class InvitationRepository {
 
   /** The account's pending invitations, oldest first. */
   listPending(accountId: string): Promise<Invitation[]> {
-    return this.dataSource.getRepository(Invitation).find({ where: { accountId, acceptedAt: IsNull() }, order: { createdAt: "ASC", id: "ASC" } });
+    return this.dataSource
+      .getRepository(Invitation)
+      .find({ where: { accountId, acceptedAt: IsNull() }, order: { createdAt: "ASC", id: "ASC" } });
   }
 
   findPendingFor(tx: Transaction, accountId: string, email: string): Promise<Invitation | null> {

@@ -1,5 +1,10 @@
 import { Arg, Authorized, ID, Mutation, Query, Resolver } from "type-graphql";
-import { CurrentMember, SessionMember, type Member, type MemberBySession } from "../../graphql/decorators/current-member.js";
+import {
+  CurrentMember,
+  SessionMember,
+  type Member,
+  type MemberBySession,
+} from "../../graphql/decorators/current-member.js";
 import type { MembersService } from "./members.service.js";
 import { CreatedInvitation, InvitationType, InviteMemberInput, MemberList, MemberType } from "./members.types.js";
 
@@ -15,7 +20,8 @@ export class MembersResolver {
 
   @Authorized("session")
   @Mutation(() => CreatedInvitation, {
-    description: "Offers a seat to an e-mail address (signed-in session); PLAN_LIMIT_REACHED when every seat is taken. REST: POST /api/members/invitations.",
+    description:
+      "Offers a seat to an e-mail address (signed-in session); PLAN_LIMIT_REACHED when every seat is taken. REST: POST /api/members/invitations.",
   })
   async inviteMember(
     @Arg("input", () => InviteMemberInput, { description: "Who to invite." }) input: InviteMemberInput,
@@ -25,14 +31,25 @@ export class MembersResolver {
   }
 
   @Authorized("session")
-  @Mutation(() => InvitationType, { description: "Cancels a pending invitation, freeing its seat. REST: DELETE /api/members/invitations/{id} (204)." })
-  async cancelInvitation(@Arg("id", () => ID, { description: "The invitation's id." }) id: string, @SessionMember() member: MemberBySession): Promise<InvitationType> {
+  @Mutation(() => InvitationType, {
+    description: "Cancels a pending invitation, freeing its seat. REST: DELETE /api/members/invitations/{id} (204).",
+  })
+  async cancelInvitation(
+    @Arg("id", () => ID, { description: "The invitation's id." }) id: string,
+    @SessionMember() member: MemberBySession,
+  ): Promise<InvitationType> {
     return this.service.cancelInvitation(member.accountId, id);
   }
 
   @Authorized("session")
-  @Mutation(() => MemberType, { description: "Removes another member from the account at once, freeing the seat. REST: DELETE /api/members/{id} (204)." })
-  async removeMember(@Arg("id", () => ID, { description: "The member's user id." }) id: string, @SessionMember() member: MemberBySession): Promise<MemberType> {
+  @Mutation(() => MemberType, {
+    description:
+      "Removes another member from the account at once, freeing the seat. REST: DELETE /api/members/{id} (204).",
+  })
+  async removeMember(
+    @Arg("id", () => ID, { description: "The member's user id." }) id: string,
+    @SessionMember() member: MemberBySession,
+  ): Promise<MemberType> {
     return this.service.remove(member.accountId, member.userId, id);
   }
 }

@@ -39,25 +39,34 @@ export class MembersService {
   ) {}
 
   async list(accountId: string): Promise<{ members: MemberView[]; invitations: InvitationView[] }> {
-    const [users, invitations] = await Promise.all([this.users.listInAccount(accountId), this.invitations.listPending(accountId)]);
+    const [users, invitations] = await Promise.all([
+      this.users.listInAccount(accountId),
+      this.invitations.listPending(accountId),
+    ]);
     return { members: users.map(memberView), invitations: invitations.map(invitationView) };
   }
 
   /** Invites an address; inviting it again returns the pending invitation. PLAN_LIMIT_REACHED when every seat is taken. */
   async invite(accountId: string, invitedBy: string, rawEmail: string): Promise<InvitationView> {
     const email = rawEmail.trim().toLowerCase();
-    if (email.length > MAX_EMAIL || !EMAIL.test(email)) throw new AppError("VALIDATION_FAILED", "email: must be an e-mail address");
+    if (email.length > MAX_EMAIL || !EMAIL.test(email))
+      throw new AppError("VALIDATION_FAILED", "email: must be an e-mail address");
     return this.transactions.run(async (tx) => {
       const account = await this.accounts.lock(tx, accountId);
       const pending = await this.invitations.findPendingFor(tx, accountId, email);
       if (pending) return invitationView(pending);
-      if (await this.users.hasEmailInAccount(tx, accountId, email)) throw new AppError("VALIDATION_FAILED", "email: is already a member of this account");
+      if (await this.users.hasEmailInAccount(tx, accountId, email))
+        throw new AppError("VALIDATION_FAILED", "email: is already a member of this account");
       const seats = plans[account.plan].seats;
       const taken = await this.seatsTaken(tx, accountId);
       if (seats !== null && taken >= seats) {
-        throw new AppError("PLAN_LIMIT_REACHED", `The ${plans[account.plan].name} plan includes ${seats} seat${seats === 1 ? "" : "s"}, all taken by members or pending invitations.`, {
-          action: "Remove a member or cancel an invitation, or upgrade your plan for more seats.",
-        });
+        throw new AppError(
+          "PLAN_LIMIT_REACHED",
+          `The ${plans[account.plan].name} plan includes ${seats} seat${seats === 1 ? "" : "s"}, all taken by members or pending invitations.`,
+          {
+            action: "Remove a member or cancel an invitation, or upgrade your plan for more seats.",
+          },
+        );
       }
       return invitationView(await this.invitations.create(tx, { accountId, email, invitedBy }));
     });
@@ -76,7 +85,8 @@ export class MembersService {
    * sign-in starts a Free account of their own.
    */
   async remove(accountId: string, actingUserId: string, userId: string): Promise<MemberView> {
-    if (userId === actingUserId) throw new AppError("VALIDATION_FAILED", "id: you cannot remove yourself; another member can");
+    if (userId === actingUserId)
+      throw new AppError("VALIDATION_FAILED", "id: you cannot remove yourself; another member can");
     return this.transactions.run(async (tx) => {
       const user = isUuid(userId) ? await this.users.findInAccount(tx, accountId, userId) : null;
       if (!user) throw new AppError("NOT_FOUND", "No such member.");
@@ -105,10 +115,22 @@ export class MembersService {
 
   /** Members plus pending invitations. */
   private async seatsTaken(tx: Transaction, accountId: string): Promise<number> {
-    const [members, pending] = await Promise.all([this.users.countInAccount(tx, accountId), this.invitations.countPending(tx, accountId)]);
+    const [members, pending] = await Promise.all([
+      this.users.countInAccount(tx, accountId),
+      this.invitations.countPending(tx, accountId),
+    ]);
     return members + pending;
   }
 }
 
-const memberView = (user: User): MemberView => ({ id: user.id, email: user.email, name: user.name, joinedAt: user.createdAt });
-const invitationView = (invitation: Invitation): InvitationView => ({ id: invitation.id, email: invitation.email, createdAt: invitation.createdAt });
+const memberView = (user: User): MemberView => ({
+  id: user.id,
+  email: user.email,
+  name: user.name,
+  joinedAt: user.createdAt,
+});
+const invitationView = (invitation: Invitation): InvitationView => ({
+  id: invitation.id,
+  email: invitation.email,
+  createdAt: invitation.createdAt,
+});

@@ -15,19 +15,27 @@ export class MemberType {
   joinedAt: Date;
 }
 
-@ObjectType("Invitation", { description: "A seat offered to an e-mail address; it holds the seat until accepted or cancelled." })
+@ObjectType("Invitation", {
+  description: "A seat offered to an e-mail address; it holds the seat until accepted or cancelled.",
+})
 export class InvitationType {
   @Field(() => ID, { description: "The invitation's id, used to cancel it." })
   id: string;
 
-  @Field(() => String, { description: "The invited address (lower-cased). Its first sign-in, verified by the identity provider, joins this account." })
+  @Field(() => String, {
+    description:
+      "The invited address (lower-cased). Its first sign-in, verified by the identity provider, joins this account.",
+  })
   email: string;
 
   @Field(() => GraphQLISODateTime, { description: "When it was sent." })
   createdAt: Date;
 }
 
-@ObjectType({ description: "The account's members and pending invitations; together they take the plan's seats. REST: GET /api/members." })
+@ObjectType({
+  description:
+    "The account's members and pending invitations; together they take the plan's seats. REST: GET /api/members.",
+})
 export class MemberList {
   @Field(() => [MemberType], { description: "Members, oldest first." })
   members: MemberType[];
@@ -44,6 +52,9 @@ export class CreatedInvitation {
 
 @InputType({ description: "An e-mail address to offer a seat to." })
 export class InviteMemberInput {
-  @Field(() => String, { description: "The address; the invitation is accepted by the first sign-in with it, verified by the identity provider." })
+  @Field(() => String, {
+    description:
+      "The address; the invitation is accepted by the first sign-in with it, verified by the identity provider.",
+  })
   email: string;
 }

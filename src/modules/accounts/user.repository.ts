@@ -25,7 +25,10 @@ export class UserRepository {
   }
 
   /** SubjectTaken when the subject already has a user; the transaction is then void. */
-  async create(tx: Transaction, fields: { accountId: string; subject: string; email: string; name: string | null }): Promise<User> {
+  async create(
+    tx: Transaction,
+    fields: { accountId: string; subject: string; email: string; name: string | null },
+  ): Promise<User> {
     try {
       return await tx.save(tx.create(User, fields));
     } catch (error) {

@@ -85,14 +85,16 @@ export interface CredentialSource {
 
 /** The member, or AUTH_REQUIRED: what operations that need an account call first. */
 export function requireMember(viewer: Viewer): Extract<Viewer, { kind: "member" }> {
-  if (viewer.kind !== "member") throw new AppError("AUTH_REQUIRED", "This operation needs a signed-in session or an API key.");
+  if (viewer.kind !== "member")
+    throw new AppError("AUTH_REQUIRED", "This operation needs a signed-in session or an API key.");
   return viewer;
 }
 
 /** A person signed in with a session: what managing credentials needs (a key cannot mint keys). */
 export function requireSessionMember(viewer: Viewer): Extract<Viewer, { via: "session" }> {
   const member = requireMember(viewer);
-  if (member.via !== "session") throw new AppError("FORBIDDEN", "This operation needs a signed-in session, not an API key.");
+  if (member.via !== "session")
+    throw new AppError("FORBIDDEN", "This operation needs a signed-in session, not an API key.");
   return member;
 }
 

@@ -53,10 +53,15 @@ export interface PlanCharge {
   readonly anchorText: string;
 }
 
-export const countColumns: Record<BillableAction, string> = { score: "score_count", chat: "chat_count", api_call: "api_call_count" };
+export const countColumns: Record<BillableAction, string> = {
+  score: "score_count",
+  chat: "chat_count",
+  api_call: "api_call_count",
+};
 
 /** A charge of $3 tenths of plan credits and one action on a cycle row (both charge paths). */
-const chargeSet = (column: string) => `"plan_balance" = "plan_balance" - $3, "plan_used" = "plan_used" + $3, "${column}" = "${column}" + 1, "updated_at" = now()`;
+const chargeSet = (column: string) =>
+  `"plan_balance" = "plan_balance" - $3, "plan_used" = "plan_used" + $3, "${column}" = "${column}" + 1, "updated_at" = now()`;
 
 /**
  * The ledger's running sums: one `credit_balances` row per account and cycle (plan
@@ -75,13 +80,16 @@ export class CreditBalanceRepository {
 
   /** The account's plan and billing anchor, read without a lock, with the isolation level it was read in. */
   async readAccount(tx: Transaction | null, accountId: string): Promise<LedgerAccountRow | undefined> {
-    const rows: Array<{ plan: PlanId; billing_cycle_anchor: Date; anchor_text: string; isolation: string }> = await this.on(tx).query(
-      `SELECT "plan", "billing_cycle_anchor", "billing_cycle_anchor"::text AS "anchor_text", current_setting('transaction_isolation') AS "isolation"
+    const rows: Array<{ plan: PlanId; billing_cycle_anchor: Date; anchor_text: string; isolation: string }> =
+      await this.on(tx).query(
+        `SELECT "plan", "billing_cycle_anchor", "billing_cycle_anchor"::text AS "anchor_text", current_setting('transaction_isolation') AS "isolation"
          FROM "accounts" WHERE "id" = $1`,
-      [accountId],
-    );
+        [accountId],
+      );
     const row = rows[0];
-    return row && { plan: row.plan, anchor: row.billing_cycle_anchor, anchorText: row.anchor_text, isolation: row.isolation };
+    return (
+      row && { plan: row.plan, anchor: row.billing_cycle_anchor, anchorText: row.anchor_text, isolation: row.isolation }
+    );
   }
 
   /**
@@ -136,10 +144,10 @@ export class CreditBalanceRepository {
 
   /** The cycle's row, locked until `tx` ends. */
   async lockCycle(tx: Transaction, accountId: string, cycleStart: Date): Promise<BalanceRow | undefined> {
-    const [row] = (await tx.query(`SELECT * FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2 FOR UPDATE`, [
-      accountId,
-      cycleStart,
-    ])) as BalanceRow[];
+    const [row] = (await tx.query(
+      `SELECT * FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2 FOR UPDATE`,
+      [accountId, cycleStart],
+    )) as BalanceRow[];
     return row;
   }
 
@@ -153,7 +161,13 @@ export class CreditBalanceRepository {
   }
 
   /** Charges `tenths` of plan credits (possibly 0) and one `action` to the cycle's row, unconditionally. */
-  async chargeCycle(tx: Transaction, accountId: string, cycleStart: Date, action: BillableAction, tenths: number): Promise<void> {
+  async chargeCycle(
+    tx: Transaction,
+    accountId: string,
+    cycleStart: Date,
+    action: BillableAction,
+    tenths: number,
+  ): Promise<void> {
     const column = countColumns[action];
     await tx.query(
       `UPDATE "credit_balances"
@@ -164,7 +178,13 @@ export class CreditBalanceRepository {
   }
 
   /** Gives plan credits (and one count per action in `uncounted`) back to the cycle row they were spent from. */
-  async returnToCycle(tx: Transaction, accountId: string, cycleStart: Date, tenths: number, uncounted: readonly BillableAction[]): Promise<void> {
+  async returnToCycle(
+    tx: Transaction,
+    accountId: string,
+    cycleStart: Date,
+    tenths: number,
+    uncounted: readonly BillableAction[],
+  ): Promise<void> {
     const counts = Object.entries(countColumns).flatMap(([action, column]) => {
       const n = uncounted.filter((each) => each === action).length;
       return n > 0 ? [`, "${column}" = "${column}" - ${n}`] : [];
@@ -179,14 +199,19 @@ export class CreditBalanceRepository {
 
   /** The account's pack balance in tenths (0 without a row), its row locked until `tx` ends. */
   async lockPackBalance(tx: Transaction, accountId: string): Promise<number> {
-    const packs = (await tx.query(`SELECT "balance_tenths" FROM "credit_packs" WHERE "account_id" = $1 FOR UPDATE`, [accountId])) as Array<{
+    const packs = (await tx.query(`SELECT "balance_tenths" FROM "credit_packs" WHERE "account_id" = $1 FOR UPDATE`, [
+      accountId,
+    ])) as Array<{
       balance_tenths: string;
     }>;
     return Number(packs[0]?.balance_tenths ?? 0);
   }
 
   async takeFromPack(tx: Transaction, accountId: string, tenths: number): Promise<void> {
-    await tx.query(`UPDATE "credit_packs" SET "balance_tenths" = "balance_tenths" - $2, "updated_at" = now() WHERE "account_id" = $1`, [accountId, tenths]);
+    await tx.query(
+      `UPDATE "credit_packs" SET "balance_tenths" = "balance_tenths" - $2, "updated_at" = now() WHERE "account_id" = $1`,
+      [accountId, tenths],
+    );
   }
 
   async addPackCredits(tx: Transaction, accountId: string, tenths: number): Promise<void> {
@@ -217,7 +242,10 @@ export class CreditBalanceRepository {
 
   /** One cycle's row, without a lock. */
   async readCycle(accountId: string, cycleStart: Date): Promise<BalanceRow | undefined> {
-    const [row] = (await this.dataSource.query(`SELECT * FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2`, [accountId, cycleStart])) as BalanceRow[];
+    const [row] = (await this.dataSource.query(
+      `SELECT * FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2`,
+      [accountId, cycleStart],
+    )) as BalanceRow[];
     return row;
   }
 

@@ -1,4 +1,14 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from "typeorm";
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+} from "typeorm";
 import { Account } from "../accounts/account.entity.js";
 
 export const creditEntryKinds = ["grant", "spend", "pack_purchase", "reset", "refund"] as const;
@@ -25,7 +35,10 @@ export type CreditBucket = (typeof creditBuckets)[number];
 // Refunds of the last hour, for the hourly bound on refunded chat replies, without scanning the cycle's spends.
 @Index("IDX_credit_entries_refund_time", ["accountId", "createdAt"], { where: `"kind" = 'refund'` })
 // A checkout completion delivered twice applies its pack once.
-@Index("IDX_credit_entries_pack_purchase", ["accountId", "reference"], { unique: true, where: `"kind" = 'pack_purchase'` })
+@Index("IDX_credit_entries_pack_purchase", ["accountId", "reference"], {
+  unique: true,
+  where: `"kind" = 'pack_purchase'`,
+})
 export class CreditEntry {
   @PrimaryGeneratedColumn("uuid", { primaryKeyConstraintName: "PK_credit_entries" })
   id: string;

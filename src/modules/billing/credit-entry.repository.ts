@@ -57,7 +57,13 @@ export class CreditEntryRepository {
    */
   async appendPackPurchase(
     tx: Transaction,
-    purchase: { readonly accountId: string; readonly packId: string; readonly tenths: number; readonly reference: string; readonly cycleStart: Date },
+    purchase: {
+      readonly accountId: string;
+      readonly packId: string;
+      readonly tenths: number;
+      readonly reference: string;
+      readonly cycleStart: Date;
+    },
   ): Promise<CreditEntry | undefined> {
     const inserted = (await tx.query(
       `INSERT INTO "credit_entries" ("account_id", "kind", "bucket", "amount_tenths", "action", "reference", "cycle_start")
@@ -96,7 +102,12 @@ export class CreditEntryRepository {
    * the last hour, and in how many seconds one of `perHour` slots is free again (0
    * while one is free). `tx` null: read on its own, without a lock.
    */
-  async creditRefundsInLastHour(tx: Transaction | null, accountId: string, action: BillableAction, perHour: number): Promise<RecentCreditRefunds> {
+  async creditRefundsInLastHour(
+    tx: Transaction | null,
+    accountId: string,
+    action: BillableAction,
+    perHour: number,
+  ): Promise<RecentCreditRefunds> {
     const manager: EntityManager = tx ?? this.dataSource.manager;
     // Refunds that kept the count name no action; one spend refunded from both buckets is one refund;
     // the window is the database's clock, like created_at.

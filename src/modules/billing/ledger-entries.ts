@@ -43,7 +43,9 @@ export function planRefund(
     const amount = -spend.amountTenths;
     if (spend.bucket === "pack") {
       toPack += amount;
-      refunds.push(entryOf(accountId, spend.cycleStart, "refund", "pack", amount, keepCount ? null : spend.action, spend.id));
+      refunds.push(
+        entryOf(accountId, spend.cycleStart, "refund", "pack", amount, keepCount ? null : spend.action, spend.id),
+      );
       continue;
     }
     // A refund that keeps the action counted names no action: the counts are spends minus refunds of each action.

@@ -77,12 +77,19 @@ export class CreditLedger {
     reference: string | null,
     options: LedgerOptions = {},
   ): Promise<CreditEntry[]> {
-    if (!Number.isSafeInteger(costTenths) || costTenths <= 0) throw new RangeError(`costTenths must be a positive integer, got ${costTenths}`);
+    if (!Number.isSafeInteger(costTenths) || costTenths <= 0)
+      throw new RangeError(`costTenths must be a positive integer, got ${costTenths}`);
     if (!options.manager) {
       // On its own (an API call's charge), the common case is one autocommit statement: the row lock
       // lasts for the statement and its commit inside the server, with no round trip to this process
       // in between (a busy event loop would otherwise stretch every lock hold of the account).
-      const charged = await this.spendFromPlan(null, await this.readAccount(null, accountId), action, costTenths, reference);
+      const charged = await this.spendFromPlan(
+        null,
+        await this.readAccount(null, accountId),
+        action,
+        costTenths,
+        reference,
+      );
       if (charged) {
         this.onSpent(action, costTenths);
         return charged;
@@ -139,18 +146,30 @@ export class CreditLedger {
    * while one is free). Read without a lock: a check in front of the work;
    * `refundCreditsWithinHourlyLimit` is the exact one.
    */
-  async creditRefundsInLastHour(accountId: string, action: BillableAction, perHour: number): Promise<{ count: number; retryAfterSeconds: number }> {
+  async creditRefundsInLastHour(
+    accountId: string,
+    action: BillableAction,
+    perHour: number,
+  ): Promise<{ count: number; retryAfterSeconds: number }> {
     return this.entries.creditRefundsInLastHour(null, accountId, action, perHour);
   }
 
   /** The refund itself, in the caller's transaction: see `refund`. */
-  private async reverse(tx: Transaction, accountId: string, spendReference: string, keepCount: boolean): Promise<CreditEntry[]> {
+  private async reverse(
+    tx: Transaction,
+    accountId: string,
+    spendReference: string,
+    keepCount: boolean,
+  ): Promise<CreditEntry[]> {
     // Only for its checks (the account exists, READ COMMITTED): a refund goes to the spend's cycle, not the current one.
     await this.readAccount(tx, accountId);
     // Locks the spend entries: refunds of one spend are taken one at a time.
     const spends = await this.entries.lockSpends(tx, accountId, spendReference);
     if (spends.length === 0) return [];
-    const done = await this.entries.refundedSpendIds(tx, spends.map((spend) => spend.id));
+    const done = await this.entries.refundedSpendIds(
+      tx,
+      spends.map((spend) => spend.id),
+    );
     const { refunds, cycles, toPack } = planRefund(accountId, spends, done, keepCount);
     if (refunds.length === 0) return [];
     // Cycle rows in time order, then the pack row: the order spends lock them in.
@@ -165,11 +184,19 @@ export class CreditLedger {
    * Adds a score pack's credits to the pack bucket (paid plans only). `reference`
    * is the checkout id: a completion applied twice adds the pack once (returns []).
    */
-  async purchasePack(accountId: string, packId: PackId, reference: string, options: PackPurchaseOptions = {}): Promise<CreditEntry[]> {
+  async purchasePack(
+    accountId: string,
+    packId: PackId,
+    reference: string,
+    options: PackPurchaseOptions = {},
+  ): Promise<CreditEntry[]> {
     return this.inTransaction(options.manager, async (tx) => {
       const account = await this.readAccount(tx, accountId);
       if (!account.plan.packs && !options.paid) {
-        throw new AppError("PLAN_LIMIT_REACHED", `Score packs are for paid plans; the ${account.plan.name} plan cannot buy them.`);
+        throw new AppError(
+          "PLAN_LIMIT_REACHED",
+          `Score packs are for paid plans; the ${account.plan.name} plan cannot buy them.`,
+        );
       }
       const pack = scorePacks[packId];
       const inserted = await this.entries.appendPackPurchase(tx, {
@@ -193,7 +220,8 @@ export class CreditLedger {
     const found = await this.balances.readUsage(accountId);
     if (!found) throw new AppError("NOT_FOUND", "Account not found.");
     const cycle = billingCycleAt(found.billing_cycle_anchor, this.clock());
-    let row: Partial<BalanceRow> | undefined = found.cycle_start?.getTime() === cycle.start.getTime() ? found : undefined;
+    let row: Partial<BalanceRow> | undefined =
+      found.cycle_start?.getTime() === cycle.start.getTime() ? found : undefined;
     // The newest row is a later cycle's: only an anchor moved back (a provider period) leaves the current one behind it.
     if (!row && found.cycle_start && found.cycle_start > cycle.start) {
       row = await this.balances.readCycle(accountId, cycle.start);
@@ -219,9 +247,16 @@ export class CreditLedger {
     const row = await this.balances.readAccount(tx, accountId);
     if (!row) throw new AppError("NOT_FOUND", "Account not found.");
     if (row.isolation !== "read committed") {
-      throw new Error(`CreditLedger needs a READ COMMITTED transaction, got ${row.isolation}: a snapshot could overspend.`);
+      throw new Error(
+        `CreditLedger needs a READ COMMITTED transaction, got ${row.isolation}: a snapshot could overspend.`,
+      );
     }
-    return { id: accountId, plan: plans[row.plan], anchorText: row.anchorText, cycle: billingCycleAt(row.anchor, this.clock()) };
+    return {
+      id: accountId,
+      plan: plans[row.plan],
+      anchorText: row.anchorText,
+      cycle: billingCycleAt(row.anchor, this.clock()),
+    };
   }
 
   /**
@@ -271,8 +306,14 @@ export class CreditLedger {
     const quota = plan.quotas[action];
     const count = row[countColumns[action] as keyof BalanceRow] as number;
     if (quota.hard && quota.limit !== null && count >= quota.limit) {
-      const included = quota.limit === 0 ? `no ${actionNouns[action]}` : `${quota.limit} ${actionNouns[action]} per billing cycle, all used`;
-      throw new AppError("QUOTA_EXCEEDED", `The ${plan.name} plan includes ${included}; the next cycle starts ${cycle.end.toISOString()}.`);
+      const included =
+        quota.limit === 0
+          ? `no ${actionNouns[action]}`
+          : `${quota.limit} ${actionNouns[action]} per billing cycle, all used`;
+      throw new AppError(
+        "QUOTA_EXCEEDED",
+        `The ${plan.name} plan includes ${included}; the next cycle starts ${cycle.end.toISOString()}.`,
+      );
     }
     const unlimited = plan.monthlyCreditsTenths === null;
     const planBalance = Number(row.plan_balance);
@@ -282,13 +323,17 @@ export class CreditLedger {
       const packBalance = await this.balances.lockPackBalance(tx, account.id);
       if (fromPack > packBalance) {
         const [cost, planLeft, packLeft] = [costTenths, fromPlan, packBalance].map(tenthsToCredits);
-        throw new AppError("CREDIT_EXHAUSTED", `This costs ${cost} credits; ${planLeft} plan credits and ${packLeft} pack credits remain.`);
+        throw new AppError(
+          "CREDIT_EXHAUSTED",
+          `This costs ${cost} credits; ${planLeft} plan credits and ${packLeft} pack credits remain.`,
+        );
       }
       await this.balances.takeFromPack(tx, account.id, fromPack);
     }
     await this.balances.chargeCycle(tx, account.id, cycle.start, action, fromPlan);
     const entries = [entryOf(account.id, cycle.start, "spend", "plan", debit(fromPlan), action, reference)];
-    if (fromPack > 0) entries.push(entryOf(account.id, cycle.start, "spend", "pack", debit(fromPack), action, reference));
+    if (fromPack > 0)
+      entries.push(entryOf(account.id, cycle.start, "spend", "pack", debit(fromPack), action, reference));
     return this.entries.append(tx, entries);
   }
 
@@ -301,7 +346,8 @@ export class CreditLedger {
   private async openCycle(tx: Transaction, account: CycleAccount): Promise<BalanceRow> {
     const monthly = account.plan.monthlyCreditsTenths ?? 0;
     const created = await this.balances.createCycle(tx, account.id, account.cycle.start, monthly);
-    if (created && monthly > 0) await this.entries.append(tx, [entryOf(account.id, account.cycle.start, "grant", "plan", monthly, null, null)]);
+    if (created && monthly > 0)
+      await this.entries.append(tx, [entryOf(account.id, account.cycle.start, "grant", "plan", monthly, null, null)]);
     const row = await this.balances.lockCycle(tx, account.id, account.cycle.start);
     if (!row) throw new Error(`credit_balances row of ${account.id} vanished`);
     const missing = monthly - Number(row.plan_granted);

@@ -116,4 +116,5 @@ export const scorePacks: Readonly<Record<PackId, ScorePack>> = Object.freeze({
 /** The one place tenths become credits: one division of an exact integer. */
 export const tenthsToCredits = (tenths: number): number => tenths / TENTHS_PER_CREDIT;
 
-export const isPackId = (value: unknown): value is PackId => typeof value === "string" && (packIds as readonly string[]).includes(value);
+export const isPackId = (value: unknown): value is PackId =>
+  typeof value === "string" && (packIds as readonly string[]).includes(value);

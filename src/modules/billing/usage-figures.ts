@@ -13,7 +13,12 @@ export interface Usage {
   readonly plan: PlanId;
   readonly period: BillingCycle;
   /** `used`/`remaining` are this cycle's plan credits; pack credits are `packBalance`. */
-  readonly credits: { readonly limit: number | null; readonly used: number; readonly remaining: number | null; readonly packBalance: number };
+  readonly credits: {
+    readonly limit: number | null;
+    readonly used: number;
+    readonly remaining: number | null;
+    readonly packBalance: number;
+  };
   readonly scores: QuotaUsage;
   readonly chatMessages: QuotaUsage;
   readonly apiCalls: QuotaUsage;

@@ -8,7 +8,9 @@ export class UsageResolver {
   constructor(private readonly ledger: CreditLedger) {}
 
   @Authorized()
-  @Query(() => Usage, { description: "Live credit and quota consumption of the caller's account. Needs a session or an API key." })
+  @Query(() => Usage, {
+    description: "Live credit and quota consumption of the caller's account. Needs a session or an API key.",
+  })
   async usage(@CurrentMember() member: Member): Promise<Usage> {
     const usage = await this.ledger.usage(member.accountId);
     return { ...usage, plan: usage.plan as Plan };

@@ -32,7 +32,8 @@ export interface ChatEngine {
 /** The first evidence item of a dimension that names a page: what a citation of it points at. */
 export function citationFor(result: ResultCore, dimensionId: string): Citation | undefined {
   const dimension = result.dimensions.find((candidate) => candidate.dimensionId === dimensionId);
-  const item = dimension?.evidenceItems.find((evidence) => evidence.url && !evidence.selfReported) ?? dimension?.evidenceItems[0];
+  const item =
+    dimension?.evidenceItems.find((evidence) => evidence.url && !evidence.selfReported) ?? dimension?.evidenceItems[0];
   if (!dimension || !item) return undefined;
   return { dimensionId, url: item.url ?? null, quote: item.text };
 }

@@ -14,7 +14,10 @@ export class ChatRepository {
   }
 
   /** A new conversation of the account about a result (and the product it was asked about); answers its id. */
-  async startConversation(tx: Transaction, fields: { accountId: string; resultId: string; productId: string | null }): Promise<string> {
+  async startConversation(
+    tx: Transaction,
+    fields: { accountId: string; resultId: string; productId: string | null },
+  ): Promise<string> {
     return (await tx.save(tx.create(ChatConversation, fields))).id;
   }
 
@@ -35,8 +38,15 @@ export class ChatRepository {
   }
 
   /** The conversation's messages, newest first, keyset-paginated. */
-  pageOfMessages(conversationId: string, limit: number, cursor: string | undefined): Promise<{ rows: ChatMessage[]; nextCursor: string | null }> {
-    const query = this.dataSource.getRepository(ChatMessage).createQueryBuilder("message").where("message.conversation_id = :id", { id: conversationId });
+  pageOfMessages(
+    conversationId: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<{ rows: ChatMessage[]; nextCursor: string | null }> {
+    const query = this.dataSource
+      .getRepository(ChatMessage)
+      .createQueryBuilder("message")
+      .where("message.conversation_id = :id", { id: conversationId });
     return keysetPage(query, "message", limit, cursor);
   }
 
@@ -45,7 +55,10 @@ export class ChatRepository {
     return this.dataSource
       .getRepository(ChatMessage)
       .createQueryBuilder("message")
-      .where("message.conversation_id = :conversationId AND message.id <> :currentId", { conversationId, currentId: exceptId })
+      .where("message.conversation_id = :conversationId AND message.id <> :currentId", {
+        conversationId,
+        currentId: exceptId,
+      })
       .orderBy("message.created_at", "DESC")
       .addOrderBy("message.id", "DESC")
       .take(take)
@@ -54,7 +67,9 @@ export class ChatRepository {
 
   /** The id of the product's newest result, null without one: what a chat about a product is about. */
   async latestResultOfProduct(productId: string): Promise<string | null> {
-    const [latest] = (await this.dataSource.query(`SELECT ${latestResultOfProduct("$1")} AS "id"`, [productId])) as Array<{ id: string | null }>;
+    const [latest] = (await this.dataSource.query(`SELECT ${latestResultOfProduct("$1")} AS "id"`, [
+      productId,
+    ])) as Array<{ id: string | null }>;
     return latest?.id ?? null;
   }
 }

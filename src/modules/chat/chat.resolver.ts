@@ -12,28 +12,62 @@ export class ChatResolver {
   constructor(private readonly chat: ChatService) {}
 
   @Authorized()
-  @Mutation(() => ChatAnswerType, { description: "Asks about a result: 1 credit and one chat message; a failed reply is refunded. At most once per operation. REST: POST /api/chat." })
-  async sendChatMessage(@Arg("input", () => SendChatMessageInput, { description: "The message and what it is about." }) input: SendChatMessageInput, @CurrentMember() member: Member): Promise<ChatAnswerType> {
+  @Mutation(() => ChatAnswerType, {
+    description:
+      "Asks about a result: 1 credit and one chat message; a failed reply is refunded. At most once per operation. REST: POST /api/chat.",
+  })
+  async sendChatMessage(
+    @Arg("input", () => SendChatMessageInput, { description: "The message and what it is about." })
+    input: SendChatMessageInput,
+    @CurrentMember() member: Member,
+  ): Promise<ChatAnswerType> {
     const answer = await this.chat.send(member, input);
     return { conversationId: answer.conversationId, reply: answer.reply, usage: answer.usage };
   }
 
   @Subscription(() => ChatReplyEventType, {
-    description: "sendChatMessage with its reply streamed over graphql-ws: the tokens as the engine produces them (the deterministic engine sends one), then the stored reply.",
+    description:
+      "sendChatMessage with its reply streamed over graphql-ws: the tokens as the engine produces them (the deterministic engine sends one), then the stored reply.",
     subscribe: async ({ args, context }) => {
       const ctx = context as GraphQLContext;
-      if (!ctx.streams?.chatReply) throw new AppError("SERVICE_UNAVAILABLE", "Subscriptions are served over graphql-ws at /graphql.");
-      return ctx.streams.chatReply(await currentViewer({ context: ctx }), (args as { input: SendChatMessageInput }).input);
+      if (!ctx.streams?.chatReply)
+        throw new AppError("SERVICE_UNAVAILABLE", "Subscriptions are served over graphql-ws at /graphql.");
+      return ctx.streams.chatReply(
+        await currentViewer({ context: ctx }),
+        (args as { input: SendChatMessageInput }).input,
+      );
     },
   })
-  chatReply(@Root() event: ChatReplyEvent, @Arg("input", () => SendChatMessageInput, { description: "The message and what it is about." }) _input: SendChatMessageInput): ChatReplyEventType {
+  chatReply(
+    @Root() event: ChatReplyEvent,
+    @Arg("input", () => SendChatMessageInput, { description: "The message and what it is about." })
+    _input: SendChatMessageInput,
+  ): ChatReplyEventType {
     return event;
   }
 
   @Authorized()
-  @Query(() => ConversationType, { description: "A conversation of the account with one page of its messages. REST: GET /api/chat/{conversationId}." })
-  async conversation(@Arg("id", () => ID, { description: "The conversation's id." }) id: string, @Args(() => WordedPageArgs) page: WordedPageArgs, @CurrentMember() member: Member): Promise<ConversationType> {
-    const { conversation, messages, nextCursor } = await this.chat.conversation(member, id, page.limit, page.cursor ?? undefined);
-    return { id: conversation.id, resultId: conversation.resultId, productId: conversation.productId, createdAt: conversation.createdAt, messages, nextCursor };
+  @Query(() => ConversationType, {
+    description: "A conversation of the account with one page of its messages. REST: GET /api/chat/{conversationId}.",
+  })
+  async conversation(
+    @Arg("id", () => ID, { description: "The conversation's id." }) id: string,
+    @Args(() => WordedPageArgs) page: WordedPageArgs,
+    @CurrentMember() member: Member,
+  ): Promise<ConversationType> {
+    const { conversation, messages, nextCursor } = await this.chat.conversation(
+      member,
+      id,
+      page.limit,
+      page.cursor ?? undefined,
+    );
+    return {
+      id: conversation.id,
+      resultId: conversation.resultId,
+      productId: conversation.productId,
+      createdAt: conversation.createdAt,
+      messages,
+      nextCursor,
+    };
   }
 }

@@ -84,7 +84,11 @@ export class ChatService {
       await this.ledger.spend(member.accountId, "chat", actionCostTenths.chat, reference, { manager: tx });
       let id = subject.conversationId;
       if (!id) {
-        id = await this.chats.startConversation(tx, { accountId: member.accountId, resultId: subject.resultId, productId: subject.productId });
+        id = await this.chats.startConversation(tx, {
+          accountId: member.accountId,
+          resultId: subject.resultId,
+          productId: subject.productId,
+        });
       } else {
         await this.chats.touchConversation(tx, id, new Date());
       }
@@ -141,7 +145,10 @@ export class ChatService {
             : "The credit was refunded; the message still counts toward this month's chat messages.";
       }
     } catch (refundError) {
-      this.logger.warn({ err: refundError, reference }, "could not refund a failed chat reply; the ledger keeps the spend");
+      this.logger.warn(
+        { err: refundError, reference },
+        "could not refund a failed chat reply; the ledger keeps the spend",
+      );
       charge = "It could not be refunded just now.";
     }
     if (error instanceof AppError) return error;
@@ -171,15 +178,25 @@ export class ChatService {
   }
 
   /** What the conversation is about: an existing conversation of the account, a result (public by id), or a product of the account (its newest result). */
-  private async subject(accountId: string, input: ChatInput): Promise<{ conversationId?: string; resultId: string; productId: string | null }> {
-    const given = ["conversationId", "resultId", "productId"].filter((key) => input[key as keyof ChatInput] !== undefined && input[key as keyof ChatInput] !== null);
+  private async subject(
+    accountId: string,
+    input: ChatInput,
+  ): Promise<{ conversationId?: string; resultId: string; productId: string | null }> {
+    const given = ["conversationId", "resultId", "productId"].filter(
+      (key) => input[key as keyof ChatInput] !== undefined && input[key as keyof ChatInput] !== null,
+    );
     if (input.conversationId !== undefined && input.conversationId !== null) {
       const id = input.conversationId;
-      const conversation = typeof id === "string" && isUuid(id) ? await this.chats.findConversationOfAccount(accountId, id) : null;
+      const conversation =
+        typeof id === "string" && isUuid(id) ? await this.chats.findConversationOfAccount(accountId, id) : null;
       if (!conversation) throw new AppError("NOT_FOUND", "No such conversation.");
       return { conversationId: conversation.id, resultId: conversation.resultId, productId: conversation.productId };
     }
-    if (given.length !== 1) throw new AppError("VALIDATION_FAILED", "resultId: send a resultId or a productId (one of them), or the conversationId of an earlier message");
+    if (given.length !== 1)
+      throw new AppError(
+        "VALIDATION_FAILED",
+        "resultId: send a resultId or a productId (one of them), or the conversationId of an earlier message",
+      );
     if (input.resultId !== undefined && input.resultId !== null) {
       if (typeof input.resultId !== "string") throw new AppError("VALIDATION_FAILED", "resultId: must be a string");
       const result = await this.results.getPublic(input.resultId);
@@ -202,7 +219,8 @@ export class ChatService {
 
 function validMessage(value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") throw new AppError("VALIDATION_FAILED", "message: is required");
-  if (value.length > MAX_CHAT_MESSAGE_LENGTH) throw new AppError("VALIDATION_FAILED", `message: must be at most ${MAX_CHAT_MESSAGE_LENGTH} characters`);
+  if (value.length > MAX_CHAT_MESSAGE_LENGTH)
+    throw new AppError("VALIDATION_FAILED", `message: must be at most ${MAX_CHAT_MESSAGE_LENGTH} characters`);
   return value;
 }
 
@@ -212,7 +230,11 @@ function validMessage(value: unknown): string {
  * are `send`'s. A subscriber that leaves early does not cancel the reply: it is
  * stored, and can be read back with the conversation.
  */
-export async function* chatReplyStream(chat: ChatService, viewer: Viewer, input: ChatInput): AsyncGenerator<ChatReplyEvent> {
+export async function* chatReplyStream(
+  chat: ChatService,
+  viewer: Viewer,
+  input: ChatInput,
+): AsyncGenerator<ChatReplyEvent> {
   const tokens: string[] = [];
   let wake: (() => void) | undefined;
   let finished = false;

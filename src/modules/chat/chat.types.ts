@@ -7,7 +7,10 @@ export class ChatCitationType {
   @Field(() => ID, { description: "The dimension whose evidence is cited." })
   dimensionId: string;
 
-  @Field(() => String, { nullable: true, description: "The page the evidence was seen on; null for self-reported context." })
+  @Field(() => String, {
+    nullable: true,
+    description: "The page the evidence was seen on; null for self-reported context.",
+  })
   url: string | null;
 
   @Field(() => String, { description: "The evidence, as stored with the result." })
@@ -50,7 +53,9 @@ export class ChatAnswerType {
   usage: ChatUsage;
 }
 
-@ObjectType("Conversation", { description: "A conversation of the account about one result. REST: GET /api/chat/{conversationId}." })
+@ObjectType("Conversation", {
+  description: "A conversation of the account about one result. REST: GET /api/chat/{conversationId}.",
+})
 export class ConversationType {
   @Field(() => ID, { description: "Its id." })
   id: string;
@@ -71,7 +76,9 @@ export class ConversationType {
   nextCursor: string | null;
 }
 
-@InputType({ description: "A chat message about a result: send resultId or productId to begin, conversationId to continue." })
+@InputType({
+  description: "A chat message about a result: send resultId or productId to begin, conversationId to continue.",
+})
 export class SendChatMessageInput {
   @Field(() => String, { description: "The question, at most 4,000 characters." })
   @MaxCharacters(MAX_CHAT_MESSAGE_LENGTH)

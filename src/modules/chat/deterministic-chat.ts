@@ -34,7 +34,8 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   company_momentum: ["momentum", "news", "funding", "press", "raised"],
 };
 
-const GAP_WORDS = /\b(gap|gaps|weak|weakest|worst|lowest|improve|improving|raise|fix|first|priorit|focus|next|missing|lacking|should)/;
+const GAP_WORDS =
+  /\b(gap|gaps|weak|weakest|worst|lowest|improve|improving|raise|fix|first|priorit|focus|next|missing|lacking|should)/;
 const STRENGTH_WORDS = /\b(strength|strengths|strong|strongest|best|highest|good at|doing well)/;
 const OVERALL_WORDS = /\b(overall|total|score|stage|summary|summar|how mature|maturity)\b/;
 const MAX_DIMENSIONS = 3;
@@ -55,7 +56,9 @@ export class DeterministicChatEngine implements ChatEngine {
     const { result } = request;
     const question = request.message.toLowerCase();
     const named = namedDimensions(result, question);
-    const byScore = [...result.dimensions].sort((a, b) => a.score - b.score || a.dimensionId.localeCompare(b.dimensionId));
+    const byScore = [...result.dimensions].sort(
+      (a, b) => a.score - b.score || a.dimensionId.localeCompare(b.dimensionId),
+    );
     const lines: string[] = [];
     let cited: DimensionView[];
 
@@ -64,21 +67,32 @@ export class DeterministicChatEngine implements ChatEngine {
       lines.push(...cited.map((dimension) => describe(dimension)));
     } else if (GAP_WORDS.test(question) && !STRENGTH_WORDS.test(question)) {
       cited = pick(result, result.gaps, byScore);
-      lines.push(`The weakest areas of ${result.companyName}'s score (${result.totalScore}/100, ${result.stageName}), in the order to work on them:`);
+      lines.push(
+        `The weakest areas of ${result.companyName}'s score (${result.totalScore}/100, ${result.stageName}), in the order to work on them:`,
+      );
       lines.push(...cited.map((dimension, index) => `${index + 1}. ${describe(dimension)}`));
     } else if (STRENGTH_WORDS.test(question) && result.strengths.length === 0) {
       // A thin or early site may have no strengths; its best readings are said to be what they are, never a gap among them.
-      cited = [...byScore].reverse().filter((dimension) => !result.gaps.includes(dimension.dimensionId)).slice(0, MAX_DIMENSIONS);
-      lines.push(`${result.companyName}'s score (${result.totalScore}/100, ${result.stageName}) has no strengths yet: ${NO_STRENGTH}. Its highest readings:`);
+      cited = [...byScore]
+        .reverse()
+        .filter((dimension) => !result.gaps.includes(dimension.dimensionId))
+        .slice(0, MAX_DIMENSIONS);
+      lines.push(
+        `${result.companyName}'s score (${result.totalScore}/100, ${result.stageName}) has no strengths yet: ${NO_STRENGTH}. Its highest readings:`,
+      );
       lines.push(...cited.map((dimension, index) => `${index + 1}. ${describe(dimension)}`));
     } else if (STRENGTH_WORDS.test(question)) {
       cited = pick(result, result.strengths, [...byScore].reverse());
-      lines.push(`The strongest areas of ${result.companyName}'s score (${result.totalScore}/100, ${result.stageName}):`);
+      lines.push(
+        `The strongest areas of ${result.companyName}'s score (${result.totalScore}/100, ${result.stageName}):`,
+      );
       lines.push(...cited.map((dimension, index) => `${index + 1}. ${describe(dimension)}`));
     } else {
       const strongest = pick(result, result.strengths, []).slice(0, 1);
       cited = [...strongest, ...pick(result, result.gaps, byScore).slice(0, 1)];
-      const prefix = OVERALL_WORDS.test(question) ? "" : "I could not tell which dimension the question is about, so here is the overview. ";
+      const prefix = OVERALL_WORDS.test(question)
+        ? ""
+        : "I could not tell which dimension the question is about, so here is the overview. ";
       lines.push(
         `${prefix}${result.companyName} scores ${result.totalScore}/100 (${result.stageName}) on the ${result.framework} framework ${result.frameworkVersion}, from ${result.dimensions.length} dimensions.`,
       );
@@ -100,9 +114,17 @@ export class DeterministicChatEngine implements ChatEngine {
 
 function namedDimensions(result: ResultCore, question: string): DimensionView[] {
   const found = result.dimensions.filter((dimension) => {
-    const terms = [dimension.dimensionName.toLowerCase(), dimension.dimensionId.replaceAll("_", " "), ...(SYNONYMS[dimension.dimensionId] ?? [])];
+    const terms = [
+      dimension.dimensionName.toLowerCase(),
+      dimension.dimensionId.replaceAll("_", " "),
+      ...(SYNONYMS[dimension.dimensionId] ?? []),
+    ];
     // Short terms (ai, ux, api, sso …) only as whole words; longer ones may be stems (scalab…, certif…).
-    return terms.some((term) => new RegExp(`(^|[^a-z])${term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${term.length <= 3 ? "(?![a-z])" : ""}`).test(question));
+    return terms.some((term) =>
+      new RegExp(`(^|[^a-z])${term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${term.length <= 3 ? "(?![a-z])" : ""}`).test(
+        question,
+      ),
+    );
   });
   // The question's own order is not kept: weakest first, which is what the founder can act on.
   return found.sort((a, b) => a.score - b.score || a.dimensionId.localeCompare(b.dimensionId));
@@ -118,7 +140,9 @@ function describe(dimension: DimensionView): string {
   const evidence = dimension.evidence.trim();
   return [
     `${dimension.dimensionName}: ${dimension.score}/100 (${dimension.stageName}, ${dimension.confidence} confidence).`,
-    evidence ? `Evidence: ${evidence.length > 300 ? `${evidence.slice(0, 299)}…` : evidence}` : "No evidence was found on the crawled pages.",
+    evidence
+      ? `Evidence: ${evidence.length > 300 ? `${evidence.slice(0, 299)}…` : evidence}`
+      : "No evidence was found on the crawled pages.",
     toRaise ? `To raise it: ${toRaise}` : "",
   ]
     .filter(Boolean)

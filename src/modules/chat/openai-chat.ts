@@ -38,7 +38,12 @@ export class OpenAiChatEngine implements ChatEngine {
   private readonly client: OpenAI;
 
   constructor(options: { apiKey: string; baseUrl?: string | undefined; model: string; timeoutMs?: number }) {
-    this.client = new OpenAI({ apiKey: options.apiKey, ...(options.baseUrl ? { baseURL: options.baseUrl } : {}), maxRetries: 0, timeout: options.timeoutMs ?? 60_000 });
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+      maxRetries: 0,
+      timeout: options.timeoutMs ?? 60_000,
+    });
     this.model = options.model;
   }
 
@@ -52,7 +57,13 @@ export class OpenAiChatEngine implements ChatEngine {
     let shown = false;
     try {
       const stream = await this.client.chat.completions.create(
-        { model: this.model, stream: true, temperature: 0.2, max_tokens: MAX_REPLY_TOKENS, messages: chatMessages(request) },
+        {
+          model: this.model,
+          stream: true,
+          temperature: 0.2,
+          max_tokens: MAX_REPLY_TOKENS,
+          messages: chatMessages(request),
+        },
         request.signal ? { signal: request.signal } : {},
       );
       for await (const chunk of stream) {
@@ -66,12 +77,18 @@ export class OpenAiChatEngine implements ChatEngine {
       }
     } catch (error) {
       // After the first token the model has replied (and been paid for), even if the stream then broke.
-      if (text !== "") throw new ChatEngineError("unusable", "The chat model's reply broke off.", { shown, cause: error });
-      if (error instanceof OpenAI.APIError && error.status === 429) throw new ChatEngineError("unavailable", "The chat model is busy; try again in a minute.", { cause: error });
+      if (text !== "")
+        throw new ChatEngineError("unusable", "The chat model's reply broke off.", { shown, cause: error });
+      if (error instanceof OpenAI.APIError && error.status === 429)
+        throw new ChatEngineError("unavailable", "The chat model is busy; try again in a minute.", { cause: error });
       throw new ChatEngineError("unavailable", "The chat model could not answer; try again.", { cause: error });
     }
-    const content = text.replace(MARKER, "").replace(/[ \t]+\n/g, "\n").trim();
-    if (content === "") throw new ChatEngineError("unusable", "The chat model's reply held no text, only citation markers.");
+    const content = text
+      .replace(MARKER, "")
+      .replace(/[ \t]+\n/g, "\n")
+      .trim();
+    if (content === "")
+      throw new ChatEngineError("unusable", "The chat model's reply held no text, only citation markers.");
     return { content, citations: citationsOf(request.result, text) };
   }
 }
@@ -91,7 +108,9 @@ function citationsOf(result: ResultCore, text: string): Citation[] {
 }
 
 /** Instructions, then the score as data, then the conversation: the site's text never reaches the system role. */
-export function chatMessages(request: Pick<ChatRequest, "result" | "history" | "message">): Array<{ role: "system" | "user" | "assistant"; content: string }> {
+export function chatMessages(
+  request: Pick<ChatRequest, "result" | "history" | "message">,
+): Array<{ role: "system" | "user" | "assistant"; content: string }> {
   return [
     { role: "system", content: chatInstructions },
     { role: "user", content: scoreDataBlock(request.result) },
@@ -115,7 +134,9 @@ function scoreDataBlock(result: ResultCore): string {
       score: dimension.score,
       stage: dimension.stageName,
       confidence: dimension.confidence,
-      evidence: dimension.evidenceItems.slice(0, 3).map((item) => ({ url: item.url ?? null, text: item.text.slice(0, 300) })),
+      evidence: dimension.evidenceItems
+        .slice(0, 3)
+        .map((item) => ({ url: item.url ?? null, text: item.text.slice(0, 300) })),
       reasoning: dimension.reasoning.slice(0, 600),
     })),
   };

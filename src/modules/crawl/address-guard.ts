@@ -26,7 +26,6 @@ export class RefusedAddressError extends Error {
 
 export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
 
-
 const networks = (table: ReadonlyArray<readonly [string, string]>) =>
   table.map(([cidr, reason]) => [ipaddr.parseCIDR(cidr), reason] as const);
 
@@ -85,8 +84,7 @@ const V4_CARRIERS = [
 
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
-const inside = (address: Address, network: Network) =>
-  address.kind() === network[0].kind() && address.match(network);
+const inside = (address: Address, network: Network) => address.kind() === network[0].kind() && address.match(network);
 
 const firstReason = (address: Address, table: ReturnType<typeof networks>) =>
   table.find(([network]) => inside(address, network))?.[1];
@@ -252,7 +250,11 @@ export class AddressGuard {
   }
 }
 
-type LookupCallback = (error: Error | null, address?: string | Array<{ address: string; family: number }>, family?: number) => void;
+type LookupCallback = (
+  error: Error | null,
+  address?: string | Array<{ address: string; family: number }>,
+  family?: number,
+) => void;
 
 /** dns.lookup takes a family number or { family: 0 | 4 | 6 | "IPv4" | "IPv6", all }. */
 function lookupOptions(options: unknown): { all: boolean; family: 0 | 4 | 6 } {

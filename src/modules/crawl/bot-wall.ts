@@ -54,29 +54,63 @@ const SIGNATURES: readonly Signature[] = [
   {
     vendor: "Cloudflare",
     kind: "browser check",
-    words: /\bjust a moment\b|checking (?:if the site connection is secure|your browser before accessing)|verify(?:ing)? you are human by completing|needs to review the security of your connection/i,
-    markup: /\bcf_chl_opt\b|\/cdn-cgi\/challenge-platform\/h\/[a-z]\/orchestrate\/(?:chl_page|managed|jsch)\b|\bcf-browser-verification\b/i,
+    words:
+      /\bjust a moment\b|checking (?:if the site connection is secure|your browser before accessing)|verify(?:ing)? you are human by completing|needs to review the security of your connection/i,
+    markup:
+      /\bcf_chl_opt\b|\/cdn-cgi\/challenge-platform\/h\/[a-z]\/orchestrate\/(?:chl_page|managed|jsch)\b|\bcf-browser-verification\b/i,
   },
-  { vendor: "Cloudflare", kind: "block page", words: /attention required!? \| cloudflare|sorry, you have been blocked|used cloudflare to restrict access/i },
+  {
+    vendor: "Cloudflare",
+    kind: "block page",
+    words: /attention required!? \| cloudflare|sorry, you have been blocked|used cloudflare to restrict access/i,
+  },
   { vendor: "DataDome", kind: "captcha", markup: /\bcaptcha-delivery\.com\b/i },
-  { vendor: "HUMAN (PerimeterX)", kind: "captcha", words: /press (?:&|and) hold to confirm you are a human/i, markup: /\bid=["']?px-captcha\b/i },
-  { vendor: "Imperva", kind: "block page", words: /request unsuccessful\. incapsula incident id|pardon our interruption/i, markup: /\b_Incapsula_Resource\b/i },
+  {
+    vendor: "HUMAN (PerimeterX)",
+    kind: "captcha",
+    words: /press (?:&|and) hold to confirm you are a human/i,
+    markup: /\bid=["']?px-captcha\b/i,
+  },
+  {
+    vendor: "Imperva",
+    kind: "block page",
+    words: /request unsuccessful\. incapsula incident id|pardon our interruption/i,
+    markup: /\b_Incapsula_Resource\b/i,
+  },
   { vendor: "AWS WAF", kind: "browser check", markup: /\bgokuProps\b/ },
   { vendor: "Vercel", kind: "browser check", words: /vercel security checkpoint/i },
-  { vendor: "Akamai", kind: "block page", words: /you don't have permission to access\b[\s\S]{0,300}\breference\s+#\d+\.[0-9a-f]+/i },
-  { vendor: "Sucuri", kind: "block page", words: /sucuri website firewall - access denied|access denied - sucuri website firewall/i },
-  { vendor: "DDoS-Guard", kind: "browser check", words: /\bddos-guard\b.{0,80}\b(?:checking|protection|browser)\b|\b(?:checking|protection)\b.{0,80}\bddos-guard\b/i },
+  {
+    vendor: "Akamai",
+    kind: "block page",
+    words: /you don't have permission to access\b[\s\S]{0,300}\breference\s+#\d+\.[0-9a-f]+/i,
+  },
+  {
+    vendor: "Sucuri",
+    kind: "block page",
+    words: /sucuri website firewall - access denied|access denied - sucuri website firewall/i,
+  },
+  {
+    vendor: "DDoS-Guard",
+    kind: "browser check",
+    words: /\bddos-guard\b.{0,80}\b(?:checking|protection|browser)\b|\b(?:checking|protection)\b.{0,80}\bddos-guard\b/i,
+  },
   { vendor: "SiteGround", kind: "captcha", markup: /\/\.well-known\/sgcaptcha\//i },
 ];
 
 /** A generic captcha interstitial: a captcha widget and words asking the reader to prove they are human. */
-const CAPTCHA_WIDGET = /\b(?:g-recaptcha|h-captcha|cf-turnstile|frc-captcha|www\.google\.com\/recaptcha|js\.hcaptcha\.com|challenges\.cloudflare\.com\/turnstile)\b/i;
+const CAPTCHA_WIDGET =
+  /\b(?:g-recaptcha|h-captcha|cf-turnstile|frc-captcha|www\.google\.com\/recaptcha|js\.hcaptcha\.com|challenges\.cloudflare\.com\/turnstile)\b/i;
 const PROVE_HUMAN =
   /\b(?:verify|confirm|prove|show)(?:ing)? (?:that )?you(?:'re| are) (?:a )?(?:human|not a (?:robot|bot))\b|\bare you (?:a )?(?:human|robot)\b|\bi'?m not a robot\b|\bsecurity check\b|\bcomplete the (?:security check|captcha)\b|\bunusual traffic\b|\bautomated (?:queries|requests|access)\b|\bbot (?:protection|detection)\b/i;
 
 /** Whether an error answer is worth reading for a wall (a 404 or a 500 never is one). */
 export function mayBeWall(status: number, headers: WallInput["headers"]): boolean {
-  return WALL_STATUSES.has(status) || headers["cf-mitigated"] !== undefined || headers["x-amzn-waf-action"] !== undefined || headers["x-vercel-mitigated"] !== undefined;
+  return (
+    WALL_STATUSES.has(status) ||
+    headers["cf-mitigated"] !== undefined ||
+    headers["x-amzn-waf-action"] !== undefined ||
+    headers["x-vercel-mitigated"] !== undefined
+  );
 }
 
 export function detectBotWall(input: WallInput): BotWall | undefined {
@@ -88,9 +122,11 @@ export function detectBotWall(input: WallInput): BotWall | undefined {
   // Explicit: the CDN says it answered with a challenge.
   if (header("cf-mitigated") === "challenge") return { vendor: "Cloudflare", kind: "browser check", status };
   const waf = header("x-amzn-waf-action");
-  if (waf === "captcha" || waf === "challenge") return { vendor: "AWS WAF", kind: waf === "captcha" ? "captcha" : "browser check", status };
+  if (waf === "captcha" || waf === "challenge")
+    return { vendor: "AWS WAF", kind: waf === "captcha" ? "captcha" : "browser check", status };
   const vercel = header("x-vercel-mitigated");
-  if (vercel === "challenge" || vercel === "deny") return { vendor: "Vercel", kind: vercel === "deny" ? "block page" : "browser check", status };
+  if (vercel === "challenge" || vercel === "deny")
+    return { vendor: "Vercel", kind: vercel === "deny" ? "block page" : "browser check", status };
 
   // Otherwise only an answer that could be an interstitial is looked at.
   const errorStatus = WALL_STATUSES.has(status);
@@ -99,10 +135,13 @@ export function detectBotWall(input: WallInput): BotWall | undefined {
   const words = `${input.title}\n${input.text.slice(0, 2_000)}`;
   const html = input.html.length > MAX_HTML_SCANNED ? input.html.slice(0, MAX_HTML_SCANNED) : input.html;
   for (const signature of SIGNATURES) {
-    if (signature.words?.test(words) || signature.markup?.test(html)) return { vendor: signature.vendor, kind: signature.kind, status };
+    if (signature.words?.test(words) || signature.markup?.test(html))
+      return { vendor: signature.vendor, kind: signature.kind, status };
   }
-  if (thin && CAPTCHA_WIDGET.test(html) && PROVE_HUMAN.test(words)) return { vendor: "a captcha", kind: "captcha", status };
-  if (errorStatus && header("server").includes("cloudflare") && PROVE_HUMAN.test(words)) return { vendor: "Cloudflare", kind: "browser check", status };
+  if (thin && CAPTCHA_WIDGET.test(html) && PROVE_HUMAN.test(words))
+    return { vendor: "a captcha", kind: "captcha", status };
+  if (errorStatus && header("server").includes("cloudflare") && PROVE_HUMAN.test(words))
+    return { vendor: "Cloudflare", kind: "browser check", status };
   return undefined;
 }
 

@@ -21,7 +21,10 @@ interface Queued extends PageDescription {
  */
 export class CandidateQueue {
   private readonly queued = new Map<string, Queued & { readonly version: number }>();
-  private readonly buckets = new Map<string, { readonly category: PageCategory; readonly depth: number; readonly heap: Heap }>();
+  private readonly buckets = new Map<
+    string,
+    { readonly category: PageCategory; readonly depth: number; readonly heap: Heap }
+  >();
   private readonly taken = new Map<PageCategory, number>();
   private version = 0;
 
@@ -42,12 +45,22 @@ export class CandidateQueue {
     if (known && known.hops <= hops && (known.text || !text)) return;
     const bestText = known?.text || text;
     const fetchUrl = known?.url ?? url;
-    const candidate = { url: fetchUrl, text: bestText, hops: Math.min(hops, known?.hops ?? hops), ...describePage(fetchUrl, bestText, this.basePath), version: ++this.version };
+    const candidate = {
+      url: fetchUrl,
+      text: bestText,
+      hops: Math.min(hops, known?.hops ?? hops),
+      ...describePage(fetchUrl, bestText, this.basePath),
+      version: ++this.version,
+    };
     // A replaced entry stays in its heap and is skipped when it surfaces (its version is stale).
     this.queued.set(key, candidate);
     const bucketKey = `${candidate.category}\u0000${candidate.depth}`;
     let bucket = this.buckets.get(bucketKey);
-    if (!bucket) this.buckets.set(bucketKey, (bucket = { category: candidate.category, depth: candidate.depth, heap: new Heap() }));
+    if (!bucket)
+      this.buckets.set(
+        bucketKey,
+        (bucket = { category: candidate.category, depth: candidate.depth, heap: new Heap() }),
+      );
     bucket.heap.push({ key, version: candidate.version, hops: candidate.hops, url: candidate.url });
   }
 
@@ -108,7 +121,7 @@ class Heap {
   push(item: HeapEntry): void {
     const items = this.items;
     items.push(item);
-    for (let i = items.length - 1; i > 0; ) {
+    for (let i = items.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (!before(items[i]!, items[parent]!)) break;
       [items[i], items[parent]] = [items[parent]!, items[i]!];
@@ -122,7 +135,7 @@ class Heap {
     const last = items.pop();
     if (items.length > 0 && last) {
       items[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const left = 2 * i + 1;
         const right = left + 1;
         let smallest = i;

@@ -66,14 +66,7 @@ export interface ExtractedPage {
   readonly rendered?: true;
 }
 
-export type OutboundKind =
-  | "status_page"
-  | "github"
-  | "app_store"
-  | "trust_center"
-  | "social"
-  | "docs_host"
-  | "other";
+export type OutboundKind = "status_page" | "github" | "app_store" | "trust_center" | "social" | "docs_host" | "other";
 
 export interface OutboundLink {
   readonly url: string;

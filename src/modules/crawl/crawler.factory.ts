@@ -43,5 +43,10 @@ export function createRenderer(
 ): Renderer {
   const location = config.crawl.browser;
   if (!location) return noRenderer;
-  return new BrowserRenderer(location, new AddressGuard({ allowlist: config.crawl.ssrfAllowlist, resolver: options.resolver }), logger, options.limits);
+  return new BrowserRenderer(
+    location,
+    new AddressGuard({ allowlist: config.crawl.ssrfAllowlist, resolver: options.resolver }),
+    logger,
+    options.limits,
+  );
 }

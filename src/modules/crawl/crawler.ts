@@ -83,13 +83,17 @@ export class Crawler {
     const fetcher = new Fetcher(this.settings.guard, this.settings.userAgent, this.settings.limits);
     const rules = new SiteRules(fetcher, this.settings.robotsToken, signal);
     const reader = new PageReader(fetcher, this.settings.renderer, this.settings.userAgent, signal);
-    const maxPages = options.mode === "quick" ? Math.min(this.settings.quickMaxPages, this.settings.maxPages) : this.settings.maxPages;
+    const maxPages =
+      options.mode === "quick" ? Math.min(this.settings.quickMaxPages, this.settings.maxPages) : this.settings.maxPages;
     try {
       const { page: home, servedFrom, body: homeBody } = await this.fetchHome(start, reader, rules);
       options.onProgress?.({ n: 1, of: 1, url: home.url });
       const site = new URL(home.url);
       const basePath = folderOf(servedFrom);
-      const [sitemapUrls, securityTxt] = await Promise.all([rules.sitemapUrls(site, basePath), rules.hasSecurityTxt(site)]);
+      const [sitemapUrls, securityTxt] = await Promise.all([
+        rules.sitemapUrls(site, basePath),
+        rules.hasSecurityTxt(site),
+      ]);
 
       const queue = new CandidateQueue(basePath);
       const pages: ExtractedPage[] = [home];
@@ -152,14 +156,21 @@ export class Crawler {
         try {
           if (!(await rules.allows(document))) {
             skippedByRobots += 1;
-            if (skipped.length < MAX_SKIPPED_REPORTED) skipped.push(route === undefined ? (canonicalUrl(url) ?? url) : url);
+            if (skipped.length < MAX_SKIPPED_REPORTED)
+              skipped.push(route === undefined ? (canonicalUrl(url) ?? url) : url);
             return;
           }
           await rules.waitTurn(document);
           const fetched = await readPageOrFolder(reader, url, rules, alreadyRead).catch(async (error: unknown) => {
             // A client-side route the server does not know (a static host's 404): followed inside the app, as a reader would.
             const via = inApp.get(requestedKey);
-            if (via && error instanceof FetchFailure && error.reason === "HTTP 404" && this.settings.renderer.available && !NOT_A_PAGE.test(new URL(url).pathname)) {
+            if (
+              via &&
+              error instanceof FetchFailure &&
+              error.reason === "HTTP 404" &&
+              this.settings.renderer.available &&
+              !NOT_A_PAGE.test(new URL(url).pathname)
+            ) {
               return reader.readInApp(url, via.from, via.href);
             }
             throw error;
@@ -276,18 +287,24 @@ export class Crawler {
     } catch (error) {
       if (error instanceof RefusedAddressError) throw refusedAddress(start, error);
       // DNS itself failing (no answer in time, server failure) is not the caller's fault, but no crawl can start.
-      throw new AppError("CRAWL_FAILED", `Could not crawl ${start.hostname}: its address could not be looked up right now.`, { cause: error });
+      throw new AppError(
+        "CRAWL_FAILED",
+        `Could not crawl ${start.hostname}: its address could not be looked up right now.`,
+        { cause: error },
+      );
     }
   }
 
   /** The home page must be readable: anything else fails the whole crawl with the reason. */
   private async fetchHome(start: URL, reader: PageReader, rules: SiteRules): Promise<ExtractedFetch> {
-    const fail = (reason: string, action?: string) => new AppError("CRAWL_FAILED", `Could not crawl ${start.hostname}: ${reason}.`, action ? { action } : {});
+    const fail = (reason: string, action?: string) =>
+      new AppError("CRAWL_FAILED", `Could not crawl ${start.hostname}: ${reason}.`, action ? { action } : {});
     let url = start.toString();
     for (let refreshes = 0; ; refreshes += 1) {
       if (!(await rules.allows(url))) {
         const unreadable = rules.robotsProblem(url);
-        if (unreadable) throw fail(`its robots.txt could not be read (${unreadable}), and crawlers must then stay away (RFC 9309)`);
+        if (unreadable)
+          throw fail(`its robots.txt could not be read (${unreadable}), and crawlers must then stay away (RFC 9309)`);
         throw fail(`its robots.txt does not allow ${this.settings.robotsToken} to read ${url}`);
       }
       let fetched: ExtractedFetch;
@@ -295,19 +312,34 @@ export class Crawler {
         await rules.waitTurn(url);
         fetched = (await reader.read(url, { home: true })) as ExtractedFetch;
       } catch (error) {
-        if (error instanceof WallFailure) throw fail(`the home page answered with ${describeWall(error.wall)} instead of the page; a bot wall is never scored`, WALL_ACTION);
+        if (error instanceof WallFailure)
+          throw fail(
+            `the home page answered with ${describeWall(error.wall)} instead of the page; a bot wall is never scored`,
+            WALL_ACTION,
+          );
         if (error instanceof ShellFailure) {
           if (error.why === "no browser") {
-            throw fail("the site builds its pages in the browser with JavaScript (its HTML is an empty shell), and this service has no browser to read them", NO_BROWSER_ACTION);
+            throw fail(
+              "the site builds its pages in the browser with JavaScript (its HTML is an empty shell), and this service has no browser to read them",
+              NO_BROWSER_ACTION,
+            );
           }
-          throw fail(`the site builds its pages in the browser, and its home page could not be rendered (${error.reason.replace(/^not rendered: /, "")})`);
+          throw fail(
+            `the site builds its pages in the browser, and its home page could not be rendered (${error.reason.replace(/^not rendered: /, "")})`,
+          );
         }
         if (error instanceof FetchFailure) throw fail(homeReason(error, this.settings.limits));
         throw error;
       }
       const { page } = fetched;
       // A home page that only refreshes elsewhere on the same site is followed (once or twice), through the same guard.
-      if (page.metaRefresh && refreshes < 2 && canonicalUrl(page.metaRefresh) !== page.url && isSameSite(page.metaRefresh, start) && isRefreshStub(page)) {
+      if (
+        page.metaRefresh &&
+        refreshes < 2 &&
+        canonicalUrl(page.metaRefresh) !== page.url &&
+        isSameSite(page.metaRefresh, start) &&
+        isRefreshStub(page)
+      ) {
         url = page.metaRefresh;
         continue;
       }
@@ -317,10 +349,12 @@ export class Crawler {
 }
 
 /** A digest of the title and the whole text: equal for two addresses of one page, different for two pages of one template. */
-const fingerprint = (page: ExtractedPage): string => createHash("sha256").update(page.title).update("\u0000").update(page.text).digest("base64");
+const fingerprint = (page: ExtractedPage): string =>
+  createHash("sha256").update(page.title).update("\u0000").update(page.text).digest("base64");
 
 /** A file an app links to (a logo, a PDF): a missing one is a missing file, never a client-side route to follow. */
-const NOT_A_PAGE = /\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|pdf|zip|gz|tgz|dmg|exe|msi|apk|csv|xlsx?|docx?|pptx?|mp[34]|webm|mov|ogg|wav|woff2?|ttf|otf|css|js|mjs|json|xml|txt|rss|atom)$/i;
+const NOT_A_PAGE =
+  /\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|pdf|zip|gz|tgz|dmg|exe|msi|apk|csv|xlsx?|docx?|pptx?|mp[34]|webm|mov|ogg|wav|woff2?|ttf|otf|css|js|mjs|json|xml|txt|rss|atom)$/i;
 
 /** Robots-skipped addresses listed in the crawl stats; the count covers them all. */
 const MAX_SKIPPED_REPORTED = 20;
@@ -361,7 +395,8 @@ function homeReason(error: FetchFailure, limits: FetchLimits): string {
   }
 }
 
-const refusedAddress = (start: URL, error: RefusedAddressError) => new AppError("INVALID_URL", `${start.hostname} cannot be crawled: ${error.reason}.`);
+const refusedAddress = (start: URL, error: RefusedAddressError) =>
+  new AppError("INVALID_URL", `${start.hostname} cannot be crawled: ${error.reason}.`);
 
 function abortion(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -15,7 +15,11 @@ const sniffEncoding = createRequire(import.meta.url)("html-encoding-sniffer") as
 
 export type PageKind = "html" | "xhtml";
 
-export function decodeBody(bytes: Buffer, contentTypeHeader: string | undefined, kind: PageKind): { text: string; encoding: string } {
+export function decodeBody(
+  bytes: Buffer,
+  contentTypeHeader: string | undefined,
+  kind: PageKind,
+): { text: string; encoding: string } {
   const xml = kind === "xhtml";
   const sniffed = sniffEncoding(bytes, {
     xml,

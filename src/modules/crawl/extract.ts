@@ -4,7 +4,16 @@ import { storableText } from "../../db/pg-text.js";
 import type { ExtractedPage, JsonLdEntity, PageLink, TrustHeaders } from "./crawl.types.js";
 import { domAdapter, walkHtml, walkTree, type RawPage, type ScriptingSignals } from "./html-tree.js";
 import { findDates, findPrices } from "./text-signals.js";
-import { canonicalUrl, fetchAddress, folderAddress, isSameSite, originOf, resolveLink, routeAddress, splitRoute } from "./url.js";
+import {
+  canonicalUrl,
+  fetchAddress,
+  folderAddress,
+  isSameSite,
+  originOf,
+  resolveLink,
+  routeAddress,
+  splitRoute,
+} from "./url.js";
 
 /**
  * From a decoded page to plain data for the scorer. HTML goes through
@@ -48,7 +57,8 @@ export function readPage(input: PageInput): ReadPage {
   const { document, route } = rendered ? splitRoute(input.url) : { document: input.url, route: undefined };
   // NUL in a page (raw, or written into the DOM by a script) would reach the stored result and fail its insert.
   const body = storableText(input.body);
-  const raw = (input.kind === "xhtml" && !rendered && walkXhtml(body, document)) || walkHtml(body, { scripted: rendered });
+  const raw =
+    (input.kind === "xhtml" && !rendered && walkXhtml(body, document)) || walkHtml(body, { scripted: rendered });
   const base = (raw.baseHref !== undefined && canonicalBase(raw.baseHref, document)) || document;
   const { internal, external } = resolveLinks(raw, base, document, rendered);
   const page: ExtractedPage = {
@@ -84,14 +94,17 @@ function detach(value: string): string {
 }
 
 const detachLink = (link: PageLink): PageLink =>
-  link.href === undefined ? { url: link.url, text: detach(link.text), inNav: link.inNav } : { url: link.url, href: link.href, text: detach(link.text), inNav: link.inNav };
+  link.href === undefined
+    ? { url: link.url, text: detach(link.text), inNav: link.inNav }
+    : { url: link.url, href: link.href, text: detach(link.text), inNav: link.inNav };
 
 /**
  * jsdom costs ~90 MB of RSS once loaded and only XHTML pages need it, so it is
  * required (it is CommonJS, so synchronously) the first time one arrives.
  */
 let jsdomModule: typeof import("jsdom") | undefined;
-const loadJsdom = (): typeof import("jsdom") => (jsdomModule ??= createRequire(import.meta.url)("jsdom") as typeof import("jsdom"));
+const loadJsdom = (): typeof import("jsdom") =>
+  (jsdomModule ??= createRequire(import.meta.url)("jsdom") as typeof import("jsdom"));
 
 function walkXhtml(body: string, url: string): RawPage | undefined {
   const { JSDOM, VirtualConsole } = loadJsdom();
@@ -122,7 +135,12 @@ function canonicalBase(href: string, pageUrl: string): string | undefined {
 /** "#/" (or "#!/"): a hash-routed app's home, the document itself. */
 const ROOT_ROUTE = /^#!?\/?$/;
 
-function resolveLinks(raw: RawPage, base: string, pageUrl: string, rendered: boolean): { internal: PageLink[]; external: PageLink[] } {
+function resolveLinks(
+  raw: RawPage,
+  base: string,
+  pageUrl: string,
+  rendered: boolean,
+): { internal: PageLink[]; external: PageLink[] } {
   const seenHrefs = new Set<string>();
   const seen = new Set<string>();
   const sameSite = new Map<string, boolean>(); // by origin: menus link to a handful of hosts, many times
@@ -133,7 +151,12 @@ function resolveLinks(raw: RawPage, base: string, pageUrl: string, rendered: boo
     if (href === "" || seenHrefs.has(href)) continue;
     seenHrefs.add(href);
     // In a rendered app "#/pricing" is a page of its own; otherwise "#…" is a place in this page.
-    const routed = rendered && href.includes("#") ? (ROOT_ROUTE.test(href) ? canonicalUrl(base) : routeAddress(href, base)) : undefined;
+    const routed =
+      rendered && href.includes("#")
+        ? ROOT_ROUTE.test(href)
+          ? canonicalUrl(base)
+          : routeAddress(href, base)
+        : undefined;
     if (routed !== undefined) {
       if (!seen.has(routed) && isSameSite(routed, pageUrl)) {
         seen.add(routed);
@@ -154,7 +177,11 @@ function resolveLinks(raw: RawPage, base: string, pageUrl: string, rendered: boo
       continue;
     }
     const fetchUrl = resolved.folder ? folderAddress(url) : url;
-    internal.push(fetchUrl === url ? { url, text: link.text, inNav: link.inNav } : { url, href: fetchUrl, text: link.text, inNav: link.inNav });
+    internal.push(
+      fetchUrl === url
+        ? { url, text: link.text, inNav: link.inNav }
+        : { url, href: fetchUrl, text: link.text, inNav: link.inNav },
+    );
   }
   return { internal, external };
 }
@@ -184,10 +211,27 @@ function trustHeadersOf(headers: PageInput["headers"]): TrustHeaders {
 
 const MAX_ENTITIES = 50;
 const KEPT_TYPES = new Set([
-  "Organization", "Corporation", "Product", "SoftwareApplication", "WebApplication", "MobileApplication", "Offer", "AggregateOffer",
+  "Organization",
+  "Corporation",
+  "Product",
+  "SoftwareApplication",
+  "WebApplication",
+  "MobileApplication",
+  "Offer",
+  "AggregateOffer",
 ]);
 const SELLABLE = new Set(["Product", "SoftwareApplication", "WebApplication", "MobileApplication"]);
-const SCALARS = ["url", "description", "price", "priceCurrency", "lowPrice", "highPrice", "applicationCategory", "operatingSystem", "sameAs"];
+const SCALARS = [
+  "url",
+  "description",
+  "price",
+  "priceCurrency",
+  "lowPrice",
+  "highPrice",
+  "applicationCategory",
+  "operatingSystem",
+  "sameAs",
+];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -215,7 +259,8 @@ function parseLenient(source: string): Json | undefined {
 }
 
 function collectEntities(value: Json | undefined, out: JsonLdEntity[], depth: number): void {
-  if (value === undefined || value === null || typeof value !== "object" || depth > 6 || out.length >= MAX_ENTITIES) return;
+  if (value === undefined || value === null || typeof value !== "object" || depth > 6 || out.length >= MAX_ENTITIES)
+    return;
   if (Array.isArray(value)) {
     for (const item of value) collectEntities(item, out, depth + 1);
     return;
@@ -267,7 +312,9 @@ const GENERIC_TITLES = new Set(["home", "homepage", "home page", "welcome", "ind
 
 /** The name the site gives itself: JSON-LD organisation, og:site_name, the brand part of the title, then the domain. */
 export function detectCompanyName(home: ExtractedPage, host: string): string {
-  const organization = home.jsonLd.find((entity) => (entity.type === "Organization" || entity.type === "Corporation") && entity.name);
+  const organization = home.jsonLd.find(
+    (entity) => (entity.type === "Organization" || entity.type === "Corporation") && entity.name,
+  );
   if (organization?.name) return organization.name;
   const siteName = home.openGraph["site_name"]?.trim();
   if (siteName) return siteName;
@@ -276,7 +323,10 @@ export function detectCompanyName(home: ExtractedPage, host: string): string {
 }
 
 function brandFromTitle(title: string, label: string): string | undefined {
-  const parts = title.split(TITLE_SEPARATORS).map((part) => part.trim()).filter((part) => part !== "");
+  const parts = title
+    .split(TITLE_SEPARATORS)
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
   const squash = (value: string) => value.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
   const brand = squash(label);
   const shared = parts.filter((part) => {

@@ -35,7 +35,8 @@ export interface Fetched {
   readonly truncated: boolean;
 }
 
-export type FetchFailureKind = "refused" | "unresolvable" | "timeout" | "network" | "redirects" | "not_html" | "http" | "aborted";
+export type FetchFailureKind =
+  "refused" | "unresolvable" | "timeout" | "network" | "redirects" | "not_html" | "http" | "aborted";
 
 /** A page that could not be fetched; `reason` is short and safe to show the caller. */
 export class FetchFailure extends Error {
@@ -71,7 +72,11 @@ export class Fetcher {
       retry: { limit: 0 },
       decompress: true,
       http2: false,
-      timeout: { lookup: limits.connectTimeoutMs, connect: limits.connectTimeoutMs, secureConnect: limits.connectTimeoutMs },
+      timeout: {
+        lookup: limits.connectTimeoutMs,
+        connect: limits.connectTimeoutMs,
+        secureConnect: limits.connectTimeoutMs,
+      },
       headers: { "user-agent": userAgent, "accept-language": "en" },
     });
   }
@@ -120,7 +125,10 @@ export class Fetcher {
     return target;
   }
 
-  private async request(target: URL, options: { expect: "page" | "any"; signal?: AbortSignal }): Promise<Fetched | { location: string }> {
+  private async request(
+    target: URL,
+    options: { expect: "page" | "any"; signal?: AbortSignal },
+  ): Promise<Fetched | { location: string }> {
     // One controller per request, released when it ends: AbortSignal.timeout/any would
     // keep a 15 s timer and a listener on the crawl's signal alive for every page.
     const controller = new AbortController();
@@ -152,7 +160,8 @@ export class Fetcher {
       }
       const { body, truncated } = await readCapped(stream, this.limits.maxBytes);
       if (!declared && sniffHtml(body)) kind = "html";
-      if (options.expect === "page" && !kind) throw new FetchFailure("not_html", "not HTML (no content type)", target.toString());
+      if (options.expect === "page" && !kind)
+        throw new FetchFailure("not_html", "not HTML (no content type)", target.toString());
       return { url: response.url, status, headers: response.headers, body, kind, truncated };
     } catch (error) {
       stream.destroy();
@@ -195,10 +204,17 @@ function toFetchFailure(error: unknown, url: string, crawlSignal: AbortSignal | 
   }
   const code = (error as { code?: string }).code ?? "";
   const name = (error as { name?: string }).name ?? "";
-  if (code === "ETIMEDOUT" || name === "TimeoutError" || name === "AbortError" || code === "ABORT_ERR" || code === "ERR_ABORTED") {
+  if (
+    code === "ETIMEDOUT" ||
+    name === "TimeoutError" ||
+    name === "AbortError" ||
+    code === "ABORT_ERR" ||
+    code === "ERR_ABORTED"
+  ) {
     return new FetchFailure("timeout", "timed out", url);
   }
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new FetchFailure("unresolvable", "address does not resolve", url);
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN")
+    return new FetchFailure("unresolvable", "address does not resolve", url);
   if (code.startsWith("ERR_TLS") || /certificate|SSL/i.test(code)) return new FetchFailure("network", "TLS error", url);
   return new FetchFailure("network", code ? `connection failed (${code})` : "connection failed", url);
 }

@@ -46,8 +46,10 @@ const HTML_OPTIONS: ParserOptions = { decodeEntities: true, lowerCaseTags: true,
  * tests compare the two).
  */
 export const htmlparser2Adapter: TreeAdapter<AnyNode> = {
-  elementName: (node) => (node.type === "tag" || node.type === "script" || node.type === "style" ? (node as HtmlElement).name : undefined),
-  textOf: (node) => (node.type === "text" || node.type === "cdata" ? ((node as { data?: string }).data ?? "") : undefined),
+  elementName: (node) =>
+    node.type === "tag" || node.type === "script" || node.type === "style" ? (node as HtmlElement).name : undefined,
+  textOf: (node) =>
+    node.type === "text" || node.type === "cdata" ? ((node as { data?: string }).data ?? "") : undefined,
   attributes: (node) => (node as HtmlElement).attribs ?? NO_ATTRIBUTES,
   children: (node) => (node as { children?: AnyNode[] }).children ?? NONE,
   parseFragment: (html) => parseDocument(html, HTML_OPTIONS),
@@ -59,7 +61,8 @@ const CDATA_SECTION_NODE = 4;
 
 export const domAdapter: TreeAdapter<Node> = {
   elementName: (node) => (node.nodeType === ELEMENT_NODE ? (node as Element).localName.toLowerCase() : undefined),
-  textOf: (node) => (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE ? (node.nodeValue ?? "") : undefined),
+  textOf: (node) =>
+    node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE ? (node.nodeValue ?? "") : undefined,
   attributes: (node) => {
     if (node.nodeType !== ELEMENT_NODE) return NO_ATTRIBUTES;
     const list = (node as Element).attributes;
@@ -108,7 +111,19 @@ export interface ScriptingSignals {
 }
 
 /** Where client-rendered apps mount: Create React App/Vite (#root, #app), Next, Nuxt, Gatsby, Svelte, Quasar, Angular. */
-const MOUNT_IDS = new Set(["root", "app", "__next", "__nuxt", "___gatsby", "svelte", "q-app", "react-root", "app-root", "main-app", "application"]);
+const MOUNT_IDS = new Set([
+  "root",
+  "app",
+  "__next",
+  "__nuxt",
+  "___gatsby",
+  "svelte",
+  "q-app",
+  "react-root",
+  "app-root",
+  "main-app",
+  "application",
+]);
 const MAX_NOSCRIPT = 500;
 
 export const MAX_TEXT = 200_000;
@@ -130,16 +145,53 @@ const TAGS = new Map<string, number>([
   // <noscript> is what a browser without JavaScript shows, and <template> holds a framework's markup: both are read.
   ...["script", "style", "svg", "iframe", "object", "canvas"].map((tag) => [tag, SKIP] as const),
   ...[
-    "address", "blockquote", "body", "caption", "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption",
-    "figure", "footer", "form", "h4", "h5", "h6", "header", "hr", "legend", "li", "menu", "nav", "ol", "option", "p",
-    "pre", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul",
+    "address",
+    "blockquote",
+    "body",
+    "caption",
+    "dd",
+    "details",
+    "dialog",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "legend",
+    "li",
+    "menu",
+    "nav",
+    "ol",
+    "option",
+    "p",
+    "pre",
+    "summary",
+    "table",
+    "tbody",
+    "tfoot",
+    "thead",
+    "tr",
+    "ul",
   ].map((tag) => [tag, BLOCK] as const),
   ...["article", "aside", "main", "section"].map((tag) => [tag, BLOCK | SECTIONING] as const),
-  ["td", CELL], ["th", CELL], ["h1", BLOCK | H1], ["h2", BLOCK | H2], ["h3", BLOCK | H3],
+  ["td", CELL],
+  ["th", CELL],
+  ["h1", BLOCK | H1],
+  ["h2", BLOCK | H2],
+  ["h3", BLOCK | H3],
 ]);
 
 /** Script types that hold HTML for a client-side framework to render, not code. */
-const TEMPLATE_SCRIPT = /^\s*text\/(?:x-)?(?:[\w.-]*template|html|handlebars[\w.-]*|x-handlebars[\w.-]*|mustache|jsrender|ng-template)\s*(?:;|$)/i;
+const TEMPLATE_SCRIPT =
+  /^\s*text\/(?:x-)?(?:[\w.-]*template|html|handlebars[\w.-]*|x-handlebars[\w.-]*|mustache|jsrender|ng-template)\s*(?:;|$)/i;
 /** Template scripts parsed per page, and their total size: a hostile page cannot make the walk unbounded. */
 const MAX_TEMPLATES = 50;
 const MAX_TEMPLATE_CHARS = 500_000;
@@ -171,7 +223,8 @@ export function collapse(raw: string): string {
     }
     let breaks = kind === BLOCK_MARK;
     let end = i + 1;
-    for (let c = 0; end < length && (c = SEPARATOR[raw.charCodeAt(end)]!) !== 0; end++) if (c === BLOCK_MARK) breaks = true;
+    for (let c = 0; end < length && (c = SEPARATOR[raw.charCodeAt(end)]!) !== 0; end++)
+      if (c === BLOCK_MARK) breaks = true;
     if (end === length) {
       // Trailing whitespace is trimmed.
       parts.push(raw.slice(kept, i));
@@ -194,8 +247,8 @@ const WHITESPACE = 1;
 const BLOCK_MARK = 2;
 const SEPARATOR = new Uint8Array(0x10000);
 for (const code of [
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009,
-  0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007,
+  0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
 ]) {
   SEPARATOR[code] = WHITESPACE;
 }
@@ -222,7 +275,8 @@ type Capture = typeof CAPTURE_TITLE | typeof CAPTURE_JSON_LD | typeof CAPTURE_TE
 
 const JSON_LD_SCRIPT = /^\s*application\/ld\+json\s*(?:;|$)/i;
 /** Script types a browser runs (an absent or empty type is JavaScript): data blocks (JSON, templates) are not counted. */
-const EXECUTABLE_SCRIPT = /^\s*(?:|module|(?:text|application)\/(?:x-)?(?:java|ecma)script|text\/jsx?|text\/babel)\s*(?:;.*)?$/i;
+const EXECUTABLE_SCRIPT =
+  /^\s*(?:|module|(?:text|application)\/(?:x-)?(?:java|ecma)script|text\/jsx?|text\/babel)\s*(?:;.*)?$/i;
 
 /**
  * The walk's rules and state, driven node by node: `enter` an element (then its
@@ -231,8 +285,19 @@ const EXECUTABLE_SCRIPT = /^\s*(?:|module|(?:text|application)\/(?:x-)?(?:java|e
  */
 class PageWalk {
   readonly page: RawPage = {
-    title: "", metaDescription: "", openGraph: {}, lang: undefined, baseHref: undefined, canonicalHref: undefined,
-    refreshContent: undefined, jsonLdSources: [], headings: [], text: "", boilerplate: [], links: [], timeValues: [],
+    title: "",
+    metaDescription: "",
+    openGraph: {},
+    lang: undefined,
+    baseHref: undefined,
+    canonicalHref: undefined,
+    refreshContent: undefined,
+    jsonLdSources: [],
+    headings: [],
+    text: "",
+    boilerplate: [],
+    links: [],
+    timeValues: [],
     scripting: { scripts: 0, emptyMount: false, noscript: "" },
   };
   private noscriptDepth = 0;
@@ -303,7 +368,9 @@ class PageWalk {
         const type = attributes["type"] ?? "";
         if (JSON_LD_SCRIPT.test(type)) return CAPTURE_JSON_LD;
         if (TEMPLATE_SCRIPT.test(type)) {
-          return this.templatesParsed && !this.scripted && this.templates < MAX_TEMPLATES && this.hidden === 0 ? CAPTURE_TEMPLATE : SKIP_SUBTREE;
+          return this.templatesParsed && !this.scripted && this.templates < MAX_TEMPLATES && this.hidden === 0
+            ? CAPTURE_TEMPLATE
+            : SKIP_SUBTREE;
         }
         if (EXECUTABLE_SCRIPT.test(type)) this.page.scripting.scripts++;
         return SKIP_SUBTREE;
@@ -318,7 +385,8 @@ class PageWalk {
         readMeta(attributes, this.page);
         return SKIP_SUBTREE;
       case "link":
-        if (this.page.canonicalHref === undefined && hasToken(attributes["rel"], "canonical")) this.page.canonicalHref = attributes["href"];
+        if (this.page.canonicalHref === undefined && hasToken(attributes["rel"], "canonical"))
+          this.page.canonicalHref = attributes["href"];
         return SKIP_SUBTREE;
     }
     const kind = TAGS.get(name) ?? 0;
@@ -376,7 +444,11 @@ class PageWalk {
         const href = attributes["href"];
         if (href === undefined || this.link || this.page.links.length >= MAX_LINKS) break;
         if (name === "area") {
-          this.page.links.push({ href, text: (attributes["alt"] ?? "").trim().slice(0, MAX_LINK_TEXT), inNav: this.navDepth > 0 });
+          this.page.links.push({
+            href,
+            text: (attributes["alt"] ?? "").trim().slice(0, MAX_LINK_TEXT),
+            inNav: this.navDepth > 0,
+          });
         } else {
           this.link = { href, text: "", alt: "", inNav: this.navDepth > 0 };
           flags |= EXIT_LINK;
@@ -469,7 +541,8 @@ class PageWalk {
     const text = collapse(stripInterpolations(this.main.join("")));
     // A plain slice would keep the whole uncapped string alive behind the capped one; copy instead.
     this.page.text = text.length > MAX_TEXT ? ` ${text.slice(0, MAX_TEXT)}`.slice(1) : text;
-    if (this.page.scripting.noscript !== "") this.page.scripting.noscript = collapse(this.page.scripting.noscript).slice(0, MAX_NOSCRIPT);
+    if (this.page.scripting.noscript !== "")
+      this.page.scripting.noscript = collapse(this.page.scripting.noscript).slice(0, MAX_NOSCRIPT);
     return this.page;
   }
 }

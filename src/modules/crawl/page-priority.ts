@@ -9,29 +9,127 @@ import { hashRoute, registrableDomain } from "./url.js";
  */
 
 export type PageCategory =
-  | "pricing" | "docs" | "api_reference" | "changelog" | "security" | "privacy" | "careers"
-  | "customers" | "integrations" | "status" | "blog" | "about" | "other";
+  | "pricing"
+  | "docs"
+  | "api_reference"
+  | "changelog"
+  | "security"
+  | "privacy"
+  | "careers"
+  | "customers"
+  | "integrations"
+  | "status"
+  | "blog"
+  | "about"
+  | "other";
 
 type Known = Exclude<PageCategory, "other">;
 
 /** Path segments (lowercased, "_" read as "-", extension dropped) that name a category. */
 const SEGMENTS: Record<Known, readonly string[]> = {
   pricing: ["pricing", "plans", "price", "prices", "pricing-plans", "plans-and-pricing", "plans-pricing"],
-  docs: ["docs", "doc", "documentation", "developers", "developer", "dev-docs", "guides", "guide", "manual", "help", "help-center", "knowledge-base", "kb"],
+  docs: [
+    "docs",
+    "doc",
+    "documentation",
+    "developers",
+    "developer",
+    "dev-docs",
+    "guides",
+    "guide",
+    "manual",
+    "help",
+    "help-center",
+    "knowledge-base",
+    "kb",
+  ],
   api_reference: ["api", "apis", "reference", "api-reference", "api-docs", "openapi", "swagger", "rest-api"],
-  changelog: ["changelog", "change-log", "changes", "release-notes", "releases", "whats-new", "what-s-new", "updates", "product-updates"],
-  security: ["security", "trust", "trust-center", "compliance", "soc2", "soc-2", "regulation", "regulatory", "licensing", "licences", "licenses", "certifications"],
-  privacy: ["privacy", "privacy-policy", "dpa", "subprocessors", "sub-processors", "gdpr", "ccpa", "cookies", "cookie-policy"],
+  changelog: [
+    "changelog",
+    "change-log",
+    "changes",
+    "release-notes",
+    "releases",
+    "whats-new",
+    "what-s-new",
+    "updates",
+    "product-updates",
+  ],
+  security: [
+    "security",
+    "trust",
+    "trust-center",
+    "compliance",
+    "soc2",
+    "soc-2",
+    "regulation",
+    "regulatory",
+    "licensing",
+    "licences",
+    "licenses",
+    "certifications",
+  ],
+  privacy: [
+    "privacy",
+    "privacy-policy",
+    "dpa",
+    "subprocessors",
+    "sub-processors",
+    "gdpr",
+    "ccpa",
+    "cookies",
+    "cookie-policy",
+  ],
   careers: ["careers", "career", "jobs", "join-us", "joinus", "hiring", "work-with-us", "open-positions", "vacancies"],
-  customers: ["customers", "customer-stories", "case-studies", "case-study", "cases", "customer-cases", "stories", "success-stories", "testimonials", "clients", "references", "achievements", "showcase"],
-  integrations: ["integrations", "integration", "marketplace", "apps", "partners", "plugins", "app-directory", "connectors", "connector"],
+  customers: [
+    "customers",
+    "customer-stories",
+    "case-studies",
+    "case-study",
+    "cases",
+    "customer-cases",
+    "stories",
+    "success-stories",
+    "testimonials",
+    "clients",
+    "references",
+    "achievements",
+    "showcase",
+  ],
+  integrations: [
+    "integrations",
+    "integration",
+    "marketplace",
+    "apps",
+    "partners",
+    "plugins",
+    "app-directory",
+    "connectors",
+    "connector",
+  ],
   status: ["status", "system-status", "uptime"],
   blog: ["blog", "blogs", "news", "newsroom", "articles", "posts", "insights"],
-  about: ["about", "about-us", "company", "team", "our-team", "leadership", "who-we-are", "press", "people", "staff", "staff-members", "staff_members", "founders"],
+  about: [
+    "about",
+    "about-us",
+    "company",
+    "team",
+    "our-team",
+    "leadership",
+    "who-we-are",
+    "press",
+    "people",
+    "staff",
+    "staff-members",
+    "staff_members",
+    "founders",
+  ],
 };
 
 const SEGMENT_CATEGORY = new Map<string, Known>(
-  Object.entries(SEGMENTS).flatMap(([category, segments]) => segments.map((segment) => [segment, category as Known] as const)),
+  Object.entries(SEGMENTS).flatMap(([category, segments]) =>
+    segments.map((segment) => [segment, category as Known] as const),
+  ),
 );
 
 /**
@@ -42,15 +140,27 @@ const SEGMENT_CATEGORY = new Map<string, Known>(
  */
 const HUBS = new Map<string, { readonly category: PageCategory; readonly refinesTo: "any" | readonly Known[] }>([
   ...["company", "about", "about-us"].map((s) => [s, { category: "about", refinesTo: "any" }] as const),
-  ...["legal", "resources", "product", "products", "platform"].map((s) => [s, { category: "other", refinesTo: "any" }] as const),
+  ...["legal", "resources", "product", "products", "platform"].map(
+    (s) => [s, { category: "other", refinesTo: "any" }] as const,
+  ),
   ...SEGMENTS.docs.map((s) => [s, { category: "docs", refinesTo: ["api_reference", "changelog"] }] as const),
 ]);
 
 /** Subdomain labels that say what the whole host is ("docs.acme.com", "status.acme.com"). */
 const HOST_LABELS = new Map<string, Known>([
-  ...["docs", "doc", "developer", "developers", "dev", "help", "support", "learn", "guides", "kb"].map((l) => [l, "docs"] as const),
-  ["api-docs", "api_reference"], ["changelog", "changelog"], ["status", "status"], ["blog", "blog"], ["news", "blog"],
-  ["careers", "careers"], ["jobs", "careers"], ["trust", "security"], ["security", "security"], ["privacy", "privacy"],
+  ...["docs", "doc", "developer", "developers", "dev", "help", "support", "learn", "guides", "kb"].map(
+    (l) => [l, "docs"] as const,
+  ),
+  ["api-docs", "api_reference"],
+  ["changelog", "changelog"],
+  ["status", "status"],
+  ["blog", "blog"],
+  ["news", "blog"],
+  ["careers", "careers"],
+  ["jobs", "careers"],
+  ["trust", "security"],
+  ["security", "security"],
+  ["privacy", "privacy"],
 ]);
 
 /** Link texts, checked in this order, so "API docs" is the API reference and "Privacy & Security" is security. */
@@ -141,7 +251,14 @@ function meaningfulSegments(pathname: string): string[] {
   const segments = pathname
     .split("/")
     .filter((segment) => segment !== "")
-    .map((segment) => (PLAIN_SEGMENT.test(segment) ? segment : safeDecode(segment).toLowerCase().replace(/_/g, "-").replace(/\.(html?|php|aspx?)$/, "")));
+    .map((segment) =>
+      PLAIN_SEGMENT.test(segment)
+        ? segment
+        : safeDecode(segment)
+            .toLowerCase()
+            .replace(/_/g, "-")
+            .replace(/\.(html?|php|aspx?)$/, ""),
+    );
   // A locale ("/en-us/…") says nothing about the page; what follows it is read as the path.
   const local = segments.length > 1 && LOCALE.test(segments[0]!) ? segments.slice(1) : segments;
   const [first, second] = local;
@@ -161,7 +278,11 @@ const CACHE_BOUND = 10_000;
 const hostCategories = new Map<string, Known | undefined>();
 const textCategories = new Map<string, Known | undefined>();
 
-function remembered(cache: Map<string, Known | undefined>, key: string, answer: (key: string) => Known | undefined): Known | undefined {
+function remembered(
+  cache: Map<string, Known | undefined>,
+  key: string,
+  answer: (key: string) => Known | undefined,
+): Known | undefined {
   if (cache.has(key)) return cache.get(key);
   const value = answer(key);
   if (cache.size >= CACHE_BOUND) cache.clear();
@@ -205,8 +326,19 @@ function safeDecode(segment: string): string {
 
 /** What a category's index page is worth; the order is the order we want them fetched. */
 const CATEGORY_WEIGHT: Record<PageCategory, number> = {
-  pricing: 100, docs: 95, api_reference: 90, changelog: 85, security: 80, privacy: 75, careers: 70,
-  customers: 65, integrations: 60, status: 55, blog: 50, about: 45, other: 20,
+  pricing: 100,
+  docs: 95,
+  api_reference: 90,
+  changelog: 85,
+  security: 80,
+  privacy: 75,
+  careers: 70,
+  customers: 65,
+  integrations: 60,
+  status: 55,
+  blog: 50,
+  about: 45,
+  other: 20,
 };
 /** Each level below a category's index halves a page's worth: a blog post is worth less than the blog. */
 const DEPTH_DECAY = 0.5;
@@ -219,7 +351,9 @@ const REPEAT_DECAY = 0.3;
  * ranked ahead of this one.
  */
 export function pagePriority(category: PageCategory, depth: number, alreadyInCategory = 0): number {
-  return CATEGORY_WEIGHT[category] * DEPTH_DECAY ** Math.max(0, depth - 1) * REPEAT_DECAY ** Math.max(0, alreadyInCategory);
+  return (
+    CATEGORY_WEIGHT[category] * DEPTH_DECAY ** Math.max(0, depth - 1) * REPEAT_DECAY ** Math.max(0, alreadyInCategory)
+  );
 }
 
 export interface Candidate {
@@ -269,8 +403,33 @@ function compareTies(a: Candidate, b: Candidate): number {
 
 /** Hosts whose pages say something about a product from outside its site. */
 const OUTBOUND_HOSTS: ReadonlyArray<readonly [Exclude<OutboundKind, "other">, readonly string[]]> = [
-  ["app_store", ["apps.apple.com", "itunes.apple.com", "play.google.com", "chromewebstore.google.com", "marketplace.visualstudio.com", "addons.mozilla.org"]],
-  ["social", ["twitter.com", "x.com", "linkedin.com", "youtube.com", "youtu.be", "facebook.com", "instagram.com", "discord.gg", "discord.com", "reddit.com", "tiktok.com"]],
+  [
+    "app_store",
+    [
+      "apps.apple.com",
+      "itunes.apple.com",
+      "play.google.com",
+      "chromewebstore.google.com",
+      "marketplace.visualstudio.com",
+      "addons.mozilla.org",
+    ],
+  ],
+  [
+    "social",
+    [
+      "twitter.com",
+      "x.com",
+      "linkedin.com",
+      "youtube.com",
+      "youtu.be",
+      "facebook.com",
+      "instagram.com",
+      "discord.gg",
+      "discord.com",
+      "reddit.com",
+      "tiktok.com",
+    ],
+  ],
   ["docs_host", ["readme.io", "gitbook.io", "mintlify.app"]],
   ["status_page", ["statuspage.io", "instatus.com", "status.io", "betteruptime.com"]],
   ["trust_center", ["trust.page", "safebase.io"]],
@@ -286,7 +445,10 @@ export function classifyOutbound(url: string): OutboundKind {
   } catch {
     return "other";
   }
-  const host = parsed.hostname.toLowerCase().replace(/\.$/, "").replace(/^www\./, "");
+  const host = parsed.hostname
+    .toLowerCase()
+    .replace(/\.$/, "")
+    .replace(/^www\./, "");
   // Only the code hosts themselves: docs.github.com is documentation, not a repository.
   if (host === "github.com" || host === "gitlab.com") return "github";
   if (host === "join.slack.com") return "social";

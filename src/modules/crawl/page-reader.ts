@@ -81,7 +81,10 @@ export class PageReader {
    * that decides whether the site is an app. `alreadyRead`: a body digest seen
    * before, whose page is not extracted again.
    */
-  async read(url: string, options: { home?: boolean; alreadyRead?: (body: string) => boolean } = {}): Promise<FetchedPage> {
+  async read(
+    url: string,
+    options: { home?: boolean; alreadyRead?: (body: string) => boolean } = {},
+  ): Promise<FetchedPage> {
     // A hash route is a page only a browser can show: the server sends the app's shell for any of them.
     if (splitRoute(url).route !== undefined) return this.render(url, {});
     const fetched: Fetched = await this.fetcher.fetch(url, { expect: "page", signal: this.signal });
@@ -90,12 +93,27 @@ export class PageReader {
     if (fetched.status >= 400) {
       if (!mayBeWall(fetched.status, fetched.headers)) throw new FetchFailure("http", `HTTP ${fetched.status}`, url);
       const { text } = decodeBody(fetched.body, contentType, kind);
-      const { page } = readPage({ url: fetched.url, status: fetched.status, body: text, kind, headers: fetched.headers });
-      const wall = detectBotWall({ status: fetched.status, headers: fetched.headers, title: page.title, text: page.text, html: text });
+      const { page } = readPage({
+        url: fetched.url,
+        status: fetched.status,
+        body: text,
+        kind,
+        headers: fetched.headers,
+      });
+      const wall = detectBotWall({
+        status: fetched.status,
+        headers: fetched.headers,
+        title: page.title,
+        text: page.text,
+        html: text,
+      });
       if (wall) throw new WallFailure(wall, url);
       throw new FetchFailure("http", `HTTP ${fetched.status}`, url);
     }
-    const body = createHash("sha256").update(`${kind}\u0000${contentType ?? ""}\u0000`).update(fetched.body).digest("base64");
+    const body = createHash("sha256")
+      .update(`${kind}\u0000${contentType ?? ""}\u0000`)
+      .update(fetched.body)
+      .digest("base64");
     if (options.alreadyRead?.(body)) {
       // The same turn of the event loop as an extraction, so the crawl's order is the one it would have been.
       await yieldTurn();
@@ -103,12 +121,25 @@ export class PageReader {
     }
     const { text } = decodeBody(fetched.body, contentType, kind);
     // Links resolve against the URL exactly as served (`/docs/` vs `/docs` differ); extraction canonicalises its own.
-    const { page, scripting } = readPage({ url: fetched.url, status: fetched.status, body: text, kind, headers: fetched.headers });
-    const wall = detectBotWall({ status: fetched.status, headers: fetched.headers, title: page.title, text: page.text, html: text });
+    const { page, scripting } = readPage({
+      url: fetched.url,
+      status: fetched.status,
+      body: text,
+      kind,
+      headers: fetched.headers,
+    });
+    const wall = detectBotWall({
+      status: fetched.status,
+      headers: fetched.headers,
+      title: page.title,
+      text: page.text,
+      html: text,
+    });
     if (wall) throw new WallFailure(wall, url);
     // Let the event loop breathe between CPU-bound extractions.
     await yieldTurn();
-    if (!needsBrowser(page, scripting, this.appSite || options.home === true)) return { page, url: page.url, servedFrom: fetched.url, body };
+    if (!needsBrowser(page, scripting, this.appSite || options.home === true))
+      return { page, url: page.url, servedFrom: fetched.url, body };
     if (options.home) this.appSite = true;
     return this.render(fetched.url, fetched.headers);
   }
@@ -126,7 +157,11 @@ export class PageReader {
     await this.session?.close();
   }
 
-  private async render(url: string, headers: Fetched["headers"], via?: { from: string; href: string }): Promise<FetchedPage> {
+  private async render(
+    url: string,
+    headers: Fetched["headers"],
+    via?: { from: string; href: string },
+  ): Promise<FetchedPage> {
     if (!this.renderer.available) {
       throw new ShellFailure("no browser", "built in the browser, and no browser is available to read it", url);
     }
@@ -141,8 +176,21 @@ export class PageReader {
       }
       throw error;
     }
-    const { page } = readPage({ url: document.url, status: document.status, body: document.html, kind: "html", headers, rendered: true });
-    const wall = detectBotWall({ status: document.status, headers, title: page.title, text: page.text, html: document.html });
+    const { page } = readPage({
+      url: document.url,
+      status: document.status,
+      body: document.html,
+      kind: "html",
+      headers,
+      rendered: true,
+    });
+    const wall = detectBotWall({
+      status: document.status,
+      headers,
+      title: page.title,
+      text: page.text,
+      html: document.html,
+    });
     if (wall) throw new WallFailure(wall, url);
     if (document.status >= 400) throw new FetchFailure("http", `HTTP ${document.status}`, url);
     await yieldTurn();
@@ -155,12 +203,18 @@ export class PageReader {
  * folder but has the page without the slash (a 404 at "/careers/", a page at
  * "/careers"), the slashless address is read instead, as a lenient host would.
  */
-export async function readPageOrFolder(reader: PageReader, url: string, rules: SiteRules, alreadyRead: (body: string) => boolean): Promise<FetchedPage> {
+export async function readPageOrFolder(
+  reader: PageReader,
+  url: string,
+  rules: SiteRules,
+  alreadyRead: (body: string) => boolean,
+): Promise<FetchedPage> {
   try {
     return await reader.read(url, { alreadyRead });
   } catch (error) {
     const bare = canonicalUrl(url);
-    if (!(error instanceof FetchFailure && error.reason === "HTTP 404") || bare === undefined || bare === url) throw error;
+    if (!(error instanceof FetchFailure && error.reason === "HTTP 404") || bare === undefined || bare === url)
+      throw error;
     if (!(await rules.allows(bare))) throw error;
     await rules.waitTurn(bare);
     return reader.read(bare, { alreadyRead });

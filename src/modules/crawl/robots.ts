@@ -43,11 +43,20 @@ type Directive = "user-agent" | "allow" | "disallow" | "crawl-delay" | "sitemap"
 
 /** Spellings seen in the wild that Google also accepts. */
 const DIRECTIVES: Record<string, Directive> = {
-  "user-agent": "user-agent", useragent: "user-agent", "user agent": "user-agent",
+  "user-agent": "user-agent",
+  useragent: "user-agent",
+  "user agent": "user-agent",
   allow: "allow",
-  disallow: "disallow", dissallow: "disallow", dissalow: "disallow", disalow: "disallow", diasllow: "disallow", disallaw: "disallow",
-  "crawl-delay": "crawl-delay", crawldelay: "crawl-delay",
-  sitemap: "sitemap", "site-map": "sitemap",
+  disallow: "disallow",
+  dissallow: "disallow",
+  dissalow: "disallow",
+  disalow: "disallow",
+  diasllow: "disallow",
+  disallaw: "disallow",
+  "crawl-delay": "crawl-delay",
+  crawldelay: "crawl-delay",
+  sitemap: "sitemap",
+  "site-map": "sitemap",
 };
 
 export function parseRobots(text: string, productToken: string): RobotsRules {
@@ -57,7 +66,10 @@ export function parseRobots(text: string, productToken: string): RobotsRules {
   // A user-agent line after a rule starts a new group; consecutive ones share a group.
   let lastWasAgent = false;
 
-  for (const line of text.slice(0, MAX_ROBOTS_CHARS).replace(/^\uFEFF/, "").split(/\r\n|\r|\n/)) {
+  for (const line of text
+    .slice(0, MAX_ROBOTS_CHARS)
+    .replace(/^\uFEFF/, "")
+    .split(/\r\n|\r|\n/)) {
     const content = line.replace(/#.*$/, "");
     const colon = content.indexOf(":");
     if (colon < 0) continue;

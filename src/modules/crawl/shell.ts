@@ -26,7 +26,11 @@ const ASKS_FOR_JAVASCRIPT =
  * no text is a shell even without a mount node; on a site of HTML pages, such a page
  * is a thin page (a contact form, a 404), and is read as it is.
  */
-export function needsBrowser(page: Pick<ExtractedPage, "text">, scripting: ScriptingSignals, appSite: boolean): boolean {
+export function needsBrowser(
+  page: Pick<ExtractedPage, "text">,
+  scripting: ScriptingSignals,
+  appSite: boolean,
+): boolean {
   if (scripting.scripts === 0) return false;
   const visible = visibleTextLength(page.text, scripting.noscript);
   if (visible >= SHELL_MAX_TEXT) return false;

@@ -70,7 +70,10 @@ export class SiteRules {
   async sitemapUrls(site: URL, basePath = "/"): Promise<string[]> {
     const { rules } = await this.forOrigin(site.origin);
     const declared = rules.sitemaps.filter((url) => isSameSite(url, site));
-    const conventional = basePath === "/" ? [`${site.origin}/sitemap.xml`] : [`${site.origin}${basePath}sitemap.xml`, `${site.origin}/sitemap.xml`];
+    const conventional =
+      basePath === "/"
+        ? [`${site.origin}/sitemap.xml`]
+        : [`${site.origin}${basePath}sitemap.xml`, `${site.origin}/sitemap.xml`];
     const roots = declared.length > 0 ? declared.slice(0, MAX_CHILD_SITEMAPS) : conventional;
     const urls = new Set<string>();
     const children: string[] = [];
@@ -96,7 +99,10 @@ export class SiteRules {
   /** Whether the site publishes /.well-known/security.txt (RFC 9116) with a Contact field. */
   async hasSecurityTxt(site: URL): Promise<boolean> {
     try {
-      const fetched = await this.fetcher.fetch(`${site.origin}/.well-known/security.txt`, { expect: "any", signal: this.signal });
+      const fetched = await this.fetcher.fetch(`${site.origin}/.well-known/security.txt`, {
+        expect: "any",
+        signal: this.signal,
+      });
       return fetched.status === 200 && /^contact:/im.test(fetched.body.toString("utf8"));
     } catch {
       return false;
@@ -132,7 +138,11 @@ export class SiteRules {
       if (error instanceof FetchFailure && (error.kind === "refused" || error.kind === "unresolvable")) {
         return { state: "absent", rules: ALLOW_ALL };
       }
-      return { state: "error", rules: DISALLOW_ALL, problem: error instanceof FetchFailure ? error.reason : "unreadable" };
+      return {
+        state: "error",
+        rules: DISALLOW_ALL,
+        problem: error instanceof FetchFailure ? error.reason : "unreadable",
+      };
     }
   }
 

@@ -22,7 +22,8 @@ export interface Sitemap {
  * required (CommonJS, so synchronously) the first time an XML sitemap arrives.
  */
 let jsdomModule: typeof import("jsdom") | undefined;
-const loadJsdom = (): typeof import("jsdom") => (jsdomModule ??= createRequire(import.meta.url)("jsdom") as typeof import("jsdom"));
+const loadJsdom = (): typeof import("jsdom") =>
+  (jsdomModule ??= createRequire(import.meta.url)("jsdom") as typeof import("jsdom"));
 
 /** The protocol's own limit per file. */
 const MAX_ENTRIES = 50_000;
@@ -39,12 +40,15 @@ function parseXmlSitemap(xml: string): Sitemap {
     // jsdom's XML parser rejects malformed documents and never loads external entities.
     dom = new (loadJsdom().JSDOM)(xml, { contentType: "text/xml" });
   } catch (error) {
-    throw new Error(`The sitemap is not well-formed XML: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`The sitemap is not well-formed XML: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   try {
     const root = dom.window.document.documentElement;
     const kind = root?.localName === "sitemapindex" ? "index" : root?.localName === "urlset" ? "urlset" : undefined;
-    if (root === null || kind === undefined) throw new Error(`The document is not a sitemap (root element <${root?.localName ?? "none"}>).`);
+    if (root === null || kind === undefined)
+      throw new Error(`The document is not a sitemap (root element <${root?.localName ?? "none"}>).`);
 
     const itemName = kind === "index" ? "sitemap" : "url";
     const entries: SitemapEntry[] = [];

@@ -8,9 +8,21 @@ import type { FoundPrice } from "./crawl.types.js";
 // ---------------------------------------------------------------- dates
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
-const MONTH = "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?";
+const MONTH =
+  "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?";
 const DATE_FORMS = new RegExp(
   [
     "\\b(\\d{4})-(\\d{2})-(\\d{2})(?![\\d])", // 2025-03-05
@@ -54,8 +66,26 @@ function addDate(found: Set<string>, lastYear: number, year: number, month: numb
 const MAX_PRICES = 50;
 const SNIPPET = 80;
 const SYMBOLS: Record<string, string> = {
-  "US$": "USD", "CA$": "CAD", "C$": "CAD", "AU$": "AUD", "A$": "AUD", "NZ$": "NZD", "HK$": "HKD", "S$": "SGD", "R$": "BRL",
-  $: "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₽": "RUB", "₺": "TRY", "₪": "ILS", "₱": "PHP", "zł": "PLN",
+  US$: "USD",
+  CA$: "CAD",
+  C$: "CAD",
+  AU$: "AUD",
+  A$: "AUD",
+  NZ$: "NZD",
+  HK$: "HKD",
+  S$: "SGD",
+  R$: "BRL",
+  $: "USD",
+  "€": "EUR",
+  "£": "GBP",
+  "¥": "JPY",
+  "₹": "INR",
+  "₩": "KRW",
+  "₽": "RUB",
+  "₺": "TRY",
+  "₪": "ILS",
+  "₱": "PHP",
+  zł: "PLN",
 };
 const CODES = "USD|EUR|GBP|JPY|INR|CAD|AUD|NZD|CHF|CNY|HKD|SGD|SEK|NOK|DKK|PLN|CZK|BRL|MXN|ZAR|KRW|RUB|TRY|ILS|AED|PHP";
 const SYMBOL = "US\\$|CA\\$|C\\$|AU\\$|A\\$|NZ\\$|HK\\$|S\\$|R\\$|\\$|€|£|¥|₹|₩|₽|₺|₪|₱";

@@ -30,7 +30,8 @@ export function normalizeInputUrl(input: unknown): URL {
   if (scheme !== undefined && scheme !== "http" && scheme !== "https") {
     throw invalid("Only http and https addresses can be scored.");
   }
-  const absolute = scheme !== undefined ? trimmed : trimmed.startsWith("//") ? `https:${trimmed}` : `https://${trimmed}`;
+  const absolute =
+    scheme !== undefined ? trimmed : trimmed.startsWith("//") ? `https:${trimmed}` : `https://${trimmed}`;
 
   let url: URL;
   try {
@@ -39,14 +40,16 @@ export function normalizeInputUrl(input: unknown): URL {
     throw invalid("The address could not be parsed as a URL.");
   }
   if (url.hostname === "") throw invalid("The address has no host name.");
-  if (url.username !== "" || url.password !== "") throw invalid("The address must not contain a user name or password.");
+  if (url.username !== "" || url.password !== "")
+    throw invalid("The address must not contain a user name or password.");
 
   stripTrailingDot(url);
   if (!isIpLiteral(url.hostname) && !hasDomainShape(url.hostname)) {
     throw invalid(`"${url.hostname}" is not a public host name; use a full domain such as example.com.`);
   }
   url.hash = "";
-  if (url.href.length > MAX_INPUT_LENGTH) throw invalid(`The address is longer than ${MAX_INPUT_LENGTH} characters once encoded.`);
+  if (url.href.length > MAX_INPUT_LENGTH)
+    throw invalid(`The address is longer than ${MAX_INPUT_LENGTH} characters once encoded.`);
   return url;
 }
 
@@ -55,8 +58,21 @@ export function normalizeInputUrl(input: unknown): URL {
  * differ only in these are the same page.
  */
 const TRACKING_PARAMETERS = new Set([
-  "gclid", "dclid", "fbclid", "msclkid", "yclid", "mc_cid", "mc_eid", "igshid",
-  "_ga", "_gl", "ref", "ref_src", "_hsenc", "_hsmi", "mkt_tok",
+  "gclid",
+  "dclid",
+  "fbclid",
+  "msclkid",
+  "yclid",
+  "mc_cid",
+  "mc_eid",
+  "igshid",
+  "_ga",
+  "_gl",
+  "ref",
+  "ref_src",
+  "_hsenc",
+  "_hsmi",
+  "mkt_tok",
 ]);
 const TRACKING_PREFIXES = ["utm_", "hsa_", "vero_"];
 
@@ -150,7 +166,8 @@ export function splitRoute(address: string): { document: string; route: string |
 }
 
 /** "https://x.example:8443" of a canonical address (`canonicalUrl` always has a path after the host). */
-export const originOf = (canonical: string): string => canonical.slice(0, canonical.indexOf("/", canonical.indexOf("//") + 2));
+export const originOf = (canonical: string): string =>
+  canonical.slice(0, canonical.indexOf("/", canonical.indexOf("//") + 2));
 
 /** A path written as a folder: a final "/", or an index file after it. */
 const FOLDER_PATH = /\/(?:index\.html?)?$/i;

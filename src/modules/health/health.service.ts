@@ -65,9 +65,13 @@ export class HealthService {
   private checkAuth(): HealthCheck {
     const { session } = this.config;
     if (session.jwksUrl) {
-      return { status: HealthStatus.pass, detail: `session JWTs verified against the JWKS at ${new URL(session.jwksUrl).host}` };
+      return {
+        status: HealthStatus.pass,
+        detail: `session JWTs verified against the JWKS at ${new URL(session.jwksUrl).host}`,
+      };
     }
-    if (session.publicKey) return { status: HealthStatus.pass, detail: "session JWTs verified with a configured public key" };
+    if (session.publicKey)
+      return { status: HealthStatus.pass, detail: "session JWTs verified with a configured public key" };
     return { status: HealthStatus.pass, detail: "local development identity provider (not available in production)" };
   }
 
@@ -78,7 +82,10 @@ export class HealthService {
       return { status: HealthStatus.pass, detail: `Stripe (${mode} mode)` };
     }
     if (this.config.isProduction) {
-      return { status: HealthStatus.warn, detail: "no billing provider configured: checkouts cannot complete in production" };
+      return {
+        status: HealthStatus.warn,
+        detail: "no billing provider configured: checkouts cannot complete in production",
+      };
     }
     return { status: HealthStatus.pass, detail: "local checkout provider" };
   }
@@ -94,21 +101,32 @@ export class HealthService {
 
   private async checkRendering(): Promise<HealthCheck> {
     // An API-only process (beside `npm run worker`) reads no site: the workers' browsers are theirs to report.
-    if (this.config.scoringWorkers === 0) return { status: HealthStatus.pass, detail: "not used here: this process runs no scoring jobs, worker processes render" };
+    if (this.config.scoringWorkers === 0)
+      return {
+        status: HealthStatus.pass,
+        detail: "not used here: this process runs no scoring jobs, worker processes render",
+      };
     const status = await this.rendering?.status();
     if (!status?.available) {
       return {
         status: HealthStatus.warn,
-        detail: "no browser: sites that build their pages in the browser answer CRAWL_FAILED (install chromium or set CHROMIUM_PATH)",
+        detail:
+          "no browser: sites that build their pages in the browser answer CRAWL_FAILED (install chromium or set CHROMIUM_PATH)",
       };
     }
     const version = status.version ?? "a Chromium that did not report its version";
-    return { status: HealthStatus.pass, detail: `${version} (${status.source === "CHROMIUM_PATH" ? "CHROMIUM_PATH" : `found on ${status.source}`}), for sites built in the browser` };
+    return {
+      status: HealthStatus.pass,
+      detail: `${version} (${status.source === "CHROMIUM_PATH" ? "CHROMIUM_PATH" : `found on ${status.source}`}), for sites built in the browser`,
+    };
   }
 
   private async checkEnvironment(): Promise<HealthCheck> {
     const { config } = this;
-    const parts = [`mode ${config.env}`, config.database.kind === "embedded" ? "embedded database" : "external database"];
+    const parts = [
+      `mode ${config.env}`,
+      config.database.kind === "embedded" ? "embedded database" : "external database",
+    ];
     const missing: string[] = [];
     if (config.isProduction && config.database.kind === "embedded") missing.push("DATABASE_URL");
     if (config.isProduction && !config.redisUrl) missing.push("REDIS_URL");

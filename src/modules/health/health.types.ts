@@ -25,7 +25,10 @@ export class HealthCheck {
   @Field(() => HealthStatus, { description: "Whether the component works." })
   status: HealthStatus;
 
-  @Field(() => Float, { nullable: true, description: "Round-trip time of the check in milliseconds, where one was measured." })
+  @Field(() => Float, {
+    nullable: true,
+    description: "Round-trip time of the check in milliseconds, where one was measured.",
+  })
   latencyMs?: number | null;
 
   @Field(() => String, { nullable: true, description: "What was checked and what was found. Never contains a secret." })
@@ -43,10 +46,15 @@ export class HealthChecks {
   @Field(() => HealthCheck, { description: "Billing provider used for checkout (Stripe or the local provider)." })
   billing: HealthCheck;
 
-  @Field(() => HealthCheck, { description: "Scoring engine in use: the deterministic heuristic scorer or an LLM, with its model." })
+  @Field(() => HealthCheck, {
+    description: "Scoring engine in use: the deterministic heuristic scorer or an LLM, with its model.",
+  })
   scoring: HealthCheck;
 
-  @Field(() => HealthCheck, { description: "Runtime mode, whether the settings it requires are present, and a round trip to Redis when REDIS_URL is set." })
+  @Field(() => HealthCheck, {
+    description:
+      "Runtime mode, whether the settings it requires are present, and a round trip to Redis when REDIS_URL is set.",
+  })
   environment: HealthCheck;
 
   @Field(() => HealthCheck, {

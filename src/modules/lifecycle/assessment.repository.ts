@@ -3,7 +3,10 @@ import { keysetPage } from "../../db/keyset-page.js";
 import { latestResultOfProduct } from "../score/score-results.service.js";
 import { LifecycleAssessment } from "./assessment.entity.js";
 
-export type NewAssessment = Pick<LifecycleAssessment, "accountId" | "productId" | "answers" | "currentStage" | "stages" | "nextTasks" | "lifecycleVersion">;
+export type NewAssessment = Pick<
+  LifecycleAssessment,
+  "accountId" | "productId" | "answers" | "currentStage" | "stages" | "nextTasks" | "lifecycleVersion"
+>;
 
 /** Lifecycle self-assessments (`lifecycle_assessments`): every one a new row, the product's history. */
 export class AssessmentRepository {
@@ -15,7 +18,12 @@ export class AssessmentRepository {
   }
 
   /** The account's assessments of the product, newest first, keyset-paginated. */
-  pageOfProduct(accountId: string, productId: string, limit: number, cursor: string | undefined): Promise<{ rows: LifecycleAssessment[]; nextCursor: string | null }> {
+  pageOfProduct(
+    accountId: string,
+    productId: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<{ rows: LifecycleAssessment[]; nextCursor: string | null }> {
     const query = this.dataSource
       .getRepository(LifecycleAssessment)
       .createQueryBuilder("assessment")
@@ -24,7 +32,9 @@ export class AssessmentRepository {
   }
 
   latestOfProduct(accountId: string, productId: string): Promise<LifecycleAssessment | null> {
-    return this.dataSource.getRepository(LifecycleAssessment).findOne({ where: { productId, accountId }, order: { createdAt: "DESC", id: "DESC" } });
+    return this.dataSource
+      .getRepository(LifecycleAssessment)
+      .findOne({ where: { productId, accountId }, order: { createdAt: "DESC", id: "DESC" } });
   }
 
   /** Dimension id → score of the product's newest result (empty without one): what ranks the next tasks. */

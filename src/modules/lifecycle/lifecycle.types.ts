@@ -92,7 +92,10 @@ export class NextTaskType {
   @Field(() => String, { description: "in_progress or not_started." })
   status: string;
 
-  @Field(() => DimensionScoreRef, { nullable: true, description: "The weakest of the task's dimensions in the product's latest score; null without a score." })
+  @Field(() => DimensionScoreRef, {
+    nullable: true,
+    description: "The weakest of the task's dimensions in the product's latest score; null without a score.",
+  })
   weakestDimension: DimensionScoreRef | null;
 }
 
@@ -107,7 +110,9 @@ export class LifecycleAssessmentType {
   @Field(() => [LifecycleAnswerType], { description: "The answers as given (tasks left out count as not started)." })
   answers: LifecycleAnswerType[];
 
-  @Field(() => ID, { description: "The first stage whose tasks are not yet 75 % completed (the last stage when all are)." })
+  @Field(() => ID, {
+    description: "The first stage whose tasks are not yet 75 % completed (the last stage when all are).",
+  })
   currentStage: string;
 
   @Field(() => [StageProgressType], { description: "The stages, in order." })

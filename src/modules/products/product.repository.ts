@@ -29,8 +29,15 @@ export class ProductRepository {
   }
 
   /** Newest first, keyset-paginated (one statement). */
-  page(accountId: string, limit: number, cursor: string | undefined): Promise<{ rows: Product[]; nextCursor: string | null }> {
-    const query = this.dataSource.getRepository(Product).createQueryBuilder("product").where("product.account_id = :accountId", { accountId });
+  page(
+    accountId: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<{ rows: Product[]; nextCursor: string | null }> {
+    const query = this.dataSource
+      .getRepository(Product)
+      .createQueryBuilder("product")
+      .where("product.account_id = :accountId", { accountId });
     return keysetPage(query, "product", limit, cursor);
   }
 }

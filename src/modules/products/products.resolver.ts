@@ -16,8 +16,14 @@ export class ProductsResolver {
   ) {}
 
   @Authorized()
-  @Query(() => ProductType, { description: "A product of the caller's account with its results; another account's is NOT_FOUND. REST: GET /api/products/{id}." })
-  async product(@Arg("id", () => ID, { description: "The product id." }) id: string, @CurrentMember() member: Member): Promise<ProductType> {
+  @Query(() => ProductType, {
+    description:
+      "A product of the caller's account with its results; another account's is NOT_FOUND. REST: GET /api/products/{id}.",
+  })
+  async product(
+    @Arg("id", () => ID, { description: "The product id." }) id: string,
+    @CurrentMember() member: Member,
+  ): Promise<ProductType> {
     return this.service.get(member.accountId, id);
   }
 
@@ -28,19 +34,37 @@ export class ProductsResolver {
   }
 
   @FieldResolver(() => [ScoreResultType], {
-    description: "The product's latest results, newest first (product view): one page (limit 1–100, default 20); resultPage also gives the next page's cursor. Batched: any number of products costs two SQL statements.",
+    description:
+      "The product's latest results, newest first (product view): one page (limit 1–100, default 20); resultPage also gives the next page's cursor. Batched: any number of products costs two SQL statements.",
   })
-  async results(@Root() product: ProductType, @Args(() => PageArgs) page: PageArgs, @Ctx() context: GraphQLContext): Promise<ScoreResultType[]> {
+  async results(
+    @Root() product: ProductType,
+    @Args(() => PageArgs) page: PageArgs,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ScoreResultType[]> {
     return (await this.page(product, page, context)).results;
   }
 
-  @FieldResolver(() => ProductResultPage, { description: "A page of the product's results with the cursor of the next page. REST: GET /api/products/{id}?limit&cursor." })
-  async resultPage(@Root() product: ProductType, @Args(() => PageArgs) page: PageArgs, @Ctx() context: GraphQLContext): Promise<ProductResultPage> {
+  @FieldResolver(() => ProductResultPage, {
+    description:
+      "A page of the product's results with the cursor of the next page. REST: GET /api/products/{id}?limit&cursor.",
+  })
+  async resultPage(
+    @Root() product: ProductType,
+    @Args(() => PageArgs) page: PageArgs,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ProductResultPage> {
     return this.page(product, page, context);
   }
 
-  private async page(product: ProductType, { size, cursor }: PageArgs, context: GraphQLContext): Promise<ProductResultPage> {
-    const loader = loaderOf(context, `productResults:${size}:${cursor ?? ""}`, () => this.scoreResults.productResultsLoader(size, cursor ?? undefined));
+  private async page(
+    product: ProductType,
+    { size, cursor }: PageArgs,
+    context: GraphQLContext,
+  ): Promise<ProductResultPage> {
+    const loader = loaderOf(context, `productResults:${size}:${cursor ?? ""}`, () =>
+      this.scoreResults.productResultsLoader(size, cursor ?? undefined),
+    );
     const page = await loader.load(product.id);
     return { results: page.results.map(toGraphQLResult), nextCursor: page.nextCursor };
   }

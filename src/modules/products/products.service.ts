@@ -33,9 +33,13 @@ export class ProductsService {
     if (again) return again;
     const plan = plans[account.plan];
     if (plan.products !== null && (await this.products.countInAccount(tx, accountId)) >= plan.products) {
-      throw new AppError("PLAN_LIMIT_REACHED", `The ${plan.name} plan includes ${plan.products} product${plan.products === 1 ? "" : "s"}, all in use.`, {
-        action: "Score an existing product's address, or upgrade your plan for more products.",
-      });
+      throw new AppError(
+        "PLAN_LIMIT_REACHED",
+        `The ${plan.name} plan includes ${plan.products} product${plan.products === 1 ? "" : "s"}, all in use.`,
+        {
+          action: "Score an existing product's address, or upgrade your plan for more products.",
+        },
+      );
     }
     return this.products.create(tx, { accountId, url: key, name: url.hostname });
   }
@@ -48,7 +52,11 @@ export class ProductsService {
   }
 
   /** Newest first, keyset-paginated. */
-  async list(accountId: string, limit: number, cursor: string | undefined): Promise<{ products: Product[]; nextCursor: string | null }> {
+  async list(
+    accountId: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<{ products: Product[]; nextCursor: string | null }> {
     const page = await this.products.page(accountId, limit, cursor);
     return { products: page.rows, nextCursor: page.nextCursor };
   }

@@ -82,7 +82,8 @@ export class BullJobQueue implements JobQueue {
     });
     let reported = false;
     this.queue.on("error", (error: Error) => {
-      if (!reported) options.logger?.warn({ err: error }, "Redis unavailable for the job queue; retrying in the background");
+      if (!reported)
+        options.logger?.warn({ err: error }, "Redis unavailable for the job queue; retrying in the background");
       reported = true;
     });
   }

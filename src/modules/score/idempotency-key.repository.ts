@@ -3,7 +3,10 @@ import type { Transaction } from "../../db/transaction.js";
 import { IdempotencyKey } from "./idempotency-key.entity.js";
 
 /** The columns a key is reserved with (`createdAt` is the insert's). */
-export type NewIdempotencyKey = Pick<IdempotencyKey, "scope" | "key" | "operation" | "requestHash" | "jobId" | "sealedClaimToken">;
+export type NewIdempotencyKey = Pick<
+  IdempotencyKey,
+  "scope" | "key" | "operation" | "requestHash" | "jobId" | "sealedClaimToken"
+>;
 
 /** PostgreSQL's unique_violation. */
 const UNIQUE_VIOLATION = "23505";
@@ -38,7 +41,12 @@ export class IdempotencyKeyRepository {
 
   /** Deletes keys created before `cutoff`; returns how many went. */
   async purgeCreatedBefore(cutoff: Date): Promise<number> {
-    const result = await this.dataSource.getRepository(IdempotencyKey).createQueryBuilder().delete().where("created_at < :cutoff", { cutoff }).execute();
+    const result = await this.dataSource
+      .getRepository(IdempotencyKey)
+      .createQueryBuilder()
+      .delete()
+      .where("created_at < :cutoff", { cutoff })
+      .execute();
     return result.affected ?? 0;
   }
 }

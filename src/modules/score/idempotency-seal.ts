@@ -17,7 +17,9 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 function sealKey(scope: string, key: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", Buffer.from(key, "utf8"), Buffer.from(scope, "utf8"), "pms claim token seal v1", 32));
+  return Buffer.from(
+    hkdfSync("sha256", Buffer.from(key, "utf8"), Buffer.from(scope, "utf8"), "pms claim token seal v1", 32),
+  );
 }
 
 export function sealClaimToken(token: string, scope: string, key: string): string {
@@ -35,7 +37,10 @@ export function openClaimToken(sealed: string, scope: string, key: string): stri
   try {
     const decipher = createDecipheriv("aes-256-gcm", sealKey(scope, key), bytes.subarray(0, IV_BYTES));
     decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-    return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString("utf8");
+    return Buffer.concat([
+      decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+      decipher.final(),
+    ]).toString("utf8");
   } catch {
     return undefined;
   }

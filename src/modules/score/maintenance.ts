@@ -39,7 +39,8 @@ export function startMaintenance(
     const held = await deps.results.purgeExpiredHeld(clock());
     const keys = await deps.scores.purgeIdempotencyKeys();
     const events = await deps.outbox.purgeDelivered(clock());
-    if (held + keys + events > 0) deps.logger.info({ heldResults: held, idempotencyKeys: keys, outboxEvents: events }, "purged expired records");
+    if (held + keys + events > 0)
+      deps.logger.info({ heldResults: held, idempotencyKeys: keys, outboxEvents: events }, "purged expired records");
   };
   const guarded = (task: () => Promise<void>, name: string) => () => {
     inFlight = inFlight.then(task).catch((error: unknown) => deps.logger.warn({ err: error }, `${name} failed`));

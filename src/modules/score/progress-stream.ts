@@ -21,7 +21,11 @@ function rank(progress: ScoreProgress): number {
  * than the last one sent is dropped. `return()` (the client unsubscribed) stops
  * listening at once, even while waiting.
  */
-export async function progressStream(bus: ProgressBus, jobId: string, current: () => Promise<ScoreProgress>): Promise<AsyncIterableIterator<ScoreProgress>> {
+export async function progressStream(
+  bus: ProgressBus,
+  jobId: string,
+  current: () => Promise<ScoreProgress>,
+): Promise<AsyncIterableIterator<ScoreProgress>> {
   const buffered: ScoreProgress[] = [];
   let wake: (() => void) | undefined;
   let finished = false;

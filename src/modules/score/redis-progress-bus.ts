@@ -49,9 +49,17 @@ export class RedisProgressBus implements ProgressBus {
     this.subscribeTimeoutMs = options.subscribeTimeoutMs ?? 5_000;
     this.logger = options.logger;
     // Publishes wait for at most one reconnect attempt, then fail (the runner logs and goes on).
-    this.publisher = new Redis(options.url, { ...connectionOptions, maxRetriesPerRequest: 1, connectionName: "pms-progress-pub" });
+    this.publisher = new Redis(options.url, {
+      ...connectionOptions,
+      maxRetriesPerRequest: 1,
+      connectionName: "pms-progress-pub",
+    });
     // SUBSCRIBE waits for the connection (bounded by subscribeTimeoutMs) and is replayed after reconnects.
-    this.subscriber = new Redis(options.url, { ...connectionOptions, maxRetriesPerRequest: null, connectionName: "pms-progress-sub" });
+    this.subscriber = new Redis(options.url, {
+      ...connectionOptions,
+      maxRetriesPerRequest: null,
+      connectionName: "pms-progress-sub",
+    });
     this.watch(this.publisher, "publisher");
     this.watch(this.subscriber, "subscriber");
     this.subscriber.on("message", (channel: string, message: string) => this.deliver(channel, message));
@@ -178,7 +186,8 @@ export class RedisProgressBus implements ProgressBus {
   private watch(client: Redis, role: string): void {
     let reported = false;
     client.on("error", (error: Error) => {
-      if (!reported) this.logger?.warn({ err: error, role }, "Redis unavailable for progress updates; retrying in the background");
+      if (!reported)
+        this.logger?.warn({ err: error, role }, "Redis unavailable for progress updates; retrying in the background");
       reported = true;
     });
     client.on("ready", () => {

@@ -1,4 +1,15 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn, type Relation } from "typeorm";
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+  type Relation,
+} from "typeorm";
 import { Account } from "../accounts/account.entity.js";
 import type { JobStatus, ScoreProgress } from "./score-progress.js";
 
@@ -13,7 +24,9 @@ export type ScoreKind = (typeof scoreKinds)[number];
 @Index("IDX_score_jobs_runnable", ["createdAt"], { where: `"status" IN ('queued', 'crawling', 'scoring')` })
 @Index("IDX_score_jobs_fair", ["fairRank", "createdAt"], { where: `"status" IN ('queued', 'crawling', 'scoring')` })
 @Index("IDX_score_jobs_account_active", ["accountId"], { where: `"status" IN ('queued', 'crawling', 'scoring')` })
-@Index("IDX_score_jobs_requester_active", ["requesterIp"], { where: `"status" IN ('queued', 'crawling', 'scoring') AND "account_id" IS NULL` })
+@Index("IDX_score_jobs_requester_active", ["requesterIp"], {
+  where: `"status" IN ('queued', 'crawling', 'scoring') AND "account_id" IS NULL`,
+})
 export class ScoreJob {
   @PrimaryGeneratedColumn("uuid", { primaryKeyConstraintName: "PK_score_jobs" })
   id: string;

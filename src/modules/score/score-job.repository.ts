@@ -12,7 +12,18 @@ export type BacklogOwner = { readonly accountId: string } | { readonly network: 
 /** The columns a new job is inserted with (the rest take their defaults). */
 export type NewJob = Pick<
   ScoreJob,
-  "id" | "fairRank" | "accountId" | "userId" | "apiKeyId" | "requesterIp" | "claimTokenHash" | "kind" | "url" | "context" | "productId" | "progress"
+  | "id"
+  | "fairRank"
+  | "accountId"
+  | "userId"
+  | "apiKeyId"
+  | "requesterIp"
+  | "claimTokenHash"
+  | "kind"
+  | "url"
+  | "context"
+  | "productId"
+  | "progress"
 >;
 
 /** How a failed job is recorded. */
@@ -107,21 +118,18 @@ export class ScoreJobRepository {
 
   /** The heartbeat: moves the lease on, while the job is unfinished and the token still ours. */
   async extendLease(job: ClaimedJob, leaseUntil: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE "score_jobs" SET "locked_until" = $2 WHERE "id" = $1 AND "status" IN ${ACTIVE} AND "lease_token" = $3`, [
-      job.id,
-      leaseUntil,
-      job.leaseToken,
-    ]);
+    await this.dataSource.query(
+      `UPDATE "score_jobs" SET "locked_until" = $2 WHERE "id" = $1 AND "status" IN ${ACTIVE} AND "lease_token" = $3`,
+      [job.id, leaseUntil, job.leaseToken],
+    );
   }
 
   /** Stores the latest step (for late subscribers), while the job is unfinished and the token still ours. */
   async storeProgress(job: ClaimedJob, progress: ScoreProgress): Promise<void> {
-    await this.dataSource.query(`UPDATE "score_jobs" SET "status" = $2, "progress" = $3 WHERE "id" = $1 AND "status" IN ${ACTIVE} AND "lease_token" = $4`, [
-      job.id,
-      progress.status,
-      JSON.stringify(progress),
-      job.leaseToken,
-    ]);
+    await this.dataSource.query(
+      `UPDATE "score_jobs" SET "status" = $2, "progress" = $3 WHERE "id" = $1 AND "status" IN ${ACTIVE} AND "lease_token" = $4`,
+      [job.id, progress.status, JSON.stringify(progress), job.leaseToken],
+    );
   }
 
   /** Completes the held job (see `transition`). */
@@ -131,7 +139,13 @@ export class ScoreJobRepository {
 
   /** Fails the held job (see `transition`). */
   fail(tx: Transaction, job: ClaimedJob, failure: JobFailure, progress: ScoreProgress): Promise<boolean> {
-    return this.transition(tx, job, { status: "failed", errorCode: failure.code, errorMessage: failure.message, errorAction: failure.action, progress });
+    return this.transition(tx, job, {
+      status: "failed",
+      errorCode: failure.code,
+      errorMessage: failure.message,
+      errorAction: failure.action,
+      progress,
+    });
   }
 
   /** Hands the held job back queued, claimable at once, and its run not counted as an attempt (see `transition`). */

@@ -124,7 +124,12 @@ export class ScoreJobRunner {
 
   private async runClaimed(job: ClaimedJob): Promise<void> {
     if (job.attempts > MAX_ATTEMPTS) {
-      await this.announce(await this.fail(job, new AppError("INTERNAL", "Scoring stopped unexpectedly several times; the credits were refunded.")));
+      await this.announce(
+        await this.fail(
+          job,
+          new AppError("INTERNAL", "Scoring stopped unexpectedly several times; the credits were refunded."),
+        ),
+      );
       return;
     }
     const heartbeat = setInterval(() => void this.extendLease(job), Math.max(1_000, this.leaseMs / 3));
@@ -136,7 +141,8 @@ export class ScoreJobRunner {
     } finally {
       clearInterval(heartbeat);
     }
-    if (ending?.status === "completed" || ending?.status === "failed") this.observer?.finished(job.kind, ending.status, (performance.now() - started) / 1000);
+    if (ending?.status === "completed" || ending?.status === "failed")
+      this.observer?.finished(job.kind, ending.status, (performance.now() - started) / 1000);
     await this.announce(ending);
   }
 
@@ -147,7 +153,14 @@ export class ScoreJobRunner {
       const crawl = await this.crawlerFor(job.kind).crawl(job.url, {
         mode: job.kind === "quick" ? "quick" : "full",
         signal: this.stopping.signal,
-        onProgress: (progress) => this.report(job, { jobId: job.id, status: "crawling", page: progress.n, pages: progress.of, url: progress.url }),
+        onProgress: (progress) =>
+          this.report(job, {
+            jobId: job.id,
+            status: "crawling",
+            page: progress.n,
+            pages: progress.of,
+            url: progress.url,
+          }),
       });
       this.observer?.crawled(crawl.pages.length);
       if (this.stopping.signal.aborted) return await this.release(job);
@@ -156,7 +169,8 @@ export class ScoreJobRunner {
         ...(job.context ? { context: job.context } : {}),
         framework: job.kind === "product" ? "product" : "maturity",
         mode: job.kind === "quick" ? "quick" : "full",
-        onDimension: (k, of, dimensionId) => this.report(job, { jobId: job.id, status: "scoring", dimension: k, dimensions: of, dimensionId }),
+        onDimension: (k, of, dimensionId) =>
+          this.report(job, { jobId: job.id, status: "scoring", dimension: k, dimensions: of, dimensionId }),
       });
       if (this.stopping.signal.aborted) return await this.release(job);
     } catch (error) {
@@ -196,7 +210,9 @@ export class ScoreJobRunner {
 
   /** Progress goes out at once; the stored copy (for late subscribers) is best effort. */
   private report(job: ClaimedJob, progress: ScoreProgress): void {
-    void this.bus.publish(progress).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not publish progress"));
+    void this.bus
+      .publish(progress)
+      .catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not publish progress"));
     void this.jobs
       .storeProgress(job, progress)
       .catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not store progress"));
@@ -207,7 +223,11 @@ export class ScoreJobRunner {
    * (finished, or taken over after our lease lapsed): the caller then writes nothing else.
    */
   private stillOurs(job: ClaimedJob, transitioned: boolean): boolean {
-    if (!transitioned) this.logger.warn({ jobId: job.id }, "this worker's lease on the job was lost; its outcome is left to the current holder");
+    if (!transitioned)
+      this.logger.warn(
+        { jobId: job.id },
+        "this worker's lease on the job was lost; its outcome is left to the current holder",
+      );
     return transitioned;
   }
 
@@ -230,7 +250,11 @@ export class ScoreJobRunner {
   /** Publishes a terminal step after its commit; a lost message is recovered from the stored job. */
   private async announce(progress: ScoreProgress | undefined): Promise<void> {
     if (!progress) return;
-    await this.bus.publish(progress).catch((error: unknown) => this.logger.warn({ err: error, jobId: progress.jobId }, "could not publish the job's end"));
+    await this.bus
+      .publish(progress)
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error, jobId: progress.jobId }, "could not publish the job's end"),
+      );
   }
 
   /** Stores the result and completes the job in one transaction; answers the step to announce. */
@@ -263,14 +287,19 @@ export class ScoreJobRunner {
     });
     if (!completed) return undefined;
     // Committed: from here on nothing may fail the job. Recorded events are delivered later anyway.
-    await this.events.publish(events).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not publish the job's events now"));
+    await this.events
+      .publish(events)
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error, jobId: job.id }, "could not publish the job's events now"),
+      );
     return progress;
   }
 
   /** Fails the job and refunds it, only while the job is still ours and unfinished. */
   private async fail(job: ClaimedJob, error: unknown): Promise<ScoreProgress | undefined> {
     const appError = toAppError(error);
-    if (appError.code === "INTERNAL") this.logger.error({ err: error, jobId: job.id }, "scoring job failed unexpectedly");
+    if (appError.code === "INTERNAL")
+      this.logger.error({ err: error, jobId: job.id }, "scoring job failed unexpectedly");
     const failure = { code: appError.code, message: appError.message, action: appError.action };
     const progress: ScoreProgress = { jobId: job.id, status: "failed", error: failure };
     try {
@@ -283,7 +312,10 @@ export class ScoreJobRunner {
       return failed ? progress : undefined;
     } catch (cause) {
       // Postgres is away: the job keeps its lease until it lapses, then runs again (or fails for good past MAX_ATTEMPTS).
-      this.logger.warn({ err: cause, jobId: job.id }, "could not record a job's failure; it will be retried when its lease lapses");
+      this.logger.warn(
+        { err: cause, jobId: job.id },
+        "could not record a job's failure; it will be retried when its lease lapses",
+      );
       return undefined;
     }
   }

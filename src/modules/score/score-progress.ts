@@ -13,10 +13,26 @@ export const isTerminal = (status: JobStatus): boolean => status === "completed"
  */
 export type ScoreProgress =
   | { readonly jobId: string; readonly status: "queued" }
-  | { readonly jobId: string; readonly status: "crawling"; readonly page: number; readonly pages: number; readonly url: string }
-  | { readonly jobId: string; readonly status: "scoring"; readonly dimension: number; readonly dimensions: number; readonly dimensionId: DimensionId }
+  | {
+      readonly jobId: string;
+      readonly status: "crawling";
+      readonly page: number;
+      readonly pages: number;
+      readonly url: string;
+    }
+  | {
+      readonly jobId: string;
+      readonly status: "scoring";
+      readonly dimension: number;
+      readonly dimensions: number;
+      readonly dimensionId: DimensionId;
+    }
   | { readonly jobId: string; readonly status: "completed"; readonly resultId: string }
-  | { readonly jobId: string; readonly status: "failed"; readonly error: { readonly code: ErrorCode; readonly message: string; readonly action?: string } };
+  | {
+      readonly jobId: string;
+      readonly status: "failed";
+      readonly error: { readonly code: ErrorCode; readonly message: string; readonly action?: string };
+    };
 
 /**
  * Fans progress out to every API process: in memory for one process, Redis pub/sub

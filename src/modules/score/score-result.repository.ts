@@ -22,7 +22,10 @@ export interface NewResult {
 
 const position = new Map(frameworkDimensions.map((dimension, index) => [dimension.id as string, index]));
 /** The product-view columns of a result, read only when asked for. */
-export type DetailRow = Pick<ScoreResultRecord, "id" | "crawledPages" | "crossDimensionNotes" | "antiPatterns" | "crawlStats" | "scorer">;
+export type DetailRow = Pick<
+  ScoreResultRecord,
+  "id" | "crawledPages" | "crossDimensionNotes" | "antiPatterns" | "crawlStats" | "scorer"
+>;
 
 /**
  * The `score_results` table and its `score_dimensions`, always written together:
@@ -132,8 +135,15 @@ export class ScoreResultRepository {
   }
 
   /** One page of the account's results, newest first, after `cursor`. */
-  async pageOfAccount(accountId: string, limit: number, cursor: string | undefined): Promise<{ rows: ScoreResultRecord[]; nextCursor: string | null }> {
-    const query = this.dataSource.getRepository(ScoreResultRecord).createQueryBuilder("result").where("result.account_id = :accountId", { accountId });
+  async pageOfAccount(
+    accountId: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<{ rows: ScoreResultRecord[]; nextCursor: string | null }> {
+    const query = this.dataSource
+      .getRepository(ScoreResultRecord)
+      .createQueryBuilder("result")
+      .where("result.account_id = :accountId", { accountId });
     return keysetPage(query, "result", limit, cursor);
   }
 
@@ -142,7 +152,11 @@ export class ScoreResultRepository {
    * first. One statement: each product's page is an index walk of at most `take`
    * rows (through LATERAL), never all its results.
    */
-  async newestOfProducts(productIds: readonly string[], take: number, after: { at: string; id: string } | undefined): Promise<ScoreResultRecord[]> {
+  async newestOfProducts(
+    productIds: readonly string[],
+    take: number,
+    after: { at: string; id: string } | undefined,
+  ): Promise<ScoreResultRecord[]> {
     return this.dataSource
       .getRepository(ScoreResultRecord)
       .createQueryBuilder("result")

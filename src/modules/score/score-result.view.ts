@@ -1,5 +1,13 @@
 import type { CrawlStats } from "../crawl/crawl.types.js";
-import type { Confidence, DimensionId, Evidence, FrameworkId, PillarId, ScoreMode, ScorerInfo } from "../scoring/scoring.types.js";
+import type {
+  Confidence,
+  DimensionId,
+  Evidence,
+  FrameworkId,
+  PillarId,
+  ScoreMode,
+  ScorerInfo,
+} from "../scoring/scoring.types.js";
 import type { ScoreDimensionRecord, ScoreResultRecord } from "./score-result.entity.js";
 
 export interface DimensionView {
@@ -15,7 +23,13 @@ export interface DimensionView {
 }
 
 /** What only the product view (and the share page) shows: read separately, when asked for. */
-export const detailFields = ["crawledPages", "crossDimensionNotes", "antiPatternsDetected", "crawlStats", "scorer"] as const;
+export const detailFields = [
+  "crawledPages",
+  "crossDimensionNotes",
+  "antiPatternsDetected",
+  "crawlStats",
+  "scorer",
+] as const;
 export type ResultDetails = Pick<ScoreResultView, (typeof detailFields)[number]>;
 /** A result without its details: what a share link's JSON needs, read in two narrow queries. */
 export type ResultCore = Omit<ScoreResultView, (typeof detailFields)[number]>;
@@ -49,7 +63,20 @@ export interface ScoreResultView {
 /** The columns of a result that its core view reads. */
 export type CoreRecord = Pick<
   ScoreResultRecord,
-  "id" | "accountId" | "productId" | "url" | "companyName" | "totalScore" | "stageName" | "framework" | "frameworkVersion" | "mode" | "strengths" | "gaps" | "lifecycleStageId" | "createdAt"
+  | "id"
+  | "accountId"
+  | "productId"
+  | "url"
+  | "companyName"
+  | "totalScore"
+  | "stageName"
+  | "framework"
+  | "frameworkVersion"
+  | "mode"
+  | "strengths"
+  | "gaps"
+  | "lifecycleStageId"
+  | "createdAt"
 >;
 
 export function coreView(record: CoreRecord, dimensions: readonly ScoreDimensionRecord[]): ResultCore {
@@ -88,7 +115,9 @@ export function resultView(record: ScoreResultRecord, dimensions: readonly Score
   return { ...coreView(record, dimensions), ...detailsOf(record) };
 }
 
-export function detailsOf(record: Pick<ScoreResultRecord, "crawledPages" | "crossDimensionNotes" | "antiPatterns" | "crawlStats" | "scorer">): ResultDetails {
+export function detailsOf(
+  record: Pick<ScoreResultRecord, "crawledPages" | "crossDimensionNotes" | "antiPatterns" | "crawlStats" | "scorer">,
+): ResultDetails {
   return {
     crawledPages: record.crawledPages,
     crossDimensionNotes: record.crossDimensionNotes,

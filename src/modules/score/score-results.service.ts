@@ -6,7 +6,14 @@ import { AppError } from "../../errors.js";
 import { decodeCursor, encodeCursor } from "../../db/keyset-page.js";
 import type { ScoreDimensionRecord, ScoreResultRecord } from "./score-result.entity.js";
 import type { ScoreResultRepository } from "./score-result.repository.js";
-import { coreView, detailsOf, resultView, type ResultCore, type ResultDetails, type ScoreResultView } from "./score-result.view.js";
+import {
+  coreView,
+  detailsOf,
+  resultView,
+  type ResultCore,
+  type ResultDetails,
+  type ScoreResultView,
+} from "./score-result.view.js";
 import { hashToken } from "./score.service.js";
 
 /** Completed results never change, so the public reads of popular share links are served from memory. */
@@ -39,7 +46,11 @@ export class ScoreResultsService {
   }
 
   /** The account's results, newest first, keyset-paginated. */
-  async history(accountId: string, limit: number, cursor: string | undefined): Promise<{ results: ScoreResultView[]; nextCursor: string | null }> {
+  async history(
+    accountId: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<{ results: ScoreResultView[]; nextCursor: string | null }> {
     const page = await this.results.pageOfAccount(accountId, limit, cursor);
     return { results: await this.withDimensions(page.rows), nextCursor: page.nextCursor };
   }
@@ -50,7 +61,10 @@ export class ScoreResultsService {
    * two SQL statements, and each product reads at most limit + 1 rows (an index
    * walk per product through LATERAL), never all its results.
    */
-  productResultsLoader(limit: number, cursor: string | undefined): DataLoader<string, { results: ScoreResultView[]; nextCursor: string | null }> {
+  productResultsLoader(
+    limit: number,
+    cursor: string | undefined,
+  ): DataLoader<string, { results: ScoreResultView[]; nextCursor: string | null }> {
     const after = cursor ? decodeCursor(cursor) : undefined;
     return new DataLoader(async (productIds) => {
       // One statement: each product's page is an index walk of at most limit + 1 rows.
@@ -60,7 +74,10 @@ export class ScoreResultsService {
         const mine = views.filter((view) => view.productId === productId);
         const page = mine.slice(0, limit);
         const last = page.at(-1);
-        return { results: page, nextCursor: mine.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+        return {
+          results: page,
+          nextCursor: mine.length > limit && last ? encodeCursor(last.createdAt, last.id) : null,
+        };
       });
     });
   }
@@ -71,9 +88,14 @@ export class ScoreResultsService {
    * same NOT_FOUND, so a caller learns nothing about results it cannot claim.
    */
   async link(accountId: string, resultId: unknown, claimToken: unknown): Promise<ScoreResultView> {
-    if (typeof resultId !== "string" || resultId === "") throw new AppError("VALIDATION_FAILED", "resultId: is required");
-    if (typeof claimToken !== "string" || claimToken === "") throw new AppError("VALIDATION_FAILED", "claimToken: is required");
-    const notFound = new AppError("NOT_FOUND", "No held result matches this resultId and claimToken (tokens work once, for 30 days).");
+    if (typeof resultId !== "string" || resultId === "")
+      throw new AppError("VALIDATION_FAILED", "resultId: is required");
+    if (typeof claimToken !== "string" || claimToken === "")
+      throw new AppError("VALIDATION_FAILED", "claimToken: is required");
+    const notFound = new AppError(
+      "NOT_FOUND",
+      "No held result matches this resultId and claimToken (tokens work once, for 30 days).",
+    );
     if (!isUuid(resultId)) throw notFound;
     const linked = await this.transactions.run(async (tx) => {
       const held = await this.results.lockHeld(tx, resultId);
@@ -114,7 +136,8 @@ export class ScoreResultsService {
     if (records.length === 0) return [];
     const dimensions = await this.results.dimensionsOf(records.map((record) => record.id));
     const byResult = new Map<string, ScoreDimensionRecord[]>();
-    for (const dimension of dimensions) byResult.set(dimension.resultId, [...(byResult.get(dimension.resultId) ?? []), dimension]);
+    for (const dimension of dimensions)
+      byResult.set(dimension.resultId, [...(byResult.get(dimension.resultId) ?? []), dimension]);
     return records.map((record) => resultView(record, byResult.get(record.id) ?? []));
   }
 }

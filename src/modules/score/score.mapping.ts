@@ -28,7 +28,11 @@ export function toGraphQLResult(view: ResultCore | ScoreResultView): ScoreResult
       score: dimension.score,
       stageName: dimension.stageName,
       evidence: dimension.evidence,
-      evidenceItems: dimension.evidenceItems.map((item) => ({ url: item.url ?? null, text: item.text, selfReported: item.selfReported === true })),
+      evidenceItems: dimension.evidenceItems.map((item) => ({
+        url: item.url ?? null,
+        text: item.text,
+        selfReported: item.selfReported === true,
+      })),
       confidence: ConfidenceLevel[dimension.confidence],
       reasoning: dimension.reasoning,
     })),
@@ -47,17 +51,23 @@ export function toGraphQLResult(view: ResultCore | ScoreResultView): ScoreResult
 export function toGraphQLProgress(progress: ScoreProgress): ScoreProgressType {
   const shown = { ...progress, status: JobStatusEnum[progress.status] } as ScoreProgressType;
   // Progress recorded before actions were kept: the catalogue's advice for the code.
-  if (progress.status === "failed") shown.error = { ...progress.error, action: progress.error.action ?? actionFor(progress.error.code) };
+  if (progress.status === "failed")
+    shown.error = { ...progress.error, action: progress.error.action ?? actionFor(progress.error.code) };
   return shown;
 }
 
 /** The advice a failed job came with, or the catalogue's for its code. */
-export function jobError(job: Pick<ScoreJob, "errorCode" | "errorMessage" | "errorAction">): { code: string; message: string; action: string } {
+export function jobError(job: Pick<ScoreJob, "errorCode" | "errorMessage" | "errorAction">): {
+  code: string;
+  message: string;
+  action: string;
+} {
   const code = job.errorCode ?? "INTERNAL";
   return { code, message: job.errorMessage ?? "", action: job.errorAction ?? actionFor(code) };
 }
 
-const actionFor = (code: string): string => (isErrorCode(code) ? errorCatalogue[code].action : errorCatalogue.INTERNAL.action);
+const actionFor = (code: string): string =>
+  isErrorCode(code) ? errorCatalogue[code].action : errorCatalogue.INTERNAL.action;
 
 export function toGraphQLJob(job: ScoreJob): ScoreJobType {
   return {

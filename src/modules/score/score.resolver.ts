@@ -1,4 +1,16 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
+import {
+  Arg,
+  Args,
+  Authorized,
+  Ctx,
+  FieldResolver,
+  ID,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+  Subscription,
+} from "type-graphql";
 import { AppError, isErrorCode } from "../../errors.js";
 import { loaderOf, meteredCaller, type GraphQLContext } from "../../graphql/context.js";
 import { CurrentMember, CurrentViewer, currentViewer, type Member } from "../../graphql/decorators/current-member.js";
@@ -37,15 +49,22 @@ export class ScoreResolver {
     description:
       "Scores an address with the maturity framework (full crawl) and waits for the result (SCORE_WAIT_SECONDS, 120 by default; else answers the job). Session, API key, or anonymous within the anonymous cap. Honours Idempotency-Key. REST: POST /api/score.",
   })
-  async score(@Arg("input", () => ScoreInput, { description: "The address and optional context." }) input: ScoreInput, @Ctx() context: GraphQLContext): Promise<ScorePayload> {
+  async score(
+    @Arg("input", () => ScoreInput, { description: "The address and optional context." }) input: ScoreInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ScorePayload> {
     return this.run("score", input, context);
   }
 
   @IdentifyCaller()
   @Mutation(() => ScorePayload, {
-    description: "Quick score: the home page and at most 4 linked pages, maturity framework; waits like score. REST: POST /api/score/quick.",
+    description:
+      "Quick score: the home page and at most 4 linked pages, maturity framework; waits like score. REST: POST /api/score/quick.",
   })
-  async quickScore(@Arg("input", () => ScoreInput, { description: "The address and optional context." }) input: ScoreInput, @Ctx() context: GraphQLContext): Promise<ScorePayload> {
+  async quickScore(
+    @Arg("input", () => ScoreInput, { description: "The address and optional context." }) input: ScoreInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ScorePayload> {
     return this.run("quick", input, context);
   }
 
@@ -54,14 +73,27 @@ export class ScoreResolver {
     description:
       "Scores with the product framework and attaches the result to the caller's product for that address (created if absent; counts against the plan's products). Session or API key. REST: POST /api/score/product.",
   })
-  async productScore(@Arg("input", () => ScoreInput, { description: "The address and optional context." }) input: ScoreInput, @Ctx() context: GraphQLContext): Promise<ScorePayload> {
+  async productScore(
+    @Arg("input", () => ScoreInput, { description: "The address and optional context." }) input: ScoreInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ScorePayload> {
     return this.run("product", input, context);
   }
 
   @IdentifyCaller()
-  @Mutation(() => StartedScore, { description: "Starts a scoring job and answers at once; follow it with scoreProgress or scoreJob. Charged like the waiting operations." })
-  async startScore(@Arg("input", () => StartScoreInput, { description: "What to score and how." }) input: StartScoreInput, @Ctx() context: GraphQLContext): Promise<StartedScore> {
-    const started = await this.service.start(await callerOf(context), { kind: input.kind, url: input.url, context: input.context });
+  @Mutation(() => StartedScore, {
+    description:
+      "Starts a scoring job and answers at once; follow it with scoreProgress or scoreJob. Charged like the waiting operations.",
+  })
+  async startScore(
+    @Arg("input", () => StartScoreInput, { description: "What to score and how." }) input: StartScoreInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<StartedScore> {
+    const started = await this.service.start(await callerOf(context), {
+      kind: input.kind,
+      url: input.url,
+      context: input.context,
+    });
     return { job: toGraphQLJob(started.job), claimToken: started.claimToken };
   }
 
@@ -78,15 +110,23 @@ export class ScoreResolver {
   }
 
   @Query(() => ScoreJobType, { description: "A scoring job of the caller (or of the anonymous requester's address)." })
-  async scoreJob(@Arg("id", () => ID, { description: "The job id." }) id: string, @CurrentViewer() viewer: Viewer, @Ctx() context: GraphQLContext): Promise<ScoreJobType> {
+  async scoreJob(
+    @Arg("id", () => ID, { description: "The job id." }) id: string,
+    @CurrentViewer() viewer: Viewer,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ScoreJobType> {
     return toGraphQLJob(await this.service.jobFor(viewer, context.clientIp, id));
   }
 
   @Authorized()
   @Mutation(() => ScoreResultType, {
-    description: "Moves a held anonymous result into the caller's history with its one-time claim token. REST: POST /api/score/link.",
+    description:
+      "Moves a held anonymous result into the caller's history with its one-time claim token. REST: POST /api/score/link.",
   })
-  async linkScore(@Arg("input", () => LinkScoreInput, { description: "The result and its claim token." }) input: LinkScoreInput, @CurrentMember() member: Member): Promise<ScoreResultType> {
+  async linkScore(
+    @Arg("input", () => LinkScoreInput, { description: "The result and its claim token." }) input: LinkScoreInput,
+    @CurrentMember() member: Member,
+  ): Promise<ScoreResultType> {
     return toGraphQLResult(await this.results.link(member.accountId, input.resultId, input.claimToken));
   }
 
@@ -95,11 +135,19 @@ export class ScoreResolver {
       "A job's progress over graphql-ws: its current step, then queued → crawling (page n of m) → scoring (dimension k of 27) → completed | failed, then the stream ends. Only the job's account (or its anonymous requester's address) may follow it.",
     subscribe: async ({ args, context }) => {
       const ctx = context as GraphQLContext;
-      if (!ctx.streams) throw new AppError("SERVICE_UNAVAILABLE", "Subscriptions are served over graphql-ws at /graphql.");
-      return ctx.streams.scoreProgress(await currentViewer({ context: ctx }), ctx.clientIp, String((args as { jobId: string }).jobId));
+      if (!ctx.streams)
+        throw new AppError("SERVICE_UNAVAILABLE", "Subscriptions are served over graphql-ws at /graphql.");
+      return ctx.streams.scoreProgress(
+        await currentViewer({ context: ctx }),
+        ctx.clientIp,
+        String((args as { jobId: string }).jobId),
+      );
     },
   })
-  scoreProgress(@Root() progress: ScoreProgress, @Arg("jobId", () => ID, { description: "The job to follow." }) _jobId: string): ScoreProgressType {
+  scoreProgress(
+    @Root() progress: ScoreProgress,
+    @Arg("jobId", () => ID, { description: "The job to follow." }) _jobId: string,
+  ): ScoreProgressType {
     return toGraphQLProgress(progress);
   }
 
@@ -124,7 +172,10 @@ export class ScoreResolver {
   }
 
   /** The product-view fields: carried by results read whole, else batched per request. */
-  private async details(result: ScoreResultType, context: GraphQLContext): Promise<NonNullable<ScoreResultType["details"]>> {
+  private async details(
+    result: ScoreResultType,
+    context: GraphQLContext,
+  ): Promise<NonNullable<ScoreResultType["details"]>> {
     if (result.details) return result.details;
     const details = await loaderOf(context, "resultDetails", () => this.results.detailsLoader()).load(result.id);
     if (!details) throw new AppError("NOT_FOUND", "No such score result.");
@@ -142,19 +193,29 @@ export class ScoreResolver {
     try {
       job = await this.service.waitForEnd(started.job.id, this.waitMs);
     } catch (error) {
-      context.log.warn({ err: error, jobId: started.job.id }, "lost sight of a charged job while waiting; answering the job to follow");
+      context.log.warn(
+        { err: error, jobId: started.job.id },
+        "lost sight of a charged job while waiting; answering the job to follow",
+      );
       return { result: null, job: toGraphQLJob(started.job), claimToken: started.claimToken };
     }
     if (job.status === "failed") {
       // A failed job answers its error (the same on a replay); its credits were refunded.
-      throw new AppError(isErrorCode(job.errorCode) ? job.errorCode : "INTERNAL", job.errorMessage ?? "Scoring failed.", job.errorAction ? { action: job.errorAction } : {});
+      throw new AppError(
+        isErrorCode(job.errorCode) ? job.errorCode : "INTERNAL",
+        job.errorMessage ?? "Scoring failed.",
+        job.errorAction ? { action: job.errorAction } : {},
+      );
     }
     let result: ScoreResultType | null = null;
     if (job.status === "completed" && job.resultId) {
       try {
         result = toGraphQLResult(await this.results.getPublic(job.resultId));
       } catch (error) {
-        context.log.warn({ err: error, jobId: job.id }, "could not read a finished job's result; answering the job to follow");
+        context.log.warn(
+          { err: error, jobId: job.id },
+          "could not read a finished job's result; answering the job to follow",
+        );
       }
     }
     return { result, job: toGraphQLJob(job), claimToken: started.claimToken };
@@ -162,5 +223,10 @@ export class ScoreResolver {
 }
 
 async function callerOf(context: GraphQLContext) {
-  return { ...(await meteredCaller(context)), clientIp: context.clientIp, requestId: context.requestId, idempotencyKey: context.idempotencyKey };
+  return {
+    ...(await meteredCaller(context)),
+    clientIp: context.clientIp,
+    requestId: context.requestId,
+    idempotencyKey: context.idempotencyKey,
+  };
 }

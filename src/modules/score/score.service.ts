@@ -148,7 +148,10 @@ export class ScoreService {
     if (!replay) return undefined;
     // A replay spends no slot, but says where the caller stands, as any answer of a limited route does.
     const { viewer } = caller;
-    const headers = viewer.kind === "anonymous" ? await this.anonymousCap.peek(admitted.network) : await this.limiter.peek("score", memberSubject(viewer));
+    const headers =
+      viewer.kind === "anonymous"
+        ? await this.anonymousCap.peek(admitted.network)
+        : await this.limiter.peek("score", memberSubject(viewer));
     if (headers) caller.setHeaders(headers);
     return replay;
   }
@@ -170,7 +173,13 @@ export class ScoreService {
   }
 
   /** With a key: makes it this request's, then applies layer 1. */
-  private async reserve(tx: Transaction, caller: ScoreCaller, admitted: Admitted, jobId: string, claimToken: string | null): Promise<void> {
+  private async reserve(
+    tx: Transaction,
+    caller: ScoreCaller,
+    admitted: Admitted,
+    jobId: string,
+    claimToken: string | null,
+  ): Promise<void> {
     const { key, scope } = admitted;
     if (!key) return;
     // First, so a concurrent request with the same key waits here (holding nothing else) and then replays.
@@ -187,7 +196,12 @@ export class ScoreService {
   }
 
   /** A member's charges and product, in the job's transaction; answers the product's id (null: none). */
-  private async charge(tx: Transaction, caller: ScoreCaller, admitted: Admitted, jobId: string): Promise<string | null> {
+  private async charge(
+    tx: Transaction,
+    caller: ScoreCaller,
+    admitted: Admitted,
+    jobId: string,
+  ): Promise<string | null> {
     const { viewer } = caller;
     if (viewer.kind !== "member") return null;
     // Layer 2: plan quota and credits; layer 3: the API-call ceiling; then the product limit.
@@ -210,7 +224,10 @@ export class ScoreService {
   ): Promise<ScoreJob> {
     const { viewer } = caller;
     // Its place in the owner's backlog: the fair queue serves every owner's next job in turn.
-    const fairRank = await this.jobs.countBacklog(tx, viewer.kind === "member" ? { accountId: viewer.accountId } : { network: admitted.network });
+    const fairRank = await this.jobs.countBacklog(
+      tx,
+      viewer.kind === "member" ? { accountId: viewer.accountId } : { network: admitted.network },
+    );
     return this.jobs.insertQueued(tx, {
       id: jobId,
       fairRank,
@@ -232,8 +249,12 @@ export class ScoreService {
    * The maintenance sweep enqueues any job left waiting without a worker.
    */
   private async announce(job: ScoreJob): Promise<void> {
-    await this.bus.publish({ jobId: job.id, status: "queued" }).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not publish queued"));
-    await this.queue.enqueue(job.id).catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not enqueue; the sweep will"));
+    await this.bus
+      .publish({ jobId: job.id, status: "queued" })
+      .catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not publish queued"));
+    await this.queue
+      .enqueue(job.id)
+      .catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not enqueue; the sweep will"));
   }
 
   /**
@@ -281,7 +302,9 @@ export class ScoreService {
     const job = isUuid(jobId) ? await this.jobs.findById(jobId) : null;
     const allowed =
       job !== null &&
-      (job.accountId !== null ? viewer.kind === "member" && viewer.accountId === job.accountId : viewer.kind === "anonymous" && job.requesterIp === clientNetwork(clientIp));
+      (job.accountId !== null
+        ? viewer.kind === "member" && viewer.accountId === job.accountId
+        : viewer.kind === "anonymous" && job.requesterIp === clientNetwork(clientIp));
     if (!job || !allowed) throw new AppError("NOT_FOUND", "No such scoring job.");
     return job;
   }
@@ -292,7 +315,12 @@ export class ScoreService {
   }
 
   /** The first answer of a key used within the window with the same request; a different request is a conflict. */
-  private async findReplay(scope: string, key: string, kind: ScoreKind, requestHash: string): Promise<StartedJob | undefined> {
+  private async findReplay(
+    scope: string,
+    key: string,
+    kind: ScoreKind,
+    requestHash: string,
+  ): Promise<StartedJob | undefined> {
     const cutoff = new Date(this.clock().getTime() - IDEMPOTENCY_WINDOW_MS);
     const digest = idempotencyKeyDigest(key);
     const record = await this.idempotencyKeys.find(scope, digest);
@@ -301,12 +329,16 @@ export class ScoreService {
       return undefined;
     }
     if (record.operation !== kind || record.requestHash !== requestHash) {
-      throw new AppError("IDEMPOTENCY_CONFLICT", "This Idempotency-Key was used with a different request in the last 24 hours.");
+      throw new AppError(
+        "IDEMPOTENCY_CONFLICT",
+        "This Idempotency-Key was used with a different request in the last 24 hours.",
+      );
     }
     const job = await this.job(record.jobId);
     // The same token the first answer carried, whichever process answered it.
     const claimToken = record.sealedClaimToken === null ? null : openClaimToken(record.sealedClaimToken, scope, key);
-    if (claimToken === undefined) this.logger.warn({ jobId: job.id }, "an idempotency record's claim token did not open with its key");
+    if (claimToken === undefined)
+      this.logger.warn({ jobId: job.id }, "an idempotency record's claim token did not open with its key");
     return { job, claimToken: claimToken ?? null };
   }
 }
@@ -322,7 +354,8 @@ function validUrl(input: unknown): URL {
 function validContext(input: unknown): string | null {
   if (input === undefined || input === null) return null;
   if (typeof input !== "string") throw new AppError("VALIDATION_FAILED", "context: must be a string");
-  if (input.length > MAX_CONTEXT_LENGTH) throw new AppError("VALIDATION_FAILED", `context: must be at most ${MAX_CONTEXT_LENGTH} characters`);
+  if (input.length > MAX_CONTEXT_LENGTH)
+    throw new AppError("VALIDATION_FAILED", `context: must be at most ${MAX_CONTEXT_LENGTH} characters`);
   const trimmed = input.trim();
   return trimmed === "" ? null : trimmed;
 }
@@ -330,7 +363,10 @@ function validContext(input: unknown): string | null {
 function validIdempotencyKey(key: string | undefined): string | undefined {
   if (key === undefined) return undefined;
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new AppError("VALIDATION_FAILED", `Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY} visible ASCII characters`);
+    throw new AppError(
+      "VALIDATION_FAILED",
+      `Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY} visible ASCII characters`,
+    );
   }
   return key;
 }

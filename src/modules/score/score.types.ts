@@ -55,7 +55,9 @@ registerEnumType(ScoreKindEnum, {
   valuesConfig: {
     score: { description: "Full crawl, maturity framework (POST /api/score)." },
     quick: { description: "Quick crawl, maturity framework (POST /api/score/quick)." },
-    product: { description: "Full crawl, product framework, attached to the caller's product (POST /api/score/product)." },
+    product: {
+      description: "Full crawl, product framework, attached to the caller's product (POST /api/score/product).",
+    },
   },
 });
 
@@ -87,7 +89,10 @@ registerEnumType(JobStatusEnum, {
 
 @ObjectType({ description: "A fact a score rests on." })
 export class EvidenceItem {
-  @Field(() => String, { nullable: true, description: "The page it was seen on; null for self-reported context and for absences." })
+  @Field(() => String, {
+    nullable: true,
+    description: "The page it was seen on; null for self-reported context and for absences.",
+  })
   url: string | null;
 
   @Field(() => String, { description: "The quoted text or the observed fact." })
@@ -144,20 +149,30 @@ export class CrawlStatsType {
   @Field(() => Boolean, { description: "True when the crawl's time budget ended before its plan did." })
   partial: boolean;
 
-  @Field(() => Int, { description: "Pages of the site that were found but not read because its robots.txt disallows them." })
+  @Field(() => Int, {
+    description: "Pages of the site that were found but not read because its robots.txt disallows them.",
+  })
   skippedByRobots: number;
 
   @Field(() => [String], { description: "The first of those pages (at most 20)." })
   skippedByRobotsUrls: string[];
 
-  @Field(() => Int, { description: "Pages read in headless Chromium after their scripts ran, because their HTML was an empty shell (the rest were read as HTML)." })
+  @Field(() => Int, {
+    description:
+      "Pages read in headless Chromium after their scripts ran, because their HTML was an empty shell (the rest were read as HTML).",
+  })
   pagesRendered: number;
 
-  @Field(() => Int, { description: "Pages a bot wall (a CDN's browser check or a captcha) answered for instead of the page; they were not read." })
+  @Field(() => Int, {
+    description:
+      "Pages a bot wall (a CDN's browser check or a captcha) answered for instead of the page; they were not read.",
+  })
   pagesBlocked: number;
 }
 
-@ObjectType("ScoreResult", { description: "A stored score: immutable once completed. Readable by anyone with its id (share links)." })
+@ObjectType("ScoreResult", {
+  description: "A stored score: immutable once completed. Readable by anyone with its id (share links).",
+})
 export class ScoreResultType {
   @Field(() => ID, { description: "Result identifier (UUID)." })
   id: string;
@@ -177,7 +192,10 @@ export class ScoreResultType {
   @Field(() => [DimensionResultType], { description: "The 27 dimensions, pillar by pillar." })
   dimensions: DimensionResultType[];
 
-  @Field(() => [String], { description: "Up to 3 strongest dimension ids: high or medium confidence, applicable, scoring at least 50; never a gap. A thin site may have fewer, or none." })
+  @Field(() => [String], {
+    description:
+      "Up to 3 strongest dimension ids: high or medium confidence, applicable, scoring at least 50; never a gap. A thin site may have fewer, or none.",
+  })
   strengths: string[];
 
   @Field(() => [String], { description: "Up to 3 weakest applicable dimension ids; never a strength." })
@@ -198,12 +216,23 @@ export class ScoreResultType {
   // crawledPages, crossDimensionNotes, antiPatternsDetected and crawlStats are field
   // resolvers (ScoreResolver): read only when a query selects them.
   /** The product-view fields, when the result was read with them. */
-  details?: { crawledPages: string[]; crossDimensionNotes: string; antiPatternsDetected: string[]; crawlStats: CrawlStatsType };
+  details?: {
+    crawledPages: string[];
+    crossDimensionNotes: string;
+    antiPatternsDetected: string[];
+    crawlStats: CrawlStatsType;
+  };
 
-  @Field(() => ID, { nullable: true, description: "The product the result belongs to (product view); null for plain scores." })
+  @Field(() => ID, {
+    nullable: true,
+    description: "The product the result belongs to (product view); null for plain scores.",
+  })
   productId: string | null;
 
-  @Field(() => Boolean, { description: "True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring." })
+  @Field(() => Boolean, {
+    description:
+      "True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring.",
+  })
   held: boolean;
 }
 
@@ -215,7 +244,10 @@ export class JobError {
   @Field(() => String, { description: "What happened." })
   message: string;
 
-  @Field(() => String, { description: "What to do about it (the error catalogue's advice, or advice of its own: install a browser, ask a site to let the crawler through …)." })
+  @Field(() => String, {
+    description:
+      "What to do about it (the error catalogue's advice, or advice of its own: install a browser, ask a site to let the crawler through …).",
+  })
   action: string;
 }
 
@@ -252,7 +284,9 @@ export class ScoreProgressType {
   error?: JobError | null;
 }
 
-@ObjectType("ScoreJob", { description: "A scoring job. Visible to members of its account, or to its anonymous requester's address." })
+@ObjectType("ScoreJob", {
+  description: "A scoring job. Visible to members of its account, or to its anonymous requester's address.",
+})
 export class ScoreJobType {
   @Field(() => ID, { description: "The job id, to follow with scoreProgress." })
   id: string;
@@ -276,15 +310,23 @@ export class ScoreJobType {
   createdAt: Date;
 }
 
-@ObjectType({ description: "The answer of a scoring mutation: the result when it finished within the wait, else the job to follow." })
+@ObjectType({
+  description: "The answer of a scoring mutation: the result when it finished within the wait, else the job to follow.",
+})
 export class ScorePayload {
-  @Field(() => ScoreResultType, { nullable: true, description: "The result; null when the job outlived the wait (follow the job)." })
+  @Field(() => ScoreResultType, {
+    nullable: true,
+    description: "The result; null when the job outlived the wait (follow the job).",
+  })
   result: ScoreResultType | null;
 
   @Field(() => ScoreJobType, { description: "The job that produced it." })
   job: ScoreJobType;
 
-  @Field(() => String, { nullable: true, description: "Anonymous callers only: the one-time token that links the held result to an account (linkScore)." })
+  @Field(() => String, {
+    nullable: true,
+    description: "Anonymous callers only: the one-time token that links the held result to an account (linkScore).",
+  })
   claimToken: string | null;
 }
 
@@ -293,7 +335,10 @@ export class StartedScore {
   @Field(() => ScoreJobType, { description: "The job, to follow with scoreProgress." })
   job: ScoreJobType;
 
-  @Field(() => String, { nullable: true, description: "Anonymous callers only: the one-time claim token of the result to come." })
+  @Field(() => String, {
+    nullable: true,
+    description: "Anonymous callers only: the one-time claim token of the result to come.",
+  })
   claimToken: string | null;
 }
 
@@ -303,14 +348,21 @@ export class ScoreInput {
   @MaxCharacters(MAX_URL_LENGTH)
   url: string;
 
-  @Field(() => String, { nullable: true, description: "Optional free text about the product (at most 5,000 characters); it informs, never outweighs, the site." })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Optional free text about the product (at most 5,000 characters); it informs, never outweighs, the site.",
+  })
   @MaxCharacters(MAX_CONTEXT_LENGTH)
   context?: string | null;
 }
 
 @InputType({ description: "What to score, and how." })
 export class StartScoreInput extends ScoreInput {
-  @Field(() => ScoreKindEnum, { defaultValue: ScoreKindEnum.score, description: "score (the full maturity score, the default), quick or product." })
+  @Field(() => ScoreKindEnum, {
+    defaultValue: ScoreKindEnum.score,
+    description: "score (the full maturity score, the default), quick or product.",
+  })
   kind: ScoreKindEnum;
 }
 

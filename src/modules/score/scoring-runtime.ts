@@ -91,22 +91,42 @@ export function createScoringRuntime(deps: {
 }): ScoringRuntime {
   const { config, dataSource, redis, ledger, events, logger, overrides = {} } = deps;
   // One browser per process, and only where jobs run: an API-only process (SCORE_WORKERS=0) never launches one.
-  const renderer = createRenderer(config, logger, { ...(overrides.crawl?.resolver ? { resolver: overrides.crawl.resolver } : {}), ...(overrides.render ? { limits: overrides.render } : {}) });
+  const renderer = createRenderer(config, logger, {
+    ...(overrides.crawl?.resolver ? { resolver: overrides.crawl.resolver } : {}),
+    ...(overrides.render ? { limits: overrides.render } : {}),
+  });
   const crawler = createCrawler(config, { ...(overrides.crawl ?? {}), renderer });
   const scorer = overrides.scorer ?? createScorer(config);
-  const pubsub: ProgressBus = config.redisUrl ? new RedisProgressBus({ url: config.redisUrl, keyPrefix: `${config.redisPrefix}:`, logger }) : new MemoryProgressBus();
+  const pubsub: ProgressBus = config.redisUrl
+    ? new RedisProgressBus({ url: config.redisUrl, keyPrefix: `${config.redisPrefix}:`, logger })
+    : new MemoryProgressBus();
   // Followers also hear the stored job, so a message lost while Redis was away cannot leave them waiting.
   const jobs = new ScoreJobRepository(dataSource);
   const resultRows = new ScoreResultRepository(dataSource);
   const transactions = new Transactions(dataSource);
-  const bus = new StoredProgressBus(pubsub, (jobIds) => jobs.storedEnds(jobIds), { recheckMs: config.progressRecheckMs, logger });
+  const bus = new StoredProgressBus(pubsub, (jobIds) => jobs.storedEnds(jobIds), {
+    recheckMs: config.progressRecheckMs,
+    logger,
+  });
   const leaseMs = overrides.leaseMs ?? 60_000;
   const accounts = new AccountRepository(dataSource);
   const productRows = new ProductRepository(dataSource);
-  const runner = new ScoreJobRunner(jobs, resultRows, productRows, transactions, () => crawler, scorer, ledger, bus, events, logger, {
-    leaseMs,
-    ...(deps.metrics ? { observer: jobObserver(deps.metrics) } : {}),
-  });
+  const runner = new ScoreJobRunner(
+    jobs,
+    resultRows,
+    productRows,
+    transactions,
+    () => crawler,
+    scorer,
+    ledger,
+    bus,
+    events,
+    logger,
+    {
+      leaseMs,
+      ...(deps.metrics ? { observer: jobObserver(deps.metrics) } : {}),
+    },
+  );
   const workers = config.scoringWorkers;
   let queue: JobQueue;
   let worker: { close(): Promise<void> } | undefined;
@@ -114,23 +134,57 @@ export function createScoringRuntime(deps: {
     queue = new BullJobQueue({ url: config.redisUrl, prefix: config.redisPrefix, logger });
     // BullMQ's lock matches the job lease, so a job BullMQ hands back after a worker died is claimable at once.
     if (workers > 0) {
-      worker = startBullWorker(() => runner.processNext(), { url: config.redisUrl, prefix: config.redisPrefix, concurrency: workers, logger, lockDurationMs: leaseMs });
+      worker = startBullWorker(() => runner.processNext(), {
+        url: config.redisUrl,
+        prefix: config.redisPrefix,
+        concurrency: workers,
+        logger,
+        lockDurationMs: leaseMs,
+      });
     }
   } else {
     queue = new InProcessJobQueue(() => runner.processNext(), logger, Math.max(1, workers));
   }
   const timeoutMs = config.rateLimit.storeTimeoutMs;
-  const limiter = new RateLimiter(redis ? new RedisSlidingWindowStore(redis.client, { keyPrefix: `${config.redisPrefix}:rl:` }) : new MemorySlidingWindowStore(), { timeoutMs });
-  const anonymousCap = new AnonymousCap(redis ? { redis: redis.client, keyPrefix: `${config.redisPrefix}:rl:anon`, timeoutMs } : { timeoutMs });
+  const limiter = new RateLimiter(
+    redis
+      ? new RedisSlidingWindowStore(redis.client, { keyPrefix: `${config.redisPrefix}:rl:` })
+      : new MemorySlidingWindowStore(),
+    { timeoutMs },
+  );
+  const anonymousCap = new AnonymousCap(
+    redis ? { redis: redis.client, keyPrefix: `${config.redisPrefix}:rl:anon`, timeoutMs } : { timeoutMs },
+  );
   const products = new ProductsService(productRows, accounts);
   const results = new ScoreResultsService(resultRows, transactions);
   const idempotencyKeys = new IdempotencyKeyRepository(dataSource);
-  const scores = new ScoreService(jobs, idempotencyKeys, transactions, accounts, ledger, limiter, anonymousCap, products, queue, bus, logger, undefined, (url) => crawler.checkAddress(url));
-  const maintenance = startMaintenance({ outbox: new OutboxRetentionRepository(dataSource), results: resultRows, runner, queue, scores, logger }, overrides.sweepEveryMs ? { sweepEveryMs: overrides.sweepEveryMs } : {});
+  const scores = new ScoreService(
+    jobs,
+    idempotencyKeys,
+    transactions,
+    accounts,
+    ledger,
+    limiter,
+    anonymousCap,
+    products,
+    queue,
+    bus,
+    logger,
+    undefined,
+    (url) => crawler.checkAddress(url),
+  );
+  const maintenance = startMaintenance(
+    { outbox: new OutboxRetentionRepository(dataSource), results: resultRows, runner, queue, scores, logger },
+    overrides.sweepEveryMs ? { sweepEveryMs: overrides.sweepEveryMs } : {},
+  );
   const streams: ScoreProgressStreams = {
     async scoreProgress(viewer, clientIp, jobId) {
       const job = await scores.jobFor(viewer, clientIp, jobId);
-      return progressStream(bus, job.id, async () => (await scores.job(job.id)).progress ?? { jobId: job.id, status: "queued" });
+      return progressStream(
+        bus,
+        job.id,
+        async () => (await scores.job(job.id)).progress ?? { jobId: job.id, status: "queued" },
+      );
     },
   };
   return {
@@ -158,7 +212,11 @@ export function createScoringRuntime(deps: {
       // …and queued again at once for the other workers (without Redis, this process's next start sweeps them up).
       if (config.redisUrl) {
         for (const jobId of runner.releasedJobIds()) {
-          await queue.enqueue(jobId).catch((error: unknown) => logger.warn({ err: error, jobId }, "could not queue a released job; the sweep will"));
+          await queue
+            .enqueue(jobId)
+            .catch((error: unknown) =>
+              logger.warn({ err: error, jobId }, "could not queue a released job; the sweep will"),
+            );
         }
       }
       await bounded(queue.close(), "job queue", logger);
@@ -170,10 +228,21 @@ export function createScoringRuntime(deps: {
 
 const CLOSE_TIMEOUT_MS = 5_000;
 
-async function bounded(closing: Promise<void>, what: string, logger: Pick<Logger, "warn">, timeoutMs = CLOSE_TIMEOUT_MS): Promise<void> {
+async function bounded(
+  closing: Promise<void>,
+  what: string,
+  logger: Pick<Logger, "warn">,
+  timeoutMs = CLOSE_TIMEOUT_MS,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs)));
-  const outcome = await Promise.race([closing.then(() => "closed" as const, () => "failed" as const), timeout]);
+  const outcome = await Promise.race([
+    closing.then(
+      () => "closed" as const,
+      () => "failed" as const,
+    ),
+    timeout,
+  ]);
   clearTimeout(timer);
   if (outcome !== "closed") logger.warn(`${what} did not close cleanly (${outcome}); continuing shutdown`);
 }

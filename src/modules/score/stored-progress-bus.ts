@@ -103,7 +103,11 @@ export class StoredProgressBus implements ProgressBus {
       if (this.failing) this.options.logger.info("stored job progress readable again");
       this.failing = false;
     } catch (error) {
-      if (!this.failing) this.options.logger.warn({ err: error }, "could not read the followed jobs' stored progress; retrying every interval");
+      if (!this.failing)
+        this.options.logger.warn(
+          { err: error },
+          "could not read the followed jobs' stored progress; retrying every interval",
+        );
       this.failing = true;
     }
   }

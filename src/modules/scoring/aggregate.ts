@@ -1,7 +1,14 @@
 import { dimensionById, dimensions, evidenceCostWeight } from "./framework/dimensions.js";
 import type { Framework } from "./framework/frameworks.js";
 import { roundHalfUp, stageBelow, stageFor } from "./framework/stages.js";
-import { pillarIds, type Confidence, type DimensionId, type DimensionResult, type PillarId, type StageName } from "./scoring.types.js";
+import {
+  pillarIds,
+  type Confidence,
+  type DimensionId,
+  type DimensionResult,
+  type PillarId,
+  type StageName,
+} from "./scoring.types.js";
 
 /** How much a dimension counts in the total, by confidence: one nobody could observe counts less (docs/api.md §1). */
 export const confidenceWeight: Readonly<Record<Confidence, number>> = { high: 1, medium: 0.7, low: 0.25 };
@@ -23,7 +30,8 @@ type Scored = Pick<DimensionResult, "dimensionId" | "score" | "confidence" | "ap
 
 /** A dimension's weight in its pillar: what its evidence costs to show, times how sure the reading is (or the not-applicable weight). */
 const weightOf = (result: Scored): number =>
-  evidenceCostWeight[dimensionById.get(result.dimensionId)!.evidenceCost] * (result.applicable === false ? notApplicableWeight : confidenceWeight[result.confidence]);
+  evidenceCostWeight[dimensionById.get(result.dimensionId)!.evidenceCost] *
+  (result.applicable === false ? notApplicableWeight : confidenceWeight[result.confidence]);
 
 /**
  * Total, stage, pillar scores, strengths and gaps from the 27 dimension results.
@@ -65,7 +73,14 @@ export function aggregate(results: readonly Scored[], framework: Framework): Agg
   }
 
   const lifecycleStageId = framework.lifecycle?.filter((band) => totalScore >= band.fromScore).at(-1)?.stageId;
-  return { totalScore, stageName, pillarScores, ...strengthsAndGaps(results, framework), gateNotes, ...(lifecycleStageId ? { lifecycleStageId } : {}) };
+  return {
+    totalScore,
+    stageName,
+    pillarScores,
+    ...strengthsAndGaps(results, framework),
+    gateNotes,
+    ...(lifecycleStageId ? { lifecycleStageId } : {}),
+  };
 }
 
 /** A strength is a dimension the site shows at least at the median of real product sites (the curve's 50). */
@@ -77,7 +92,10 @@ export const STRENGTH_MIN_SCORE = 50;
  * lowest of the others. No dimension is both. A dimension that does not apply is
  * neither. Ties go to the higher pillar weight, then the dimension id.
  */
-export function strengthsAndGaps(results: readonly Scored[], framework: Framework): { strengths: DimensionId[]; gaps: DimensionId[] } {
+export function strengthsAndGaps(
+  results: readonly Scored[],
+  framework: Framework,
+): { strengths: DimensionId[]; gaps: DimensionId[] } {
   const pillarWeight = (id: DimensionId) => framework.pillarWeights[dimensionById.get(id)!.pillar];
   const applicable = results.filter((result) => result.applicable !== false);
   const byId = (a: Scored, b: Scored) => (a.dimensionId < b.dimensionId ? -1 : a.dimensionId > b.dimensionId ? 1 : 0);

@@ -37,7 +37,13 @@ function pricingWithoutPrices(facts: SiteFacts): string[] {
   // One finding per site: a second pricing page (e.g. /pricing/enterprise) may rightly have no prices of its own.
   if (!page || facts.hasPrices({ in: ["pricing"] })) return [];
   // A product that is free says so instead of showing "$0"; that is not hiding the price.
-  if (facts.mentions(/\b(free forever|completely free|100% free|always free|free for everyone|is (entirely )?free)\b/i, { in: ["pricing"], limit: 1 }).length > 0) return [];
+  if (
+    facts.mentions(/\b(free forever|completely free|100% free|always free|free for everyone|is (entirely )?free)\b/i, {
+      in: ["pricing"],
+      limit: 1,
+    }).length > 0
+  )
+    return [];
   return [`Pricing page without prices (${page.url})`];
 }
 
@@ -50,7 +56,8 @@ function careersWithoutOpenings(facts: SiteFacts): string[] {
 }
 
 const LOREM = /\b(lorem ipsum|dolor sit amet|consectetur adipiscing)\b/i;
-const TEMPLATE = /(\byour (headline|tagline|title|text|content|company name|product name) (goes )?here\b|\binsert (text|content|image|copy) here\b|\[(company|product|your) name\])/i;
+const TEMPLATE =
+  /(\byour (headline|tagline|title|text|content|company name|product name) (goes )?here\b|\binsert (text|content|image|copy) here\b|\[(company|product|your) name\])/i;
 /** Case-sensitive on purpose: a to-do app says "todo" in lowercase; a forgotten marker is "TODO" or "FIXME". */
 const MARKER = /(^|[\s(\[])(TODO|FIXME)(?=$|[\s:).\]])/;
 /** MARKER can only match a block with "TODO" or "FIXME" in it (case-sensitive, like MARKER). */
@@ -60,10 +67,16 @@ const COMING_SOON = /\b(coming soon|under construction|launching soon|check back
 function placeholderText(facts: SiteFacts): string[] {
   const found: string[] = [];
   for (const page of facts.pages) {
-    const blocks = [page.title, ...page.headings.map((heading) => heading.text), page.text.slice(0, SCORED_TEXT_PER_PAGE)];
+    const blocks = [
+      page.title,
+      ...page.headings.map((heading) => heading.text),
+      page.text.slice(0, SCORED_TEXT_PER_PAGE),
+    ];
     const may = (pattern: RegExp) => facts.mayMention(page, pattern) || pattern.test(page.title);
     const placeholder =
-      (may(LOREM) ? firstMatch(blocks, LOREM) : undefined) ?? (may(TEMPLATE) ? firstMatch(blocks, TEMPLATE) : undefined) ?? (blocks.some(hasMarker) ? firstMatch(blocks, MARKER)?.trim() : undefined);
+      (may(LOREM) ? firstMatch(blocks, LOREM) : undefined) ??
+      (may(TEMPLATE) ? firstMatch(blocks, TEMPLATE) : undefined) ??
+      (blocks.some(hasMarker) ? firstMatch(blocks, MARKER)?.trim() : undefined);
     if (placeholder !== undefined) {
       found.push(`Placeholder text "${placeholder}" on ${page.url}`);
     } else if (page.text.trim().length < NEARLY_EMPTY * 1.5) {
@@ -80,13 +93,21 @@ function staleDates(facts: SiteFacts): string[] {
   const crawlYear = facts.now.getUTCFullYear();
   const year = facts.copyrightYear();
   if (year !== undefined && year <= crawlYear - 2) {
-    found.push(`Stale copyright year: © ${year} on the home page (${facts.home.url}), ${crawlYear - year} years before the crawl`);
+    found.push(
+      `Stale copyright year: © ${year} on the home page (${facts.home.url}), ${crawlYear - year} years before the crawl`,
+    );
   }
-  for (const [category, label] of [["changelog", "changelog"], ["blog", "blog/news"]] as const) {
+  for (const [category, label] of [
+    ["changelog", "changelog"],
+    ["blog", "blog/news"],
+  ] as const) {
     const [newest] = facts.dates({ in: [category] });
     if (newest === undefined || facts.daysSince(newest) <= STALE_DAYS) continue;
     // The newest entry may be a dated post only linked from a page that is not itself a blog page.
-    const where = facts.pagesIn(category).find((candidate) => candidate.dates.includes(newest))?.url ?? facts.pageWithDate(newest) ?? facts.home.url;
+    const where =
+      facts.pagesIn(category).find((candidate) => candidate.dates.includes(newest))?.url ??
+      facts.pageWithDate(newest) ??
+      facts.home.url;
     found.push(`Newest ${label} entry is dated ${newest}, over 2 years before the crawl (${where})`);
   }
   return found;
@@ -106,7 +127,8 @@ function navigationToEmptyPages(facts: SiteFacts): string[] {
       const target = crawled.get(key);
       if (!target || target.metaRefresh !== undefined) continue;
       const length = target.text.trim().length;
-      if (length < NEARLY_EMPTY) found.push(`Navigation links to a nearly empty page (${target.url}, ${length} characters of text)`);
+      if (length < NEARLY_EMPTY)
+        found.push(`Navigation links to a nearly empty page (${target.url}, ${length} characters of text)`);
     }
   }
   return found;
@@ -120,7 +142,8 @@ const CLAIMS: ReadonlyArray<{
   readonly missing: string;
 }> = [
   {
-    pattern: /\b(enterprise[- ]grade|bank[- ](level|grade)|military[- ]grade|soc ?2( type (ii|2))?|iso ?27001|hipaa[- ]compliant|gdpr[- ]compliant|fully compliant|secure by design)\b/i,
+    pattern:
+      /\b(enterprise[- ]grade|bank[- ](level|grade)|military[- ]grade|soc ?2( type (ii|2))?|iso ?27001|hipaa[- ]compliant|gdpr[- ]compliant|fully compliant|secure by design)\b/i,
     categories: ["security"],
     outbound: ["trust_center"],
     missing: "without any security or trust page",
@@ -159,7 +182,9 @@ function unsupportedClaims(facts: SiteFacts): string[] {
 function supported(facts: SiteFacts, categories: readonly PageCategory[], outbound: readonly OutboundKind[]): boolean {
   if (categories.some((category) => facts.hasPage(category))) return true;
   if (outbound.some((kind) => facts.outbound(kind).length > 0)) return true;
-  return facts.pages.some((page) => page.internalLinks.some((link) => categories.includes(classifyPage(link.url, link.text))));
+  return facts.pages.some((page) =>
+    page.internalLinks.some((link) => categories.includes(classifyPage(link.url, link.text))),
+  );
 }
 
 function firstMatch(blocks: readonly string[], pattern: RegExp): string | undefined {
@@ -175,4 +200,3 @@ function normalise(url: string): string {
   const withoutHash = url.split("#")[0]!;
   return withoutHash.length > 1 && withoutHash.endsWith("/") ? withoutHash.slice(0, -1) : withoutHash;
 }
-

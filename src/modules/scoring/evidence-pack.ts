@@ -58,12 +58,21 @@ const QUOTE_PREFIX = "> ";
 const BOILERPLATE = /cookie|all rights reserved|©|skip to (main )?content|enable javascript|accept all|loading\.\.\./i;
 /** Words the rubric's signals are made of: a sentence using them likely evidences a dimension. */
 const PRODUCT_NOUNS = [
-  /\bapi\b|\bsdks?\b|webhook|openapi|\bcli\b/i, /pric|plan|tier|trial|free|credit|token|usage/i, /customer|case stud|testimonial/i,
-  /uptime|\bsla\b|status|incident/i, /changelog|release|shipped|launch/i, /soc ?2|iso ?\d{5}|hipaa|gdpr|pci|complian/i,
-  /\bdpa\b|subprocessor|retention|privacy|residency/i, /\bsso\b|saml|scim|audit log|rbac|role-based|enterprise/i,
-  /security|encrypt|pentest|bug bounty/i, /integrat|connector|zapier|marketplace/i, /\bdocs?\b|documentation|guide|quickstart/i,
-  /\bai\b|\bllm\b|model|agent|copilot|gpt|fine-tun/i, /career|hiring|team|founded|funding|series [a-e]|investor/i,
-  /community|discord|slack|forum|github|open[- ]source/i, /support|help cent|onboarding|success/i,
+  /\bapi\b|\bsdks?\b|webhook|openapi|\bcli\b/i,
+  /pric|plan|tier|trial|free|credit|token|usage/i,
+  /customer|case stud|testimonial/i,
+  /uptime|\bsla\b|status|incident/i,
+  /changelog|release|shipped|launch/i,
+  /soc ?2|iso ?\d{5}|hipaa|gdpr|pci|complian/i,
+  /\bdpa\b|subprocessor|retention|privacy|residency/i,
+  /\bsso\b|saml|scim|audit log|rbac|role-based|enterprise/i,
+  /security|encrypt|pentest|bug bounty/i,
+  /integrat|connector|zapier|marketplace/i,
+  /\bdocs?\b|documentation|guide|quickstart/i,
+  /\bai\b|\bllm\b|model|agent|copilot|gpt|fine-tun/i,
+  /career|hiring|team|founded|funding|series [a-e]|investor/i,
+  /community|discord|slack|forum|github|open[- ]source/i,
+  /support|help cent|onboarding|success/i,
 ];
 const FLUFF = /world-class|best-in-class|revolutionary|seamless|cutting-edge|next-gen|game-chang/i;
 
@@ -79,24 +88,45 @@ export function buildEvidencePack(crawl: CrawlResult, context: string | undefine
   const ranked = rankAllSentences(crawl.pages);
   const contextBlock = renderContext(context, Math.min(CONTEXT_MAX_CHARS, Math.floor(budgetChars * CONTEXT_SHARE)));
   for (const detail of DETAILS) {
-    const skeleton = render(crawl, detail, contextBlock, crawl.pages.map(() => []), "");
+    const skeleton = render(
+      crawl,
+      detail,
+      contextBlock,
+      crawl.pages.map(() => []),
+      "",
+    );
     const footerReserve = 160;
     const spare = budgetChars - skeleton.length - footerReserve;
     if (spare < 0) continue;
     const chosen = allot(ranked, spare);
     const kept = chosen.reduce((sum, page) => sum + page.length, 0);
     const total = ranked.reduce((sum, page) => sum + page.length, 0);
-    const footer = kept < total ? `Note: quoted sentences were trimmed evenly across pages to fit the budget (${kept} of ${total} kept).\n` : "";
+    const footer =
+      kept < total
+        ? `Note: quoted sentences were trimmed evenly across pages to fit the budget (${kept} of ${total} kept).\n`
+        : "";
     const text = render(crawl, detail, contextBlock, chosen, footer);
     if (text.length <= budgetChars) return { text, estimatedTokens: estimateTokens(text) };
   }
   // A budget too small even for URLs and titles: cut hard rather than overrun it.
-  const minimal = render(crawl, DETAILS[DETAILS.length - 1]!, contextBlock, crawl.pages.map(() => []), "");
+  const minimal = render(
+    crawl,
+    DETAILS[DETAILS.length - 1]!,
+    contextBlock,
+    crawl.pages.map(() => []),
+    "",
+  );
   const text = minimal.slice(0, budgetChars);
   return { text, estimatedTokens: estimateTokens(text) };
 }
 
-function render(crawl: CrawlResult, detail: Detail, contextBlock: string, sentences: readonly (readonly string[])[], footer: string): string {
+function render(
+  crawl: CrawlResult,
+  detail: Detail,
+  contextBlock: string,
+  sentences: readonly (readonly string[])[],
+  footer: string,
+): string {
   const stats = crawl.crawlStats;
   const home = crawl.pages[0];
   const lines: string[] = [
@@ -108,13 +138,16 @@ function render(crawl: CrawlResult, detail: Detail, contextBlock: string, senten
     `security.txt: ${stats.securityTxt ? "present" : "absent"}`,
   ];
   if (home) lines.push(`Security headers: ${trustSummary(crawl.pages)}`);
-  for (const failure of stats.failures.slice(0, 5)) lines.push(`Failed: ${clip(failure.url, 200)} (${clip(failure.reason, 60)})`);
+  for (const failure of stats.failures.slice(0, 5))
+    lines.push(`Failed: ${clip(failure.url, 200)} (${clip(failure.reason, 60)})`);
   const outbound = crawl.outboundLinks.slice(0, detail.outbound);
   if (outbound.length > 0) {
     lines.push(`Outbound links (${crawl.outboundLinks.length}):`);
     for (const link of outbound) lines.push(`- ${link.kind}: ${clip(link.url, 200)}`);
   }
-  lines.push(`Each page below: URL, title, description, headings, prices, dates, then lines starting with "${QUOTE_PREFIX}" quoting its most informative sentences.`);
+  lines.push(
+    `Each page below: URL, title, description, headings, prices, dates, then lines starting with "${QUOTE_PREFIX}" quoting its most informative sentences.`,
+  );
   crawl.pages.forEach((page, index) => {
     lines.push("", `== Page ${index + 1} of ${crawl.pages.length}${index === 0 ? " (home)" : ""}: ${page.url}`);
     lines.push(...headline(page, detail));
@@ -126,11 +159,22 @@ function render(crawl: CrawlResult, detail: Detail, contextBlock: string, senten
 function headline(page: ExtractedPage, detail: Detail): string[] {
   const lines = [`Title: ${clip(page.title, detail.title) || "(none)"}`];
   if (page.status !== 200) lines.push(`HTTP status: ${page.status}`);
-  if (detail.meta > 0 && page.metaDescription.trim()) lines.push(`Description: ${clip(page.metaDescription, detail.meta)}`);
-  const headings = page.headings.slice(0, detail.headings).map((heading) => `H${heading.level} ${clip(heading.text, 100)}`);
-  if (headings.length > 0) lines.push(`Headings: ${headings.join(" | ")}${page.headings.length > headings.length ? ` | (+${page.headings.length - headings.length} more)` : ""}`);
-  const prices = page.prices.slice(0, detail.prices).map((price) => `${clip(price.text, 60)} (${price.currency} ${price.amount})`);
-  if (prices.length > 0) lines.push(`Prices: ${prices.join("; ")}${page.prices.length > prices.length ? `; (+${page.prices.length - prices.length} more)` : ""}`);
+  if (detail.meta > 0 && page.metaDescription.trim())
+    lines.push(`Description: ${clip(page.metaDescription, detail.meta)}`);
+  const headings = page.headings
+    .slice(0, detail.headings)
+    .map((heading) => `H${heading.level} ${clip(heading.text, 100)}`);
+  if (headings.length > 0)
+    lines.push(
+      `Headings: ${headings.join(" | ")}${page.headings.length > headings.length ? ` | (+${page.headings.length - headings.length} more)` : ""}`,
+    );
+  const prices = page.prices
+    .slice(0, detail.prices)
+    .map((price) => `${clip(price.text, 60)} (${price.currency} ${price.amount})`);
+  if (prices.length > 0)
+    lines.push(
+      `Prices: ${prices.join("; ")}${page.prices.length > prices.length ? `; (+${page.prices.length - prices.length} more)` : ""}`,
+    );
   // Newest first: recency is what the delivery and momentum dimensions care about.
   const dates = [...page.dates].sort().reverse().slice(0, detail.dates);
   if (dates.length > 0) lines.push(`Dates (newest first, ${page.dates.length} found): ${dates.join(", ")}`);
@@ -163,7 +207,8 @@ function renderContext(context: string | undefined, maxChars: number): string {
 function rankAllSentences(pages: readonly ExtractedPage[]): Ranked[][] {
   const perPage = pages.map((page) => unique(splitSentences(page.text)));
   const pagesWith = new Map<string, number>();
-  for (const sentences of perPage) for (const sentence of sentences) pagesWith.set(sentence, (pagesWith.get(sentence) ?? 0) + 1);
+  for (const sentences of perPage)
+    for (const sentence of sentences) pagesWith.set(sentence, (pagesWith.get(sentence) ?? 0) + 1);
   const boilerplate = new Set(pages.flatMap((page) => page.boilerplate.flatMap(splitSentences)));
   const seen = new Set<string>();
   return perPage.map((sentences) => {

@@ -20,7 +20,8 @@ export interface SentenceSource {
 }
 
 /** Privacy policies, terms, cookie notices, disclaimers, imprints: legal text, read for data privacy only. */
-export const LEGAL_PATH = /\/(?:terms|tos|terms-of-(?:service|use)|terms-and-conditions|conditions|legal|disclaimer|cookies?|cookie-policy|privacy|privacy-policy|privacy-notice|eula|imprint|impressum|policies|gtc|agb)(?=[/.?#_-]|$)/i;
+export const LEGAL_PATH =
+  /\/(?:terms|tos|terms-of-(?:service|use)|terms-and-conditions|conditions|legal|disclaimer|cookies?|cookie-policy|privacy|privacy-policy|privacy-notice|eula|imprint|impressum|policies|gtc|agb)(?=[/.?#_-]|$)/i;
 /** A job ad's lines: requirements and duties of a role, not what the company does. */
 const JOB_AD_LINE =
   /^(?:\d+\.\s*)?(?:familiarity|knowledge|experience|proficien|fluen|bachelor|master'?s|degree|responsib|(?:minimum |preferred )?qualifications|requirements|nice to have|bonus points|you (?:will|have|are)|you'll|we'?re looking for|what you'?ll|about the role|strong (?:knowledge|understanding|experience)|ability to|excellent (?:written|communication|writing)|pay attention to|follow the|have a strong)\b/i;
@@ -33,7 +34,12 @@ const HIRING_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["talent_organizatio
  * "$49/month", "Staff Engineer"); elsewhere such a fragment is a button or a menu
  * entry ("Get Started", "FAQ", "Open Source") that evidences nothing.
  */
-const LABEL_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["pricing_packaging", "compliance_certifications", "talent_organization", "integration_ecosystem"]);
+const LABEL_DIMENSIONS: ReadonlySet<DimensionId> = new Set([
+  "pricing_packaging",
+  "compliance_certifications",
+  "talent_organization",
+  "integration_ecosystem",
+]);
 
 /**
  * What a blog post or a news item can evidence: the company's news, reach, research, releases and
@@ -41,17 +47,37 @@ const LABEL_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["pricing_packaging",
  * the reader's work or another vendor's product, not the company's own practice.
  */
 const BLOG_DIMENSIONS: ReadonlySet<DimensionId> = new Set([
-  "growth_distribution", "company_momentum", "delivery_velocity", "market_intelligence", "customer_proof", "ai_capability_depth", "model_strategy", "data_strategy_flywheel",
+  "growth_distribution",
+  "company_momentum",
+  "delivery_velocity",
+  "market_intelligence",
+  "customer_proof",
+  "ai_capability_depth",
+  "model_strategy",
+  "data_strategy_flywheel",
 ]);
 /** What a customer story can evidence: the customers, who they are, what they got. Their continuity or security is theirs. */
 const CUSTOMER_STORY_DIMENSIONS: ReadonlySet<DimensionId> = new Set([
-  "customer_proof", "target_segments", "value_proposition", "customer_success", "company_momentum", "growth_distribution", "integration_ecosystem", "ai_capability_depth",
+  "customer_proof",
+  "target_segments",
+  "value_proposition",
+  "customer_success",
+  "company_momentum",
+  "growth_distribution",
+  "integration_ecosystem",
+  "ai_capability_depth",
 ]);
 /** What a connector or integration page can evidence: the integration, and what it lets users do. Its sentences describe another company's product. */
 const INTEGRATION_PAGE_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["integration_ecosystem", "developer_platform"]);
 /** What a security or trust page can evidence: the company's own security, compliance, privacy, reliability and architecture (its security contact is not customer support). */
 const SECURITY_PAGE_DIMENSIONS: ReadonlySet<DimensionId> = new Set([
-  "security_posture", "compliance_certifications", "data_privacy", "enterprise_readiness", "reliability_operations", "architecture_systems", "ai_governance",
+  "security_posture",
+  "compliance_certifications",
+  "data_privacy",
+  "enterprise_readiness",
+  "reliability_operations",
+  "architecture_systems",
+  "ai_governance",
 ]);
 /**
  * Pages that, read on the calibration corpus, evidenced nothing for a dimension (the labelled set's
@@ -71,7 +97,8 @@ const OFF_TOPIC: Partial<Record<DimensionId, ReadonlySet<PageCategory>>> = {
 /** A line of code in the docs ("var menu = Menus.addMenu(…);"). */
 const CODE = /[;{}]\s*$|^\s*(?:var|let|const|function|class|import|export|return)\b|[=(){};].*[=(){};].*[=(){};]/;
 /** A person's bio ("He has been a contributor since 2007", "Later she took a role as …"): about talent, not the company's practice. */
-const BIO = /^(?:\w+\s+){0,3}(?:he|she)\b|\b(?:his|her)\s+(?:role|career|experience|background|work)\b|\bwhere (?:he|she)\b|\b(?:he|she) (?:was|is|has|had|joined|worked|led|developed|holds|spent)\b|\b(?:is|was) an? (?:\w+ )?(?:developer|engineer|designer|consultant) with\b/i;
+const BIO =
+  /^(?:\w+\s+){0,3}(?:he|she)\b|\b(?:his|her)\s+(?:role|career|experience|background|work)\b|\bwhere (?:he|she)\b|\b(?:he|she) (?:was|is|has|had|joined|worked|led|developed|holds|spent)\b|\b(?:is|was) an? (?:\w+ )?(?:developer|engineer|designer|consultant) with\b/i;
 /** Menu and product-list labels: every word capitalised (or "&"), no sentence ("Threat Detection & Response", "Contribute API Docs Blog"). */
 const LABEL = /^(?:(?:[A-Z0-9][\w'’.+-]*|&|\||\/|-)\s*){3,10}$/;
 
@@ -89,7 +116,11 @@ export interface SentenceTraits {
 
 export function traitsOf(sentence: string): SentenceTraits {
   const text = sentence.trim();
-  return { hiring: JOB_AD_LINE.test(text) || BIO.test(text), fragment: words(text) <= 2 || LABEL.test(text) || / \| /.test(text), code: CODE.test(text) };
+  return {
+    hiring: JOB_AD_LINE.test(text) || BIO.test(text),
+    fragment: words(text) <= 2 || LABEL.test(text) || / \| /.test(text),
+    code: CODE.test(text),
+  };
 }
 
 /** Whether any sentence of this page may evidence the dimension (its address and category alone rule some pages out). */

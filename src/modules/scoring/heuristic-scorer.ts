@@ -8,7 +8,17 @@ import { roundHalfUp, stageFor } from "./framework/stages.js";
 import { buildScoreResult } from "./result-builder.js";
 import { allRules } from "./rules/index.js";
 import type { RuleSet } from "./rules/rule.js";
-import type { Confidence, DimensionAssessment, DimensionId, DimensionResult, Evidence, ScoreInput, ScoreMode, ScoreResult, Scorer } from "./scoring.types.js";
+import type {
+  Confidence,
+  DimensionAssessment,
+  DimensionId,
+  DimensionResult,
+  Evidence,
+  ScoreInput,
+  ScoreMode,
+  ScoreResult,
+  Scorer,
+} from "./scoring.types.js";
 import { thinCrawl } from "./result-builder.js";
 import { SiteFacts } from "./site-facts.js";
 import { siteProfile, type SiteProfile } from "./site-profile.js";
@@ -45,16 +55,23 @@ export class HeuristicScorer implements Scorer {
     return dimensions.map((definition) => {
       const rule = this.rules[definition.id];
       const site = rule ? rule(facts.about(definition.id)) : NOTHING;
-      if (site.coverage > 0 && !excusedDespiteReadings(definition.id, profile)) return { definition, site, silence: undefined };
+      if (site.coverage > 0 && !excusedDespiteReadings(definition.id, profile))
+        return { definition, site, silence: undefined };
       // A stray reading of AI practice on a site that sells no AI counts as silence; it is named in the reasoning.
-      return { definition, site: site.coverage > 0 ? { ...NOTHING, strayReadings: site.raised } : site, silence: whenSilent(definition.id, profile) };
+      return {
+        definition,
+        site: site.coverage > 0 ? { ...NOTHING, strayReadings: site.raised } : site,
+        silence: whenSilent(definition.id, profile),
+      };
     });
   }
 
   scoreSync(input: ScoreInput): ScoreResult {
     const facts = new SiteFacts(input.crawl);
     const profile = siteProfile(facts);
-    const context = input.context?.trim() ? SiteFacts.fromContext(input.context.trim(), input.crawl.crawledAt) : undefined;
+    const context = input.context?.trim()
+      ? SiteFacts.fromContext(input.context.trim(), input.crawl.crawledAt)
+      : undefined;
     const results = this.read(facts, profile).map((reading, index) => {
       const result = this.scoreDimension(reading, context, input.mode, readThoroughly(input.crawl));
       input.onDimension?.(index + 1, dimensions.length, reading.definition.id);
@@ -62,9 +79,15 @@ export class HeuristicScorer implements Scorer {
     });
     const notes: string[] = [];
     const selfReported = results.filter((result) => result.evidenceItems.some((item) => item.selfReported)).length;
-    if (selfReported > 0) notes.push(`The caller's context added self-reported evidence to ${selfReported} dimension${selfReported === 1 ? "" : "s"}; it never outweighs what the site shows.`);
+    if (selfReported > 0)
+      notes.push(
+        `The caller's context added self-reported evidence to ${selfReported} dimension${selfReported === 1 ? "" : "s"}; it never outweighs what the site shows.`,
+      );
     const excused = results.filter((result) => result.applicable === false).length;
-    if (excused > 0) notes.push(`${excused} of 27 dimensions do not apply to what this site presents (${profile.openSource ? "an open-source project" : "a commercial product"}${profile.sellsAi ? " with AI" : " that sells no AI"}); they weigh little in the total and are never strengths or gaps.`);
+    if (excused > 0)
+      notes.push(
+        `${excused} of 27 dimensions do not apply to what this site presents (${profile.openSource ? "an open-source project" : "a commercial product"}${profile.sellsAi ? " with AI" : " that sells no AI"}); they weigh little in the total and are never strengths or gaps.`,
+      );
     const thin = results.filter((result) => result.confidence === "low" && result.applicable !== false).length;
     if (thin >= 14) notes.push(`${thin} of the dimensions that apply had little or nothing observable on the site.`);
     return buildScoreResult({
@@ -78,12 +101,20 @@ export class HeuristicScorer implements Scorer {
     });
   }
 
-  private scoreDimension({ definition, site, silence }: DimensionReading, context: SiteFacts | undefined, mode: ScoreMode, thorough: boolean): DimensionResult {
+  private scoreDimension(
+    { definition, site, silence }: DimensionReading,
+    context: SiteFacts | undefined,
+    mode: ScoreMode,
+    thorough: boolean,
+  ): DimensionResult {
     const rule = this.rules[definition.id];
     let score = silence ? definition.prior : onCurve(definition.id, site.raw);
     // On a site read thoroughly, finding little where the dimension applies is as telling as finding
     // nothing: a faint reading must not weigh less in the total than silence does.
-    let confidence = (silence?.means === "early" || (!silence && site.coverage < 0.25)) && thorough ? "medium" : confidenceFor(site.coverage);
+    let confidence =
+      (silence?.means === "early" || (!silence && site.coverage < 0.25)) && thorough
+        ? "medium"
+        : confidenceFor(site.coverage);
     const evidence: Evidence[] = [...site.evidence];
     let contextNote = "";
 
@@ -93,7 +124,8 @@ export class HeuristicScorer implements Scorer {
       const claimed = rule(context);
       if (claimed.coverage > 0) {
         const target = onCurve(definition.id, claimed.raw);
-        const shift = Math.max(-MAX_CONTEXT_SHIFT, Math.min(MAX_CONTEXT_SHIFT, (target - score) * 0.5)) * (1 - site.coverage);
+        const shift =
+          Math.max(-MAX_CONTEXT_SHIFT, Math.min(MAX_CONTEXT_SHIFT, (target - score) * 0.5)) * (1 - site.coverage);
         score += shift;
         if (confidence === "low" && claimed.coverage >= 0.25) confidence = "medium";
         for (const item of claimed.evidence.slice(0, 2)) evidence.push({ text: item.text, selfReported: true });
@@ -127,7 +159,9 @@ export class HeuristicScorer implements Scorer {
  */
 export function readThoroughly(crawl: ScoreInput["crawl"]): boolean {
   const stats = crawl.crawlStats;
-  return !thinCrawl(stats) && (stats.pagesAnalyzed >= 10 || (!stats.partial && stats.pagesPlanned <= stats.pagesAnalyzed));
+  return (
+    !thinCrawl(stats) && (stats.pagesAnalyzed >= 10 || (!stats.partial && stats.pagesPlanned <= stats.pagesAnalyzed))
+  );
 }
 
 /** A dimension's evidence strength (0–100) on its population curve: the corpus median scores 50, its p90 scores 90. */
@@ -146,25 +180,44 @@ function describeEvidence(evidence: readonly Evidence[]): string {
   if (evidence.length === 0) return "No evidence for this dimension was found on the crawled pages.";
   return evidence
     .slice(0, 4)
-    .map((item) => (item.selfReported ? `Self-reported: "${item.text}"` : item.url ? `${item.text} (${item.url})` : item.text))
+    .map((item) =>
+      item.selfReported ? `Self-reported: "${item.text}"` : item.url ? `${item.text} (${item.url})` : item.text,
+    )
     .join(" · ");
 }
 
-function reasoning(definition: DimensionDefinition, site: DimensionAssessment, silence: Silence | undefined, thorough: boolean): string {
+function reasoning(
+  definition: DimensionDefinition,
+  site: DimensionAssessment,
+  silence: Silence | undefined,
+  thorough: boolean,
+): string {
   const parts: string[] = [];
   const name = definition.name.toLowerCase();
   if (silence?.means === "not_applicable") {
     const stray = site.strayReadings ?? [];
-    const seen = stray.length > 0 ? `What the pages say that resembles ${name} (${stray.join("; ")}) is not about an AI product` : `Nothing on the crawled pages evidences ${name}`;
-    parts.push(`${seen}, and ${silence.why}; so it stays at the prior of ${definition.prior}, weighs little in the total and is neither a strength nor a gap.`);
+    const seen =
+      stray.length > 0
+        ? `What the pages say that resembles ${name} (${stray.join("; ")}) is not about an AI product`
+        : `Nothing on the crawled pages evidences ${name}`;
+    parts.push(
+      `${seen}, and ${silence.why}; so it stays at the prior of ${definition.prior}, weighs little in the total and is neither a strength nor a gap.`,
+    );
     return parts.join(" ");
   }
   if (silence) {
-    parts.push(`Nothing on the crawled pages evidences ${name}; ${silence.why}, so the score stays at the prior of ${definition.prior}.`);
+    parts.push(
+      `Nothing on the crawled pages evidences ${name}; ${silence.why}, so the score stays at the prior of ${definition.prior}.`,
+    );
   } else {
     if (site.raised.length > 0) parts.push(`Raised by: ${site.raised.join("; ")}.`);
     if (site.lowered.length > 0) parts.push(`Lowered by: ${site.lowered.join("; ")}.`);
-    if (site.coverage < 0.25) parts.push(thorough ? "Little of it shows on a site read thoroughly, and that is itself the finding." : "Little was observable, so confidence is low.");
+    if (site.coverage < 0.25)
+      parts.push(
+        thorough
+          ? "Little of it shows on a site read thoroughly, and that is itself the finding."
+          : "Little was observable, so confidence is low.",
+      );
   }
   if (site.toRaise) parts.push(`To raise it: ${site.toRaise}`);
   return parts.join(" ");

@@ -6,7 +6,15 @@ import { dimensions } from "./framework/dimensions.js";
 import { frameworks } from "./framework/frameworks.js";
 import { stageFor, stageLadder } from "./framework/stages.js";
 import { buildScoreResult } from "./result-builder.js";
-import { dimensionIds, type Confidence, type DimensionResult, type ScoreInput, type ScoreResult, type Scorer, type ScoringUsage } from "./scoring.types.js";
+import {
+  dimensionIds,
+  type Confidence,
+  type DimensionResult,
+  type ScoreInput,
+  type ScoreResult,
+  type Scorer,
+  type ScoringUsage,
+} from "./scoring.types.js";
 import { SiteFacts } from "./site-facts.js";
 
 /** USD per 1M tokens. */
@@ -88,8 +96,13 @@ const answerSchema = z
     const ids = answer.dimensions.map((item) => item.dimensionId);
     const missing = dimensionIds.filter((id) => !ids.includes(id));
     const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
-    if (missing.length > 0) ctx.addIssue({ code: "custom", message: `${missing.length} dimension(s) missing (${missing.slice(0, 3).join(", ")})` });
-    if (repeated.length > 0) ctx.addIssue({ code: "custom", message: `dimension(s) repeated (${repeated.slice(0, 3).join(", ")})` });
+    if (missing.length > 0)
+      ctx.addIssue({
+        code: "custom",
+        message: `${missing.length} dimension(s) missing (${missing.slice(0, 3).join(", ")})`,
+      });
+    if (repeated.length > 0)
+      ctx.addIssue({ code: "custom", message: `dimension(s) repeated (${repeated.slice(0, 3).join(", ")})` });
   });
 type Answer = z.infer<typeof answerSchema>;
 
@@ -114,7 +127,9 @@ export const systemPrompt = [
   "6. Answer every one of the 27 dimension ids below exactly once.",
   "",
   "Rubric (id | name | pillar | prior: what it measures. Signals that evidence it):",
-  ...dimensions.map((d) => `- ${d.id} | ${d.name} | ${d.pillar} | prior ${d.prior}: ${d.measures} Signals: ${d.signals.join("; ")}.`),
+  ...dimensions.map(
+    (d) => `- ${d.id} | ${d.name} | ${d.pillar} | prior ${d.prior}: ${d.measures} Signals: ${d.signals.join("; ")}.`,
+  ),
 ].join("\n");
 
 /** A model answer that failed validation: worth one retry, unlike a provider error. */
@@ -143,7 +158,12 @@ export class LlmScorer implements Scorer {
     this.budget = options.evidenceBudgetTokens ?? 12_000;
     this.pricing = { ...defaultPricing, ...options.pricing };
     // maxRetries 0: a retried 429 or timeout doubles cost and latency for a result the fallback gives at once.
-    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, timeout: this.timeoutMs, maxRetries: 0 });
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: options.baseUrl,
+      timeout: this.timeoutMs,
+      maxRetries: 0,
+    });
   }
 
   async score(input: ScoreInput): Promise<ScoreResult> {
@@ -165,7 +185,12 @@ export class LlmScorer implements Scorer {
       }
     }
     const cost = this.cost(usage);
-    if (!answer) return this.fallBack(input, failure, usage.promptTokens + usage.completionTokens > 0 ? { ...usage, costMicroUsd: cost ?? 0 } : undefined);
+    if (!answer)
+      return this.fallBack(
+        input,
+        failure,
+        usage.promptTokens + usage.completionTokens > 0 ? { ...usage, costMicroUsd: cost ?? 0 } : undefined,
+      );
 
     const byId = new Map(answer.dimensions.map((item) => [item.dimensionId, item]));
     const results: DimensionResult[] = dimensions.map((definition, index) => {
@@ -186,8 +211,13 @@ export class LlmScorer implements Scorer {
         reasoning: clip(item.reasoning),
       };
     });
-    notes.push(`Scored by the language model ${this.model} from an evidence pack of about ${pack.estimatedTokens} tokens covering ${input.crawl.pages.length} pages.`);
-    if (input.context?.trim()) notes.push("The caller's context was given to the model as self-reported evidence; it never outweighs what the site shows.");
+    notes.push(
+      `Scored by the language model ${this.model} from an evidence pack of about ${pack.estimatedTokens} tokens covering ${input.crawl.pages.length} pages.`,
+    );
+    if (input.context?.trim())
+      notes.push(
+        "The caller's context was given to the model as self-reported evidence; it never outweighs what the site shows.",
+      );
     if (cost === undefined) notes.push(`No price is known for model ${this.model}, so its cost is recorded as 0.`);
     return buildScoreResult({
       crawl: input.crawl,
@@ -206,7 +236,10 @@ export class LlmScorer implements Scorer {
       model: this.model,
       temperature: 0,
       seed: this.seed,
-      response_format: { type: "json_schema", json_schema: { name: "maturity_score", strict: true, schema: maturityScoreSchema } },
+      response_format: {
+        type: "json_schema",
+        json_schema: { name: "maturity_score", strict: true, schema: maturityScoreSchema },
+      },
       messages: [
         { role: "system", content: systemPrompt },
         { role: "user", content: pack },
@@ -221,12 +254,16 @@ export class LlmScorer implements Scorer {
     try {
       parsed = JSON.parse(stripFence(choice.message.content ?? ""));
     } catch {
-      throw new InvalidAnswer(choice.finish_reason === "length" ? "answer cut off at the token limit" : "answer is not JSON");
+      throw new InvalidAnswer(
+        choice.finish_reason === "length" ? "answer cut off at the token limit" : "answer is not JSON",
+      );
     }
     const result = answerSchema.safeParse(parsed);
     if (!result.success) {
       const issue = result.error.issues[0];
-      throw new InvalidAnswer(issue ? clip(`${issue.path.join(".") || "answer"}: ${issue.message}`, 140) : "answer does not match the schema");
+      throw new InvalidAnswer(
+        issue ? clip(`${issue.path.join(".") || "answer"}: ${issue.message}`, 140) : "answer does not match the schema",
+      );
     }
     return result.data;
   }
@@ -266,7 +303,8 @@ function describeProviderError(error: unknown, timeoutMs: number): string {
   if (error instanceof APIError && error.status !== undefined) {
     if (error.status === 429) return "the provider rate-limited the request (HTTP 429)";
     if (error.status >= 500) return `the provider failed (HTTP ${error.status})`;
-    if (error.status === 401 || error.status === 403) return `the provider refused the credentials (HTTP ${error.status})`;
+    if (error.status === 401 || error.status === 403)
+      return `the provider refused the credentials (HTTP ${error.status})`;
     return `the provider rejected the request (HTTP ${error.status})`;
   }
   return `unexpected ${error instanceof Error ? error.name : "error"}`;

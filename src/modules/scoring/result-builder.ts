@@ -55,7 +55,12 @@ function endOfProduct<T extends ReturnType<typeof aggregate>>(summary: T, crawl:
   if (!end) return summary;
   const note = `The site announces the product's end ("${end.text}"), so the total is capped at ${ENDING_PRODUCT_CAP}: a product being shut down is not a going concern.`;
   if (summary.totalScore <= ENDING_PRODUCT_CAP) return { ...summary, gateNotes: [...summary.gateNotes, note] };
-  return { ...summary, totalScore: ENDING_PRODUCT_CAP, stageName: stageFor(ENDING_PRODUCT_CAP), gateNotes: [...summary.gateNotes, note] };
+  return {
+    ...summary,
+    totalScore: ENDING_PRODUCT_CAP,
+    stageName: stageFor(ENDING_PRODUCT_CAP),
+    gateNotes: [...summary.gateNotes, note],
+  };
 }
 
 /** Characters of page text (boilerplate counted once) below which a crawl saw too little to read absences. */
@@ -75,7 +80,9 @@ function honestConfidence(dimensions: readonly DimensionResult[], stats: CrawlSt
   if (!thinCrawl(stats)) return [...dimensions];
   return dimensions.map((dimension) => {
     // Evidence, the site's or the caller's own (self-reported context may lift a thin reading to medium), keeps its rating.
-    return dimension.evidenceItems.length > 0 || dimension.confidence === "low" ? dimension : { ...dimension, confidence: "low" };
+    return dimension.evidenceItems.length > 0 || dimension.confidence === "low"
+      ? dimension
+      : { ...dimension, confidence: "low" };
   });
 }
 
@@ -83,10 +90,15 @@ function honestConfidence(dimensions: readonly DimensionResult[], stats: CrawlSt
 function crawlNotes(crawl: CrawlResult, mode: ScoreMode): string[] {
   const stats = crawl.crawlStats;
   const notes = [howRead(stats)];
-  if (mode === "quick") notes.push(`Quick score: ${stats.pagesAnalyzed} pages read, so no dimension is rated above medium confidence.`);
+  if (mode === "quick")
+    notes.push(`Quick score: ${stats.pagesAnalyzed} pages read, so no dimension is rated above medium confidence.`);
   if (stats.partial) notes.push("The crawl ran out of time before it read every planned page; a rescore may see more.");
-  if (stats.pagesAnalyzed === 1) notes.push("Only the home page could be read: most dimensions rest on little evidence.");
-  else if (thinCrawl(stats)) notes.push(`The crawl saw little (${plural(stats.pagesAnalyzed, "page")}, ${stats.contentLength.toLocaleString("en-US")} characters of text): dimensions with nothing to show for them are rated with low confidence, since what was not seen may simply not have been in view.`);
+  if (stats.pagesAnalyzed === 1)
+    notes.push("Only the home page could be read: most dimensions rest on little evidence.");
+  else if (thinCrawl(stats))
+    notes.push(
+      `The crawl saw little (${plural(stats.pagesAnalyzed, "page")}, ${stats.contentLength.toLocaleString("en-US")} characters of text): dimensions with nothing to show for them are rated with low confidence, since what was not seen may simply not have been in view.`,
+    );
   return notes;
 }
 
@@ -101,7 +113,10 @@ function howRead(stats: CrawlStats): string {
       : html === 0
         ? `Read ${plural(stats.pagesAnalyzed, "page")}, all rendered in headless Chromium: the site builds its pages in the browser with JavaScript`
         : `Read ${plural(stats.pagesAnalyzed, "page")}: ${html} as HTML, ${rendered} rendered in headless Chromium because their HTML was an empty shell`;
-  const walls = blocked > 0 ? `; ${plural(blocked, "page")} answered by a bot wall instead of the page ${blocked === 1 ? "was" : "were"} not read` : "";
+  const walls =
+    blocked > 0
+      ? `; ${plural(blocked, "page")} answered by a bot wall instead of the page ${blocked === 1 ? "was" : "were"} not read`
+      : "";
   return `${parts}${walls}.`;
 }
 

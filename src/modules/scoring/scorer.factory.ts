@@ -11,5 +11,10 @@ import type { Scorer } from "./scoring.types.js";
 export function createScorer(config: Pick<Config, "scoring">): Scorer {
   const scoring = config.scoring;
   if (scoring.engine === "heuristic") return new HeuristicScorer();
-  return new LlmScorer({ apiKey: scoring.apiKey, baseUrl: scoring.baseUrl, model: scoring.model, fallback: new HeuristicScorer() });
+  return new LlmScorer({
+    apiKey: scoring.apiKey,
+    baseUrl: scoring.baseUrl,
+    model: scoring.model,
+    fallback: new HeuristicScorer(),
+  });
 }

@@ -1,6 +1,13 @@
 import type { CrawlResult, ExtractedPage, FoundPrice, OutboundKind, OutboundLink } from "../crawl/crawl.types.js";
 import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
-import { LEGAL_PATH, pageQuotable, pathOf, sentenceQuotable, traitsOf, type SentenceTraits } from "./evidence-relevance.js";
+import {
+  LEGAL_PATH,
+  pageQuotable,
+  pathOf,
+  sentenceQuotable,
+  traitsOf,
+  type SentenceTraits,
+} from "./evidence-relevance.js";
 import type { DimensionId } from "./scoring.types.js";
 import { requiredLiterals, scanSource, WordIndex } from "./word-prefilter.js";
 
@@ -105,8 +112,16 @@ export class SiteFacts {
       crawledPages: [page.url],
       outboundLinks: [],
       crawlStats: {
-        pagesAnalyzed: 1, contentLength: context.length, failures: [], durationMs: 0, partial: false, pagesPlanned: 1,
-        robotsTxt: "absent", sitemapUrls: 0, securityTxt: false, skippedByRobots: 0,
+        pagesAnalyzed: 1,
+        contentLength: context.length,
+        failures: [],
+        durationMs: 0,
+        partial: false,
+        pagesPlanned: 1,
+        robotsTxt: "absent",
+        sitemapUrls: 0,
+        securityTxt: false,
+        skippedByRobots: 0,
       },
     });
   }
@@ -133,7 +148,11 @@ export class SiteFacts {
     for (const entry of this.indexed) {
       if (entry.page === home || entry.category !== "other") continue;
       const path = pathOf(entry.page.url);
-      if (LEGAL_PATH.test(path) || /\/(?:contact|contact-us|team|jobs|login|sign-?in|sign-?up|search|tags?|categories)(?=[/.?#]|$)/i.test(path)) continue;
+      if (
+        LEGAL_PATH.test(path) ||
+        /\/(?:contact|contact-us|team|jobs|login|sign-?in|sign-?up|search|tags?|categories)(?=[/.?#]|$)/i.test(path)
+      )
+        continue;
       if (!best || entry.page.text.length > best.text.length) best = entry.page;
     }
     return best ?? home;
@@ -158,13 +177,20 @@ export class SiteFacts {
     const page = this.indexed.find((entry) => entry.page.url === mention.url)?.page;
     if (!page) return false;
     const text = mention.text.replace(/…$/, "");
-    return page.title.startsWith(text) || page.headings.some((heading) => heading.text.startsWith(text) || text.startsWith(heading.text));
+    return (
+      page.title.startsWith(text) ||
+      page.headings.some((heading) => heading.text.startsWith(text) || text.startsWith(heading.text))
+    );
   }
 
   /** Whether a sentence speaks for the company: "we", "our", "us", or its name. */
   speaksForItself(text: string): boolean {
     if (/\b(we|we'?re|we'?ve|our|us)\b/i.test(text)) return true;
-    const brand = this.crawl.companyName.trim().toLowerCase().split(/[\s.,]+/)[0] ?? "";
+    const brand =
+      this.crawl.companyName
+        .trim()
+        .toLowerCase()
+        .split(/[\s.,]+/)[0] ?? "";
     return brand.length >= 3 && text.toLowerCase().includes(brand);
   }
 
@@ -202,7 +228,11 @@ export class SiteFacts {
       if (this.only !== undefined && entry.category !== this.only) continue;
       // A page none of whose sentences can evidence the dimension (a privacy policy for onboarding) is not read.
       const { scope } = this;
-      if (scope !== undefined && !pageQuotable(scope, { url: entry.page.url, category: entry.category, home: entry.page === this.home })) continue;
+      if (
+        scope !== undefined &&
+        !pageQuotable(scope, { url: entry.page.url, category: entry.category, home: entry.page === this.home })
+      )
+        continue;
       // Most patterns match few pages: one pass over the page rules it out before any sentence is tried.
       // (Not for patterns with "^": anchored to a sentence's start, they cannot be tried on the whole page.)
       if (anchored(pattern) ? !this.linesMatch(entry, pattern) : !this.haystackMatches(entry, pattern)) continue;
@@ -242,7 +272,12 @@ export class SiteFacts {
     const found = new Map<string, { url: string; text: string }>();
     // Text every match contains, looked for in all addresses and link texts at once, rules most patterns out;
     const literals = requiredLiterals(pattern);
-    if (literals !== null && !this.joinedLinks().urlWords.mayContain(literals) && !this.joinedLinks().textWords.mayContain(literals)) return [];
+    if (
+      literals !== null &&
+      !this.joinedLinks().urlWords.mayContain(literals) &&
+      !this.joinedLinks().textWords.mayContain(literals)
+    )
+      return [];
     // then one pass over all addresses and all link texts (a line each).
     const lines = perLine(pattern);
     if (!test(lines, this.joinedLinks().urls) && !test(lines, this.joinedLinks().texts)) return [];
@@ -263,8 +298,12 @@ export class SiteFacts {
 
   private joinedLinks(): { urls: string; texts: string; urlWords: WordIndex; textWords: WordIndex } {
     if (!this.memo.linkLines) {
-      const urls = this.uniqueLinks().map((link) => link.url).join("\n");
-      const texts = this.uniqueLinks().map((link) => link.text).join("\n");
+      const urls = this.uniqueLinks()
+        .map((link) => link.url)
+        .join("\n");
+      const texts = this.uniqueLinks()
+        .map((link) => link.text)
+        .join("\n");
       this.memo.linkLines = { urls, texts, urlWords: new WordIndex(urls), textWords: new WordIndex(texts) };
     }
     return this.memo.linkLines;
@@ -275,7 +314,11 @@ export class SiteFacts {
     if (!this.memo.links) {
       // By URL, then by text: no key string is built per link. (Keyed by "URL\ntext" where
       // a URL has a line break, so that two pairs that spell the same key stay one link.)
-      const lineBreak = this.indexed.some(({ page }) => page.internalLinks.some((link) => link.url.includes("\n")) || page.externalLinks.some((link) => link.url.includes("\n")));
+      const lineBreak = this.indexed.some(
+        ({ page }) =>
+          page.internalLinks.some((link) => link.url.includes("\n")) ||
+          page.externalLinks.some((link) => link.url.includes("\n")),
+      );
       const distinct = new Map<string, Set<string>>();
       const links: Array<{ url: string; text: string }> = [];
       const add = (link: { readonly url: string; readonly text: string }) => {
@@ -311,7 +354,9 @@ export class SiteFacts {
 
   /** Whether any page (of these categories) shows a price: `prices(options).length > 0` without listing them. */
   hasPrices(options: { in?: readonly PageCategory[] } = {}): boolean {
-    return this.indexed.some((entry) => (!options.in || options.in.includes(entry.category)) && entry.page.prices.length > 0);
+    return this.indexed.some(
+      (entry) => (!options.in || options.in.includes(entry.category)) && entry.page.prices.length > 0,
+    );
   }
 
   /**
@@ -335,12 +380,17 @@ export class SiteFacts {
 
   /** The page a date was seen on (or the dated post it is the address of). */
   pageWithDate(date: string): string | undefined {
-    return this.pages.find((page) => page.dates.includes(date))?.url ?? this.datedPosts().find((post) => post.date === date)?.url;
+    return (
+      this.pages.find((page) => page.dates.includes(date))?.url ??
+      this.datedPosts().find((post) => post.date === date)?.url
+    );
   }
 
   /** Dated posts (addresses with a full date in their path) of these categories, crawled or linked. */
   postsIn(...categories: PageCategory[]): Array<{ url: string; date: string }> {
-    return this.datedPosts().filter((post) => categories.includes(post.category)).map(({ url, date }) => ({ url, date }));
+    return this.datedPosts()
+      .filter((post) => categories.includes(post.category))
+      .map(({ url, date }) => ({ url, date }));
   }
 
   /** Internal addresses with a full date in their path, each once, in page order. */

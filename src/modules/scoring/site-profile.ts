@@ -17,8 +17,10 @@ export interface SiteProfile {
   readonly because: { readonly ai: string; readonly openSource: string; readonly salesLed: string };
 }
 
-const AI = /\b(AI|A\.I\.|artificial intelligence|machine learning|deep learning|LLMs?|large language models?|GPT[- ]?\d?|generative|neural (network|net)s?|copilots?|AI[- ](powered|driven|agents?|assistants?)|agentic)\b/;
-const OPEN_SOURCE = /\b(open[- ]source|free software|GPL(v[23])?|GNU General Public Licen[cs]e|Apache (2\.0|License)|BSD licen[sc]e|MIT licen[sc]e|source code (is )?(available|on GitHub)|contribut(e|ing|ors) (to|on) (the project|GitHub))\b/i;
+const AI =
+  /\b(AI|A\.I\.|artificial intelligence|machine learning|deep learning|LLMs?|large language models?|GPT[- ]?\d?|generative|neural (network|net)s?|copilots?|AI[- ](powered|driven|agents?|assistants?)|agentic)\b/;
+const OPEN_SOURCE =
+  /\b(open[- ]source|free software|GPL(v[23])?|GNU General Public Licen[cs]e|Apache (2\.0|License)|BSD licen[sc]e|MIT licen[sc]e|source code (is )?(available|on GitHub)|contribut(e|ing|ors) (to|on) (the project|GitHub))\b/i;
 /**
  * A sentence that says the site's own product is open source, not that the team used or worked on open
  * source ("models fitted in the open source R language", "we contributed to open source projects
@@ -27,10 +29,14 @@ const OPEN_SOURCE = /\b(open[- ]source|free software|GPL(v[23])?|GNU General Pub
 const OWN_OPEN_SOURCE =
   /\b(?:is|are|it's|goes|went|now|fully|100%|completely|an?)\s+(?:\w+[, ]+){0,3}?(?:free (?:and|&) )?open[- ]source(?! (?:\w+ )?(?:projects?|intelligence|community|communities|libraries|library (?:that|which)|programming|language|ISA|contributors?|contributions?|software (?:such as|like|including))\b)|\b(?:our|its) (?:source code|code|repositor(?:y|ies))\b|\b(?:licen[cs]ed|developed|released|distributed) under\b|\b(?:GPL(?:v[23])?|GNU General Public Licen[cs]e|Apache (?:2\.0|License)|(?:MIT|BSD) licen[sc]e)\b|\bfork (?:us|it|the project) on\b/i;
 /** What a person or a team did with open source elsewhere: not a statement about the product. */
-const OTHERS_OPEN_SOURCE = /\b(?:contribut\w*|participat\w*|experience|involved|work(?:ed|ing)?) (?:to|in|with|on) (?:\w+ ){0,4}open[- ]source\b|\bwhether (?:it is|it's|or not)\b/i;
-const SALES = /\b(contact (our )?sales|talk to (sales|an expert|our team)|request (a |an )?(demo|quote|audit|proposal|consultation)|book (a )?(demo|meeting|call)|schedule (a )?(demo|call)|get (a )?(quote|demo)|contact us for (pricing|a quote)|pricing (is )?available on request)\b/i;
-const REGULATED = /\b(licen[cs]ed|authori[sz]ed|regulated|supervised)\b[^.]{0,30}\bby (the )?[^.]{0,60}\b(authority|commission|central bank|regulator|FCA|SEC|FINRA|MAS|BaFin|FINMA)\b/i;
-const COMMERCIAL = /\b(free trial|start (your |a )?(free )?trial|sign[- ]?up|get started (for )?free|request (a )?demo|book (a )?demo|contact sales|talk to sales|buy now|subscribe|per (user|seat|month)|\/(mo|month)\b|pricing)\b/i;
+const OTHERS_OPEN_SOURCE =
+  /\b(?:contribut\w*|participat\w*|experience|involved|work(?:ed|ing)?) (?:to|in|with|on) (?:\w+ ){0,4}open[- ]source\b|\bwhether (?:it is|it's|or not)\b/i;
+const SALES =
+  /\b(contact (our )?sales|talk to (sales|an expert|our team)|request (a |an )?(demo|quote|audit|proposal|consultation)|book (a )?(demo|meeting|call)|schedule (a )?(demo|call)|get (a )?(quote|demo)|contact us for (pricing|a quote)|pricing (is )?available on request)\b/i;
+const REGULATED =
+  /\b(licen[cs]ed|authori[sz]ed|regulated|supervised)\b[^.]{0,30}\bby (the )?[^.]{0,60}\b(authority|commission|central bank|regulator|FCA|SEC|FINRA|MAS|BaFin|FINMA)\b/i;
+const COMMERCIAL =
+  /\b(free trial|start (your |a )?(free )?trial|sign[- ]?up|get started (for )?free|request (a )?demo|book (a )?demo|contact sales|talk to sales|buy now|subscribe|per (user|seat|month)|\/(mo|month)\b|pricing)\b/i;
 
 /** Whether a sentence says the site's own product is open source (not that its team used or worked on open source). */
 export function ownOpenSource(sentence: string): boolean {
@@ -39,19 +45,30 @@ export function ownOpenSource(sentence: string): boolean {
 
 export function siteProfile(facts: SiteFacts): SiteProfile {
   const home = facts.home;
-  const aiOnHome = AI.test(`${home.title}\n${home.metaDescription}\n${home.headings.map((heading) => heading.text).join("\n")}`);
-  const aiPages = facts.pagesMentioning(AI, { in: ["other", "pricing", "docs", "integrations", "customers", "changelog", "api_reference"] });
+  const aiOnHome = AI.test(
+    `${home.title}\n${home.metaDescription}\n${home.headings.map((heading) => heading.text).join("\n")}`,
+  );
+  const aiPages = facts.pagesMentioning(AI, {
+    in: ["other", "pricing", "docs", "integrations", "customers", "changelog", "api_reference"],
+  });
   const sellsAi = aiOnHome || aiPages >= 3;
 
   // Pages where the site says its own product is open source (one such sentence per page counts it).
-  const openSourcePages = new Set(facts.mentions(OPEN_SOURCE, { limit: 40 }).filter((mention) => ownOpenSource(mention.text)).map((mention) => mention.url)).size;
+  const openSourcePages = new Set(
+    facts
+      .mentions(OPEN_SOURCE, { limit: 40 })
+      .filter((mention) => ownOpenSource(mention.text))
+      .map((mention) => mention.url),
+  ).size;
   const priced = facts.hasPrices();
   const commercialPages = facts.pagesMentioning(COMMERCIAL, { in: ["other", "pricing", "customers", "integrations"] });
   const openSource = openSourcePages >= 1 && !priced && commercialPages === 0 && !facts.hasPage("pricing");
 
   // A licensed, regulated firm (an underwriter, a payment institution) sells through relationships even when its
   // site names no sales path: its products are contracts, not sign-ups.
-  const [salesPath] = priced ? [] : [...facts.mentions(SALES, { limit: 1 }), ...facts.mentions(REGULATED, { limit: 1 })];
+  const [salesPath] = priced
+    ? []
+    : [...facts.mentions(SALES, { limit: 1 }), ...facts.mentions(REGULATED, { limit: 1 })];
   const salesLed = !openSource && salesPath !== undefined;
 
   return {
@@ -60,12 +77,16 @@ export function siteProfile(facts: SiteFacts): SiteProfile {
     salesLed,
     because: {
       ai: sellsAi
-        ? aiOnHome ? "the home page presents AI as part of the product" : `AI is described on ${aiPages} pages`
+        ? aiOnHome
+          ? "the home page presents AI as part of the product"
+          : `AI is described on ${aiPages} pages`
         : "the site does not present AI as part of what it sells",
       openSource: openSource
         ? `the site presents an open-source project (${openSourcePages} page${openSourcePages === 1 ? "" : "s"} say so) with no commercial offer of its own`
         : "the site presents a commercial offer",
-      salesLed: salesLed ? `it sells through a sales conversation ("${salesPath!.text.slice(0, 80)}"), where published prices are not expected` : "",
+      salesLed: salesLed
+        ? `it sells through a sales conversation ("${salesPath!.text.slice(0, 80)}"), where published prices are not expected`
+        : "",
     },
   };
 }

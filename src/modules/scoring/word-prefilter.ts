@@ -101,7 +101,8 @@ export function readPattern(pattern: RegExp): PatternReading {
       const unicode = flags.includes("u") || flags.includes("v");
       const found = unicode || flags.includes("y") ? null : startsOfAlternatives(pattern.source, false);
       const startStrings = found === null ? null : [...new Set(found)];
-      const conditionStrings = unicode || flags.includes("y") || flags.includes("s") ? null : conditionOfAlternatives(pattern.source);
+      const conditionStrings =
+        unicode || flags.includes("y") || flags.includes("s") ? null : conditionOfAlternatives(pattern.source);
       reading = {
         startStrings,
         starts: startStrings?.map(startKey) ?? null,
@@ -131,7 +132,12 @@ function startKey(key: string): StartKey {
   let interned = startKeys.get(key);
   if (!interned) {
     const first = key.charAt(0);
-    interned = { id: startKeys.size, key, kind: first === "=" ? 0 : first === "#" ? 2 : 1, text: first === "=" || first === "#" ? key.slice(1) : key };
+    interned = {
+      id: startKeys.size,
+      key,
+      kind: first === "=" ? 0 : first === "#" ? 2 : 1,
+      text: first === "=" || first === "#" ? key.slice(1) : key,
+    };
     startKeys.set(key, interned);
   }
   return interned;
@@ -184,7 +190,11 @@ function startsOf(source: string, boundary: boolean): string[] | null {
     return inner;
   }
   // One character of a class: `[1-5]`, `\d`, `[—–"]`.
-  const chars = rest.startsWith("\\d") ? "0123456789" : rest.startsWith("[") ? classChars(rest.slice(1, classEnd(rest))) : undefined;
+  const chars = rest.startsWith("\\d")
+    ? "0123456789"
+    : rest.startsWith("[")
+      ? classChars(rest.slice(1, classEnd(rest)))
+      : undefined;
   if (chars !== undefined) {
     const size = rest.startsWith("\\d") ? 2 : classEnd(rest) + 1;
     if (chars === null || chars === "" || optionalNext(rest.slice(size))) return null;
@@ -405,7 +415,10 @@ export class WordIndex {
   /** Whether some set of every listed alternative has a start some word begins with (see lineCondition). */
   satisfies(pattern: RegExp): boolean {
     const condition = readPattern(pattern).condition;
-    return condition === null || condition.some((required) => required.every((starts) => starts.some((key) => this.start(key).count > 0)));
+    return (
+      condition === null ||
+      condition.some((required) => required.every((starts) => starts.some((key) => this.start(key).count > 0)))
+    );
   }
 
   /** What a start covers: a whole word, the words it begins (both a range of `words`), or where the lower-cased text has its literal. */
@@ -552,7 +565,11 @@ function indexWords(text: string): { words: string[]; from: Int32Array; offsets:
     let word = -1;
     for (let probe = table[slot]!; probe !== 0; probe = table[slot]!) {
       const candidate = probe - 1;
-      if (hashes[candidate] === hash && size[candidate] === wordSize && sameText(text, firstAt[candidate]!, start, wordSize)) {
+      if (
+        hashes[candidate] === hash &&
+        size[candidate] === wordSize &&
+        sameText(text, firstAt[candidate]!, start, wordSize)
+      ) {
         word = candidate;
         break;
       }
@@ -582,7 +599,9 @@ function indexWords(text: string): { words: string[]; from: Int32Array; offsets:
   }
   // The distinct words sorted, and each one's offsets together, in text order.
   const distinct = firstAt.map((at, word) => text.slice(at, at + size[word]!).toLowerCase());
-  const order = distinct.map((_, word) => word).sort((a, b) => (distinct[a]! < distinct[b]! ? -1 : distinct[a]! > distinct[b]! ? 1 : 0));
+  const order = distinct
+    .map((_, word) => word)
+    .sort((a, b) => (distinct[a]! < distinct[b]! ? -1 : distinct[a]! > distinct[b]! ? 1 : 0));
   const words = order.map((word) => distinct[word]!);
   const rank = new Int32Array(order.length);
   const from = new Int32Array(order.length + 1);
@@ -638,7 +657,8 @@ function literalsOfAlternatives(source: string): string[] | null {
     const { runs } = scanSequence(alternative);
     let best: readonly string[] | undefined;
     for (const run of runs) {
-      if (!best || shortest(run) > shortest(best) || (shortest(run) === shortest(best) && run.length < best.length)) best = run;
+      if (!best || shortest(run) > shortest(best) || (shortest(run) === shortest(best) && run.length < best.length))
+        best = run;
     }
     if (!best) return null;
     for (const literal of best) found.add(literal);
@@ -762,8 +782,10 @@ function literalClue(literal: string): { kind: "word" | "prefix" | "suffix" | "i
     for (const match of literal.matchAll(/[a-z0-9_]+/g)) {
       const start = match.index;
       const end = start + match[0].length;
-      const kind = start > 0 && end < literal.length ? "word" : start > 0 ? "prefix" : end < literal.length ? "suffix" : "infix";
-      if (rank[kind] > rank[clue.kind] || (kind === clue.kind && match[0].length > clue.run.length)) clue = { kind, run: match[0] };
+      const kind =
+        start > 0 && end < literal.length ? "word" : start > 0 ? "prefix" : end < literal.length ? "suffix" : "infix";
+      if (rank[kind] > rank[clue.kind] || (kind === clue.kind && match[0].length > clue.run.length))
+        clue = { kind, run: match[0] };
     }
     clues.set(literal, clue);
   }

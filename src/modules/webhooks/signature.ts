@@ -5,7 +5,12 @@ import { createHmac } from "node:crypto";
  * with the base64-decoded part of the `whsec_` secret. Several secrets (a rotation's
  * overlap) give several signatures, space-separated.
  */
-export function signatureHeader(secrets: readonly string[], id: string, timestampSeconds: number, body: string): string {
+export function signatureHeader(
+  secrets: readonly string[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): string {
   return secrets
     .map((secret) => {
       const key = Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64");

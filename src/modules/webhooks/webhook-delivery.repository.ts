@@ -9,7 +9,10 @@ export class WebhookDeliveryRepository {
 
   /** The webhook's paused deliveries are due now (it was turned back on). */
   async resumePaused(tx: Transaction, webhookId: string): Promise<void> {
-    await tx.query(`UPDATE "webhook_deliveries" SET "status" = 'pending', "next_attempt_at" = now() WHERE "webhook_id" = $1 AND "status" = 'paused'`, [webhookId]);
+    await tx.query(
+      `UPDATE "webhook_deliveries" SET "status" = 'pending', "next_attempt_at" = now() WHERE "webhook_id" = $1 AND "status" = 'paused'`,
+      [webhookId],
+    );
   }
 
   /** The webhook's delivery of this id, or null. */
@@ -27,8 +30,15 @@ export class WebhookDeliveryRepository {
   }
 
   /** The webhook's deliveries, newest first, keyset-paginated. */
-  async pageOfWebhook(webhookId: string, limit: number, cursor: string | undefined): Promise<{ rows: WebhookDelivery[]; nextCursor: string | null }> {
-    const query = this.dataSource.getRepository(WebhookDelivery).createQueryBuilder("delivery").where("delivery.webhook_id = :id", { id: webhookId });
+  async pageOfWebhook(
+    webhookId: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<{ rows: WebhookDelivery[]; nextCursor: string | null }> {
+    const query = this.dataSource
+      .getRepository(WebhookDelivery)
+      .createQueryBuilder("delivery")
+      .where("delivery.webhook_id = :id", { id: webhookId });
     return keysetPage(query, "delivery", limit, cursor);
   }
 

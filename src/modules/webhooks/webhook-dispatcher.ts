@@ -11,7 +11,15 @@ import { deliveryData, postDelivery, type Outcome } from "./webhook-request.js";
 export { MAX_STORED_RESPONSE } from "./webhook-request.js";
 
 /** Waits before attempts 2…8 after a failure: about a day in all (Standard Webhooks' schedule, shortened at the start). */
-export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;
+export const RETRY_DELAYS_MS = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  10 * 3_600_000,
+] as const;
 /** A webhook failing every delivery this long is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
 /** The longest a circuit breaker stays open before its next probe, however often it reopened. */
@@ -121,7 +129,9 @@ export class WebhookDispatcher {
       return;
     }
     this.filling = this.fill()
-      .catch((error: unknown) => this.logger.warn({ err: error }, "webhook delivery pass failed; the next pass retries"))
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, "webhook delivery pass failed; the next pass retries"),
+      )
       .finally(() => {
         this.filling = undefined;
         if (this.again && !this.stopped) {
@@ -156,7 +166,12 @@ export class WebhookDispatcher {
 
   private begin(row: ClaimedDelivery): void {
     const delivery: Promise<void> = this.deliver(row)
-      .catch((error: unknown) => this.logger.warn({ err: error, delivery: row.id }, "could not record a webhook delivery; its claim lapses and it is retried"))
+      .catch((error: unknown) =>
+        this.logger.warn(
+          { err: error, delivery: row.id },
+          "could not record a webhook delivery; its claim lapses and it is retried",
+        ),
+      )
       .finally(() => {
         this.inFlight.delete(delivery);
         this.wake();
@@ -179,7 +194,16 @@ export class WebhookDispatcher {
     const { rows, contended } = await this.transactions.run(async (tx) => {
       const accounts = await this.leases.nextAccounts(tx, now, limit, shares);
       const mine = accounts.filter((account) => account.locked).map((account) => account.account_id);
-      const rows = mine.length === 0 ? [] : await this.leases.lease(tx, mine, { now, until: new Date(now.getTime() + this.leaseMs), token }, limit, shares);
+      const rows =
+        mine.length === 0
+          ? []
+          : await this.leases.lease(
+              tx,
+              mine,
+              { now, until: new Date(now.getTime() + this.leaseMs), token },
+              limit,
+              shares,
+            );
       return { rows, contended: mine.length < accounts.length };
     });
     return { rows, contended };
@@ -196,17 +220,27 @@ export class WebhookDispatcher {
       return;
     }
     const now = this.clock();
-    const body = JSON.stringify({ type: row.event_type, timestamp: row.occurred_at.toISOString(), data: deliveryData(row, this.options.publicBaseUrl) });
+    const body = JSON.stringify({
+      type: row.event_type,
+      timestamp: row.occurred_at.toISOString(),
+      data: deliveryData(row, this.options.publicBaseUrl),
+    });
     const timestamp = Math.floor(now.getTime() / 1000);
     const secrets = [row.secret];
-    if (row.previous_secret && row.previous_secret_expires_at && row.previous_secret_expires_at > now) secrets.push(row.previous_secret);
-    const outcome = await postDelivery(this.guard, row.url, {
-      "content-type": "application/json",
-      "user-agent": "ProductMaturityScoring-Webhooks/1.0",
-      "webhook-id": row.event_id,
-      "webhook-timestamp": String(timestamp),
-      "webhook-signature": signatureHeader(secrets, row.event_id, timestamp, body),
-    }, body);
+    if (row.previous_secret && row.previous_secret_expires_at && row.previous_secret_expires_at > now)
+      secrets.push(row.previous_secret);
+    const outcome = await postDelivery(
+      this.guard,
+      row.url,
+      {
+        "content-type": "application/json",
+        "user-agent": "ProductMaturityScoring-Webhooks/1.0",
+        "webhook-id": row.event_id,
+        "webhook-timestamp": String(timestamp),
+        "webhook-signature": signatureHeader(secrets, row.event_id, timestamp, body),
+      },
+      body,
+    );
     await this.recordReach(row, outcome);
 
     if (outcome.ok) {
@@ -220,10 +254,20 @@ export class WebhookDispatcher {
       return;
     }
     const delay = row.attempts < row.attempt_limit ? RETRY_DELAYS_MS[row.attempts - 1] : undefined;
-    const next = delay === undefined ? null : new Date(now.getTime() + Math.round(delay * (1 + this.jitter * (Math.random() * 2 - 1))));
-    await this.finish(row, { status: next ? "pending" : "failed", statusCode: outcome.status, body: outcome.body, error: outcome.error, next });
+    const next =
+      delay === undefined
+        ? null
+        : new Date(now.getTime() + Math.round(delay * (1 + this.jitter * (Math.random() * 2 - 1))));
+    await this.finish(row, {
+      status: next ? "pending" : "failed",
+      statusCode: outcome.status,
+      body: outcome.body,
+      error: outcome.error,
+      next,
+    });
     const since = await this.health.markFailing(row.webhook_id, now);
-    if (since && now.getTime() - since.getTime() >= DISABLE_AFTER_MS) await this.disable(row, "every delivery failed for 5 days");
+    if (since && now.getTime() - since.getTime() >= DISABLE_AFTER_MS)
+      await this.disable(row, "every delivery failed for 5 days");
   }
 
   /**
@@ -248,19 +292,30 @@ export class WebhookDispatcher {
       cooldownMs: this.breakerCooldownMs,
       maxCooldownMs: BREAKER_MAX_COOLDOWN_MS,
     });
-    if (changed?.opens) this.logger.warn({ webhook: row.webhook_id, until: changed.breaker_open_until }, "webhook destination gives no answer; its deliveries are paused");
+    if (changed?.opens)
+      this.logger.warn(
+        { webhook: row.webhook_id, until: changed.breaker_open_until },
+        "webhook destination gives no answer; its deliveries are paused",
+      );
   }
 
   /** The outcome, written only while this process still holds the claim (the lease's token), and counted. */
   private async finish(row: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void> {
-    this.options.onOutcome?.(outcome.status === "delivered" ? "delivered" : outcome.status === "pending" ? "retry" : "failed");
+    this.options.onOutcome?.(
+      outcome.status === "delivered" ? "delivered" : outcome.status === "pending" ? "retry" : "failed",
+    );
     await this.leases.recordOutcome(row, outcome);
   }
 
   /** Ends a delivery whose attempts are used up without sending it again; the claim's attempt is taken back. */
   private async giveUp(row: ClaimedDelivery): Promise<void> {
     this.options.onOutcome?.("failed");
-    await this.leases.endUntried(null, row, "failed", `gave up after ${row.attempt_limit} attempts; the outcome of the last one could not be recorded`);
+    await this.leases.endUntried(
+      null,
+      row,
+      "failed",
+      `gave up after ${row.attempt_limit} attempts; the outcome of the last one could not be recorded`,
+    );
   }
 
   /**
@@ -280,7 +335,11 @@ export class WebhookDispatcher {
   private async disable(row: ClaimedDelivery, reason: string): Promise<void> {
     const changed = await this.transactions.run(async (tx) => {
       if (!(await this.health.disable(tx, row.webhook_id, reason))) return false;
-      await this.events.record(tx, "webhook.disabled", { accountId: row.account_id, webhookId: row.webhook_id, reason });
+      await this.events.record(tx, "webhook.disabled", {
+        accountId: row.account_id,
+        webhookId: row.webhook_id,
+        reason,
+      });
       return true;
     });
     if (changed) this.logger.warn({ webhook: row.webhook_id, reason }, "webhook disabled");

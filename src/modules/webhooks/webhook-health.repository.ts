@@ -17,7 +17,10 @@ export class WebhookHealthRepository {
 
   /** A delivery succeeded: the failure clock stops (no write when it was not running). */
   async clearFailing(webhookId: string): Promise<void> {
-    await this.dataSource.query(`UPDATE "webhooks" SET "failing_since" = NULL WHERE "id" = $1 AND "failing_since" IS NOT NULL`, [webhookId]);
+    await this.dataSource.query(
+      `UPDATE "webhooks" SET "failing_since" = NULL WHERE "id" = $1 AND "failing_since" IS NOT NULL`,
+      [webhookId],
+    );
   }
 
   /** A delivery failed: the failure clock starts at `now` unless it runs already; answers since when it runs. */
@@ -45,7 +48,11 @@ export class WebhookHealthRepository {
    * already, for a cool-down that doubles with each trip, up to `maxCooldownMs`.
    * Answers whether this count opened it, and until when.
    */
-  async countUnanswered(webhookId: string, now: Date, breaker: BreakerSettings): Promise<{ opens: boolean; breaker_open_until: Date } | undefined> {
+  async countUnanswered(
+    webhookId: string,
+    now: Date,
+    breaker: BreakerSettings,
+  ): Promise<{ opens: boolean; breaker_open_until: Date } | undefined> {
     const [changed] = (await this.dataSource.query(
       `WITH "before" AS (
          SELECT "id", "breaker_trips", "breaker_failures" + 1 >= $2 AND ("breaker_open_until" IS NULL OR "breaker_open_until" <= $3) AS "opens"
@@ -69,7 +76,9 @@ export class WebhookHealthRepository {
    * is seen here, or waits and then finds what `tx` wrote.
    */
   async isEnabledLocked(tx: Transaction, webhookId: string): Promise<boolean> {
-    const [webhook] = (await tx.query(`SELECT "enabled" FROM "webhooks" WHERE "id" = $1 FOR SHARE`, [webhookId])) as Array<{ enabled: boolean }>;
+    const [webhook] = (await tx.query(`SELECT "enabled" FROM "webhooks" WHERE "id" = $1 FOR SHARE`, [
+      webhookId,
+    ])) as Array<{ enabled: boolean }>;
     return webhook?.enabled ?? false;
   }
 

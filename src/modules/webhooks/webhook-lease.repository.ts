@@ -43,7 +43,8 @@ export interface DeliveryOutcome {
  * Text Postgres will store: a receiver's answer may hold NUL, which `text` refuses
  * (invalid UTF-8 was already replaced when the bytes were decoded).
  */
-const storable = (text: string | null | undefined): string | null => (text == null ? null : text.replaceAll("\0", "\uFFFD"));
+const storable = (text: string | null | undefined): string | null =>
+  text == null ? null : text.replaceAll("\0", "\uFFFD");
 
 /**
  * The dispatcher's side of `webhook_deliveries`: claims with a fenced lease (a
@@ -65,7 +66,12 @@ export class WebhookLeaseRepository {
    * claim lock is a transaction-scoped advisory try-lock: it is held until `tx`
    * ends, and a process never waits on another for it.
    */
-  async nextAccounts(tx: Transaction, now: Date, limit: number, shares: DeliveryShares): Promise<Array<{ account_id: string; locked: boolean }>> {
+  async nextAccounts(
+    tx: Transaction,
+    now: Date,
+    limit: number,
+    shares: DeliveryShares,
+  ): Promise<Array<{ account_id: string; locked: boolean }>> {
     return (await tx.query(
       `WITH RECURSIVE "pending" AS (
          (SELECT "webhook_id", "next_attempt_at" FROM "webhook_deliveries"
@@ -154,7 +160,9 @@ export class WebhookLeaseRepository {
       [now, until, token, limit, shares.perAccount, shares.perWebhook, accounts],
     )) as [Array<ClaimedDelivery & { next_attempt_at: Date }>, number];
     // Earliest due first, as they were picked (RETURNING keeps no order).
-    return claimed.sort((a, b) => a.next_attempt_at.getTime() - b.next_attempt_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return claimed.sort(
+      (a, b) => a.next_attempt_at.getTime() - b.next_attempt_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
   }
 
   /**
@@ -169,7 +177,15 @@ export class WebhookLeaseRepository {
               "next_attempt_at" = $7, "delivered_at" = CASE WHEN $3 = 'delivered' THEN now() ELSE "delivered_at" END,
               "locked_until" = NULL, "lease_token" = NULL
         WHERE "id" = $1 AND "lease_token" = $2`,
-      [row.id, row.lease_token, outcome.status, outcome.statusCode ?? null, storable(outcome.body), storable(outcome.error), outcome.next ?? null],
+      [
+        row.id,
+        row.lease_token,
+        outcome.status,
+        outcome.statusCode ?? null,
+        storable(outcome.body),
+        storable(outcome.error),
+        outcome.next ?? null,
+      ],
     );
   }
 
@@ -185,7 +201,12 @@ export class WebhookLeaseRepository {
    * Writes an end state for a claimed delivery that was not sent: its claim's attempt
    * is not counted, and nothing is due. In `tx` when given, else on its own.
    */
-  async endUntried(tx: Transaction | null, row: Pick<ClaimedDelivery, "id" | "lease_token">, status: "failed" | "paused", error: string | null): Promise<void> {
+  async endUntried(
+    tx: Transaction | null,
+    row: Pick<ClaimedDelivery, "id" | "lease_token">,
+    status: "failed" | "paused",
+    error: string | null,
+  ): Promise<void> {
     await (tx ?? this.dataSource.manager).query(
       `UPDATE "webhook_deliveries"
           SET "status" = $3, "last_error" = COALESCE($4, "last_error"), "attempts" = "attempts" - 1,

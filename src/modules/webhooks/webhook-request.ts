@@ -10,7 +10,13 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /** `unanswered`: no complete answer came (a timeout, a refused or broken connection): what the circuit breaker counts. */
 export type Outcome =
   | { readonly ok: true; readonly status: number; readonly body: string }
-  | { readonly ok: false; readonly status: number | null; readonly body: string | null; readonly error: string; readonly unanswered?: boolean };
+  | {
+      readonly ok: false;
+      readonly status: number | null;
+      readonly body: string | null;
+      readonly error: string;
+      readonly unanswered?: boolean;
+    };
 
 /** `data` of the delivery body: what the receiver needs, nothing internal. */
 export function deliveryData(row: ClaimedDelivery, publicBaseUrl: string): Record<string, unknown> {
@@ -28,7 +34,13 @@ export function deliveryData(row: ClaimedDelivery, publicBaseUrl: string): Recor
         shareUrl: `${publicBaseUrl}/r/${String(data.resultId)}`,
       };
     case "subscription.changed":
-      return { accountId: data.accountId, previousPlan: data.previousPlan, plan: data.plan, reason: data.reason, effectiveAt: row.occurred_at.toISOString() };
+      return {
+        accountId: data.accountId,
+        previousPlan: data.previousPlan,
+        plan: data.plan,
+        reason: data.reason,
+        effectiveAt: row.occurred_at.toISOString(),
+      };
     case "webhook.test":
       return { webhookId: row.webhook_id, message: "A test event sent from the API." };
     default:
@@ -37,14 +49,25 @@ export function deliveryData(row: ClaimedDelivery, publicBaseUrl: string): Recor
 }
 
 /** One POST: HTTPS only, through the address guard, no redirects, 10 s to connect and 10 s to answer, 30 s in all, at most 4 KiB of the answer read. */
-export async function postDelivery(guard: AddressGuard, target: string, headers: Record<string, string>, body: string): Promise<Outcome> {
+export async function postDelivery(
+  guard: AddressGuard,
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<Outcome> {
   let url: URL;
   try {
     url = new URL(target);
-    if (url.protocol !== "https:") return { ok: false, status: null, body: null, error: "the destination is not https" };
+    if (url.protocol !== "https:")
+      return { ok: false, status: null, body: null, error: "the destination is not https" };
     guard.checkUrl(url);
   } catch (error) {
-    return { ok: false, status: null, body: null, error: error instanceof RefusedAddressError ? error.message : "the destination is not a valid URL" };
+    return {
+      ok: false,
+      status: null,
+      body: null,
+      error: error instanceof RefusedAddressError ? error.message : "the destination is not a valid URL",
+    };
   }
   return new Promise<Outcome>((resolve) => {
     let status: number | null = null;
@@ -57,7 +80,14 @@ export async function postDelivery(guard: AddressGuard, target: string, headers:
       followRedirect: false,
       throwHttpErrors: false,
       retry: { limit: 0 },
-      timeout: { lookup: TIMEOUT_MS, connect: TIMEOUT_MS, secureConnect: TIMEOUT_MS, response: TIMEOUT_MS, read: TIMEOUT_MS, request: REQUEST_TIMEOUT_MS },
+      timeout: {
+        lookup: TIMEOUT_MS,
+        connect: TIMEOUT_MS,
+        secureConnect: TIMEOUT_MS,
+        response: TIMEOUT_MS,
+        read: TIMEOUT_MS,
+        request: REQUEST_TIMEOUT_MS,
+      },
     });
     const done = (outcome: Outcome) => {
       stream.destroy();
@@ -66,7 +96,18 @@ export async function postDelivery(guard: AddressGuard, target: string, headers:
     const text = () => Buffer.concat(chunks).toString("utf8").slice(0, MAX_STORED_RESPONSE);
     const answered = () => {
       if (status !== null && status >= 200 && status < 300) done({ ok: true, status, body: text() });
-      else done({ ok: false, status, body: text(), error: status === null ? "no answer" : status >= 300 && status < 400 ? `redirect ${status} not followed` : `HTTP ${status}` });
+      else
+        done({
+          ok: false,
+          status,
+          body: text(),
+          error:
+            status === null
+              ? "no answer"
+              : status >= 300 && status < 400
+                ? `redirect ${status} not followed`
+                : `HTTP ${status}`,
+        });
     };
     stream.on("response", (response: { statusCode: number }) => (status = response.statusCode));
     stream.on("data", (chunk: Buffer) => {
@@ -77,8 +118,17 @@ export async function postDelivery(guard: AddressGuard, target: string, headers:
     });
     stream.on("end", answered);
     stream.on("error", (error: Error & { code?: string }) => {
-      const refused = error instanceof RefusedAddressError || error.code === "ERR_REFUSED_ADDRESS" || (error.cause as { code?: string } | undefined)?.code === "ERR_REFUSED_ADDRESS";
-      done({ ok: false, status, body: chunks.length > 0 ? text() : null, error: refused ? error.message : `${error.code ?? "error"}: ${error.message}`.slice(0, 500), unanswered: !refused });
+      const refused =
+        error instanceof RefusedAddressError ||
+        error.code === "ERR_REFUSED_ADDRESS" ||
+        (error.cause as { code?: string } | undefined)?.code === "ERR_REFUSED_ADDRESS";
+      done({
+        ok: false,
+        status,
+        body: chunks.length > 0 ? text() : null,
+        error: refused ? error.message : `${error.code ?? "error"}: ${error.message}`.slice(0, 500),
+        unanswered: !refused,
+      });
     });
   });
 }

@@ -16,13 +16,18 @@ export class WebhookRepository {
   }
 
   /** A new webhook with its secret (see `throwWithoutSecrets` for a write that fails). */
-  async insert(tx: Transaction, fields: Pick<Webhook, "accountId" | "url" | "events" | "enabled" | "secret">): Promise<Webhook> {
+  async insert(
+    tx: Transaction,
+    fields: Pick<Webhook, "accountId" | "url" | "events" | "enabled" | "secret">,
+  ): Promise<Webhook> {
     return tx.save(tx.create(Webhook, fields)).catch(throwWithoutSecrets);
   }
 
   /** The account's webhooks, newest first. */
   listOfAccount(accountId: string, take: number): Promise<Webhook[]> {
-    return this.dataSource.getRepository(Webhook).find({ where: { accountId }, order: { createdAt: "DESC", id: "DESC" }, take });
+    return this.dataSource
+      .getRepository(Webhook)
+      .find({ where: { accountId }, order: { createdAt: "DESC", id: "DESC" }, take });
   }
 
   /** The account's webhook of this id, or null (another account's too). */

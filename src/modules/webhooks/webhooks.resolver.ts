@@ -3,7 +3,15 @@ import { meteredCaller, type GraphQLContext } from "../../graphql/context.js";
 import { CurrentMember, type Member } from "../../graphql/decorators/current-member.js";
 import { WordedPageArgs } from "../../graphql/page.args.js";
 import type { WebhooksService } from "./webhooks.service.js";
-import { CreateWebhookInput, UpdateWebhookInput, WebhookDeliveryPage, WebhookDeliveryType, WebhookList, WebhookType, WebhookWithSecret } from "./webhooks.types.js";
+import {
+  CreateWebhookInput,
+  UpdateWebhookInput,
+  WebhookDeliveryPage,
+  WebhookDeliveryType,
+  WebhookList,
+  WebhookType,
+  WebhookWithSecret,
+} from "./webhooks.types.js";
 
 const defined = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
 
@@ -20,41 +28,72 @@ export class WebhooksResolver {
 
   @Authorized()
   @Query(() => WebhookType, { description: "One webhook of the account. REST: GET /api/webhooks/{id}." })
-  async webhook(@Arg("id", () => ID, { description: "The webhook's id." }) id: string, @CurrentMember() member: Member): Promise<WebhookType> {
+  async webhook(
+    @Arg("id", () => ID, { description: "The webhook's id." }) id: string,
+    @CurrentMember() member: Member,
+  ): Promise<WebhookType> {
     return this.service.get(member.accountId, id);
   }
 
   @Authorized()
-  @FieldResolver(() => WebhookDeliveryPage, { description: "The delivery log, newest first. REST: GET /api/webhooks/{id}/deliveries." })
-  async deliveries(@Root() webhook: WebhookType, @Args(() => WordedPageArgs) page: WordedPageArgs, @CurrentMember() member: Member): Promise<WebhookDeliveryPage> {
+  @FieldResolver(() => WebhookDeliveryPage, {
+    description: "The delivery log, newest first. REST: GET /api/webhooks/{id}/deliveries.",
+  })
+  async deliveries(
+    @Root() webhook: WebhookType,
+    @Args(() => WordedPageArgs) page: WordedPageArgs,
+    @CurrentMember() member: Member,
+  ): Promise<WebhookDeliveryPage> {
     return this.service.deliveries(member.accountId, webhook.id, page.limit, defined(page.cursor));
   }
 
   @Authorized()
-  @Mutation(() => WebhookWithSecret, { description: "Creates a webhook (at most 10 per account). REST: POST /api/webhooks (201)." })
-  async createWebhook(@Arg("input", () => CreateWebhookInput, { description: "Destination and event kinds." }) input: CreateWebhookInput, @CurrentMember() member: Member): Promise<WebhookWithSecret> {
+  @Mutation(() => WebhookWithSecret, {
+    description: "Creates a webhook (at most 10 per account). REST: POST /api/webhooks (201).",
+  })
+  async createWebhook(
+    @Arg("input", () => CreateWebhookInput, { description: "Destination and event kinds." }) input: CreateWebhookInput,
+    @CurrentMember() member: Member,
+  ): Promise<WebhookWithSecret> {
     return this.service.create(member.accountId, { url: input.url, events: defined(input.events) });
   }
 
   @Authorized()
-  @Mutation(() => WebhookType, { description: "Changes a webhook's url, events or enabled. REST: PATCH /api/webhooks/{id}." })
+  @Mutation(() => WebhookType, {
+    description: "Changes a webhook's url, events or enabled. REST: PATCH /api/webhooks/{id}.",
+  })
   async updateWebhook(
     @Arg("id", () => ID, { description: "The webhook's id." }) id: string,
     @Arg("input", () => UpdateWebhookInput, { description: "The changes." }) input: UpdateWebhookInput,
     @CurrentMember() member: Member,
   ): Promise<WebhookType> {
-    return this.service.update(member.accountId, id, { url: defined(input.url), events: defined(input.events), enabled: defined(input.enabled) });
+    return this.service.update(member.accountId, id, {
+      url: defined(input.url),
+      events: defined(input.events),
+      enabled: defined(input.enabled),
+    });
   }
 
   @Authorized()
-  @Mutation(() => WebhookType, { description: "Deletes a webhook and its delivery log. REST: DELETE /api/webhooks/{id} (204)." })
-  async deleteWebhook(@Arg("id", () => ID, { description: "The webhook's id." }) id: string, @CurrentMember() member: Member): Promise<WebhookType> {
+  @Mutation(() => WebhookType, {
+    description: "Deletes a webhook and its delivery log. REST: DELETE /api/webhooks/{id} (204).",
+  })
+  async deleteWebhook(
+    @Arg("id", () => ID, { description: "The webhook's id." }) id: string,
+    @CurrentMember() member: Member,
+  ): Promise<WebhookType> {
     return this.service.remove(member.accountId, id);
   }
 
   @Authorized()
-  @Mutation(() => WebhookWithSecret, { description: "A new signing secret; the old one keeps signing beside it for 24 hours. REST: POST /api/webhooks/{id}/rotate-secret." })
-  async rotateWebhookSecret(@Arg("id", () => ID, { description: "The webhook's id." }) id: string, @CurrentMember() member: Member): Promise<WebhookWithSecret> {
+  @Mutation(() => WebhookWithSecret, {
+    description:
+      "A new signing secret; the old one keeps signing beside it for 24 hours. REST: POST /api/webhooks/{id}/rotate-secret.",
+  })
+  async rotateWebhookSecret(
+    @Arg("id", () => ID, { description: "The webhook's id." }) id: string,
+    @CurrentMember() member: Member,
+  ): Promise<WebhookWithSecret> {
     return this.service.rotateSecret(member.accountId, id);
   }
 
@@ -63,7 +102,10 @@ export class WebhooksResolver {
     description:
       "Sends a webhook.test event to this webhook (paused while it is disabled). Test events and replays: at most 30 a minute per account, and an API call each with an API key. REST: POST /api/webhooks/{id}/test (202).",
   })
-  async sendTestWebhook(@Arg("id", () => ID, { description: "The webhook's id." }) id: string, @Ctx() context: GraphQLContext): Promise<WebhookDeliveryType> {
+  async sendTestWebhook(
+    @Arg("id", () => ID, { description: "The webhook's id." }) id: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<WebhookDeliveryType> {
     return this.service.sendTest(await meteredCaller(context), id);
   }
 

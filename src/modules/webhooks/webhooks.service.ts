@@ -52,19 +52,27 @@ export class WebhooksService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  async create(accountId: string, input: { readonly url?: unknown; readonly events?: unknown }): Promise<{ webhook: WebhookView; secret: string }> {
+  async create(
+    accountId: string,
+    input: { readonly url?: unknown; readonly events?: unknown },
+  ): Promise<{ webhook: WebhookView; secret: string }> {
     const url = await this.validUrl(input.url);
     const events = validEvents(input.events ?? ["score.completed"]);
     const secret = newWebhookSecret();
-    const webhook = await this.transactions.run(async (tx) => {
-      // Serializes creations of one account, so two at once cannot pass the limit.
-      await this.webhooks.lockAccountForCreation(tx, accountId);
-      const count = await this.webhooks.countOfAccount(tx, accountId);
-      if (count >= MAX_WEBHOOKS_PER_ACCOUNT) {
-        throw new AppError("PLAN_LIMIT_REACHED", `An account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first.`);
-      }
-      return this.webhooks.insert(tx, { accountId, url, events, enabled: true, secret });
-    }).catch(throwWithoutSecrets);
+    const webhook = await this.transactions
+      .run(async (tx) => {
+        // Serializes creations of one account, so two at once cannot pass the limit.
+        await this.webhooks.lockAccountForCreation(tx, accountId);
+        const count = await this.webhooks.countOfAccount(tx, accountId);
+        if (count >= MAX_WEBHOOKS_PER_ACCOUNT) {
+          throw new AppError(
+            "PLAN_LIMIT_REACHED",
+            `An account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first.`,
+          );
+        }
+        return this.webhooks.insert(tx, { accountId, url, events, enabled: true, secret });
+      })
+      .catch(throwWithoutSecrets);
     return { webhook: view(webhook), secret };
   }
 
@@ -80,12 +88,14 @@ export class WebhooksService {
   async update(accountId: string, id: string, changes: WebhookChanges): Promise<WebhookView> {
     const url = changes.url === undefined ? undefined : await this.validUrl(changes.url);
     const events = changes.events === undefined ? undefined : validEvents(changes.events);
-    if (changes.enabled !== undefined && typeof changes.enabled !== "boolean") throw new AppError("VALIDATION_FAILED", "enabled: must be true or false");
+    if (changes.enabled !== undefined && typeof changes.enabled !== "boolean")
+      throw new AppError("VALIDATION_FAILED", "enabled: must be true or false");
     let resumed = false;
     const updated = await this.transactions.run(async (tx) => {
       const webhook = await this.lock(tx, accountId, id);
       // A new destination starts with a closed circuit breaker: the old one's silence says nothing of it.
-      if (url !== undefined && url !== webhook.url) Object.assign(webhook, { url, breakerFailures: 0, breakerOpenUntil: null, breakerTrips: 0 });
+      if (url !== undefined && url !== webhook.url)
+        Object.assign(webhook, { url, breakerFailures: 0, breakerOpenUntil: null, breakerTrips: 0 });
       if (events !== undefined) webhook.events = events;
       if (changes.enabled !== undefined) {
         if (changes.enabled && !webhook.enabled) {
@@ -113,11 +123,17 @@ export class WebhooksService {
   /** A new secret; the old one keeps signing beside it for 24 hours. */
   async rotateSecret(accountId: string, id: string): Promise<{ webhook: WebhookView; secret: string }> {
     const secret = newWebhookSecret();
-    return this.transactions.run(async (tx) => {
-      const webhook = await this.lock(tx, accountId, id);
-      Object.assign(webhook, { previousSecret: webhook.secret, previousSecretExpiresAt: new Date(this.clock().getTime() + ROTATION_OVERLAP_MS), secret });
-      return { webhook: view(await this.webhooks.save(tx, webhook)), secret };
-    }).catch(throwWithoutSecrets);
+    return this.transactions
+      .run(async (tx) => {
+        const webhook = await this.lock(tx, accountId, id);
+        Object.assign(webhook, {
+          previousSecret: webhook.secret,
+          previousSecretExpiresAt: new Date(this.clock().getTime() + ROTATION_OVERLAP_MS),
+          secret,
+        });
+        return { webhook: view(await this.webhooks.save(tx, webhook)), secret };
+      })
+      .catch(throwWithoutSecrets);
   }
 
   /** Sends a `webhook.test` event to this webhook alone (paused while it is disabled); answers its delivery. */
@@ -130,7 +146,12 @@ export class WebhooksService {
     });
   }
 
-  async deliveries(accountId: string, id: string, limit: number | null | undefined, cursor: string | undefined): Promise<{ deliveries: WebhookDelivery[]; nextCursor: string | null }> {
+  async deliveries(
+    accountId: string,
+    id: string,
+    limit: number | null | undefined,
+    cursor: string | undefined,
+  ): Promise<{ deliveries: WebhookDelivery[]; nextCursor: string | null }> {
     const webhook = await this.find(accountId, id);
     const page = await this.webhookDeliveries.pageOfWebhook(webhook.id, pageLimit(limit), cursor);
     return { deliveries: page.rows, nextCursor: page.nextCursor };
@@ -148,7 +169,8 @@ export class WebhooksService {
     const delivery = isUuid(deliveryId) ? await this.webhookDeliveries.findOfWebhook(webhook.id, deliveryId) : null;
     if (!delivery) throw new AppError("NOT_FOUND", "No such delivery.");
     // Checked before the rate limit too, so a refused replay spends no slot.
-    if (delivery.leaseToken !== null && !(delivery.lockedUntil && delivery.lockedUntil < this.clock())) throw inProgress();
+    if (delivery.leaseToken !== null && !(delivery.lockedUntil && delivery.lockedUntil < this.clock()))
+      throw inProgress();
     return this.metered(caller, async (tx) => {
       // Locked, so an enabling at the same time either comes first or finds this delivery paused and resumes it.
       const { enabled } = await this.lock(tx, accountId, id);
@@ -163,7 +185,10 @@ export class WebhooksService {
    * A test event or replay: limited per account (a refusal costs nothing), then the
    * work and an API key's API call in one transaction, then the dispatcher is woken.
    */
-  private async metered(caller: MeteredCaller, work: (tx: Transaction) => Promise<WebhookDelivery>): Promise<WebhookDelivery> {
+  private async metered(
+    caller: MeteredCaller,
+    work: (tx: Transaction) => Promise<WebhookDelivery>,
+  ): Promise<WebhookDelivery> {
     const { accountId } = requireMember(caller.viewer);
     const decision = await this.limiter.check("webhook", accountSubject(accountId));
     caller.setHeaders(decision.headers);
@@ -190,7 +215,8 @@ export class WebhooksService {
   /** HTTPS, at most 2,048 characters, and a destination the address guard lets through (resolved now; again at every delivery). */
   private async validUrl(value: unknown): Promise<string> {
     if (typeof value !== "string" || value.trim() === "") throw new AppError("VALIDATION_FAILED", "url: is required");
-    if (value.length > MAX_WEBHOOK_URL_LENGTH) throw new AppError("VALIDATION_FAILED", `url: must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
+    if (value.length > MAX_WEBHOOK_URL_LENGTH)
+      throw new AppError("VALIDATION_FAILED", `url: must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
     let url: URL;
     try {
       url = new URL(value.trim());
@@ -210,7 +236,8 @@ export class WebhooksService {
   }
 }
 
-const inProgress = () => new AppError("DELIVERY_IN_PROGRESS", "This delivery is being sent right now; replay it once its attempt has ended.");
+const inProgress = () =>
+  new AppError("DELIVERY_IN_PROGRESS", "This delivery is being sent right now; replay it once its attempt has ended.");
 
 function found(webhook: Webhook | null): Webhook {
   if (!webhook) throw new AppError("NOT_FOUND", "No such webhook.");
@@ -218,11 +245,15 @@ function found(webhook: Webhook | null): Webhook {
 }
 
 function validEvents(value: unknown): WebhookEventKind[] {
-  if (!Array.isArray(value) || value.length === 0) throw new AppError("VALIDATION_FAILED", `events: must be a non-empty list of ${webhookEventKinds.join(", ")}`);
+  if (!Array.isArray(value) || value.length === 0)
+    throw new AppError("VALIDATION_FAILED", `events: must be a non-empty list of ${webhookEventKinds.join(", ")}`);
   const kinds = new Set<WebhookEventKind>();
   for (const kind of value) {
     if (typeof kind !== "string" || !(webhookEventKinds as readonly string[]).includes(kind)) {
-      throw new AppError("VALIDATION_FAILED", `events: unknown event kind ${JSON.stringify(String(kind)).slice(0, 80)}; known: ${webhookEventKinds.join(", ")}`);
+      throw new AppError(
+        "VALIDATION_FAILED",
+        `events: unknown event kind ${JSON.stringify(String(kind)).slice(0, 80)}; known: ${webhookEventKinds.join(", ")}`,
+      );
     }
     kinds.add(kind as WebhookEventKind);
   }

@@ -22,13 +22,19 @@ export class WebhookDeliveryType {
   @Field(() => Int, { description: "Attempts made so far." })
   attempts: number;
 
-  @Field(() => Int, { nullable: true, description: "The HTTP status of the last attempt; null when there was no answer." })
+  @Field(() => Int, {
+    nullable: true,
+    description: "The HTTP status of the last attempt; null when there was no answer.",
+  })
   lastStatusCode: number | null;
 
   @Field(() => String, { nullable: true, description: "Why the last attempt failed." })
   lastError: string | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: "When the next attempt is due (pending deliveries)." })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: "When the next attempt is due (pending deliveries).",
+  })
   nextAttemptAt: Date | null;
 
   @Field(() => GraphQLISODateTime, { nullable: true, description: "When a 2xx answer was received." })
@@ -47,7 +53,10 @@ export class WebhookDeliveryPage {
   nextCursor: string | null;
 }
 
-@ObjectType("Webhook", { description: "A webhook subscription: an HTTPS destination and the event kinds it receives. Its secret is shown only when created or rotated." })
+@ObjectType("Webhook", {
+  description:
+    "A webhook subscription: an HTTPS destination and the event kinds it receives. Its secret is shown only when created or rotated.",
+})
 export class WebhookType {
   @Field(() => ID, { description: "The webhook's id." })
   id: string;
@@ -61,10 +70,15 @@ export class WebhookType {
   @Field(() => [String], { description: "Subscribed event kinds: score.completed, subscription.changed." })
   events: string[];
 
-  @Field(() => Boolean, { description: "Whether events are delivered to it; while false they are kept as paused deliveries." })
+  @Field(() => Boolean, {
+    description: "Whether events are delivered to it; while false they are kept as paused deliveries.",
+  })
   enabled: boolean;
 
-  @Field(() => String, { nullable: true, description: "Why the service disabled it (410 Gone, or 5 days of failed deliveries); null otherwise." })
+  @Field(() => String, {
+    nullable: true,
+    description: "Why the service disabled it (410 Gone, or 5 days of failed deliveries); null otherwise.",
+  })
   disabledReason: string | null;
 
   @Field(() => GraphQLISODateTime, { description: "When it was created." })
@@ -76,7 +90,9 @@ export class WebhookWithSecret {
   @Field(() => WebhookType, { description: "The webhook." })
   webhook: WebhookType;
 
-  @Field(() => String, { description: "The signing secret (whsec_…): verify the webhook-signature header with it. Store it now." })
+  @Field(() => String, {
+    description: "The signing secret (whsec_…): verify the webhook-signature header with it. Store it now.",
+  })
   secret: string;
 }
 
@@ -88,11 +104,16 @@ export class WebhookList {
 
 @InputType({ description: "A new webhook." })
 export class CreateWebhookInput {
-  @Field(() => String, { description: "The HTTPS destination, at most 2,048 characters; it must not resolve to a private address." })
+  @Field(() => String, {
+    description: "The HTTPS destination, at most 2,048 characters; it must not resolve to a private address.",
+  })
   @MaxCharacters(MAX_URL_LENGTH)
   url: string;
 
-  @Field(() => [String], { nullable: true, description: "Event kinds: score.completed (default), subscription.changed." })
+  @Field(() => [String], {
+    nullable: true,
+    description: "Event kinds: score.completed (default), subscription.changed.",
+  })
   events?: string[] | null;
 }
 
@@ -105,6 +126,10 @@ export class UpdateWebhookInput {
   @Field(() => [String], { nullable: true, description: "The event kinds to receive." })
   events?: string[] | null;
 
-  @Field(() => Boolean, { nullable: true, description: "false stops deliveries (events meanwhile are kept as paused deliveries); true sends those and resumes (and clears a disabled reason)." })
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "false stops deliveries (events meanwhile are kept as paused deliveries); true sends those and resumes (and clears a disabled reason).",
+  })
   enabled?: boolean | null;
 }

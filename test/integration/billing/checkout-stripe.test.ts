@@ -19,7 +19,11 @@ const heard: DomainEvent<"subscription.changed">[] = [];
 
 beforeAll(async () => {
   stripe = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-  service = await startTestApp({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: stripe.url });
+  service = await startTestApp({
+    STRIPE_SECRET_KEY: SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: stripe.url,
+  });
   stripe.webhookUrl = `${service.url}/webhooks/stripe`;
   api = apiClient(service);
   service.app.events.on("subscription.changed", (event) => {
@@ -36,9 +40,18 @@ const checkout = async (caller: Caller, body: unknown) => {
   return { status: response.status, body: await response.json() };
 };
 const account = async (caller: Caller) =>
-  (await service.app.database.dataSource.query(`SELECT plan, stripe_customer_id, stripe_subscription_id FROM accounts WHERE id = $1`, [caller.accountId]))[0];
+  (
+    await service.app.database.dataSource.query(
+      `SELECT plan, stripe_customer_id, stripe_subscription_id FROM accounts WHERE id = $1`,
+      [caller.accountId],
+    )
+  )[0];
 const providerSessionOf = async (sessionId: string): Promise<string> =>
-  (await service.app.database.dataSource.query(`SELECT provider_session_id FROM checkout_sessions WHERE id = $1`, [sessionId]))[0].provider_session_id;
+  (
+    await service.app.database.dataSource.query(`SELECT provider_session_id FROM checkout_sessions WHERE id = $1`, [
+      sessionId,
+    ])
+  )[0].provider_session_id;
 
 describe("checkout with Stripe", () => {
   it("creates a subscription Checkout Session for the plan's price, once per checkout", async () => {
@@ -67,14 +80,24 @@ describe("checkout with Stripe", () => {
     expect(response?.status).toBe(200);
     expect(await response?.json()).toEqual({ received: true });
     const after = await account(bea);
-    expect(after).toMatchObject({ plan: "business", stripe_customer_id: expect.stringMatching(/^cus_test_/), stripe_subscription_id: expect.stringMatching(/^sub_test_/) });
+    expect(after).toMatchObject({
+      plan: "business",
+      stripe_customer_id: expect.stringMatching(/^cus_test_/),
+      stripe_subscription_id: expect.stringMatching(/^sub_test_/),
+    });
 
     // Redelivery and replay of the same event: 200 (Stripe stops retrying), no second change.
     expect((await stripe.deliver(event)).status).toBe(200);
     expect((await stripe.deliver(event)).status).toBe(200);
     const mine = heard.slice(before).filter((heardEvent) => heardEvent.accountId === bea.accountId);
     expect(mine.map((heardEvent) => heardEvent.data)).toEqual([
-      { accountId: bea.accountId, previousPlan: "free", plan: "business", reason: "checkout", checkoutSessionId: body.sessionId },
+      {
+        accountId: bea.accountId,
+        previousPlan: "free",
+        plan: "business",
+        reason: "checkout",
+        checkoutSessionId: body.sessionId,
+      },
     ]);
     // Business includes API keys now.
     expect((await api("/api/keys", { method: "POST", cookie: bea.cookie, body: { name: "ci" } })).status).toBe(201);
@@ -89,26 +112,50 @@ describe("checkout with Stripe", () => {
       object: "event",
       type: "checkout.session.completed",
       created: Math.floor(Date.now() / 1000),
-      data: { object: { id: providerSession, object: "checkout.session", client_reference_id: body.sessionId, payment_status: "paid", customer: "cus_x", subscription: "sub_x" } },
+      data: {
+        object: {
+          id: providerSession,
+          object: "checkout.session",
+          client_reference_id: body.sessionId,
+          payment_status: "paid",
+          customer: "cus_x",
+          subscription: "sub_x",
+        },
+      },
     } as unknown as Stripe.Event;
     const payload = JSON.stringify(forged);
     const signer = new Stripe(SECRET_KEY);
     const signatures = {
       wrongSecret: signer.webhooks.generateTestHeaderString({ payload, secret: "whsec_someone_else" }),
-      stale: signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 }),
+      stale: signer.webhooks.generateTestHeaderString({
+        payload,
+        secret: WEBHOOK_SECRET,
+        timestamp: Math.floor(Date.now() / 1000) - 3600,
+      }),
       garbage: "t=1,v1=00",
     };
     for (const [name, signature] of Object.entries(signatures)) {
       const response = await stripe.deliver(forged, { signature });
       expect(response.status, name).toBe(400);
-      expect((await response.json()).error, name).toMatchObject({ code: "VALIDATION_FAILED", message: expect.stringMatching(/^stripe-signature: /) });
+      expect((await response.json()).error, name).toMatchObject({
+        code: "VALIDATION_FAILED",
+        message: expect.stringMatching(/^stripe-signature: /),
+      });
     }
-    const unsigned = await fetch(stripe.webhookUrl, { method: "POST", headers: { "content-type": "application/json" }, body: payload });
+    const unsigned = await fetch(stripe.webhookUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: payload,
+    });
     expect(unsigned.status).toBe(400);
     // A body altered after signing.
     const signed = signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
     const altered = payload.replace("cus_x", "cus_y");
-    const tampered = await fetch(stripe.webhookUrl, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signed }, body: altered });
+    const tampered = await fetch(stripe.webhookUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": signed },
+      body: altered,
+    });
     expect(tampered.status).toBe(400);
     expect(await account(cal)).toMatchObject({ plan: "free", stripe_customer_id: null });
   });
@@ -125,7 +172,10 @@ describe("checkout with Stripe", () => {
     expect((await account(dan)).plan).toBe("business");
 
     // An older "pro" snapshot delivered late: the service reads the current state (business).
-    const stale = structuredClone(upgraded.event) as unknown as { id: string; data: { object: { items: { data: Array<{ price: { lookup_key: string } }> } } } };
+    const stale = structuredClone(upgraded.event) as unknown as {
+      id: string;
+      data: { object: { items: { data: Array<{ price: { lookup_key: string } }> } } };
+    };
     stale.id = "evt_late_pro";
     stale.data.object.items.data[0]!.price.lookup_key = "pms_pro_monthly";
     expect((await stripe.deliver(stale as unknown as Stripe.Event)).status).toBe(200);
@@ -144,7 +194,10 @@ describe("checkout with Stripe", () => {
 
   it("bills in the subscription's periods: the cycle starts where Stripe's period starts, and follows a renewal", async () => {
     const flo = await signIn(service, "flo@stripe.test");
-    await service.app.database.dataSource.query(`UPDATE accounts SET billing_cycle_anchor = now() - interval '28 days' WHERE id = $1`, [flo.accountId]);
+    await service.app.database.dataSource.query(
+      `UPDATE accounts SET billing_cycle_anchor = now() - interval '28 days' WHERE id = $1`,
+      [flo.accountId],
+    );
     const { body } = await checkout(flo, { plan: "pro" });
     const periodStart = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000);
     await stripe.completeCheckout(await providerSessionOf(body.sessionId), { periodStart });
@@ -173,7 +226,9 @@ describe("checkout with Stripe", () => {
     const late = await stripe.deliver(event);
     expect(late.status).toBe(200);
     expect(await account(hal)).toMatchObject({ plan: "free", stripe_subscription_id: null });
-    const [row] = await service.app.database.dataSource.query(`SELECT status FROM checkout_sessions WHERE id = $1`, [body.sessionId]);
+    const [row] = await service.app.database.dataSource.query(`SELECT status FROM checkout_sessions WHERE id = $1`, [
+      body.sessionId,
+    ]);
     expect(row.status).toBe("completed");
   });
 
@@ -226,7 +281,12 @@ describe("checkout with Stripe", () => {
     } finally {
       stripe.prices.set("pms_business_monthly", "price_test_business");
     }
-    expect(await service.app.database.dataSource.query(`SELECT count(*)::int AS n FROM checkout_sessions WHERE account_id = $1`, [gus.accountId])).toEqual([{ n: 0 }]);
+    expect(
+      await service.app.database.dataSource.query(
+        `SELECT count(*)::int AS n FROM checkout_sessions WHERE account_id = $1`,
+        [gus.accountId],
+      ),
+    ).toEqual([{ n: 0 }]);
   });
 
   it("has no local completion route when Stripe is the provider", async () => {

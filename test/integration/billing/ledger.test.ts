@@ -39,7 +39,11 @@ async function createAccount(plan: PlanId, anchor: string, members = 0): Promise
   )) as Array<{ id: string }>;
   if (!account) throw new Error("account not created");
   for (let i = 0; i < members; i += 1) {
-    await dataSource.query(`INSERT INTO "users" ("account_id", "subject", "email") VALUES ($1, $2, $3)`, [account.id, randomUUID(), `m${i}@example.com`]);
+    await dataSource.query(`INSERT INTO "users" ("account_id", "subject", "email") VALUES ($1, $2, $3)`, [
+      account.id,
+      randomUUID(),
+      `m${i}@example.com`,
+    ]);
   }
   return account.id;
 }
@@ -49,11 +53,12 @@ async function spendTimes(ledger: CreditLedger, accountId: string, action: Billa
   for (let i = 0; i < n; i += 1) await ledger.spend(accountId, action, actionCostTenths[action], `${action}-${i}`);
 }
 
-
 const amounts = (entries: CreditEntry[]) => entries.map((entry) => [entry.bucket, entry.amountTenths]);
 
 async function entryCount(accountId: string): Promise<number> {
-  const [row] = (await dataSource.query(`SELECT COUNT(*)::int AS "n" FROM "credit_entries" WHERE "account_id" = $1`, [accountId])) as Array<{ n: number }>;
+  const [row] = (await dataSource.query(`SELECT COUNT(*)::int AS "n" FROM "credit_entries" WHERE "account_id" = $1`, [
+    accountId,
+  ])) as Array<{ n: number }>;
   return row?.n ?? -1;
 }
 
@@ -97,8 +102,14 @@ describe("credit ledger", () => {
     expect((await ledger.usage(id)).credits).toEqual({ limit: 1_000, used: 995, remaining: 5, packBalance: 0 });
 
     expect(amounts(await ledger.purchasePack(id, "small", "checkout-1"))).toEqual([["pack", 2_000]]);
-    expect(amounts(await ledger.spend(id, "score", SCORE, "split"))).toEqual([["plan", -50], ["pack", -50]]);
-    expect(amounts(await ledger.spend(id, "score", SCORE, "from-pack"))).toEqual([["plan", 0], ["pack", -100]]);
+    expect(amounts(await ledger.spend(id, "score", SCORE, "split"))).toEqual([
+      ["plan", -50],
+      ["pack", -50],
+    ]);
+    expect(amounts(await ledger.spend(id, "score", SCORE, "from-pack"))).toEqual([
+      ["plan", 0],
+      ["pack", -100],
+    ]);
     moveTo("2025-02-14T23:59:59.999Z");
     const january = await ledger.usage(id);
     expect(january.credits).toEqual({ limit: 1_000, used: 1_000, remaining: 0, packBalance: 185 });
@@ -130,8 +141,12 @@ describe("credit ledger", () => {
     const id = await createAccount("pro", "2025-01-15T00:00:00Z");
     await spendTimes(ledger, id, "score", 97);
 
-    const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => ledger.spend(id, "score", SCORE, `concurrent-${i}`)));
-    const refusedWith = results.flatMap((result) => (result.status === "rejected" ? [(result.reason as AppError).code] : []));
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) => ledger.spend(id, "score", SCORE, `concurrent-${i}`)),
+    );
+    const refusedWith = results.flatMap((result) =>
+      result.status === "rejected" ? [(result.reason as AppError).code] : [],
+    );
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(3);
     expect(refusedWith).toEqual(Array.from({ length: 47 }, () => "CREDIT_EXHAUSTED"));
 
@@ -152,7 +167,12 @@ describe("credit ledger", () => {
     await ledger.purchasePack(id, "small", "checkout-mix");
     const work: Array<Promise<unknown>> = [];
     for (let i = 0; i < 60; i += 1) work.push(ledger.spend(id, "api_call", API_CALL, `call-${i}`));
-    const scores = Array.from({ length: 15 }, (_, i) => ledger.spend(id, "score", SCORE, `mixed-${i}`).then(() => "charged", (error: AppError) => error.code));
+    const scores = Array.from({ length: 15 }, (_, i) =>
+      ledger.spend(id, "score", SCORE, `mixed-${i}`).then(
+        () => "charged",
+        (error: AppError) => error.code,
+      ),
+    );
     work.push(...scores);
     for (let i = 0; i < 10; i += 1) work.push(ledger.refund(id, `score-${i}`), ledger.refund(id, `score-${i}`));
     work.push(ledger.purchasePack(id, "small", "checkout-mix-2"), ledger.purchasePack(id, "small", "checkout-mix-2"));
@@ -166,9 +186,10 @@ describe("credit ledger", () => {
     expect(outcomes.filter((outcome) => outcome !== "charged").every((code) => code === "QUOTA_EXCEEDED")).toBe(true);
     expect(charged).toBeGreaterThanOrEqual(10);
     expect(usage.scores.used).toBe(190 + charged - 10);
-    const [refunds] = (await dataSource.query(`SELECT COUNT(*)::int AS "n" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" = 'refund'`, [
-      id,
-    ])) as Array<{ n: number }>;
+    const [refunds] = (await dataSource.query(
+      `SELECT COUNT(*)::int AS "n" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" = 'refund'`,
+      [id],
+    )) as Array<{ n: number }>;
     expect(refunds?.n).toBe(10);
   });
 
@@ -187,10 +208,13 @@ describe("credit ledger", () => {
   it("grants a cycle's plan credits once, even when its first touches race", async () => {
     const { ledger } = ledgerAt("2025-06-10T00:00:00Z");
     const id = await createAccount("pro", "2025-05-20T00:00:00Z");
-    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? ledger.usage(id) : ledger.spend(id, "chat", CHAT, `chat-${i}`))));
-    const grants = (await dataSource.query(`SELECT "amount_tenths" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" = 'grant'`, [
-      id,
-    ])) as Array<{ amount_tenths: number }>;
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? ledger.usage(id) : ledger.spend(id, "chat", CHAT, `chat-${i}`))),
+    );
+    const grants = (await dataSource.query(
+      `SELECT "amount_tenths" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" = 'grant'`,
+      [id],
+    )) as Array<{ amount_tenths: number }>;
     expect(grants).toEqual([{ amount_tenths: 10_000 }]);
     expect((await ledger.usage(id)).credits).toEqual({ limit: 1_000, used: 10, remaining: 990, packBalance: 0 });
   });
@@ -204,7 +228,10 @@ describe("credit ledger", () => {
     const refused = await rejectionOf(ledger.spend(id, "score", SCORE, "fourth"));
     expect([refused.code, refused.status, refused.retryable]).toEqual(["QUOTA_EXCEEDED", 429, false]);
     expect(await entryCount(id)).toBe(before);
-    expect(await ledger.usage(id)).toMatchObject({ credits: { limit: 80, used: 30, remaining: 50 }, scores: { limit: 3, used: 3 } });
+    expect(await ledger.usage(id)).toMatchObject({
+      credits: { limit: 80, used: 30, remaining: 50 },
+      scores: { limit: 3, used: 3 },
+    });
 
     await ledger.refund(id, "score-1");
     expect(amounts(await ledger.spend(id, "score", SCORE, "fourth"))).toEqual([["plan", -100]]);
@@ -256,15 +283,20 @@ describe("credit ledger", () => {
       await ledger.spend(id, "score", SCORE, "early-february");
       const [refund, ...more] = await ledger.refund(id, "late-january");
       expect(more).toEqual([]);
-      expect([refund?.bucket, refund?.amountTenths, refund?.action, refund?.cycleStart]).toEqual(["plan", SCORE, "score", new Date("2025-01-01T00:00:00Z")]);
+      expect([refund?.bucket, refund?.amountTenths, refund?.action, refund?.cycleStart]).toEqual([
+        "plan",
+        SCORE,
+        "score",
+        new Date("2025-01-01T00:00:00Z"),
+      ]);
       const february = await ledger.usage(id);
       expect(february.credits, plan).toMatchObject({ used: 10, packBalance: 0 });
       expect(february.scores.used).toBe(1);
       // January's figures read as if the refunded score had never been charged.
-      const [january] = (await dataSource.query(`SELECT "plan_used"::int AS "used", "score_count" AS "scores" FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2`, [
-        id,
-        "2025-01-01T00:00:00Z",
-      ])) as Array<{ used: number; scores: number }>;
+      const [january] = (await dataSource.query(
+        `SELECT "plan_used"::int AS "used", "score_count" AS "scores" FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2`,
+        [id, "2025-01-01T00:00:00Z"],
+      )) as Array<{ used: number; scores: number }>;
       expect(january).toEqual({ used: 0, scores: 0 });
       expect(await ledger.refund(id, "late-january")).toEqual([]);
       await expectTotalsMatchLedger(id);
@@ -291,12 +323,19 @@ describe("credit ledger", () => {
     await spendTimes(ledger, id, "chat", 25);
     await spendTimes(ledger, id, "score", 2);
     const limit = { action: "chat", perHour: 10 } as const;
-    const outcomes = await Promise.all(Array.from({ length: 25 }, (_, i) => ledger.refundCreditsWithinHourlyLimit(id, `chat-${i}`, limit)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => ledger.refundCreditsWithinHourlyLimit(id, `chat-${i}`, limit)),
+    );
     expect(outcomes.filter((outcome) => outcome !== "limited")).toHaveLength(10);
-    expect(await ledger.creditRefundsInLastHour(id, "chat", 10)).toMatchObject({ count: 10, retryAfterSeconds: expect.any(Number) });
+    expect(await ledger.creditRefundsInLastHour(id, "chat", 10)).toMatchObject({
+      count: 10,
+      retryAfterSeconds: expect.any(Number),
+    });
     expect((await ledger.creditRefundsInLastHour(id, "chat", 10)).retryAfterSeconds).toBeGreaterThan(3_000);
     // Another action's refunds are not counted against chat's.
-    expect(await ledger.refundCreditsWithinHourlyLimit(id, "score-0", { action: "score", perHour: 10 })).toHaveLength(1);
+    expect(await ledger.refundCreditsWithinHourlyLimit(id, "score-0", { action: "score", perHour: 10 })).toHaveLength(
+      1,
+    );
     // The credits came back, the counts stayed; a full refund does not take a slot.
     // 45 credits spent (25 chats, 2 scores); 10 chats and 1 score refunded.
     expect(await ledger.usage(id)).toMatchObject({ credits: { used: 25 }, chatMessages: { used: 25 } });
@@ -305,7 +344,10 @@ describe("credit ledger", () => {
     await expectTotalsMatchLedger(id);
 
     // An hour later (the refunds' times moved back) the slots are free again.
-    await dataSource.query(`UPDATE "credit_entries" SET "created_at" = "created_at" - interval '61 minutes' WHERE "account_id" = $1 AND "kind" = 'refund'`, [id]);
+    await dataSource.query(
+      `UPDATE "credit_entries" SET "created_at" = "created_at" - interval '61 minutes' WHERE "account_id" = $1 AND "kind" = 'refund'`,
+      [id],
+    );
     expect(await ledger.creditRefundsInLastHour(id, "chat", 10)).toEqual({ count: 0, retryAfterSeconds: 0 });
     const [chat] = outcomes.flatMap((outcome, i) => (outcome === "limited" ? [`chat-${i}`] : []));
     expect(await ledger.refundCreditsWithinHourlyLimit(id, chat!, limit)).toHaveLength(1);
@@ -321,14 +363,20 @@ describe("credit ledger", () => {
     expect(cycle(anchor, "2025-02-28T10:00:00Z")).toEqual(["2025-02-28T10:00:00.000Z", "2025-03-31T10:00:00.000Z"]);
     expect(cycle(anchor, "2025-04-30T09:59:59.999Z")).toEqual(["2025-03-31T10:00:00.000Z", "2025-04-30T10:00:00.000Z"]);
     expect(cycle(anchor, "2025-12-31T10:00:00Z")).toEqual(["2025-12-31T10:00:00.000Z", "2026-01-31T10:00:00.000Z"]);
-    expect(cycle("2024-01-31T10:00:00Z", "2024-03-01T00:00:00Z")).toEqual(["2024-02-29T10:00:00.000Z", "2024-03-31T10:00:00.000Z"]);
+    expect(cycle("2024-01-31T10:00:00Z", "2024-03-01T00:00:00Z")).toEqual([
+      "2024-02-29T10:00:00.000Z",
+      "2024-03-31T10:00:00.000Z",
+    ]);
 
     const { ledger } = ledgerAt("2025-02-28T10:00:00Z");
     const id = await createAccount("pro", anchor);
-    expect((await ledger.usage(id)).period).toEqual({ start: new Date("2025-02-28T10:00:00Z"), end: new Date("2025-03-31T10:00:00Z") });
-    expect(ledger.currentCycle({ billingCycleAnchor: new Date(anchor) }, new Date("2025-03-30T00:00:00Z")).start).toEqual(
-      new Date("2025-02-28T10:00:00Z"),
-    );
+    expect((await ledger.usage(id)).period).toEqual({
+      start: new Date("2025-02-28T10:00:00Z"),
+      end: new Date("2025-03-31T10:00:00Z"),
+    });
+    expect(
+      ledger.currentCycle({ billingCycleAnchor: new Date(anchor) }, new Date("2025-03-30T00:00:00Z")).start,
+    ).toEqual(new Date("2025-02-28T10:00:00Z"));
   });
 
   it("never refuses Enterprise for credits, but holds it to its 100,000 API calls", async () => {
@@ -396,9 +444,11 @@ describe("credit ledger", () => {
     await dataSource.transaction((manager) => ledger.spend(id, "score", SCORE, "stored-score", { manager }));
     expect((await ledger.usage(id)).credits.used).toBe(10);
 
-    await expect(ledger.spend(id, "score", SCORE, "no-transaction", { manager: dataSource.manager })).rejects.toThrow(/open transaction/);
-    await expect(dataSource.transaction("REPEATABLE READ", (manager) => ledger.spend(id, "score", SCORE, "snapshot", { manager }))).rejects.toThrow(
-      /READ COMMITTED/,
+    await expect(ledger.spend(id, "score", SCORE, "no-transaction", { manager: dataSource.manager })).rejects.toThrow(
+      /open transaction/,
     );
+    await expect(
+      dataSource.transaction("REPEATABLE READ", (manager) => ledger.spend(id, "score", SCORE, "snapshot", { manager })),
+    ).rejects.toThrow(/READ COMMITTED/);
   });
 });

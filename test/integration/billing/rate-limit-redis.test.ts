@@ -8,7 +8,10 @@ import { RateLimiter, type RateLimitDecision } from "../../../src/modules/billin
 import { StoreTimeoutError } from "../../../src/modules/billing/rate-limit/fail-closed.js";
 import { HitNotSentError, RedisSlidingWindowStore } from "../../../src/modules/billing/rate-limit/sliding-window.js";
 import { connectRedis, type RedisConnection } from "../../../src/redis.js";
-import { describeAnonymousCapBehaviour, describeRateLimiterBehaviour } from "../../unit/billing/rate-limit.behaviour.js";
+import {
+  describeAnonymousCapBehaviour,
+  describeRateLimiterBehaviour,
+} from "../../unit/billing/rate-limit.behaviour.js";
 import { rejectionOf } from "../../support/app-error.js";
 
 /**
@@ -72,7 +75,6 @@ async function pollUntilAllowed(check: () => Promise<RateLimitDecision>, boundMs
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
-
 
 describe("rate limits while Redis goes away and comes back", () => {
   let link: TcpRelay;
@@ -170,7 +172,8 @@ describe("rate limits while Redis goes away and comes back", () => {
     link.stall();
     const inFlight = cutOff.check("chat", "user-3");
     // The relay passes requests and holds only answers: wait until Redis has run the hit, then drop the link.
-    while ((await redis.client.zcard(`${keyPrefix}chat:user-3`)) < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    while ((await redis.client.zcard(`${keyPrefix}chat:user-3`)) < 2)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     await link.cut();
     try {
       const refused = await inFlight;
@@ -212,7 +215,9 @@ describe("the deadline and a busy event loop", () => {
   it("takes an answer that arrived while the event loop was blocked past the deadline", async () => {
     // A 100 ms deadline, and the loop blocked for 300 ms right after the hit is sent:
     // the timer fires late, with the answer already waiting in the socket.
-    const busy = new RateLimiter(new RedisSlidingWindowStore(redis.client, { keyPrefix: testPrefix() }), { timeoutMs: 100 });
+    const busy = new RateLimiter(new RedisSlidingWindowStore(redis.client, { keyPrefix: testPrefix() }), {
+      timeoutMs: 100,
+    });
     const decision = busy.check("chat", "user-busy");
     const until = performance.now() + 300;
     while (performance.now() < until) {

@@ -9,23 +9,34 @@ let api: ReturnType<typeof apiClient>;
 let graphql: ReturnType<typeof graphqlClient>;
 let owner: Caller;
 let productId: string;
-let result: { id: string; dimensions: Array<{ dimensionId: string; score: number; evidenceItems: Array<{ url: string | null; text: string }> }> };
+let result: {
+  id: string;
+  dimensions: Array<{ dimensionId: string; score: number; evidenceItems: Array<{ url: string | null; text: string }> }>;
+};
 
 beforeAll(async () => {
   service = await startScoringApp();
   api = apiClient(service);
   graphql = graphqlClient(service);
   owner = await signIn(service, "owner@chat.test");
-  const scored = await api("/api/score/product", { method: "POST", cookie: owner.cookie, body: { url: service.siteUrl("leader.test") } });
+  const scored = await api("/api/score/product", {
+    method: "POST",
+    cookie: owner.cookie,
+    body: { url: service.siteUrl("leader.test") },
+  });
   expect(scored.status).toBe(200);
   result = await scored.json();
   productId = (result as unknown as { productId: string }).productId;
 });
 afterAll(() => service?.close());
 
-const chat = (caller: { cookie?: string; bearer?: string }, body: unknown) => api("/api/chat", { method: "POST", ...caller, body });
+const chat = (caller: { cookie?: string; bearer?: string }, body: unknown) =>
+  api("/api/chat", { method: "POST", ...caller, body });
 const usageOf = async (caller: Caller) => (await api("/api/usage", { cookie: caller.cookie })).json();
-const errorOf = async (response: Response) => ({ status: response.status, ...((await response.json()) as { error: { code: string; message: string } }).error });
+const errorOf = async (response: Response) => ({
+  status: response.status,
+  ...((await response.json()) as { error: { code: string; message: string } }).error,
+});
 const sql = (text: string, values: unknown[] = []) => service.app.database.dataSource.query(text, values);
 
 describe("chat", () => {
@@ -34,36 +45,70 @@ describe("chat", () => {
     const response = await chat(owner, { message: "How is our pricing doing, and what would raise it?", productId });
     expect(response.status).toBe(200);
     const answer = await response.json();
-    expect(answer).toMatchObject({ conversationId: expect.any(String), reply: { role: "assistant", content: expect.stringMatching(/Pricing & Packaging: \d+\/100/) }, usage: { credits: 1 } });
+    expect(answer).toMatchObject({
+      conversationId: expect.any(String),
+      reply: { role: "assistant", content: expect.stringMatching(/Pricing & Packaging: \d+\/100/) },
+      usage: { credits: 1 },
+    });
     const pricing = result.dimensions.find((dimension) => dimension.dimensionId === "pricing_packaging")!;
     expect(answer.reply.content).toContain(`Pricing & Packaging: ${pricing.score}/100`);
     for (const citation of answer.reply.citations) {
       const dimension = result.dimensions.find((candidate) => candidate.dimensionId === citation.dimensionId)!;
-      expect(dimension.evidenceItems.some((item) => item.text === citation.quote && (item.url ?? null) === citation.url)).toBe(true);
+      expect(
+        dimension.evidenceItems.some((item) => item.text === citation.quote && (item.url ?? null) === citation.url),
+      ).toBe(true);
     }
-    expect(answer.reply.citations.map((citation: { dimensionId: string }) => citation.dimensionId)).toContain("pricing_packaging");
+    expect(answer.reply.citations.map((citation: { dimensionId: string }) => citation.dimensionId)).toContain(
+      "pricing_packaging",
+    );
     const after = await usageOf(owner);
     expect(after.credits.used - before.credits.used).toBe(1);
     expect(after.chatMessages.used - before.chatMessages.used).toBe(1);
 
     // The same question about the same result gets the same answer.
-    const again = await (await chat(owner, { message: "How is our pricing doing, and what would raise it?", resultId: result.id })).json();
+    const again = await (
+      await chat(owner, { message: "How is our pricing doing, and what would raise it?", resultId: result.id })
+    ).json();
     expect(again.reply.content).toBe(answer.reply.content);
   });
 
   it("answers about gaps in the result's own gap order, and keeps the conversation readable over REST and GraphQL", async () => {
     const first = await (await chat(owner, { message: "What should we work on first?", resultId: result.id })).json();
     expect(first.reply.content).toMatch(/^The weakest areas/);
-    const second = await (await chat(owner, { message: "And our strengths?", conversationId: first.conversationId })).json();
+    const second = await (
+      await chat(owner, { message: "And our strengths?", conversationId: first.conversationId })
+    ).json();
     expect(second.conversationId).toBe(first.conversationId);
     expect(second.reply.content).toMatch(/^The strongest areas/);
 
     const read = await (await api(`/api/chat/${first.conversationId}`, { cookie: owner.cookie })).json();
     expect(read).toMatchObject({ conversationId: first.conversationId, resultId: result.id, nextCursor: null });
-    expect(read.messages.map((message: { role: string }) => message.role)).toEqual(["assistant", "user", "assistant", "user"]);
-    const viaGraphql = await graphql(`query($id: ID!) { conversation(id: $id, limit: 2) { id messages { role content } nextCursor } }`, { id: first.conversationId }, { cookie: owner.cookie });
+    expect(read.messages.map((message: { role: string }) => message.role)).toEqual([
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+    ]);
+    const viaGraphql = await graphql(
+      `
+        query ($id: ID!) {
+          conversation(id: $id, limit: 2) {
+            id
+            messages {
+              role
+              content
+            }
+            nextCursor
+          }
+        }
+      `,
+      { id: first.conversationId },
+      { cookie: owner.cookie },
+    );
     expect(viaGraphql.errors).toBeUndefined();
-    expect((viaGraphql.data as { conversation: { messages: unknown[]; nextCursor: string | null } }).conversation.messages).toHaveLength(2);
+    expect(
+      (viaGraphql.data as { conversation: { messages: unknown[]; nextCursor: string | null } }).conversation.messages,
+    ).toHaveLength(2);
     expect((viaGraphql.data as { conversation: { nextCursor: string | null } }).conversation.nextCursor).not.toBeNull();
   });
 
@@ -71,15 +116,26 @@ describe("chat", () => {
     const first = await (await chat(owner, { message: "What should we work on first?", resultId: result.id })).json();
     await chat(owner, { message: "And our strengths?", conversationId: first.conversationId });
     // Four messages in one millisecond, microseconds apart (as writes in one transaction, or close ones, can be).
-    const ids = ((await service.app.database.dataSource.query(`SELECT id FROM chat_messages WHERE conversation_id = $1`, [first.conversationId])) as Array<{ id: string }>).map((row) => row.id);
+    const ids = (
+      (await service.app.database.dataSource.query(`SELECT id FROM chat_messages WHERE conversation_id = $1`, [
+        first.conversationId,
+      ])) as Array<{ id: string }>
+    ).map((row) => row.id);
     expect(ids).toHaveLength(4);
     for (const [index, id] of ids.entries()) {
-      await service.app.database.dataSource.query(`UPDATE chat_messages SET created_at = $2::timestamptz WHERE id = $1`, [id, `2026-01-01T00:00:00.123${100 + index * 200}Z`]);
+      await service.app.database.dataSource.query(
+        `UPDATE chat_messages SET created_at = $2::timestamptz WHERE id = $1`,
+        [id, `2026-01-01T00:00:00.123${100 + index * 200}Z`],
+      );
     }
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await (await api(`/api/chat/${first.conversationId}?limit=1${cursor ? `&cursor=${cursor}` : ""}`, { cookie: owner.cookie })).json()) as { messages: Array<{ id: string }>; nextCursor: string | null };
+      const page = (await (
+        await api(`/api/chat/${first.conversationId}?limit=1${cursor ? `&cursor=${cursor}` : ""}`, {
+          cookie: owner.cookie,
+        })
+      ).json()) as { messages: Array<{ id: string }>; nextCursor: string | null };
       seen.push(...page.messages.map((message) => message.id));
       cursor = page.nextCursor;
     } while (cursor && seen.length < 10);
@@ -90,10 +146,23 @@ describe("chat", () => {
     const other = await signIn(service, "other@chat.test");
     const before = await usageOf(other);
     expect((await chat({}, { message: "hi", resultId: result.id })).status).toBe(401);
-    expect(await errorOf(await chat(other, { message: "x".repeat(4_001), resultId: result.id }))).toMatchObject({ status: 400, code: "VALIDATION_FAILED", message: expect.stringMatching(/^message: /) });
-    expect(await errorOf(await chat(other, { message: "  ", resultId: result.id }))).toMatchObject({ status: 400, message: expect.stringMatching(/^message: /) });
-    expect(await errorOf(await chat(other, { message: "hi" }))).toMatchObject({ status: 400, message: expect.stringMatching(/^resultId: /) });
-    expect(await errorOf(await chat(other, { message: "hi", productId }))).toMatchObject({ status: 404, code: "NOT_FOUND" });
+    expect(await errorOf(await chat(other, { message: "x".repeat(4_001), resultId: result.id }))).toMatchObject({
+      status: 400,
+      code: "VALIDATION_FAILED",
+      message: expect.stringMatching(/^message: /),
+    });
+    expect(await errorOf(await chat(other, { message: "  ", resultId: result.id }))).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^message: /),
+    });
+    expect(await errorOf(await chat(other, { message: "hi" }))).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^resultId: /),
+    });
+    expect(await errorOf(await chat(other, { message: "hi", productId }))).toMatchObject({
+      status: 404,
+      code: "NOT_FOUND",
+    });
     const { conversationId } = await (await chat(owner, { message: "Overall?", resultId: result.id })).json();
     expect(await errorOf(await chat(other, { message: "hi", conversationId }))).toMatchObject({ status: 404 });
     expect((await api(`/api/chat/${conversationId}`, { cookie: other.cookie })).status).toBe(404);
@@ -102,7 +171,10 @@ describe("chat", () => {
 
   it("refuses the 31st message in 60 s with 429 and Retry-After: 60, charging nothing", async () => {
     const busy = await signIn(service, "busy@chat.test");
-    for (let i = 0; i < 30; i += 1) expect((await chat(busy, { message: `question ${i}`, resultId: result.id })).status, `message ${i + 1}`).toBe(200);
+    for (let i = 0; i < 30; i += 1)
+      expect((await chat(busy, { message: `question ${i}`, resultId: result.id })).status, `message ${i + 1}`).toBe(
+        200,
+      );
     const before = await usageOf(busy);
     const refused = await chat(busy, { message: "one more", resultId: result.id });
     expect(refused.status).toBe(429);
@@ -118,14 +190,26 @@ describe("chat", () => {
     expect((await chat(thrifty, { message: "first", resultId: result.id })).status).toBe(200);
     await sql(`UPDATE credit_balances SET chat_count = 30 WHERE account_id = $1`, [thrifty.accountId]);
     const before = await usageOf(thrifty);
-    expect(await errorOf(await chat(thrifty, { message: "thirty-first", resultId: result.id }))).toMatchObject({ status: 429, code: "QUOTA_EXCEEDED" });
+    expect(await errorOf(await chat(thrifty, { message: "thirty-first", resultId: result.id }))).toMatchObject({
+      status: 429,
+      code: "QUOTA_EXCEEDED",
+    });
     expect((await usageOf(thrifty)).credits.used).toBe(before.credits.used);
   });
 
   it("is one GraphQL mutation per operation, like scoring: two are refused before anything runs or is charged", async () => {
     const before = await usageOf(owner);
     const answer = await graphql(
-      `mutation($input: SendChatMessageInput!) { a: sendChatMessage(input: $input) { conversationId } b: sendChatMessage(input: $input) { conversationId } }`,
+      `
+        mutation ($input: SendChatMessageInput!) {
+          a: sendChatMessage(input: $input) {
+            conversationId
+          }
+          b: sendChatMessage(input: $input) {
+            conversationId
+          }
+        }
+      `,
       { input: { message: "twice?", resultId: result.id } },
       { cookie: owner.cookie },
     );
@@ -142,8 +226,18 @@ describe("chat", () => {
       try {
         await new Promise<void>((resolve, reject) => {
           client.subscribe(
-            { query: `subscription($input: SendChatMessageInput!) { chatReply(input: $input) { token done reply { content } } }`, variables: { input: { message: "What about our docs?", resultId: result.id } } },
-            { next: (message) => (message.errors ? reject(message.errors) : void events.push((message.data as { chatReply: (typeof events)[number] }).chatReply)), error: reject, complete: resolve },
+            {
+              query: `subscription($input: SendChatMessageInput!) { chatReply(input: $input) { token done reply { content } } }`,
+              variables: { input: { message: "What about our docs?", resultId: result.id } },
+            },
+            {
+              next: (message) =>
+                message.errors
+                  ? reject(message.errors)
+                  : void events.push((message.data as { chatReply: (typeof events)[number] }).chatReply),
+              error: reject,
+              complete: resolve,
+            },
           );
         });
       } finally {

@@ -30,16 +30,25 @@ function newGate() {
 }
 function serve(route: Route | undefined, response: ServerResponse): void {
   if (typeof route === "string") response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(route);
-  else if (route) response.writeHead(route.status ?? 200, { "content-type": "text/html; charset=utf-8", ...route.headers }).end(route.body ?? "");
+  else if (route)
+    response
+      .writeHead(route.status ?? 200, { "content-type": "text/html; charset=utf-8", ...route.headers })
+      .end(route.body ?? "");
   else response.writeHead(404).end();
 }
-const gatedSite: Site = { ...leader.pages, "/": { handle: (_request, response) => void gate.opened.then(() => serve(leader.pages["/"], response)) } };
+const gatedSite: Site = {
+  ...leader.pages,
+  "/": { handle: (_request, response) => void gate.opened.then(() => serve(leader.pages["/"], response)) },
+};
 
 let service: ScoringTestApp;
 let apiKey: string;
 
 beforeAll(async () => {
-  service = await startScoringApp({ env: { SSRF_ALLOWLIST: "127.0.0.1/32,*.test" }, extraSites: { "gated.test": gatedSite } });
+  service = await startScoringApp({
+    env: { SSRF_ALLOWLIST: "127.0.0.1/32,*.test" },
+    extraSites: { "gated.test": gatedSite },
+  });
   apiKey = (await keyedMember(service, "cli@client.test")).apiKey;
 });
 afterAll(async () => {
@@ -54,7 +63,11 @@ interface Run {
 }
 
 /** Runs `pms args…`; `onOutput` sees the output so far (e.g. to open the gate at the first step). */
-async function pms(args: readonly string[], env: Record<string, string | undefined> = {}, onOutput?: (output: string) => void): Promise<Run> {
+async function pms(
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+  onOutput?: (output: string) => void,
+): Promise<Run> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/cli/pms.ts", ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? "", PMS_API_URL: service.url, PMS_API_KEY: apiKey, ...env },
@@ -95,7 +108,13 @@ describe("pms score", { timeout: 120_000 }, () => {
     expect(lines).toContain("completed");
     expect(lines.some((line) => /^crawling 1 of \d+ http:\/\/gated\.test:\d+\//.test(line))).toBe(true);
     expect(lines.filter((line) => line.startsWith("scoring "))).toHaveLength(27);
-    expect(lines).toContain("scoring 27 of 27 " + lines.find((line) => line.startsWith("scoring 27 of 27 "))!.split(" ").at(-1));
+    expect(lines).toContain(
+      "scoring 27 of 27 " +
+        lines
+          .find((line) => line.startsWith("scoring 27 of 27 "))!
+          .split(" ")
+          .at(-1),
+    );
     expect(run.code).toBe(exitCodes.ok.code);
 
     const id = /\/r\/([0-9a-f-]{36})$/m.exec(run.stdout)?.[1];
@@ -115,10 +134,22 @@ describe("pms score", { timeout: 120_000 }, () => {
   });
 
   it("--json prints the result alone on stdout, as JSON", async () => {
-    const run = await pms(["score", service.siteUrl("leader.test"), "--quick", "--json", "--context", "Analytics for retailers"]);
+    const run = await pms([
+      "score",
+      service.siteUrl("leader.test"),
+      "--quick",
+      "--json",
+      "--context",
+      "Analytics for retailers",
+    ]);
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
-    expect(result).toMatchObject({ id: expect.any(String), mode: "quick", totalScore: expect.any(Number), stageName: expect.any(String) });
+    expect(result).toMatchObject({
+      id: expect.any(String),
+      mode: "quick",
+      totalScore: expect.any(Number),
+      stageName: expect.any(String),
+    });
     expect(result.dimensions).toHaveLength(27);
     expect(run.stderr).toContain("completed");
 
@@ -129,7 +160,9 @@ describe("pms score", { timeout: 120_000 }, () => {
   });
 
   it("scores anonymously without a key: the result is held, with its claim token", async () => {
-    const json = await pms(["score", service.siteUrl("leader.test"), "--quick", "--json", "--quiet"], { PMS_API_KEY: undefined });
+    const json = await pms(["score", service.siteUrl("leader.test"), "--quick", "--json", "--quiet"], {
+      PMS_API_KEY: undefined,
+    });
     expect(json.code).toBe(0);
     expect(json.stderr).toBe("");
     expect(JSON.parse(json.stdout)).toMatchObject({ held: true, claimToken: expect.stringMatching(/^clm_/) });
@@ -143,7 +176,13 @@ describe("pms score", { timeout: 120_000 }, () => {
     const command = `${process.execPath} --import tsx src/cli/pms.ts score '${service.siteUrl("gated.test")}' --quick`;
     const child = spawn("script", ["-qfec", command, "/dev/null"], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? "", TERM: "xterm", COLUMNS: "120", PMS_API_URL: service.url, PMS_API_KEY: apiKey },
+      env: {
+        PATH: process.env.PATH ?? "",
+        TERM: "xterm",
+        COLUMNS: "120",
+        PMS_API_URL: service.url,
+        PMS_API_KEY: apiKey,
+      },
       stdio: ["pipe", "pipe", "pipe"],
     });
     const run = await collect(child, gated());
@@ -167,23 +206,31 @@ describe("pms score", { timeout: 120_000 }, () => {
  * cut right after the service's first progress message and later ones pass
  * (`upgrades: "cut-first"`).
  */
-async function proxy(upgrades: "refuse" | "cut-first"): Promise<{ url: string; sockets: number; close(): Promise<void> }> {
+async function proxy(
+  upgrades: "refuse" | "cut-first",
+): Promise<{ url: string; sockets: number; close(): Promise<void> }> {
   const target = new URL(service.url);
   let sockets = 0;
   const server = createServer((request, response) => {
-    const upstream = httpRequest({ host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
     upstream.on("error", () => response.destroy());
     request.pipe(upstream);
   });
   server.on("upgrade", (request, socket: Socket, head: Buffer) => {
     sockets += 1;
-    if (upgrades === "refuse") return void socket.end("HTTP/1.1 403 Forbidden\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+    if (upgrades === "refuse")
+      return void socket.end("HTTP/1.1 403 Forbidden\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
     const cut = sockets === 1;
     const upstream = connect(Number(target.port), target.hostname, () => {
-      const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(", ") : value}`);
+      const headers = Object.entries(request.headers).map(
+        ([name, value]) => `${name}: ${Array.isArray(value) ? value.join(", ") : value}`,
+      );
       upstream.write(`${request.method} ${request.url} HTTP/1.1\r\n${headers.join("\r\n")}\r\n\r\n`);
       upstream.write(head);
       socket.pipe(upstream);
@@ -216,7 +263,10 @@ describe("pms score behind a proxy", { timeout: 120_000 }, () => {
     const front = await proxy("refuse");
     try {
       const key = (await keyedMember(service, "refused-socket@client.test")).apiKey;
-      const run = await pms(["score", service.siteUrl("leader.test"), "--quick"], { PMS_API_URL: front.url, PMS_API_KEY: key });
+      const run = await pms(["score", service.siteUrl("leader.test"), "--quick"], {
+        PMS_API_URL: front.url,
+        PMS_API_KEY: key,
+      });
       expect(run.stderr).toContain("Live progress unavailable");
       expect(run.stderr).toContain("polling the job");
       expect(run.code).toBe(exitCodes.ok.code);
@@ -231,7 +281,11 @@ describe("pms score behind a proxy", { timeout: 120_000 }, () => {
     const front = await proxy("cut-first");
     try {
       const key = (await keyedMember(service, "dropped-socket@client.test")).apiKey;
-      const run = await pms(["score", service.siteUrl("gated.test"), "--quick"], { PMS_API_URL: front.url, PMS_API_KEY: key }, gated());
+      const run = await pms(
+        ["score", service.siteUrl("gated.test"), "--quick"],
+        { PMS_API_URL: front.url, PMS_API_KEY: key },
+        gated(),
+      );
       expect(front.sockets).toBeGreaterThanOrEqual(2);
       expect(run.stderr).not.toContain("polling the job");
       expect(run.stderr.trim().split("\n")).toContain("completed");
@@ -302,12 +356,20 @@ describe("pms exit codes", { timeout: 120_000 }, () => {
 
 describe("pms webhooks", { timeout: 120_000 }, () => {
   it("creates (showing the secret once), lists and deletes; the 11th is 402, exit 4", async () => {
-    const created = await pms(["webhooks", "create", "https://127.0.0.1:9/cli-hook", "--events", "score.completed,subscription.changed"]);
+    const created = await pms([
+      "webhooks",
+      "create",
+      "https://127.0.0.1:9/cli-hook",
+      "--events",
+      "score.completed,subscription.changed",
+    ]);
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/secret: whsec_/);
     const id = /^Created webhook ([0-9a-f-]{36})$/m.exec(created.stdout)![1]!;
     const listed = await pms(["webhooks", "list"]);
-    expect(listed.stdout).toContain(`${id}  enabled   https://127.0.0.1:9/cli-hook  score.completed,subscription.changed`);
+    expect(listed.stdout).toContain(
+      `${id}  enabled   https://127.0.0.1:9/cli-hook  score.completed,subscription.changed`,
+    );
     expect(listed.stdout).not.toContain("whsec_");
     const deleted = await pms(["webhooks", "delete", id]);
     expect(deleted).toMatchObject({ code: 0, stdout: `Deleted webhook ${id}\n` });
@@ -318,6 +380,8 @@ describe("pms webhooks", { timeout: 120_000 }, () => {
     const eleventh = await pms(["webhooks", "create", "https://127.0.0.1:9/cli-hook/11"]);
     expect(eleventh.code).toBe(exitCodes.outOfCredits.code);
     expect(eleventh.stderr).toMatch(/PLAN_LIMIT_REACHED \(402\)/);
-    expect((await pms(["webhooks", "delete", "00000000-0000-4000-8000-000000000000"])).code).toBe(exitCodes.refused.code);
+    expect((await pms(["webhooks", "delete", "00000000-0000-4000-8000-000000000000"])).code).toBe(
+      exitCodes.refused.code,
+    );
   });
 });

@@ -21,10 +21,19 @@ function gatedSite(): { site: Site; open: () => void } {
   const opened = new Promise<void>((resolve) => (open = resolve));
   const serve = (route: Route | undefined, response: ServerResponse) => {
     if (typeof route === "string") response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(route);
-    else if (route) response.writeHead(route.status ?? 200, { "content-type": "text/html; charset=utf-8", ...route.headers }).end(route.body ?? "");
+    else if (route)
+      response
+        .writeHead(route.status ?? 200, { "content-type": "text/html; charset=utf-8", ...route.headers })
+        .end(route.body ?? "");
     else response.writeHead(404).end();
   };
-  return { site: { ...leader.pages, "/": { handle: (_request, response) => void opened.then(() => serve(leader.pages["/"], response)) } }, open };
+  return {
+    site: {
+      ...leader.pages,
+      "/": { handle: (_request, response) => void opened.then(() => serve(leader.pages["/"], response)) },
+    },
+    open,
+  };
 }
 
 const gate = gatedSite();
@@ -32,7 +41,10 @@ let service: ScoringTestApp;
 const clients: PmsClient[] = [];
 
 beforeAll(async () => {
-  service = await startScoringApp({ env: { SSRF_ALLOWLIST: "127.0.0.1/32,*.test" }, extraSites: { "gated.test": gate.site } });
+  service = await startScoringApp({
+    env: { SSRF_ALLOWLIST: "127.0.0.1/32,*.test" },
+    extraSites: { "gated.test": gate.site },
+  });
 });
 afterAll(async () => {
   gate.open();
@@ -68,7 +80,12 @@ describe("the typed client against the running service", () => {
     expect(scoring.map((step) => step.dimension)).toEqual(Array.from({ length: 27 }, (_, index) => index + 1));
     expect(scoring.map((step) => step.dimensionId)).toEqual(frameworkDimensions.map((dimension) => dimension.id));
     const completed = steps.at(-1)!;
-    expect(completed).toMatchObject({ status: "completed", jobId: started.job.id, resultId: expect.any(String), error: null });
+    expect(completed).toMatchObject({
+      status: "completed",
+      jobId: started.job.id,
+      resultId: expect.any(String),
+      error: null,
+    });
 
     const result = await pms.result(completed.resultId!);
     expect(result).toMatchObject({ id: completed.resultId, mode: "quick", held: false });
@@ -97,7 +114,11 @@ describe("the typed client against the running service", () => {
     const pms = clientFor(cy.apiKey);
     const product = await pms.score(service.siteUrl("leader.test"), { mode: "product" });
     if (product.status !== "completed") throw new Error("expected the result within the wait");
-    expect(product.result).toMatchObject({ framework: "product", productId: expect.any(String), crawlStats: { pagesAnalyzed: expect.any(Number) } });
+    expect(product.result).toMatchObject({
+      framework: "product",
+      productId: expect.any(String),
+      crawlStats: { pagesAnalyzed: expect.any(Number) },
+    });
 
     const started = await pms.startScore(service.siteUrl("leader.test"), { mode: "quick" });
     const job = await pms.waitForJob(started.job.id, { intervalMs: 100 });
@@ -115,7 +136,13 @@ describe("the typed client against the running service", () => {
 
     const missing = await pms.result("00000000-0000-4000-8000-000000000000").catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(PmsApiError);
-    expect(missing).toMatchObject({ status: 404, code: "NOT_FOUND", retryable: false, attempts: 1, requestId: expect.any(String) });
+    expect(missing).toMatchObject({
+      status: 404,
+      code: "NOT_FOUND",
+      retryable: false,
+      attempts: 1,
+      requestId: expect.any(String),
+    });
     expect((missing as PmsApiError).action).toBe("Check the identifier or path.");
 
     sends = 0;
@@ -124,8 +151,16 @@ describe("the typed client against the running service", () => {
     expect(sends).toBe(1);
 
     const badKey = clientFor("pms_live_0000000000000000000000000000000000000000000000000");
-    expect(await badKey.usage().catch((error: unknown) => error)).toMatchObject({ status: 401, code: "AUTH_REQUIRED", retryable: false });
-    expect(await clientFor().usage().catch((error: unknown) => error)).toMatchObject({ status: 401, code: "AUTH_REQUIRED" });
+    expect(await badKey.usage().catch((error: unknown) => error)).toMatchObject({
+      status: 401,
+      code: "AUTH_REQUIRED",
+      retryable: false,
+    });
+    expect(
+      await clientFor()
+        .usage()
+        .catch((error: unknown) => error),
+    ).toMatchObject({ status: 401, code: "AUTH_REQUIRED" });
 
     const refusedStart = await pms.startScore("ftp://example.com").catch((error: unknown) => error);
     expect(refusedStart).toMatchObject({ status: 400, code: "INVALID_URL", retryable: false });
@@ -136,7 +171,10 @@ describe("the typed client against the running service", () => {
     await drainCredits(service, eve);
     let sends = 0;
     const sleeps: number[] = [];
-    const pms = clientFor(eve.apiKey, { fetch: (input, init) => ((sends += 1), fetch(input, init)), sleep: async (ms) => void sleeps.push(ms) });
+    const pms = clientFor(eve.apiKey, {
+      fetch: (input, init) => ((sends += 1), fetch(input, init)),
+      sleep: async (ms) => void sleeps.push(ms),
+    });
     const error = await pms.score(service.siteUrl("leader.test"), { mode: "quick" }).catch((thrown: unknown) => thrown);
     expect(error).toMatchObject({ status: 402, code: "CREDIT_EXHAUSTED", retryable: false, attempts: 1 });
     expect((error as PmsApiError).action).toMatch(/score pack|upgrade/i);
@@ -159,8 +197,16 @@ describe("the typed client against the running service", () => {
     // Five score starts pass the short window (5 per 60 s); the sixth call is refused each time it is sent.
     for (let i = 0; i < 5; i += 1) await pms.startScore(service.siteUrl("leader.test"), { mode: "quick" });
     keys.length = 0;
-    const error = await pms.startScore(service.siteUrl("leader.test"), { mode: "quick" }).catch((thrown: unknown) => thrown);
-    expect(error).toMatchObject({ status: 429, code: "SCORING_RATE_LIMITED", retryable: true, attempts: 3, retryAfterSeconds: expect.any(Number) });
+    const error = await pms
+      .startScore(service.siteUrl("leader.test"), { mode: "quick" })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({
+      status: 429,
+      code: "SCORING_RATE_LIMITED",
+      retryable: true,
+      attempts: 3,
+      retryAfterSeconds: expect.any(Number),
+    });
     const retryAfter = (error as PmsApiError).retryAfterSeconds!;
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -173,7 +219,12 @@ describe("the typed client against the running service", () => {
     // The same over REST: the refusal's envelope and Retry-After, three sends.
     keys.length = 0;
     const rest = await pms.score(service.siteUrl("leader.test"), { mode: "quick" }).catch((thrown: unknown) => thrown);
-    expect(rest).toMatchObject({ status: 429, code: "SCORING_RATE_LIMITED", attempts: 3, requestId: expect.any(String) });
+    expect(rest).toMatchObject({
+      status: 429,
+      code: "SCORING_RATE_LIMITED",
+      attempts: 3,
+      requestId: expect.any(String),
+    });
     expect(new Set(keys).size).toBe(1);
   });
 
@@ -193,14 +244,24 @@ describe("the typed client against the running service", () => {
     const hal = await keyedMember(service, "hal@client.test");
     const pms = clientFor(hal.apiKey);
     expect(await pms.webhooks.list()).toEqual([]);
-    const created = await pms.webhooks.create("https://127.0.0.1:9/hooks/pms", { events: ["score.completed", "subscription.changed"] });
-    expect(created).toMatchObject({ url: "https://127.0.0.1:9/hooks/pms", events: ["score.completed", "subscription.changed"], enabled: true, secret: expect.stringMatching(/^whsec_/) });
+    const created = await pms.webhooks.create("https://127.0.0.1:9/hooks/pms", {
+      events: ["score.completed", "subscription.changed"],
+    });
+    expect(created).toMatchObject({
+      url: "https://127.0.0.1:9/hooks/pms",
+      events: ["score.completed", "subscription.changed"],
+      enabled: true,
+      secret: expect.stringMatching(/^whsec_/),
+    });
     const listed = await pms.webhooks.list();
     expect(listed.map((webhook) => webhook.id)).toEqual([created.id]);
     expect(JSON.stringify(listed)).not.toContain(created.secret);
     expect((await pms.webhooks.get(created.id)).id).toBe(created.id);
     await pms.webhooks.delete(created.id);
     expect(await pms.webhooks.list()).toEqual([]);
-    expect(await pms.webhooks.delete(created.id).catch((error: unknown) => error)).toMatchObject({ status: 404, code: "NOT_FOUND" });
+    expect(await pms.webhooks.delete(created.id).catch((error: unknown) => error)).toMatchObject({
+      status: 404,
+      code: "NOT_FOUND",
+    });
   });
 });

@@ -1,7 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { defaultRetryPolicy, PmsApiError, PmsClient, PmsNetworkError, PmsProtocolError } from "../../../src/client/index.js";
+import {
+  defaultRetryPolicy,
+  PmsApiError,
+  PmsClient,
+  PmsNetworkError,
+  PmsProtocolError,
+} from "../../../src/client/index.js";
 
 /**
  * The client's retry policy against a small local HTTP server that answers what
@@ -26,7 +32,14 @@ const seen: Seen[] = [];
 const throttled = (retryAfter = "2", code = "SCORING_RATE_LIMITED", retryable = true): Reply => ({
   status: 429,
   headers: { "retry-after": retryAfter },
-  body: { error: { code, message: "Too many score requests.", action: "Retry after the number of seconds in the Retry-After header.", retryable } },
+  body: {
+    error: {
+      code,
+      message: "Too many score requests.",
+      action: "Retry after the number of seconds in the Retry-After header.",
+      retryable,
+    },
+  },
 });
 const scored: Reply = { status: 200, headers: { "x-request-id": "req-ok" }, body: { id: "r1", totalScore: 61 } };
 
@@ -36,8 +49,15 @@ beforeAll(async () => {
     request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
     request.on("end", () => {
       seen.push({ method: request.method ?? "", path: request.url ?? "", headers: request.headers, body });
-      const reply = script.shift() ?? { status: 500, body: { error: { code: "INTERNAL", message: "unscripted", action: "", retryable: true } } };
-      response.writeHead(reply.status, { "content-type": "application/json", "x-request-id": `req-${seen.length - 1}`, ...reply.headers });
+      const reply = script.shift() ?? {
+        status: 500,
+        body: { error: { code: "INTERNAL", message: "unscripted", action: "", retryable: true } },
+      };
+      response.writeHead(reply.status, {
+        "content-type": "application/json",
+        "x-request-id": `req-${seen.length - 1}`,
+        ...reply.headers,
+      });
       response.end(reply.raw ?? (reply.body === undefined ? "" : JSON.stringify(reply.body)));
     });
   });
@@ -53,7 +73,13 @@ beforeEach(() => {
 function client(options: Partial<ConstructorParameters<typeof PmsClient>[0]> = {}) {
   const sleeps: number[] = [];
   // Exact schedules without the random spread; the spread itself is checked below and in the unit test.
-  const pms = new PmsClient({ baseUrl, apiKey: "pms_live_test", sleep: async (ms) => void sleeps.push(ms), ...options, retry: { jitter: 0, ...options.retry } });
+  const pms = new PmsClient({
+    baseUrl,
+    apiKey: "pms_live_test",
+    sleep: async (ms) => void sleeps.push(ms),
+    ...options,
+    retry: { jitter: 0, ...options.retry },
+  });
   return { pms, sleeps };
 }
 
@@ -78,7 +104,6 @@ describe("the retry policy", () => {
     expect(sleeps[1]).toBeLessThanOrEqual(4_800);
   });
 
-
   it("retries a 429 after Retry-After, doubling, and sends the same Idempotency-Key and body each time", async () => {
     script = [throttled("2"), throttled("2"), scored];
     const { pms, sleeps } = client();
@@ -89,7 +114,9 @@ describe("the retry policy", () => {
     const keys = seen.map((request) => request.headers["idempotency-key"]);
     expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(new Set(keys).size).toBe(1);
-    expect(seen.map((request) => JSON.parse(request.body))).toEqual(Array(3).fill({ url: "https://acme.example", context: "B2B" }));
+    expect(seen.map((request) => JSON.parse(request.body))).toEqual(
+      Array(3).fill({ url: "https://acme.example", context: "B2B" }),
+    );
     expect(seen.every((request) => request.headers.authorization === "Bearer pms_live_test")).toBe(true);
   });
 
@@ -99,7 +126,14 @@ describe("the retry policy", () => {
     const error = await refusal(pms.score("https://acme.example"));
     expect(seen).toHaveLength(3);
     expect(sleeps).toEqual([1_000, 2_000]);
-    expect(error).toMatchObject({ status: 429, code: "SCORING_RATE_LIMITED", retryable: true, retryAfterSeconds: 1, attempts: 3, requestId: "req-2" });
+    expect(error).toMatchObject({
+      status: 429,
+      code: "SCORING_RATE_LIMITED",
+      retryable: true,
+      retryAfterSeconds: 1,
+      attempts: 3,
+      requestId: "req-2",
+    });
     expect(error.action).toMatch(/Retry-After/);
     script = [];
   });
@@ -120,7 +154,11 @@ describe("the retry policy", () => {
   it("does not wait out a Retry-After beyond the longest wait (an anonymous caller's hour)", async () => {
     script = [throttled("3600", "ANON_RATE_LIMIT"), scored];
     const { pms, sleeps } = client();
-    expect(await refusal(pms.score("https://acme.example"))).toMatchObject({ code: "ANON_RATE_LIMIT", retryAfterSeconds: 3600, attempts: 1 });
+    expect(await refusal(pms.score("https://acme.example"))).toMatchObject({
+      code: "ANON_RATE_LIMIT",
+      retryAfterSeconds: 3600,
+      attempts: 1,
+    });
     expect(sleeps).toEqual([]);
     expect(seen).toHaveLength(1);
     script = [];
@@ -128,18 +166,63 @@ describe("the retry policy", () => {
 
   it("never retries 402, a non-retryable 429 (monthly quota), other 4xx or 5xx", async () => {
     const refusals: Reply[] = [
-      { status: 402, body: { error: { code: "CREDIT_EXHAUSTED", message: "Not enough credits.", action: "Buy a score pack or upgrade your plan.", retryable: false } } },
-      { status: 402, body: { error: { code: "PLAN_LIMIT_REACHED", message: "Products: 1 of 1.", action: "Upgrade your plan to raise this limit.", retryable: false } } },
+      {
+        status: 402,
+        body: {
+          error: {
+            code: "CREDIT_EXHAUSTED",
+            message: "Not enough credits.",
+            action: "Buy a score pack or upgrade your plan.",
+            retryable: false,
+          },
+        },
+      },
+      {
+        status: 402,
+        body: {
+          error: {
+            code: "PLAN_LIMIT_REACHED",
+            message: "Products: 1 of 1.",
+            action: "Upgrade your plan to raise this limit.",
+            retryable: false,
+          },
+        },
+      },
       throttled("1", "QUOTA_EXCEEDED", false),
-      { status: 400, body: { error: { code: "INVALID_URL", message: "url: not an address", action: "Send a public http(s) address.", retryable: false } } },
-      { status: 503, headers: { "retry-after": "1" }, body: { error: { code: "SERVICE_UNAVAILABLE", message: "database down", action: "Retry with backoff.", retryable: true } } },
+      {
+        status: 400,
+        body: {
+          error: {
+            code: "INVALID_URL",
+            message: "url: not an address",
+            action: "Send a public http(s) address.",
+            retryable: false,
+          },
+        },
+      },
+      {
+        status: 503,
+        headers: { "retry-after": "1" },
+        body: {
+          error: {
+            code: "SERVICE_UNAVAILABLE",
+            message: "database down",
+            action: "Retry with backoff.",
+            retryable: true,
+          },
+        },
+      },
     ];
     for (const reply of refusals) {
       seen.length = 0;
       script = [reply, scored];
       const { pms, sleeps } = client();
       const error = await refusal(pms.score("https://acme.example"));
-      expect(error).toMatchObject({ status: reply.status, code: (reply.body as { error: { code: string } }).error.code, attempts: 1 });
+      expect(error).toMatchObject({
+        status: reply.status,
+        code: (reply.body as { error: { code: string } }).error.code,
+        attempts: 1,
+      });
       expect(seen).toHaveLength(1);
       expect(sleeps).toEqual([]);
     }
@@ -161,9 +244,38 @@ describe("the retry policy", () => {
     const graphQLThrottled: Reply = {
       status: 200,
       headers: { "retry-after": "3" },
-      body: { data: null, errors: [{ message: "Too many score requests.", extensions: { code: "SCORING_RATE_LIMITED", action: "Retry after the number of seconds in the Retry-After header.", retryable: true } }] },
+      body: {
+        data: null,
+        errors: [
+          {
+            message: "Too many score requests.",
+            extensions: {
+              code: "SCORING_RATE_LIMITED",
+              action: "Retry after the number of seconds in the Retry-After header.",
+              retryable: true,
+            },
+          },
+        ],
+      },
     };
-    const started: Reply = { status: 200, body: { data: { startScore: { claimToken: null, job: { id: "j1", kind: "quick", status: "queued", createdAt: "2026-01-01T00:00:00.000Z", resultId: null, error: null } } } } };
+    const started: Reply = {
+      status: 200,
+      body: {
+        data: {
+          startScore: {
+            claimToken: null,
+            job: {
+              id: "j1",
+              kind: "quick",
+              status: "queued",
+              createdAt: "2026-01-01T00:00:00.000Z",
+              resultId: null,
+              error: null,
+            },
+          },
+        },
+      },
+    };
     script = [graphQLThrottled, started];
     const { pms, sleeps } = client();
     const answer = await pms.startScore("https://acme.example", { mode: "quick" });
@@ -171,11 +283,33 @@ describe("the retry policy", () => {
     expect(sleeps).toEqual([3_000]);
     expect(seen.map((request) => request.path)).toEqual(["/graphql", "/graphql"]);
     expect(seen[0]!.headers["idempotency-key"]).toBe(seen[1]!.headers["idempotency-key"]);
-    expect(JSON.parse(seen[0]!.body)).toMatchObject({ operationName: "StartScore", variables: { input: { url: "https://acme.example", kind: "quick", context: null } } });
+    expect(JSON.parse(seen[0]!.body)).toMatchObject({
+      operationName: "StartScore",
+      variables: { input: { url: "https://acme.example", kind: "quick", context: null } },
+    });
 
-    script = [{ status: 200, body: { data: null, errors: [{ message: "Not enough credits.", extensions: { code: "CREDIT_EXHAUSTED", action: "Buy a score pack.", retryable: false } }] } }, started];
+    script = [
+      {
+        status: 200,
+        body: {
+          data: null,
+          errors: [
+            {
+              message: "Not enough credits.",
+              extensions: { code: "CREDIT_EXHAUSTED", action: "Buy a score pack.", retryable: false },
+            },
+          ],
+        },
+      },
+      started,
+    ];
     seen.length = 0;
-    expect(await refusal(pms.startScore("https://acme.example"))).toMatchObject({ status: 402, code: "CREDIT_EXHAUSTED", retryable: false, attempts: 1 });
+    expect(await refusal(pms.startScore("https://acme.example"))).toMatchObject({
+      status: 402,
+      code: "CREDIT_EXHAUSTED",
+      retryable: false,
+      attempts: 1,
+    });
     expect(seen).toHaveLength(1);
     script = [];
   });

@@ -29,13 +29,17 @@ describe("migrations and entities", () => {
 
   it("turn the idempotency keys stored before digests into the digests the service looks up", async () => {
     // Back to just before the digests (and whatever came after them).
-    const applied = async () => ((await dataSource.query(`SELECT "name" FROM "migrations"`)) as Array<{ name: string }>).map((row) => row.name);
+    const applied = async () =>
+      ((await dataSource.query(`SELECT "name" FROM "migrations"`)) as Array<{ name: string }>).map((row) => row.name);
     while ((await applied()).includes("IdempotencyDigests1764900000000")) await dataSource.undoLastMigration();
     await dataSource.query(
       `INSERT INTO "idempotency_keys" ("scope", "key", "operation", "request_hash", "job_id") VALUES ('ip:203.0.113.0', 'order-4711', 'score', 'h', '00000000-0000-4000-8000-000000000001')`,
     );
     await dataSource.runMigrations();
-    const rows = (await dataSource.query(`SELECT "key", "sealed_claim_token" FROM "idempotency_keys"`)) as Array<{ key: string; sealed_claim_token: string | null }>;
+    const rows = (await dataSource.query(`SELECT "key", "sealed_claim_token" FROM "idempotency_keys"`)) as Array<{
+      key: string;
+      sealed_claim_token: string | null;
+    }>;
     expect(rows).toEqual([{ key: idempotencyKeyDigest("order-4711"), sealed_claim_token: null }]);
     await dataSource.query(`DELETE FROM "idempotency_keys"`);
   });

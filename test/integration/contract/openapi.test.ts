@@ -19,7 +19,18 @@ interface Document {
   openapi: string;
   info: { version: string };
   servers: Array<{ url: string }>;
-  paths: Record<string, Record<string, { operationId: string; security: unknown[]; parameters?: Array<{ name: string; in: string }>; responses: Record<string, { content?: unknown; headers?: Record<string, unknown> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        security: unknown[];
+        parameters?: Array<{ name: string; in: string }>;
+        responses: Record<string, { content?: unknown; headers?: Record<string, unknown> }>;
+      }
+    >
+  >;
 }
 
 describe("GET /api/openapi.json", () => {
@@ -56,7 +67,9 @@ describe("GET /api/openapi.json", () => {
     const document = (await (await fetch(`${service.url}/api/openapi.json`)).json()) as Document;
     const score = document.paths["/api/score"]!.post!;
     expect(score.security).toEqual([{}, { bearer: [] }, { session: [] }]);
-    expect(score.parameters?.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(["header:Idempotency-Key"]);
+    expect(score.parameters?.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual([
+      "header:Idempotency-Key",
+    ]);
     expect(score.responses["202"]?.headers).toHaveProperty("Location");
     expect(score.responses["429"]?.headers).toHaveProperty("Retry-After");
     expect(score.responses["429"]?.headers).toHaveProperty("RateLimit");
@@ -68,26 +81,60 @@ describe("GET /api/openapi.json", () => {
     for (const methods of Object.values(document.paths)) {
       for (const operation of Object.values(methods)) {
         for (const [status, response] of Object.entries(operation.responses)) {
-          const schema = (response.content as { "application/json"?: { schema: { properties?: { error?: { properties: { code: { enum: string[] } } } } } } } | undefined)?.["application/json"]?.schema;
+          const schema = (
+            response.content as
+              | {
+                  "application/json"?: {
+                    schema: { properties?: { error?: { properties: { code: { enum: string[] } } } } };
+                  };
+                }
+              | undefined
+          )?.["application/json"]?.schema;
           const codes = schema?.properties?.error?.properties.code.enum;
           if (!codes) continue;
-          for (const code of codes) expect(errorCatalogue[code as keyof typeof errorCatalogue].status, `${operation.operationId} ${status} ${code}`).toBe(Number(status));
+          for (const code of codes)
+            expect(
+              errorCatalogue[code as keyof typeof errorCatalogue].status,
+              `${operation.operationId} ${status} ${code}`,
+            ).toBe(Number(status));
         }
       }
     }
   });
 
   it("names the types a generated client should have, and references them where they are answered", async () => {
-    const document = (await (await fetch(`${service.url}/api/openapi.json`)).json()) as Document & { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    const document = (await (await fetch(`${service.url}/api/openapi.json`)).json()) as Document & {
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
     const schemas = document.components.schemas;
-    for (const name of ["ScoreJob", "DimensionResult", "EvidenceItem", "Webhook", "WebhookDelivery", "Usage", "Health", "ScoreResult_ScoreFields", "ScoreResult_ScoreFields_ProductViewFields"]) {
+    for (const name of [
+      "ScoreJob",
+      "DimensionResult",
+      "EvidenceItem",
+      "Webhook",
+      "WebhookDelivery",
+      "Usage",
+      "Health",
+      "ScoreResult_ScoreFields",
+      "ScoreResult_ScoreFields_ProductViewFields",
+    ]) {
       expect(schemas[name], name).toBeDefined();
     }
     // The product view selects more of ScoreResult than a result does: two components, neither claiming the other's fields.
-    expect(Object.keys(schemas.ScoreResult_ScoreFields_ProductViewFields!.properties!).length).toBeGreaterThan(Object.keys(schemas.ScoreResult_ScoreFields!.properties!).length);
-    const answer = (document.paths["/api/score/{id}"]!.get!.responses["200"]!.content as { "application/json": { schema: { $ref: string } } })["application/json"].schema;
+    expect(Object.keys(schemas.ScoreResult_ScoreFields_ProductViewFields!.properties!).length).toBeGreaterThan(
+      Object.keys(schemas.ScoreResult_ScoreFields!.properties!).length,
+    );
+    const answer = (
+      document.paths["/api/score/{id}"]!.get!.responses["200"]!.content as {
+        "application/json": { schema: { $ref: string } };
+      }
+    )["application/json"].schema;
     expect(answer.$ref).toBe("#/components/schemas/ScoreResult_ScoreFields");
-    const job = (document.paths["/api/score/jobs/{id}"]!.get!.responses["200"]!.content as { "application/json": { schema: { $ref: string } } })["application/json"].schema;
+    const job = (
+      document.paths["/api/score/jobs/{id}"]!.get!.responses["200"]!.content as {
+        "application/json": { schema: { $ref: string } };
+      }
+    )["application/json"].schema;
     expect(job.$ref).toBe("#/components/schemas/ScoreJob");
   });
 
@@ -106,28 +153,49 @@ describe("the contract check of every REST answer", () => {
     const call = apiClient(service);
     const member = await signIn(service, "contract@example.com");
     expect((await call("/api/usage", { cookie: member.cookie })).status).toBe(200);
-    expect((await call("/api/webhooks/00000000-0000-4000-8000-000000000000", { cookie: member.cookie })).status).toBe(404);
+    expect((await call("/api/webhooks/00000000-0000-4000-8000-000000000000", { cookie: member.cookie })).status).toBe(
+      404,
+    );
     expect(contractChecks.count).toBeGreaterThanOrEqual(before + 2);
   });
 
   it("refuses an answer with a field the document does not have, one missing a field, an undocumented code or status, and a missing header", async () => {
     const json = { "content-type": "application/json; charset=utf-8", "x-request-id": "req_1" };
-    const key = { id: "k", name: "n", prefix: "pms_live_ab", createdAt: "2026-11-25T00:00:00.000Z", lastUsedAt: null, createdBy: "u" };
+    const key = {
+      id: "k",
+      name: "n",
+      prefix: "pms_live_ab",
+      createdAt: "2026-11-25T00:00:00.000Z",
+      lastUsedAt: null,
+      createdBy: "u",
+    };
     const listed = JSON.stringify({ keys: [key] });
     // The real shape of GET /api/keys, to compare against.
-    const real = await apiClient(service)("/api/keys", { cookie: (await signIn(service, "contract-keys@example.com")).cookie });
+    const real = await apiClient(service)("/api/keys", {
+      cookie: (await signIn(service, "contract-keys@example.com")).cookie,
+    });
     const realBody = (await real.json()) as { keys: unknown[] };
     expect(checkAnswer("GET", "/api/keys", 200, json, JSON.stringify(realBody))).toBeUndefined();
     expect(checkAnswer("GET", "/api/keys", 200, json, listed)).toMatch(/does not match/);
-    expect(checkAnswer("GET", "/api/keys", 200, json, JSON.stringify({ ...realBody, extra: 1 }))).toMatch(/additional properties/);
-    expect(checkAnswer("GET", "/api/keys", 200, json, JSON.stringify({}))).toMatch(/must have required property 'keys'/);
+    expect(checkAnswer("GET", "/api/keys", 200, json, JSON.stringify({ ...realBody, extra: 1 }))).toMatch(
+      /additional properties/,
+    );
+    expect(checkAnswer("GET", "/api/keys", 200, json, JSON.stringify({}))).toMatch(
+      /must have required property 'keys'/,
+    );
     const envelope = (code: string) => JSON.stringify({ error: { code, message: "m", action: "a", retryable: false } });
     expect(checkAnswer("GET", "/api/keys", 404, json, envelope("NOT_FOUND"))).toMatch(/status not documented/);
     expect(checkAnswer("DELETE", "/api/keys/:id", 404, json, envelope("NOT_FOUND"))).toBeUndefined();
-    expect(checkAnswer("DELETE", "/api/keys/:id", 409, json, envelope("IDEMPOTENCY_CONFLICT"))).toMatch(/status not documented/);
+    expect(checkAnswer("DELETE", "/api/keys/:id", 409, json, envelope("IDEMPOTENCY_CONFLICT"))).toMatch(
+      /status not documented/,
+    );
     expect(checkAnswer("POST", "/api/keys", 402, json, envelope("CREDIT_EXHAUSTED"))).toBeUndefined();
-    expect(checkAnswer("GET", "/api/score/:id", 400, json, envelope("INVALID_URL"))).toMatch(/must be equal to one of the allowed values/);
-    expect(checkAnswer("GET", "/api/keys", 200, { "content-type": "application/json" }, JSON.stringify(realBody))).toMatch(/X-Request-Id missing/);
+    expect(checkAnswer("GET", "/api/score/:id", 400, json, envelope("INVALID_URL"))).toMatch(
+      /must be equal to one of the allowed values/,
+    );
+    expect(
+      checkAnswer("GET", "/api/keys", 200, { "content-type": "application/json" }, JSON.stringify(realBody)),
+    ).toMatch(/X-Request-Id missing/);
     expect(checkAnswer("DELETE", "/api/keys/:id", 204, json, "")).toBeUndefined();
   });
 });

@@ -1,7 +1,14 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
-import { isIntrospectionType, isObjectType, isInputObjectType, isInterfaceType, isEnumType, isSpecifiedScalarType } from "graphql";
+import {
+  isIntrospectionType,
+  isObjectType,
+  isInputObjectType,
+  isInterfaceType,
+  isEnumType,
+  isSpecifiedScalarType,
+} from "graphql";
 import { describe, expect, it } from "vitest";
 import { buildAppSchema, printAppSchema, unservedContainer } from "../../../src/graphql/schema.js";
 
@@ -30,7 +37,8 @@ describe("the committed GraphQL contract", () => {
         }
       }
       if (isEnumType(type)) {
-        for (const value of type.getValues()) if (!value.description?.trim()) missing.push(`${type.name}.${value.name}`);
+        for (const value of type.getValues())
+          if (!value.description?.trim()) missing.push(`${type.name}.${value.name}`);
       }
     }
     expect(missing).toEqual([]);
@@ -42,7 +50,10 @@ describe("the committed GraphQL contract", () => {
       env: { ...process.env, CI: "true" },
     }).then(
       () => ({ code: 0, output: "" }),
-      (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, output: `${error.stdout}${error.stderr}` }),
+      (error: { code?: number; stdout?: string; stderr?: string }) => ({
+        code: error.code ?? 1,
+        output: `${error.stdout}${error.stderr}`,
+      }),
     );
     expect(result.output).toBe("");
     expect(result.code).toBe(0);

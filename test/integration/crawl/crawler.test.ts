@@ -10,21 +10,26 @@ import { rejectionOf } from "../../support/app-error.js";
 const sites = new FixtureSites({});
 let origin: (host: string) => string;
 
-function crawler(overrides: Parameters<typeof createCrawler>[1] = {}, resolver = fixtureResolver({ "rebind.test": ["127.0.0.1", "10.0.0.9"] })) {
+function crawler(
+  overrides: Parameters<typeof createCrawler>[1] = {},
+  resolver = fixtureResolver({ "rebind.test": ["127.0.0.1", "10.0.0.9"] }),
+) {
   return createCrawler(
     { version: "test", crawl: { maxPages: 25, ssrfAllowlist: ["127.0.0.1/32", "*.test"] } },
     { resolver, limits: { ...defaultFetchLimits, pageTimeoutMs: 1_000 }, budgetMs: 20_000, ...overrides },
   );
 }
 
-const crawlError = (url: string, run = crawler(), signal?: AbortSignal) => rejectionOf(run.crawl(url, signal ? { signal } : {}));
+const crawlError = (url: string, run = crawler(), signal?: AbortSignal) =>
+  rejectionOf(run.crawl(url, signal ? { signal } : {}));
 
 const redirect = (location: string, status = 302) => ({ status, headers: { location } });
 
 beforeAll(async () => {
   await sites.start();
   origin = (host) => `http://${host}:${sites.port}`;
-  const add = (more: Record<string, Site>) => Object.assign((sites as unknown as { sites: Record<string, Site> }).sites, more);
+  const add = (more: Record<string, Site>) =>
+    Object.assign((sites as unknown as { sites: Record<string, Site> }).sites, more);
   add(acmeSite(origin("acme.test")));
   const bigChunk = Buffer.alloc(64 * 1024, "<p>lorem ipsum dolor sit amet</p>\n");
   add({
@@ -40,7 +45,9 @@ beforeAll(async () => {
       "/three": page("Chain", "<h1>Arrived</h1>"),
     },
     "loop.test": { "/": redirect("/x"), "/x": redirect("/") },
-    "many.test": Object.fromEntries(Array.from({ length: 8 }, (_, i) => [i === 0 ? "/" : `/r${i}`, redirect(`/r${i + 1}`)])),
+    "many.test": Object.fromEntries(
+      Array.from({ length: 8 }, (_, i) => [i === 0 ? "/" : `/r${i}`, redirect(`/r${i + 1}`)]),
+    ),
     "meta.test": { "/": redirect("http://169.254.169.254/latest/meta-data/") },
     "leaky.test": {
       "/": page("Leaky", `<a href="/to-private">internal</a><a href="/ok">ok</a>`),
@@ -73,20 +80,41 @@ beforeAll(async () => {
     },
     "pdf.test": { "/": { headers: { "content-type": "application/pdf" }, body: Buffer.from("%PDF-1.7") } },
     "latin.test": {
-      "/": { headers: { "content-type": "text/html" }, body: Buffer.from(`<!doctype html><meta charset="windows-1252"><title>Caf\xe9</title><p>Caf\xe9 cr\xe8me</p>`, "latin1") },
+      "/": {
+        headers: { "content-type": "text/html" },
+        body: Buffer.from(
+          `<!doctype html><meta charset="windows-1252"><title>Caf\xe9</title><p>Caf\xe9 cr\xe8me</p>`,
+          "latin1",
+        ),
+      },
     },
     "shop.test": {
-      "/": page("Shop", `<a href="${origin("www.shop.test")}/pricing">Pricing</a> <a href="${origin("elsewhere.test")}/x">Elsewhere</a>`),
+      "/": page(
+        "Shop",
+        `<a href="${origin("www.shop.test")}/pricing">Pricing</a> <a href="${origin("elsewhere.test")}/x">Elsewhere</a>`,
+      ),
     },
     "www.shop.test": { "/pricing": page("Shop pricing", "<p>$10/month</p>") },
     "slow.test": {
       "/": page("Slow", Array.from({ length: 10 }, (_, i) => `<a href="/p${i}">p${i}</a>`).join(" ")),
       ...Object.fromEntries(
-        Array.from({ length: 10 }, (_, i) => [`/p${i}`, { handle: (_q: unknown, response: import("node:http").ServerResponse) => setTimeout(() => response.writeHead(200, { "content-type": "text/html" }).end(page(`p${i}`, "<p>x</p>")), 400) }]),
+        Array.from({ length: 10 }, (_, i) => [
+          `/p${i}`,
+          {
+            handle: (_q: unknown, response: import("node:http").ServerResponse) =>
+              setTimeout(
+                () => response.writeHead(200, { "content-type": "text/html" }).end(page(`p${i}`, "<p>x</p>")),
+                400,
+              ),
+          },
+        ]),
       ),
     },
     "delay.test": {
-      "/robots.txt": { headers: { "content-type": "text/plain" }, body: "User-agent: ProductMaturityBot\nCrawl-delay: 0.3\n" },
+      "/robots.txt": {
+        headers: { "content-type": "text/plain" },
+        body: "User-agent: ProductMaturityBot\nCrawl-delay: 0.3\n",
+      },
       "/": page("Delay", `<a href="/a">a</a><a href="/b">b</a><a href="/c">c</a>`),
       "/a": page("A", "<p>a</p>"),
       "/b": page("B", "<p>b</p>"),
@@ -108,8 +136,23 @@ describe("crawling a rich product site", () => {
     expect(result.companyName).toBe("Acme Inc.");
     expect(result.crawledPages[0]).toBe(`${origin("acme.test")}/`);
     expect(result.crawlStats.pagesAnalyzed).toBe(25);
-    const paths = result.crawledPages.map((url) => url.replace(/^http:\/\/[^/]+/, (host) => (host.includes("docs.") ? "docs:" : "")));
-    for (const expected of ["/pricing", "docs:/", "docs:/api-reference", "/changelog", "/security", "/careers", "/customers", "/privacy", "/subprocessors", "/integrations", "/about", "/blog"]) {
+    const paths = result.crawledPages.map((url) =>
+      url.replace(/^http:\/\/[^/]+/, (host) => (host.includes("docs.") ? "docs:" : "")),
+    );
+    for (const expected of [
+      "/pricing",
+      "docs:/",
+      "docs:/api-reference",
+      "/changelog",
+      "/security",
+      "/careers",
+      "/customers",
+      "/privacy",
+      "/subprocessors",
+      "/integrations",
+      "/about",
+      "/blog",
+    ]) {
       expect(paths).toContain(expected);
     }
     // Robots: the disallowed section is never requested, even though the sitemap lists it.
@@ -119,14 +162,21 @@ describe("crawling a rich product site", () => {
     expect(result.crawlStats.failures).toContainEqual({ url: `${origin("acme.test")}/broken`, reason: "HTTP 500" });
     expect(result.crawlStats).toMatchObject({ robotsTxt: "found", securityTxt: true, partial: false });
     expect(result.crawlStats.sitemapUrls).toBeGreaterThan(30);
-    expect(new Set(result.outboundLinks.map((link) => link.kind))).toEqual(new Set(["status_page", "github", "social", "app_store"]));
+    expect(new Set(result.outboundLinks.map((link) => link.kind))).toEqual(
+      new Set(["status_page", "github", "social", "app_store"]),
+    );
     // Tracking parameters and fragments never make two URLs distinct.
     expect(result.crawledPages.filter((url) => url.includes("/blog")).every((url) => !url.includes("utm_"))).toBe(true);
     expect(new Set(result.crawledPages).size).toBe(result.crawledPages.length);
     // Nav and footer repeat on all 25 pages but count once.
-    const raw = result.pages.reduce((sum, p) => sum + p.text.length + p.boilerplate.reduce((s, b) => s + b.length, 0), 0);
+    const raw = result.pages.reduce(
+      (sum, p) => sum + p.text.length + p.boilerplate.reduce((s, b) => s + b.length, 0),
+      0,
+    );
     expect(result.crawlStats.contentLength).toBeLessThan(raw / 2);
-    expect(sites.requestsTo("acme.test").every((request) => request.userAgent?.startsWith("ProductMaturityBot/"))).toBe(true);
+    expect(sites.requestsTo("acme.test").every((request) => request.userAgent?.startsWith("ProductMaturityBot/"))).toBe(
+      true,
+    );
 
     expect(progress.map((event) => event.n)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
     expect(progress.every((event) => event.of >= event.n && event.of <= 25)).toBe(true);
@@ -153,7 +203,13 @@ describe("crawling a rich product site", () => {
 
   it("crawls a one-page site without robots.txt or sitemap", async () => {
     const result = await crawler().crawl(origin("solo.test"));
-    expect(result.crawlStats).toMatchObject({ pagesAnalyzed: 1, robotsTxt: "absent", sitemapUrls: 0, failures: [], partial: false });
+    expect(result.crawlStats).toMatchObject({
+      pagesAnalyzed: 1,
+      robotsTxt: "absent",
+      sitemapUrls: 0,
+      failures: [],
+      partial: false,
+    });
   });
 });
 
@@ -216,12 +272,18 @@ describe("limits", () => {
 
   it("fails on a home page that answers an HTTP error", async () => {
     const error = await crawlError(origin("gone.test"));
-    expect(error).toMatchObject({ code: "CRAWL_FAILED", message: "Could not crawl gone.test: the home page answered HTTP 404." });
+    expect(error).toMatchObject({
+      code: "CRAWL_FAILED",
+      message: "Could not crawl gone.test: the home page answered HTTP 404.",
+    });
   });
 
   it("fails on a home page that is not HTML", async () => {
     const error = await crawlError(origin("pdf.test"));
-    expect(error).toMatchObject({ code: "CRAWL_FAILED", message: expect.stringContaining("not HTML (application/pdf)") });
+    expect(error).toMatchObject({
+      code: "CRAWL_FAILED",
+      message: expect.stringContaining("not HTML (application/pdf)"),
+    });
   });
 
   it("decodes a page by the charset its meta tag declares", async () => {
@@ -244,10 +306,16 @@ describe("unsafe and invalid addresses", () => {
       [`https://${"a".repeat(2100)}.com/`, /2,?048/],
     ];
     // No allow-list here: the addresses are judged as in production.
-    const strict = createCrawler({ version: "test", crawl: { maxPages: 25, ssrfAllowlist: [] } }, { resolver: fixtureResolver() });
+    const strict = createCrawler(
+      { version: "test", crawl: { maxPages: 25, ssrfAllowlist: [] } },
+      { resolver: fixtureResolver() },
+    );
     for (const [input, message] of cases) {
       const error = await crawlError(input, strict);
-      expect({ input: input.slice(0, 40), code: error.code }).toEqual({ input: input.slice(0, 40), code: "INVALID_URL" });
+      expect({ input: input.slice(0, 40), code: error.code }).toEqual({
+        input: input.slice(0, 40),
+        code: "INVALID_URL",
+      });
       expect(error.message).toMatch(message);
     }
   });
@@ -261,7 +329,9 @@ describe("unsafe and invalid addresses", () => {
   it("skips an inner page that redirects to a private address", async () => {
     const result = await crawler().crawl(origin("leaky.test"));
     expect(result.crawledPages).toEqual([`${origin("leaky.test")}/`, `${origin("leaky.test")}/ok`]);
-    expect(result.crawlStats.failures).toEqual([{ url: `${origin("leaky.test")}/to-private`, reason: expect.stringMatching(/10\.0\.0\.5.*private/) }]);
+    expect(result.crawlStats.failures).toEqual([
+      { url: `${origin("leaky.test")}/to-private`, reason: expect.stringMatching(/10\.0\.0\.5.*private/) },
+    ]);
   });
 
   it("never connects to a name that also resolves to a private address (DNS rebinding)", async () => {
@@ -297,13 +367,19 @@ describe("what a finished crawl leaves behind", () => {
       expect(result.pages.length).toBeGreaterThan(1);
     }
     expect(getEventListeners(stopping.signal, "abort")).toHaveLength(0);
-    const dependants = Object.getOwnPropertySymbols(stopping.signal).find((symbol) => symbol.description === "kDependantSignals");
-    expect(dependants === undefined ? 0 : (stopping.signal as unknown as Record<symbol, Set<unknown>>)[dependants]!.size).toBe(0);
+    const dependants = Object.getOwnPropertySymbols(stopping.signal).find(
+      (symbol) => symbol.description === "kDependantSignals",
+    );
+    expect(
+      dependants === undefined ? 0 : (stopping.signal as unknown as Record<symbol, Set<unknown>>)[dependants]!.size,
+    ).toBe(0);
   });
 
   it("still refuses to crawl once the caller's signal has aborted", async () => {
     const stopping = new AbortController();
     stopping.abort();
-    expect(await crawlError(`${origin("acme.test")}/`, crawler(), stopping.signal)).toMatchObject({ code: "CRAWL_FAILED" });
+    expect(await crawlError(`${origin("acme.test")}/`, crawler(), stopping.signal)).toMatchObject({
+      code: "CRAWL_FAILED",
+    });
   });
 });

@@ -20,7 +20,11 @@ import { FixtureSites, fixtureResolver } from "../../support/fixture-sites.js";
 const STYLES: AppStyle[] = ["history", "static-host", "hash", "json", "lazy"];
 const config = (browser = true) => ({
   version: "test",
-  crawl: { maxPages: 25, ssrfAllowlist: ["127.0.0.1/32", "*.test"], ...(browser ? { browser: { path: CHROMIUM_PATH, source: "CHROMIUM_PATH" as const } } : {}) },
+  crawl: {
+    maxPages: 25,
+    ssrfAllowlist: ["127.0.0.1/32", "*.test"],
+    ...(browser ? { browser: { path: CHROMIUM_PATH, source: "CHROMIUM_PATH" as const } } : {}),
+  },
 });
 const silent = pino({ level: "silent" });
 
@@ -34,7 +38,10 @@ beforeAll(async () => {
     ...Object.fromEntries(STYLES.map((style) => [`${style}.test`, appSite(matureApp, style)])),
   }).start();
   // acme.test's pages name their own origin, port included: added once the port is known.
-  Object.assign((sites as unknown as { sites: Record<string, unknown> }).sites, acmeSite(`http://acme.test:${sites.port}`));
+  Object.assign(
+    (sites as unknown as { sites: Record<string, unknown> }).sites,
+    acmeSite(`http://acme.test:${sites.port}`),
+  );
   renderer = createRenderer(config(), silent, { resolver: fixtureResolver() }) as BrowserRenderer;
 });
 afterAll(async () => {
@@ -60,30 +67,49 @@ const facts = (page: ExtractedPage) => ({
 });
 
 describe.runIf(RUN_BROWSER_SUITES)(browserSuite("reading client-rendered sites"), () => {
-  it.each(STYLES)("reads the %s app after its scripts run: every route, with the words only its script writes, as its static twin reads", async (style) => {
-    const twin = await crawlers().crawl(sites.url("twin.test"));
-    const app = await crawlers().crawl(sites.url(`${style}.test`));
-    expect(twin.crawlStats.pagesRendered).toBe(0);
-    expect(app.crawlStats).toMatchObject({ pagesAnalyzed: 11, pagesRendered: 11, failures: [] });
-    expect(app.pages.every((page) => page.rendered)).toBe(true);
-    // The shell itself says nothing: every word below was written by the bundle.
-    const shell = readPage({ url: sites.url(`${style}.test`), status: 200, body: String(appSite(matureApp, style)["/"]), kind: "html", headers: {} }).page;
-    expect(shell.text).not.toContain("SOC 2");
-    const twinPages = byRoute(twin);
-    expect([...byRoute(app).keys()].sort()).toEqual([...twinPages.keys()].sort());
-    for (const [route, page] of byRoute(app)) expect(facts(page), route).toEqual(facts(twinPages.get(route)!));
-    if (style === "hash") expect(app.crawledPages.some((url) => url.endsWith("/#/pricing"))).toBe(true);
-  });
+  it.each(STYLES)(
+    "reads the %s app after its scripts run: every route, with the words only its script writes, as its static twin reads",
+    async (style) => {
+      const twin = await crawlers().crawl(sites.url("twin.test"));
+      const app = await crawlers().crawl(sites.url(`${style}.test`));
+      expect(twin.crawlStats.pagesRendered).toBe(0);
+      expect(app.crawlStats).toMatchObject({ pagesAnalyzed: 11, pagesRendered: 11, failures: [] });
+      expect(app.pages.every((page) => page.rendered)).toBe(true);
+      // The shell itself says nothing: every word below was written by the bundle.
+      const shell = readPage({
+        url: sites.url(`${style}.test`),
+        status: 200,
+        body: String(appSite(matureApp, style)["/"]),
+        kind: "html",
+        headers: {},
+      }).page;
+      expect(shell.text).not.toContain("SOC 2");
+      const twinPages = byRoute(twin);
+      expect([...byRoute(app).keys()].sort()).toEqual([...twinPages.keys()].sort());
+      for (const [route, page] of byRoute(app)) expect(facts(page), route).toEqual(facts(twinPages.get(route)!));
+      if (style === "hash") expect(app.crawledPages.some((url) => url.endsWith("/#/pricing"))).toBe(true);
+    },
+  );
 
   it("scores the app as it scores the static twin (within 10 points), quoting words its script wrote", async () => {
     const scorer = new HeuristicScorer();
     const asOf = (crawl: CrawlResult) => ({ ...crawl, crawledAt: "2026-11-25T00:00:00.000Z" });
-    const twin = scorer.scoreSync({ crawl: asOf(await crawlers().crawl(sites.url("twin.test"))), framework: "maturity", mode: "full" });
-    const app = scorer.scoreSync({ crawl: asOf(await crawlers().crawl(sites.url("history.test"))), framework: "maturity", mode: "full" });
+    const twin = scorer.scoreSync({
+      crawl: asOf(await crawlers().crawl(sites.url("twin.test"))),
+      framework: "maturity",
+      mode: "full",
+    });
+    const app = scorer.scoreSync({
+      crawl: asOf(await crawlers().crawl(sites.url("history.test"))),
+      framework: "maturity",
+      mode: "full",
+    });
     expect(Math.abs(app.totalScore - twin.totalScore)).toBeLessThanOrEqual(10);
     expect(app.totalScore).toBeGreaterThanOrEqual(40);
     const compliance = app.dimensions.find((dimension) => dimension.dimensionId === "compliance_certifications")!;
-    expect(compliance.evidenceItems.some((item) => /SOC 2 Type II/.test(item.text) && item.url?.endsWith("/security"))).toBe(true);
+    expect(
+      compliance.evidenceItems.some((item) => /SOC 2 Type II/.test(item.text) && item.url?.endsWith("/security")),
+    ).toBe(true);
     expect(app.crossDimensionNotes).toContain("Read 11 pages, all rendered in headless Chromium");
     expect(app.strengths.filter((id) => app.gaps.includes(id))).toEqual([]);
   });
@@ -91,8 +117,13 @@ describe.runIf(RUN_BROWSER_SUITES)(browserSuite("reading client-rendered sites")
   it("follows client-side routes inside the app, but never a missing file the app links to (a logo, a PDF)", async () => {
     const site = appSite(matureApp, "static-host");
     // The brand kit links files the host does not have: each is a 404, not a route to render.
-    const shell = String(site["/"]).replace('<div id="root"></div>', '<div id="root"></div><a href="/img/logo.png">Logo</a> <a href="/download/whitepaper.pdf">Whitepaper</a>');
-    Object.assign((sites as unknown as { sites: Record<string, unknown> }).sites, { "files.test": { ...site, "/": shell, "/index.html": shell } });
+    const shell = String(site["/"]).replace(
+      '<div id="root"></div>',
+      '<div id="root"></div><a href="/img/logo.png">Logo</a> <a href="/download/whitepaper.pdf">Whitepaper</a>',
+    );
+    Object.assign((sites as unknown as { sites: Record<string, unknown> }).sites, {
+      "files.test": { ...site, "/": shell, "/index.html": shell },
+    });
     const crawl = await crawlers().crawl(sites.url("files.test"));
     expect(crawl.crawlStats.pagesRendered).toBe(11);
     const failed = new Map(crawl.crawlStats.failures.map((failure) => [new URL(failure.url).pathname, failure.reason]));
@@ -116,40 +147,61 @@ describe.runIf(RUN_BROWSER_SUITES)(browserSuite("reading client-rendered sites")
     }
   });
 
-  it("extracts the same facts from a page read as HTML and read in the browser (the existing fixtures)", { timeout: 120_000 }, async () => {
-    const pages = new Map<string, string>();
-    for (const site of calibrationSites) {
-      for (const [path, route] of Object.entries(site.pages)) {
-        const body = typeof route === "string" ? route : route.body;
-        if (typeof body === "string" && body.startsWith("<!doctype html>")) pages.set(`${site.host}${path}`, body);
+  it(
+    "extracts the same facts from a page read as HTML and read in the browser (the existing fixtures)",
+    { timeout: 120_000 },
+    async () => {
+      const pages = new Map<string, string>();
+      for (const site of calibrationSites) {
+        for (const [path, route] of Object.entries(site.pages)) {
+          const body = typeof route === "string" ? route : route.body;
+          if (typeof body === "string" && body.startsWith("<!doctype html>")) pages.set(`${site.host}${path}`, body);
+        }
       }
-    }
-    const fixtures = await new FixtureSites(Object.fromEntries(calibrationSites.map((site) => [site.host, site.pages]))).start();
-    // One session reads them all: its budget is raised past the crawl's 25 pages.
-    const wide = createRenderer(config(), silent, { resolver: fixtureResolver(), limits: { crawlPages: 1_000, crawlSeconds: 1_000 } });
-    const session = (wide as BrowserRenderer).openSession("ProductMaturityBot/test");
-    try {
-      const compare = async ([key, html]: [string, string]) => {
-        const [host, path] = [key.slice(0, key.indexOf("/")), key.slice(key.indexOf("/"))];
-        const url = fixtures.url(host, path);
-        const asHtml = readPage({ url, status: 200, body: html, kind: "html", headers: {} }).page;
-        const drawn = await session.render(url);
-        const rendered = readPage({ url: drawn.url, status: drawn.status, body: drawn.html, kind: "html", headers: {}, rendered: true }).page;
-        expect({ ...facts(rendered), jsonLd: rendered.jsonLd, external: rendered.externalLinks }, key).toEqual({ ...facts(asHtml), jsonLd: asHtml.jsonLd, external: asHtml.externalLinks });
-      };
-      // Three at a time, as a crawl renders.
-      const queue = [...pages];
-      await Promise.all([0, 1, 2].map(async () => {
-        for (let next = queue.shift(); next; next = queue.shift()) await compare(next);
-      }));
-      expect(pages.size).toBeGreaterThan(60);
-    } finally {
-      await session.close();
-      await wide.close();
-      await fixtures.stop();
-    }
-  });
-
+      const fixtures = await new FixtureSites(
+        Object.fromEntries(calibrationSites.map((site) => [site.host, site.pages])),
+      ).start();
+      // One session reads them all: its budget is raised past the crawl's 25 pages.
+      const wide = createRenderer(config(), silent, {
+        resolver: fixtureResolver(),
+        limits: { crawlPages: 1_000, crawlSeconds: 1_000 },
+      });
+      const session = (wide as BrowserRenderer).openSession("ProductMaturityBot/test");
+      try {
+        const compare = async ([key, html]: [string, string]) => {
+          const [host, path] = [key.slice(0, key.indexOf("/")), key.slice(key.indexOf("/"))];
+          const url = fixtures.url(host, path);
+          const asHtml = readPage({ url, status: 200, body: html, kind: "html", headers: {} }).page;
+          const drawn = await session.render(url);
+          const rendered = readPage({
+            url: drawn.url,
+            status: drawn.status,
+            body: drawn.html,
+            kind: "html",
+            headers: {},
+            rendered: true,
+          }).page;
+          expect({ ...facts(rendered), jsonLd: rendered.jsonLd, external: rendered.externalLinks }, key).toEqual({
+            ...facts(asHtml),
+            jsonLd: asHtml.jsonLd,
+            external: asHtml.externalLinks,
+          });
+        };
+        // Three at a time, as a crawl renders.
+        const queue = [...pages];
+        await Promise.all(
+          [0, 1, 2].map(async () => {
+            for (let next = queue.shift(); next; next = queue.shift()) await compare(next);
+          }),
+        );
+        expect(pages.size).toBeGreaterThan(60);
+      } finally {
+        await session.close();
+        await wide.close();
+        await fixtures.stop();
+      }
+    },
+  );
 });
 
 describe("a client-rendered site without a browser", () => {
@@ -159,7 +211,9 @@ describe("a client-rendered site without a browser", () => {
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({
       code: "CRAWL_FAILED",
-      message: expect.stringContaining("builds its pages in the browser with JavaScript (its HTML is an empty shell), and this service has no browser"),
+      message: expect.stringContaining(
+        "builds its pages in the browser with JavaScript (its HTML is an empty shell), and this service has no browser",
+      ),
       action: NO_BROWSER_ACTION,
     });
   });

@@ -12,14 +12,21 @@ const sites = new FixtureSites({});
 let origin: (host: string) => string;
 
 const crawler = (maxPages = 25) =>
-  createCrawler({ version: "test", crawl: { maxPages, ssrfAllowlist: ["127.0.0.1/32", "*.test"] } }, { resolver: fixtureResolver(), budgetMs: 20_000, concurrency: 1 });
+  createCrawler(
+    { version: "test", crawl: { maxPages, ssrfAllowlist: ["127.0.0.1/32", "*.test"] } },
+    { resolver: fixtureResolver(), budgetMs: 20_000, concurrency: 1 },
+  );
 const paths = (urls: readonly string[]) => urls.map((url) => url.replace(/^http:\/\/[^/]+/, ""));
 
 beforeAll(async () => {
   await sites.start();
   origin = (host) => `http://${host}:${sites.port}`;
-  const add = (more: Record<string, Site>) => Object.assign((sites as unknown as { sites: Record<string, Site> }).sites, more);
-  const product = page("Product | Same", `<h1>Product</h1><p>${"What the product does, at length. ".repeat(10)}</p><a href="/pricing">Pricing</a>`);
+  const add = (more: Record<string, Site>) =>
+    Object.assign((sites as unknown as { sites: Record<string, Site> }).sites, more);
+  const product = page(
+    "Product | Same",
+    `<h1>Product</h1><p>${"What the product does, at length. ".repeat(10)}</p><a href="/pricing">Pricing</a>`,
+  );
   // Relative: the same bytes at /a/moved and /b/moved lead to /a/target and /b/target.
   const stub = page("Moving", "<p>Moving…</p>", `<meta http-equiv="refresh" content="0; url=target">`);
   add({
@@ -53,7 +60,9 @@ describe("a body served at several addresses", () => {
     expect(read).not.toEqual(expect.arrayContaining(["/b/moved"]));
     // Every address was asked for; none of the copies is a failure.
     const asked = sites.requestsTo("same.test").map((request) => request.path);
-    expect(asked).toEqual(expect.arrayContaining(["/product", "/features/product", "/docs/product", "/a/moved", "/b/moved"]));
+    expect(asked).toEqual(
+      expect.arrayContaining(["/product", "/features/product", "/docs/product", "/a/moved", "/b/moved"]),
+    );
     expect(result.crawlStats.failures).toEqual([]);
   });
 });

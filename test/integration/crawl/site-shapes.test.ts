@@ -15,7 +15,11 @@ let origin: (host: string) => string;
 function crawler(maxPages = 25) {
   return createCrawler(
     { version: "test", crawl: { maxPages, ssrfAllowlist: ["127.0.0.1/32", "*.test"] } },
-    { resolver: fixtureResolver({ "intranet.refresh.test": ["10.0.0.7"] }), limits: { ...defaultFetchLimits, pageTimeoutMs: 2_000 }, budgetMs: 20_000 },
+    {
+      resolver: fixtureResolver({ "intranet.refresh.test": ["10.0.0.7"] }),
+      limits: { ...defaultFetchLimits, pageTimeoutMs: 2_000 },
+      budgetMs: 20_000,
+    },
   );
 }
 
@@ -25,7 +29,8 @@ const text = (html: string) => ({ headers: { "content-type": "text/plain" }, bod
 beforeAll(async () => {
   await sites.start();
   origin = (host) => `http://${host}:${sites.port}`;
-  const add = (more: Record<string, Site>) => Object.assign((sites as unknown as { sites: Record<string, Site> }).sites, more);
+  const add = (more: Record<string, Site>) =>
+    Object.assign((sites as unknown as { sites: Record<string, Site> }).sites, more);
 
   // Everything under /website/, served like a lenient static host: a folder answers with and without its slash.
   const home = page(
@@ -34,7 +39,10 @@ beforeAll(async () => {
      <h1>Prefix Co</h1><p>Observability for small teams.</p>
      ${Array.from({ length: 12 }, (_, i) => `<a href="feature-${i}/">Feature ${i}</a>`).join(" ")}`,
   );
-  const tour = page("Tour", `<h1>Tour</h1><p>See it work.</p><a href="../security/">Security</a> <a href="changelog/">What's new</a>`);
+  const tour = page(
+    "Tour",
+    `<h1>Tour</h1><p>See it work.</p><a href="../security/">Security</a> <a href="changelog/">What's new</a>`,
+  );
   const folder = (path: string, body: string): Site => ({ [path]: body, [`${path}/`]: body });
   add({
     "prefix.test": {
@@ -53,12 +61,25 @@ beforeAll(async () => {
       ...folder("/website/tour/changelog", page("Changelog", "<h1>Changelog</h1><p>v2.1 released.</p>")),
       ...folder("/website/hidden-gem", page("Gem", "<p>Only the sitemap links here.</p>")),
       ...folder("/website/private", page("Private", "<p>never read</p>")),
-      ...Object.assign({}, ...Array.from({ length: 12 }, (_, i) => folder(`/website/feature-${i}`, page(`F${i}`, `<p>feature ${i}</p>`)))),
+      ...Object.assign(
+        {},
+        ...Array.from({ length: 12 }, (_, i) => folder(`/website/feature-${i}`, page(`F${i}`, `<p>feature ${i}</p>`))),
+      ),
     },
     // Two folders deep, links whose text says nothing: only the folder the home page is served from tells pricing apart.
     "deep.test": {
-      "/sites/acme-cloud/": page("Deep", ["pricing", "docs", "tour", "story", "team-offsite", "gallery"].map((path) => `<a href="${path}/">→</a>`).join(" ")),
-      ...Object.fromEntries(["pricing", "docs", "tour", "story", "team-offsite", "gallery"].map((path) => [`/sites/acme-cloud/${path}/`, page(path, `<p>${path} page</p>`)])),
+      "/sites/acme-cloud/": page(
+        "Deep",
+        ["pricing", "docs", "tour", "story", "team-offsite", "gallery"]
+          .map((path) => `<a href="${path}/">→</a>`)
+          .join(" "),
+      ),
+      ...Object.fromEntries(
+        ["pricing", "docs", "tour", "story", "team-offsite", "gallery"].map((path) => [
+          `/sites/acme-cloud/${path}/`,
+          page(path, `<p>${path} page</p>`),
+        ]),
+      ),
     },
     "jekyll.test": {
       "/robots.txt": text("Sitemap: http://localhost:4000/sitemap.xml\n"),
@@ -75,17 +96,32 @@ beforeAll(async () => {
     },
     "canon.test": {
       // Every page names the home page as canonical (a CMS export slip); only /pricing?ref=nav truly duplicates a page.
-      "/": page("Canon", `<a href="/pricing?ref=nav">Pricing</a> <a href="/pricing?src=footer">Plans</a> <a href="/tour">Tour</a> <a href="/copy">Copy</a>`, `<link rel="canonical" href="/">`),
+      "/": page(
+        "Canon",
+        `<a href="/pricing?ref=nav">Pricing</a> <a href="/pricing?src=footer">Plans</a> <a href="/tour">Tour</a> <a href="/copy">Copy</a>`,
+        `<link rel="canonical" href="/">`,
+      ),
       "/pricing": page("Pricing", "<p>$5 per month</p>", `<link rel="canonical" href="/">`),
       "/tour": page("Tour", "<p>See the product.</p>", `<link rel="canonical" href="/">`),
-      "/copy": page("Canon", `<a href="/pricing?ref=nav">Pricing</a> <a href="/pricing?src=footer">Plans</a> <a href="/tour">Tour</a> <a href="/copy">Copy</a>`, `<link rel="canonical" href="/">`),
+      "/copy": page(
+        "Canon",
+        `<a href="/pricing?ref=nav">Pricing</a> <a href="/pricing?src=footer">Plans</a> <a href="/tour">Tour</a> <a href="/copy">Copy</a>`,
+        `<link rel="canonical" href="/">`,
+      ),
     },
     "refresh.test": {
-      "/": page("Refresh", `<a href="/old-pricing">Pricing</a> <a href="/moved">Moved</a> <a href="/slow-refresh">Later</a>`),
+      "/": page(
+        "Refresh",
+        `<a href="/old-pricing">Pricing</a> <a href="/moved">Moved</a> <a href="/slow-refresh">Later</a>`,
+      ),
       "/old-pricing": page("Moved", "<p>Redirecting…</p>", `<meta http-equiv="refresh" content="0; url=/pricing">`),
       "/pricing": page("Pricing", "<h1>Pricing</h1><p>$12 per month.</p>"),
       "/moved": page("Moved", "", `<meta http-equiv="refresh" content="0;URL='${"INTRANET"}/admin'">`),
-      "/slow-refresh": page("Notice", `<p>${"This page has a long notice that people read before it moves on. ".repeat(5)}</p>`, `<meta http-equiv="refresh" content="30; url=/next">`),
+      "/slow-refresh": page(
+        "Notice",
+        `<p>${"This page has a long notice that people read before it moves on. ".repeat(5)}</p>`,
+        `<meta http-equiv="refresh" content="30; url=/next">`,
+      ),
       "/next": page("Next", "<p>next page</p>"),
     },
     "www.links.test": {
@@ -114,8 +150,11 @@ beforeAll(async () => {
     "mega.test": Object.fromEntries(
       ["/", "/a", "/b", "/c", "/d"].map((path) => [
         path,
-        page(path, `<div class="menu"><div>Platform Observability Logs Traces Metrics</div><div>Company About Careers Press</div></div>
-          <a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/d">d</a><main><p>Own text of ${path}.</p></main>`),
+        page(
+          path,
+          `<div class="menu"><div>Platform Observability Logs Traces Metrics</div><div>Company About Careers Press</div></div>
+          <a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/d">d</a><main><p>Own text of ${path}.</p></main>`,
+        ),
       ]),
     ),
   });
@@ -138,7 +177,16 @@ describe("a site that lives in a folder (/website/)", () => {
   it("is crawled as fully as one at the root, relative links resolving inside the folder the page was served from", async () => {
     const result = await crawler().crawl(origin("prefix.test"));
     const read = paths(result.crawledPages);
-    for (const path of ["/website", "/website/tour", "/website/docs", "/website/pricing", "/website/about", "/website/security", "/website/tour/changelog", "/website/hidden-gem"]) {
+    for (const path of [
+      "/website",
+      "/website/tour",
+      "/website/docs",
+      "/website/pricing",
+      "/website/about",
+      "/website/security",
+      "/website/tour/changelog",
+      "/website/hidden-gem",
+    ]) {
       expect(read).toContain(path);
     }
     expect(read.filter((path) => path.startsWith("/website/feature-"))).toHaveLength(12);
@@ -155,14 +203,20 @@ describe("a site that lives in a folder (/website/)", () => {
 
   it("reads the folder the home page is served from as the site's root when ranking, however deep it is", async () => {
     const result = await crawler(3).crawl(origin("deep.test") + "/sites/acme-cloud/");
-    expect(paths(result.crawledPages)).toEqual(["/sites/acme-cloud", "/sites/acme-cloud/pricing", "/sites/acme-cloud/docs"]);
+    expect(paths(result.crawledPages)).toEqual([
+      "/sites/acme-cloud",
+      "/sites/acme-cloud/pricing",
+      "/sites/acme-cloud/docs",
+    ]);
   });
 
   it("obeys robots.txt and reports what it kept out", async () => {
     const result = await crawler().crawl(origin("prefix.test"));
     expect(result.crawlStats.skippedByRobots).toBe(1);
     expect(result.crawlStats.skippedByRobotsUrls).toEqual([`${origin("prefix.test")}/website/private`]);
-    expect(sites.requestsTo("prefix.test").filter((request) => request.path.startsWith("/website/private"))).toHaveLength(0);
+    expect(
+      sites.requestsTo("prefix.test").filter((request) => request.path.startsWith("/website/private")),
+    ).toHaveLength(0);
   });
 });
 
@@ -197,7 +251,12 @@ describe("meta refresh", () => {
 
   it("checks a refresh target with the address guard, like any redirect", async () => {
     const result = await crawler().crawl(origin("refresh.test"));
-    expect(result.crawlStats.failures).toEqual([{ url: `${origin("intranet.refresh.test")}/admin`, reason: expect.stringMatching(/non-public address, private network/) }]);
+    expect(result.crawlStats.failures).toEqual([
+      {
+        url: `${origin("intranet.refresh.test")}/admin`,
+        reason: expect.stringMatching(/non-public address, private network/),
+      },
+    ]);
     expect(result.crawlStats.failures[0]?.reason).not.toMatch(/10\.0\.0\.7/);
     expect(sites.requestsTo("intranet.refresh.test")).toHaveLength(0);
   });

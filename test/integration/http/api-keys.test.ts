@@ -15,7 +15,8 @@ async function member(email: string, plan?: "free" | "pro" | "business" | "enter
   return caller;
 }
 
-const setPlan = (accountId: string, plan: string) => service.app.database.dataSource.query("UPDATE accounts SET plan = $1 WHERE id = $2", [plan, accountId]);
+const setPlan = (accountId: string, plan: string) =>
+  service.app.database.dataSource.query("UPDATE accounts SET plan = $1 WHERE id = $2", [plan, accountId]);
 
 const api = (path: string, init: CallInit = {}) => apiClient(service)(path, init);
 
@@ -31,11 +32,21 @@ describe("API keys", () => {
 
   it("show the secret once, list by prefix, authenticate, count API calls, and stop working when revoked", async () => {
     const owner = await member("owner@example.com", "business");
-    const created = await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "  CI deploys  ", admin: true } });
+    const created = await api("/api/keys", {
+      method: "POST",
+      cookie: owner.cookie,
+      body: { name: "  CI deploys  ", admin: true },
+    });
     expect(created.status).toBe(201);
     const { key, secret } = await created.json();
     expect(secret).toMatch(/^pms_live_[0-9A-Za-z]{49}$/);
-    expect(key).toEqual({ id: expect.any(String), name: "CI deploys", prefix: secret.slice(0, 13), createdAt: expect.any(String), lastUsedAt: null });
+    expect(key).toEqual({
+      id: expect.any(String),
+      name: "CI deploys",
+      prefix: secret.slice(0, 13),
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+    });
 
     const listed = await (await api("/api/keys", { cookie: owner.cookie })).json();
     expect(listed).toEqual({ keys: [key] });
@@ -53,7 +64,10 @@ describe("API keys", () => {
       body: JSON.stringify({ query: "{ usage { apiCalls { used } credits { used } } }" }),
     });
     expect(await viaGraphQL.json()).toEqual({ data: { usage: { apiCalls: { used: 2 }, credits: { used: 0.2 } } } });
-    const [{ last_used_at: lastUsed }] = await service.app.database.dataSource.query("SELECT last_used_at FROM api_keys WHERE id = $1", [key.id]);
+    const [{ last_used_at: lastUsed }] = await service.app.database.dataSource.query(
+      "SELECT last_used_at FROM api_keys WHERE id = $1",
+      [key.id],
+    );
     expect(lastUsed).not.toBeNull();
 
     // A key cannot mint or revoke keys.
@@ -71,7 +85,11 @@ describe("API keys", () => {
     expect(after.status).toBe(401);
     expect((await after.json()).error).toMatchObject({ code: "AUTH_REQUIRED", message: "The API key is not valid." });
     // Also where anonymous callers are welcome: credentials are checked before the input.
-    const scoring = await api("/api/score", { method: "POST", bearer: secret, body: { url: `https://example.com/${"a".repeat(2_100)}` } });
+    const scoring = await api("/api/score", {
+      method: "POST",
+      bearer: secret,
+      body: { url: `https://example.com/${"a".repeat(2_100)}` },
+    });
     expect(scoring.status).toBe(401);
     expect((await scoring.json()).error).toMatchObject({ code: "AUTH_REQUIRED", message: "The API key is not valid." });
     expect((await api(`/api/keys/${key.id}`, { method: "DELETE", cookie: owner.cookie })).status).toBe(404);
@@ -80,7 +98,9 @@ describe("API keys", () => {
 
   it("answers 404 for another account's key, and 403 once the key's account leaves the API plans", async () => {
     const owner = await member("second-owner@example.com", "business");
-    const { key, secret } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "k" } })).json();
+    const { key, secret } = await (
+      await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "k" } })
+    ).json();
     const stranger = await member("stranger@example.com", "enterprise");
     const response = await api(`/api/keys/${key.id}`, { method: "DELETE", cookie: stranger.cookie });
     expect(response.status).toBe(404);
@@ -94,9 +114,16 @@ describe("API keys", () => {
 
   it("refuses malformed keys, a wrong checksum and other schemes with 401", async () => {
     const owner = await member("third-owner@example.com", "business");
-    const { secret } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "k" } })).json();
+    const { secret } = await (
+      await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "k" } })
+    ).json();
     const typo = `${secret.slice(0, 20)}${secret[20] === "A" ? "B" : "A"}${secret.slice(21)}`;
-    for (const authorization of [`Bearer ${typo}`, "Bearer pms_live_short", `Basic ${Buffer.from("a:b").toString("base64")}`, "Bearer"]) {
+    for (const authorization of [
+      `Bearer ${typo}`,
+      "Bearer pms_live_short",
+      `Basic ${Buffer.from("a:b").toString("base64")}`,
+      "Bearer",
+    ]) {
       const response = await fetch(`${service.url}/api/usage`, { headers: { authorization } });
       expect({ authorization, status: response.status }).toEqual({ authorization, status: 401 });
     }
@@ -104,8 +131,16 @@ describe("API keys", () => {
 
   it("refuses a cross-site form post with the session cookie (CSRF): only JSON bodies are read", async () => {
     const owner = await member("csrf-owner@example.com", "business");
-    for (const [type, body] of [["text/plain", '{"name":"evil"}'], ["application/x-www-form-urlencoded", "name=evil"], ["multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nevil\r\n--x--"]]) {
-      const response = await fetch(`${service.url}/api/keys`, { method: "POST", headers: { cookie: owner.cookie, "content-type": type! }, body });
+    for (const [type, body] of [
+      ["text/plain", '{"name":"evil"}'],
+      ["application/x-www-form-urlencoded", "name=evil"],
+      ["multipart/form-data; boundary=x", '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nevil\r\n--x--'],
+    ]) {
+      const response = await fetch(`${service.url}/api/keys`, {
+        method: "POST",
+        headers: { cookie: owner.cookie, "content-type": type! },
+        body,
+      });
       expect({ type, status: response.status }).toEqual({ type, status: 415 });
     }
     expect(await (await api("/api/keys", { cookie: owner.cookie })).json()).toEqual({ keys: [] });
@@ -118,12 +153,18 @@ describe("API keys", () => {
     expect((await missing.json()).error.message).toMatch(/name/);
     const long = await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "x".repeat(101) } });
     expect(long.status).toBe(400);
-    expect((await long.json()).error).toMatchObject({ code: "VALIDATION_FAILED", message: expect.stringMatching(/^name: /) });
+    expect((await long.json()).error).toMatchObject({
+      code: "VALIDATION_FAILED",
+      message: expect.stringMatching(/^name: /),
+    });
   });
 });
 
 describe("credentials over graphql-ws", () => {
-  async function wsQuery(query: string, options: { connectionParams?: Record<string, unknown>; headers?: Record<string, string> } = {}) {
+  async function wsQuery(
+    query: string,
+    options: { connectionParams?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
     const { createClient } = await import("graphql-ws");
     const { default: WebSocket } = await import("ws");
     const headers = options.headers ?? {};
@@ -149,8 +190,12 @@ describe("credentials over graphql-ws", () => {
 
   it("takes an API key from connectionParams, metered like HTTP", async () => {
     const owner = await member("ws-owner@example.com", "business");
-    const { secret } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "ws" } })).json();
-    const result = await wsQuery("{ usage { apiCalls { used } } }", { connectionParams: { authorization: `Bearer ${secret}` } });
+    const { secret } = await (
+      await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "ws" } })
+    ).json();
+    const result = await wsQuery("{ usage { apiCalls { used } } }", {
+      connectionParams: { authorization: `Bearer ${secret}` },
+    });
     expect(result).toEqual({ data: { usage: { apiCalls: { used: 1 } } } });
   });
 
@@ -159,7 +204,9 @@ describe("credentials over graphql-ws", () => {
     const host = new URL(service.url).host;
     const own = await wsQuery("{ usage { plan } }", { headers: { cookie: owner.cookie, origin: `http://${host}` } });
     expect(own).toEqual({ data: { usage: { plan: "free" } } });
-    const foreign = (await wsQuery("{ usage { plan } }", { headers: { cookie: owner.cookie, origin: "https://evil.example" } })) as { errors: Array<{ extensions: { code: string } }> };
+    const foreign = (await wsQuery("{ usage { plan } }", {
+      headers: { cookie: owner.cookie, origin: "https://evil.example" },
+    })) as { errors: Array<{ extensions: { code: string } }> };
     expect(foreign.errors[0]!.extensions.code).toBe("AUTH_REQUIRED");
   });
 });

@@ -34,7 +34,9 @@ describe("GraphQL over HTTP conformance (graphql-http serverAudits)", () => {
       serverAudits({ url: () => `${service.url}/graphql` }).map(async (audit) => ({ audit, result: await audit.fn() })),
     );
     const errors = results.filter(({ result }) => result.status === "error");
-    expect(errors.map(({ audit, result }) => `${audit.id} ${audit.name}: ${"reason" in result ? result.reason : ""}`)).toEqual([]);
+    expect(
+      errors.map(({ audit, result }) => `${audit.id} ${audit.name}: ${"reason" in result ? result.reason : ""}`),
+    ).toEqual([]);
 
     const deviations = results.filter(({ result }) => result.status !== "ok").map(({ audit }) => audit.id);
     expect(deviations.filter((id) => !(id in accepted))).toEqual([]);

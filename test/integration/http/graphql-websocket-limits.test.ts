@@ -3,7 +3,11 @@ import type { AddressInfo } from "node:net";
 import { createClient, type Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
-import { MAX_ACTIVE_OPERATIONS, MAX_OPERATIONS_PER_WINDOW, MAX_SOCKETS_PER_ADDRESS } from "../../../src/graphql/websocket.js";
+import {
+  MAX_ACTIVE_OPERATIONS,
+  MAX_OPERATIONS_PER_WINDOW,
+  MAX_SOCKETS_PER_ADDRESS,
+} from "../../../src/graphql/websocket.js";
 import { startTestApp, type TestApp } from "../../support/app.js";
 
 /**
@@ -41,18 +45,30 @@ function clientFrom(address: string, connectionParams?: Record<string, unknown>)
       super(url, protocols, { headers: { "x-forwarded-for": address } });
     }
   }
-  return createClient({ url: wsUrl(), webSocketImpl: FromAddress, retryAttempts: 0, lazy: true, ...(connectionParams ? { connectionParams } : {}) });
+  return createClient({
+    url: wsUrl(),
+    webSocketImpl: FromAddress,
+    retryAttempts: 0,
+    lazy: true,
+    ...(connectionParams ? { connectionParams } : {}),
+  });
 }
 
 /** The first thing an operation answers: a result, an error, or "complete". */
 function first(client: Client, query: string, variables?: Record<string, unknown>): Promise<unknown> {
   return new Promise((resolve) => {
-    client.subscribe({ query, ...(variables ? { variables } : {}) }, { next: resolve, error: resolve, complete: () => resolve("complete") });
+    client.subscribe(
+      { query, ...(variables ? { variables } : {}) },
+      { next: resolve, error: resolve, complete: () => resolve("complete") },
+    );
   });
 }
 
 async function startJob(client: Client): Promise<string> {
-  const started = (await first(client, `mutation { startScore(input: { url: "${siteUrl}", kind: score }) { job { id } } }`)) as { data?: { startScore: { job: { id: string } } } };
+  const started = (await first(
+    client,
+    `mutation { startScore(input: { url: "${siteUrl}", kind: score }) { job { id } } }`,
+  )) as { data?: { startScore: { job: { id: string } } } };
   expect(started.data?.startScore.job.id, JSON.stringify(started)).toMatch(/^[0-9a-f-]{36}$/);
   return started.data!.startScore.job.id;
 }
@@ -65,12 +81,22 @@ describe("graphql-ws limits", () => {
       const seen: unknown[] = [];
       // Each follows the job, which crawls a site that never answers: it stays open.
       for (let i = 0; i < MAX_ACTIVE_OPERATIONS; i++) {
-        client.subscribe({ query: `subscription ($id: ID!) { scoreProgress(jobId: $id) { status } }`, variables: { id: jobId } }, { next: (value) => seen.push(value), error: (error) => seen.push(error), complete: () => undefined });
+        client.subscribe(
+          { query: `subscription ($id: ID!) { scoreProgress(jobId: $id) { status } }`, variables: { id: jobId } },
+          { next: (value) => seen.push(value), error: (error) => seen.push(error), complete: () => undefined },
+        );
       }
       await expect.poll(() => seen.length).toBe(MAX_ACTIVE_OPERATIONS);
-      expect(seen.every((value) => /"status":"(queued|crawling)"/.test(JSON.stringify(value))), JSON.stringify(seen.slice(0, 2))).toBe(true);
-      const refused = await first(client, `subscription ($id: ID!) { scoreProgress(jobId: $id) { status } }`, { id: jobId });
-      expect(JSON.stringify(refused)).toContain(`At most ${MAX_ACTIVE_OPERATIONS} operations may be active on one socket`);
+      expect(
+        seen.every((value) => /"status":"(queued|crawling)"/.test(JSON.stringify(value))),
+        JSON.stringify(seen.slice(0, 2)),
+      ).toBe(true);
+      const refused = await first(client, `subscription ($id: ID!) { scoreProgress(jobId: $id) { status } }`, {
+        id: jobId,
+      });
+      expect(JSON.stringify(refused)).toContain(
+        `At most ${MAX_ACTIVE_OPERATIONS} operations may be active on one socket`,
+      );
     } finally {
       await client.dispose();
     }
@@ -112,7 +138,13 @@ describe("graphql-ws limits", () => {
     try {
       const answers: string[] = [];
       for (let i = 0; i <= MAX_OPERATIONS_PER_WINDOW; i++) {
-        answers.push(JSON.stringify(await first(client, `subscription ($id: ID!) { scoreProgress(jobId: $id) { status } }`, { id: crypto.randomUUID() })));
+        answers.push(
+          JSON.stringify(
+            await first(client, `subscription ($id: ID!) { scoreProgress(jobId: $id) { status } }`, {
+              id: crypto.randomUUID(),
+            }),
+          ),
+        );
       }
       expect(answers.slice(0, MAX_OPERATIONS_PER_WINDOW).every((answer) => answer.includes("NOT_FOUND"))).toBe(true);
       expect(answers.at(-1)).toContain(`At most ${MAX_OPERATIONS_PER_WINDOW} operations may start per 10 s`);
@@ -140,7 +172,12 @@ describe("hostile frames over graphql-ws", () => {
   it("answers a credential that is not a string as a wrong credential, never as anonymous", async () => {
     const client = clientFrom(newAddress(), { authorization: 12345 });
     try {
-      const answer = JSON.stringify(await first(client, `mutation { startScore(input: { url: "http://127.0.0.1:9/", kind: score }) { job { id } } }`));
+      const answer = JSON.stringify(
+        await first(
+          client,
+          `mutation { startScore(input: { url: "http://127.0.0.1:9/", kind: score }) { job { id } } }`,
+        ),
+      );
       expect(answer).toContain("AUTH_REQUIRED");
       expect(answer).not.toContain('"job"');
     } finally {
@@ -150,10 +187,16 @@ describe("hostile frames over graphql-ws", () => {
 
   it("refuses a NUL in a literal of the document before anything runs, naming the field", async () => {
     const client = clientFrom(newAddress());
-    const jobs = async () => Number((await service.app.database.dataSource.query(`SELECT count(*) AS n FROM score_jobs`))[0].n);
+    const jobs = async () =>
+      Number((await service.app.database.dataSource.query(`SELECT count(*) AS n FROM score_jobs`))[0].n);
     try {
       const before = await jobs();
-      const answer = JSON.stringify(await first(client, `mutation { startScore(input: { url: "http://127.0.0.1:9/", kind: score, context: "ctx\\u0000x" }) { job { id } } }`));
+      const answer = JSON.stringify(
+        await first(
+          client,
+          `mutation { startScore(input: { url: "http://127.0.0.1:9/", kind: score, context: "ctx\\u0000x" }) { job { id } } }`,
+        ),
+      );
       expect(answer).toContain("VALIDATION_FAILED");
       expect(answer).toContain("input.context: must not contain control characters (found U+0000)");
       expect(await jobs()).toBe(before);
@@ -179,21 +222,44 @@ describe("documents that do not parse, over graphql-ws", () => {
       webSocketImpl: FromAddress,
       retryAttempts: 0,
       lazy: false,
-      on: { connected: () => void (connections += 1), closed: (event) => void closes.push((event as { code: number }).code) },
+      on: {
+        connected: () => void (connections += 1),
+        closed: (event) => void closes.push((event as { code: number }).code),
+      },
     });
     try {
-      const syntax = (await first(client, "{ health { status ")) as Array<{ message: string; locations?: unknown; extensions?: Record<string, unknown> }>;
+      const syntax = (await first(client, "{ health { status ")) as Array<{
+        message: string;
+        locations?: unknown;
+        extensions?: Record<string, unknown>;
+      }>;
       expect(syntax).toEqual([
-        { message: "Syntax Error: Expected Name, found <EOF>.", locations: [{ line: 1, column: 19 }], extensions: expect.objectContaining({ code: "VALIDATION_FAILED" }) },
+        {
+          message: "Syntax Error: Expected Name, found <EOF>.",
+          locations: [{ line: 1, column: 19 }],
+          extensions: expect.objectContaining({ code: "VALIDATION_FAILED" }),
+        },
       ]);
       const depth = 20_000;
-      const nested = (await first(client, `{ scoreResult(id: ${"[".repeat(depth)}${"]".repeat(depth)}) { id } }`)) as Array<{ message: string; extensions?: Record<string, unknown> }>;
-      expect(nested).toEqual([expect.objectContaining({ message: "Syntax Error: the document is nested too deeply to parse.", extensions: expect.objectContaining({ code: "VALIDATION_FAILED" }) })]);
+      const nested = (await first(
+        client,
+        `{ scoreResult(id: ${"[".repeat(depth)}${"]".repeat(depth)}) { id } }`,
+      )) as Array<{ message: string; extensions?: Record<string, unknown> }>;
+      expect(nested).toEqual([
+        expect.objectContaining({
+          message: "Syntax Error: the document is nested too deeply to parse.",
+          extensions: expect.objectContaining({ code: "VALIDATION_FAILED" }),
+        }),
+      ]);
       // The same socket answers the next operation.
-      expect(await first(client, "{ health { status } }")).toEqual({ data: { health: { status: expect.any(String) } } });
+      expect(await first(client, "{ health { status } }")).toEqual({
+        data: { health: { status: expect.any(String) } },
+      });
       expect({ connections, closes }).toEqual({ connections: 1, closes: [] });
       expect(printed).not.toHaveBeenCalled();
-      const stackLike = written.mock.calls.map(([chunk]) => String(chunk)).filter((text) => /Syntax Error|call stack|\n\s+at /.test(text));
+      const stackLike = written.mock.calls
+        .map(([chunk]) => String(chunk))
+        .filter((text) => /Syntax Error|call stack|\n\s+at /.test(text));
       expect(stackLike).toEqual([]);
     } finally {
       printed.mockRestore();

@@ -42,7 +42,9 @@ describe("GraphQL over HTTP", () => {
   it("refuses malformed JSON with a 400 VALIDATION_FAILED envelope", async () => {
     const response = await postGraphQL('{"query": "{ health { status } }"');
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { code: "VALIDATION_FAILED", message: "body: is not valid JSON.", retryable: false } });
+    expect(await response.json()).toMatchObject({
+      error: { code: "VALIDATION_FAILED", message: "body: is not valid JSON.", retryable: false },
+    });
   });
 
   it("refuses prototype-polluting bodies, saying so rather than calling valid JSON invalid", async () => {
@@ -54,19 +56,27 @@ describe("GraphQL over HTTP", () => {
       const response = await postGraphQL(body);
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({
-        error: { code: "VALIDATION_FAILED", message: "body: contains a forbidden key (__proto__ or constructor.prototype).", retryable: false },
+        error: {
+          code: "VALIDATION_FAILED",
+          message: "body: contains a forbidden key (__proto__ or constructor.prototype).",
+          retryable: false,
+        },
       });
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // A key merely named "constructor" is fine.
-    const harmless = await postGraphQL('{"query": "{ health { status } }", "extensions": {"constructor": {"name": "x"}}}');
+    const harmless = await postGraphQL(
+      '{"query": "{ health { status } }", "extensions": {"constructor": {"name": "x"}}}',
+    );
     expect(harmless.status).toBe(200);
   });
 
   it("refuses an empty JSON body naming it", async () => {
     const response = await postGraphQL("");
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { code: "VALIDATION_FAILED", message: "body: is empty; send a JSON object." } });
+    expect(await response.json()).toMatchObject({
+      error: { code: "VALIDATION_FAILED", message: "body: is empty; send a JSON object." },
+    });
   });
 
   it("refuses a body over 64 KiB with a 413 envelope before parsing it", async () => {
@@ -90,14 +100,18 @@ describe("GraphQL over HTTP", () => {
     const response = await fetch(`${service.url}/graphql`, { headers: { accept: "text/html" } });
     expect(response.status).toBe(200);
     const html = await response.text();
-    expect(html).toContain('url=/graphiql');
+    expect(html).toContain("url=/graphiql");
     expect(html).not.toMatch(/https?:\/\//);
   });
 });
 
 describe("GraphQL over WebSocket (graphql-ws) on the same path", () => {
   it("executes operations over a graphql-transport-ws connection at /graphql", async () => {
-    const client = createClient({ url: `${service.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: `${service.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     try {
       const result = await new Promise<unknown>((resolve, reject) => {
         let value: unknown;
@@ -113,10 +127,17 @@ describe("GraphQL over WebSocket (graphql-ws) on the same path", () => {
   });
 
   it("reports errors over the socket in the catalogue's shape", async () => {
-    const client = createClient({ url: `${service.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: `${service.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     try {
       const errors = await new Promise<unknown>((resolve) => {
-        client.subscribe({ query: "{ health { nope } }" }, { next: () => undefined, error: resolve, complete: () => resolve("completed") });
+        client.subscribe(
+          { query: "{ health { nope } }" },
+          { next: () => undefined, error: resolve, complete: () => resolve("completed") },
+        );
       });
       expect(errors).toEqual([
         expect.objectContaining({
@@ -142,8 +163,10 @@ describe("GraphQL over WebSocket (graphql-ws) on the same path", () => {
 
 describe("a mutation over GET", () => {
   it("is 405 METHOD_NOT_ALLOWED with Allow: POST, in its code as in its status", async () => {
-    const query = encodeURIComponent("mutation { createApiKey(input: { name: \"x\" }) { key { id } } }");
-    const response = await fetch(`${service.url}/graphql?query=${query}`, { headers: { "apollo-require-preflight": "true" } });
+    const query = encodeURIComponent('mutation { createApiKey(input: { name: "x" }) { key { id } } }');
+    const response = await fetch(`${service.url}/graphql?query=${query}`, {
+      headers: { "apollo-require-preflight": "true" },
+    });
     const body = (await response.json()) as { errors?: Array<{ message: string; extensions: { code: string } }> };
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("POST");

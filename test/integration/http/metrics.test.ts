@@ -28,19 +28,41 @@ describe("GET /metrics", () => {
     const api = apiClient(service);
     const graphql = graphqlClient(service);
     const ada = await signIn(service, "ada@metrics.test");
-    const scored = await api("/api/score/quick", { method: "POST", cookie: ada.cookie, body: { url: service.siteUrl("leader.test") } });
+    const scored = await api("/api/score/quick", {
+      method: "POST",
+      cookie: ada.cookie,
+      body: { url: service.siteUrl("leader.test") },
+    });
     expect(scored.status).toBe(200);
     const { id } = await scored.json();
     expect((await api(`/api/score/${id}`)).status).toBe(200);
     expect((await api("/api/score/00000000-0000-4000-8000-000000000000")).status).toBe(404);
-    await graphql(`query { usage { plan } }`, {}, { cookie: ada.cookie });
-    await graphql(`query { usage { plan } }`);
+    await graphql(
+      `
+        query {
+          usage {
+            plan
+          }
+        }
+      `,
+      {},
+      { cookie: ada.cookie },
+    );
+    await graphql(`
+      query {
+        usage {
+          plan
+        }
+      }
+    `);
 
     const response = await fetch(service.app.metricsUrl!);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/plain");
     const text = await response.text();
-    expect(sample(text, "pms_http_request_duration_seconds_count", { route: "/api/score/quick", status: "200" })).toBe(1);
+    expect(sample(text, "pms_http_request_duration_seconds_count", { route: "/api/score/quick", status: "200" })).toBe(
+      1,
+    );
     expect(sample(text, "pms_http_request_duration_seconds_count", { route: "/api/score/:id", status: "404" })).toBe(1);
     expect(sample(text, "pms_jobs_finished_total", { kind: "quick", status: "completed" })).toBe(1);
     expect(sample(text, "pms_job_duration_seconds_count", { kind: "quick", status: "completed" })).toBe(1);

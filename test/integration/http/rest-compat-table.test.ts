@@ -29,7 +29,7 @@ const schema = new GraphQLSchema({
         args: { id: { type: new GraphQLNonNull(GraphQLString) } },
         resolve: (_root, { id }: { id: string }) => {
           if (id === "missing") throw new AppError("NOT_FOUND", "No such thing.");
-          if (id === "boom") throw new Error("relation \"secret_table\" does not exist");
+          if (id === "boom") throw new Error('relation "secret_table" does not exist');
           return { name: "thing", id };
         },
       },
@@ -54,7 +54,13 @@ const rows = [
     operation: parse("query Thing($id: String!) { thing(id: $id) { name id } }"),
     variables: ({ params }) => ({ id: params.id ?? "" }),
     body: (data) => ({ thing: data.thing }),
-    doc: { auth: "public", summary: "A thing", tag: "Things", responses: { 200: object({ thing: select("thing") }) }, errors: [] },
+    doc: {
+      auth: "public",
+      summary: "A thing",
+      tag: "Things",
+      responses: { 200: object({ thing: select("thing") }) },
+      errors: [],
+    },
   }),
   route<{ createThing: { name: string; id: string | null } }, { name: unknown }>({
     method: "POST",
@@ -64,7 +70,13 @@ const rows = [
     variables: (input) => ({ name: objectBody(input).name }),
     status: () => 201,
     body: (data) => ({ thing: data.createThing }),
-    doc: { auth: "public", summary: "Create a thing", tag: "Things", responses: { 201: object({ thing: select("createThing") }) }, errors: [] },
+    doc: {
+      auth: "public",
+      summary: "Create a thing",
+      tag: "Things",
+      responses: { 201: object({ thing: select("createThing") }) },
+      errors: [],
+    },
   }),
 ];
 
@@ -111,7 +123,12 @@ describe("REST compatibility table", () => {
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({
-      error: { code: "INTERNAL", message: "An unexpected error occurred.", action: expect.any(String), retryable: true },
+      error: {
+        code: "INTERNAL",
+        message: "An unexpected error occurred.",
+        action: expect.any(String),
+        retryable: true,
+      },
     });
     expect(text).not.toContain("secret_table");
 
@@ -125,13 +142,18 @@ describe("REST compatibility table", () => {
   it("refuses malformed JSON with 400 VALIDATION_FAILED", async () => {
     const response = await post("/api/things", '{"name": ');
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { code: "VALIDATION_FAILED", message: "body: is not valid JSON." } });
+    expect(await response.json()).toMatchObject({
+      error: { code: "VALIDATION_FAILED", message: "body: is not valid JSON." },
+    });
   });
 
   it("refuses a body that is not an object, and a wrongly typed field, naming it", async () => {
     const array = await post("/api/things", "[1,2]");
     expect(array.status).toBe(400);
-    expect((await array.json()).error).toMatchObject({ code: "VALIDATION_FAILED", message: "body: must be a JSON object" });
+    expect((await array.json()).error).toMatchObject({
+      code: "VALIDATION_FAILED",
+      message: "body: must be a JSON object",
+    });
 
     const wrongType = await post("/api/things", JSON.stringify({ name: 42 }));
     expect(wrongType.status).toBe(400);
@@ -157,7 +179,11 @@ describe("REST compatibility table", () => {
   });
 
   it("answers 405 with Allow on a known path and 404 on an unknown one", async () => {
-    const wrong = await fetch(`${url}/api/things`, { method: "PUT", body: "{", headers: { "content-type": "application/json" } });
+    const wrong = await fetch(`${url}/api/things`, {
+      method: "PUT",
+      body: "{",
+      headers: { "content-type": "application/json" },
+    });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get("allow")).toBe("POST, OPTIONS");
     const unknown = await post("/api/thingz", "{");
@@ -167,9 +193,23 @@ describe("REST compatibility table", () => {
   it("refuses, at boot, a row whose operation does not match the schema", async () => {
     const Fastify = (await import("fastify")).default;
     const scratch = Fastify();
-    const broken = route({ method: "GET", path: "/api/broken", operation: parse("{ nope }"), variables: () => ({}), body: (d) => d, doc: { auth: "public", summary: "", tag: "", responses: {}, errors: [] } });
+    const broken = route({
+      method: "GET",
+      path: "/api/broken",
+      operation: parse("{ nope }"),
+      variables: () => ({}),
+      body: (d) => d,
+      doc: { auth: "public", summary: "", tag: "", responses: {}, errors: [] },
+    });
     const mounting = async () => {
-      await scratch.register(restCompat, { prefix: REST_PREFIX, schema, routes: [broken], contextFor: (request) => requestContext(request), sendError, openApi: { version: "test", serverUrl: "http://127.0.0.1" } });
+      await scratch.register(restCompat, {
+        prefix: REST_PREFIX,
+        schema,
+        routes: [broken],
+        contextFor: (request) => requestContext(request),
+        sendError,
+        openApi: { version: "test", serverUrl: "http://127.0.0.1" },
+      });
     };
     await expect(mounting()).rejects.toThrow(/REST route GET \/api\/broken: its operation does not match the schema/);
     await scratch.close();

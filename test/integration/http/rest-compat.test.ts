@@ -10,7 +10,12 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 const envelopeShape = {
-  error: { code: expect.any(String), message: expect.any(String), action: expect.any(String), retryable: expect.any(Boolean) },
+  error: {
+    code: expect.any(String),
+    message: expect.any(String),
+    action: expect.any(String),
+    retryable: expect.any(Boolean),
+  },
 };
 
 describe("REST compatibility layer", () => {
@@ -29,7 +34,9 @@ describe("REST compatibility layer", () => {
         billing: { status: "pass" },
         scoring: { status: "pass", detail: "deterministic heuristic scorer" },
         environment: { status: "pass" },
-        rendering: HAS_CHROMIUM ? { status: "pass", detail: expect.stringMatching(/^Chromium \d+/) } : { status: "warn", detail: expect.stringContaining("no browser") },
+        rendering: HAS_CHROMIUM
+          ? { status: "pass", detail: expect.stringMatching(/^Chromium \d+/) }
+          : { status: "warn", detail: expect.stringContaining("no browser") },
       },
     });
   });
@@ -57,7 +64,12 @@ describe("REST compatibility layer", () => {
     const plain = await fetch(`${service.url}/api/nope?x=1`);
     expect(plain.status).toBe(404);
     expect(await plain.json()).toEqual({
-      error: { code: "NOT_FOUND", message: "No route for GET /api/nope.", action: expect.any(String), retryable: false },
+      error: {
+        code: "NOT_FOUND",
+        message: "No route for GET /api/nope.",
+        action: expect.any(String),
+        retryable: false,
+      },
     });
     const withBrokenBody = await fetch(`${service.url}/api/nope`, {
       method: "POST",
@@ -97,7 +109,11 @@ describe("REST compatibility layer", () => {
     const response = await fetch(`${service.url}/wp-admin.php`);
     expect(response.status).toBe(404);
     expect((await response.json()).error.code).toBe("NOT_FOUND");
-    const withBrokenBody = await fetch(`${service.url}/wp-admin.php`, { method: "POST", headers: { "content-type": "application/json" }, body: "{broken" });
+    const withBrokenBody = await fetch(`${service.url}/wp-admin.php`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{broken",
+    });
     expect(withBrokenBody.status).toBe(404);
     expect((await withBrokenBody.json()).error.code).toBe("NOT_FOUND");
   });
@@ -112,16 +128,27 @@ function envelopeOf(response: RawResponse) {
   return body.error as { code: string; message: string; retryable: boolean };
 }
 
-const requestTo = (method: string, path: string, extra = "") => `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${extra}\r\n`;
+const requestTo = (method: string, path: string, extra = "") =>
+  `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${extra}\r\n`;
 
 describe("a known path with a method it does not serve", () => {
-  it.each(["TRACE", "PROPFIND", "QUERY", "MKCOL"])("answers %s on a REST route with 405 and its Allow header", async (method) => {
-    const response = await rawRequest(service.url, requestTo(method, "/api/health", "Content-Type: application/json\r\n"));
-    expect(response.status).toBe(405);
-    expect(response.headers.allow).toBe("GET, HEAD, OPTIONS");
-    expect(response.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{24}$/);
-    expect(envelopeOf(response)).toMatchObject({ code: "METHOD_NOT_ALLOWED", message: `${method} is not allowed on /api/health; allowed: GET, HEAD.`, retryable: false });
-  });
+  it.each(["TRACE", "PROPFIND", "QUERY", "MKCOL"])(
+    "answers %s on a REST route with 405 and its Allow header",
+    async (method) => {
+      const response = await rawRequest(
+        service.url,
+        requestTo(method, "/api/health", "Content-Type: application/json\r\n"),
+      );
+      expect(response.status).toBe(405);
+      expect(response.headers.allow).toBe("GET, HEAD, OPTIONS");
+      expect(response.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{24}$/);
+      expect(envelopeOf(response)).toMatchObject({
+        code: "METHOD_NOT_ALLOWED",
+        message: `${method} is not allowed on /api/health; allowed: GET, HEAD.`,
+        retryable: false,
+      });
+    },
+  );
 
   it("answers the same on /api/openapi.json, /docs and /graphql, without reading the body", async () => {
     const brokenBody = "Content-Type: application/json\r\nContent-Length: 7\r\n\r\n{broken";
@@ -135,8 +162,18 @@ describe("a known path with a method it does not serve", () => {
       ["PUT", "/graphql", "GET, POST, HEAD, OPTIONS"],
     ] as const) {
       const response = await rawRequest(service.url, requestTo(method, path).slice(0, -2) + brokenBody);
-      expect({ method, path, status: response.status, allow: response.headers.allow, code: envelopeOf(response).code }).toEqual({
-        method, path, status: 405, allow, code: "METHOD_NOT_ALLOWED",
+      expect({
+        method,
+        path,
+        status: response.status,
+        allow: response.headers.allow,
+        code: envelopeOf(response).code,
+      }).toEqual({
+        method,
+        path,
+        status: 405,
+        allow,
+        code: "METHOD_NOT_ALLOWED",
       });
     }
   });
@@ -154,25 +191,54 @@ describe("a known path with a method it does not serve", () => {
       const response = await fetch(`${service.url}${path}`);
       expect(response.status).toBe(404);
       expect(response.headers.get("x-request-id")).toMatch(/^req_/);
-      expect(await response.json()).toMatchObject({ error: { code: "NOT_FOUND", message: `No route for GET ${path}.` } });
+      expect(await response.json()).toMatchObject({
+        error: { code: "NOT_FOUND", message: `No route for GET ${path}.` },
+      });
     }
   });
 });
 
 describe("requests refused before any route runs", () => {
-  it.each(["/api/score/%ZZ", "/api/score/%FF", "/api/score/%C0%AF", "/%ZZ"])("refuses the malformed percent-encoding in %s as 400 naming the path", async (path) => {
-    const response = await rawRequest(service.url, requestTo("GET", path));
-    expect(response.status).toBe(400);
-    expect(response.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{24}$/);
-    expect(envelopeOf(response)).toMatchObject({ code: "VALIDATION_FAILED", message: `path: ${path} holds malformed percent-encoding.`, retryable: false });
-  });
+  it.each(["/api/score/%ZZ", "/api/score/%FF", "/api/score/%C0%AF", "/%ZZ"])(
+    "refuses the malformed percent-encoding in %s as 400 naming the path",
+    async (path) => {
+      const response = await rawRequest(service.url, requestTo("GET", path));
+      expect(response.status).toBe(400);
+      expect(response.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{24}$/);
+      expect(envelopeOf(response)).toMatchObject({
+        code: "VALIDATION_FAILED",
+        message: `path: ${path} holds malformed percent-encoding.`,
+        retryable: false,
+      });
+    },
+  );
 
   it.each([
-    ["headers over 16 KiB", requestTo("GET", "/api/health", `X-Filler: ${"a".repeat(17_000)}\r\n`), 431, "PAYLOAD_TOO_LARGE"],
+    [
+      "headers over 16 KiB",
+      requestTo("GET", "/api/health", `X-Filler: ${"a".repeat(17_000)}\r\n`),
+      431,
+      "PAYLOAD_TOO_LARGE",
+    ],
     ["a URL over 16 KiB", requestTo("GET", `/api/health?q=${"a".repeat(17_000)}`), 431, "PAYLOAD_TOO_LARGE"],
-    ["a Content-Length that is not a number", requestTo("POST", "/graphql", "Content-Length: abc\r\n"), 400, "VALIDATION_FAILED"],
-    ["both Content-Length and Transfer-Encoding", requestTo("POST", "/graphql", "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n") + "0\r\n\r\n", 400, "VALIDATION_FAILED"],
-    ["a control character in a header", requestTo("GET", "/api/health", "X-Name: a\u0001b\r\n"), 400, "VALIDATION_FAILED"],
+    [
+      "a Content-Length that is not a number",
+      requestTo("POST", "/graphql", "Content-Length: abc\r\n"),
+      400,
+      "VALIDATION_FAILED",
+    ],
+    [
+      "both Content-Length and Transfer-Encoding",
+      requestTo("POST", "/graphql", "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n") + "0\r\n\r\n",
+      400,
+      "VALIDATION_FAILED",
+    ],
+    [
+      "a control character in a header",
+      requestTo("GET", "/api/health", "X-Name: a\u0001b\r\n"),
+      400,
+      "VALIDATION_FAILED",
+    ],
     ["HTTP/9.9", "GET /api/health HTTP/9.9\r\nHost: localhost\r\n\r\n", 400, "VALIDATION_FAILED"],
     ["bytes that are not HTTP", "\u0000\u0001garbage\r\n\r\n", 400, "VALIDATION_FAILED"],
   ])("answers %s with the envelope and closes the connection", async (_case, request, status, code) => {
@@ -186,10 +252,18 @@ describe("requests refused before any route runs", () => {
 
 describe("a body the operation's variables refuse", () => {
   it("is answered in the body's terms, naming the field (not GraphQL's variable message)", async () => {
-    const login = await fetch(`${service.url}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "fields@rest.test" }) });
+    const login = await fetch(`${service.url}/dev/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "fields@rest.test" }),
+    });
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
     const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${service.url}${path}`, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+      const response = await fetch(`${service.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify(body),
+      });
       const answer = (await response.json()) as { error: { code: string; message: string } };
       return { status: response.status, code: answer.error.code, message: answer.error.message };
     };
@@ -198,7 +272,13 @@ describe("a body the operation's variables refuse", () => {
     expect(await post("/api/keys", { name: null })).toEqual(refused("name: is required"));
     expect(await post("/api/keys", { name: 5 })).toEqual(refused("name: must be a string (got 5)"));
     expect(await post("/api/score/quick", {})).toEqual(refused("url: is required"));
-    expect(await post("/api/score/quick", { url: "https://example.com", context: { a: 1 } })).toEqual(refused("context: must be a string (got { a: 1 })"));
-    expect(await post("/api/billing/checkout", { plan: "PRO" })).toEqual({ status: 400, code: "VALIDATION_FAILED", message: expect.stringMatching(/^plan: must be one of [a-z_]+(, [a-z_]+)+ \(got "PRO"\)$/) });
+    expect(await post("/api/score/quick", { url: "https://example.com", context: { a: 1 } })).toEqual(
+      refused("context: must be a string (got { a: 1 })"),
+    );
+    expect(await post("/api/billing/checkout", { plan: "PRO" })).toEqual({
+      status: 400,
+      code: "VALIDATION_FAILED",
+      message: expect.stringMatching(/^plan: must be one of [a-z_]+(, [a-z_]+)+ \(got "PRO"\)$/),
+    });
   });
 });

@@ -39,8 +39,13 @@ describe("signing in with the local identity provider", () => {
   it("sets a signed, HttpOnly session cookie and creates a Free account on first sign-in only", async () => {
     const first = await login("Founder@Example.com", "Fran Founder");
     expect(first.response.status).toBe(200);
-    expect(first.response.headers.get("set-cookie")).toMatch(/^__session=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800$/);
-    expect(first.body).toEqual({ user: { id: expect.any(String), email: "founder@example.com" }, accountId: expect.any(String) });
+    expect(first.response.headers.get("set-cookie")).toMatch(
+      /^__session=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800$/,
+    );
+    expect(first.body).toEqual({
+      user: { id: expect.any(String), email: "founder@example.com" },
+      accountId: expect.any(String),
+    });
 
     const again = await login("founder@example.com");
     expect(again.body.accountId).toBe(first.body.accountId);
@@ -49,7 +54,11 @@ describe("signing in with the local identity provider", () => {
   });
 
   it("refuses a missing or malformed e-mail with VALIDATION_FAILED", async () => {
-    const missing = await fetch(`${service.url}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const missing = await fetch(`${service.url}/dev/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(missing.status).toBe(400);
     expect((await missing.json()).error).toMatchObject({ code: "VALIDATION_FAILED", message: "email: is required" });
     const malformed = await login("not-an-address");
@@ -91,7 +100,12 @@ describe("usage of the caller's account", () => {
     const rest = await fetch(`${service.url}/api/usage`);
     expect(rest.status).toBe(401);
     expect(await rest.json()).toEqual({
-      error: { code: "AUTH_REQUIRED", message: "This operation needs a signed-in session or an API key.", action: expect.any(String), retryable: false },
+      error: {
+        code: "AUTH_REQUIRED",
+        message: "This operation needs a signed-in session or an API key.",
+        action: expect.any(String),
+        retryable: false,
+      },
     });
     const body = await (await graphql(undefined, "{ usage { plan } }")).json();
     expect(body.errors[0].extensions).toMatchObject({ code: "AUTH_REQUIRED", retryable: false });
@@ -122,7 +136,15 @@ describe("development stand-ins (/dev/login, /dev/checkout)", () => {
     for (const [env, on] of [
       [{ NODE_ENV: "development" }, true],
       [{ NODE_ENV: "development", SESSION_PUBLIC_KEY: spki, SESSION_ISSUER: "https://id.example" }, false],
-      [{ NODE_ENV: "production", SESSION_PUBLIC_KEY: spki, SESSION_ISSUER: "https://id.example", SESSION_AUDIENCE: "pms" }, false],
+      [
+        {
+          NODE_ENV: "production",
+          SESSION_PUBLIC_KEY: spki,
+          SESSION_ISSUER: "https://id.example",
+          SESSION_AUDIENCE: "pms",
+        },
+        false,
+      ],
     ] as const) {
       logged.length = 0;
       const database = await createTestDatabase();
@@ -130,11 +152,21 @@ describe("development stand-ins (/dev/login, /dev/checkout)", () => {
       const app = await createApp(config, pino({ level: "info" }, sink));
       try {
         const url = await app.listen(0, "127.0.0.1");
-        const login = await fetch(`${url}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"email":"a@b.co"}' });
+        const login = await fetch(`${url}/dev/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: '{"email":"a@b.co"}',
+        });
         // An unknown checkout is 404 either way: whether the route exists shows in the message.
         const checkout = await (await fetch(`${url}/dev/checkout/cs_local_x`)).json();
         const warned = logged.some((line) => line.level === 40 && /^development stand-ins are on/.test(line.msg));
-        expect({ env: env.NODE_ENV, provider: "SESSION_PUBLIC_KEY" in env, login: login.status === 200, checkout: !/^No route for/.test(checkout.error.message), warned }).toEqual({
+        expect({
+          env: env.NODE_ENV,
+          provider: "SESSION_PUBLIC_KEY" in env,
+          login: login.status === 200,
+          checkout: !/^No route for/.test(checkout.error.message),
+          warned,
+        }).toEqual({
           env: env.NODE_ENV,
           provider: "SESSION_PUBLIC_KEY" in env,
           login: on,
@@ -163,7 +195,8 @@ describe("in production", () => {
       OPERATOR_TOKEN: operatorToken,
     });
     try {
-      const health = async (headers: Record<string, string> = {}) => (await fetch(`${production.url}/api/health`, { headers })).json();
+      const health = async (headers: Record<string, string> = {}) =>
+        (await fetch(`${production.url}/api/health`, { headers })).json();
       const publicView = await health();
       expect(publicView.checks).toMatchObject({
         database: { status: "pass", detail: "available", latencyMs: expect.any(Number) },
@@ -173,7 +206,8 @@ describe("in production", () => {
         environment: { status: "warn", detail: "degraded" },
       });
       const text = JSON.stringify(publicView);
-      for (const secret of ["id.example", "gpt-test-model", "127.0.0.1", "Stripe", "PostgreSQL", "REDIS_URL"]) expect(text).not.toContain(secret);
+      for (const secret of ["id.example", "gpt-test-model", "127.0.0.1", "Stripe", "PostgreSQL", "REDIS_URL"])
+        expect(text).not.toContain(secret);
       // Over GraphQL too, and a wrong token shows nothing more.
       const graphql = await fetch(`${production.url}/graphql`, {
         method: "POST",
@@ -200,14 +234,19 @@ describe("in production", () => {
         .setIssuedAt()
         .setExpirationTime("10m")
         .sign(privateKey);
-    const keys = { NODE_ENV: "production", SESSION_PUBLIC_KEY: await exportSPKI(publicKey), SESSION_ISSUER: "https://id.example" };
+    const keys = {
+      NODE_ENV: "production",
+      SESSION_PUBLIC_KEY: await exportSPKI(publicKey),
+      SESSION_ISSUER: "https://id.example",
+    };
     for (const [env, refusal] of [
       [{ SESSION_AUDIENCE: "https://api.pms.example" }, "session audience not accepted"],
       [{ SESSION_AUTHORIZED_PARTIES: "https://app.pms.example" }, "session authorized party not accepted"],
     ] as const) {
       const production = await startTestApp({ ...keys, ...env });
       try {
-        const usage = (token: string) => fetch(`${production.url}/api/usage`, { headers: { cookie: `__session=${token}` } });
+        const usage = (token: string) =>
+          fetch(`${production.url}/api/usage`, { headers: { cookie: `__session=${token}` } });
         const foreign = await mint({ aud: "some-other-app", azp: "other-client" });
         const rest = await usage(foreign);
         expect(rest.status).toBe(401);
@@ -217,7 +256,10 @@ describe("in production", () => {
           headers: { "content-type": "application/json", cookie: `__session=${foreign}` },
           body: JSON.stringify({ query: print(AccountUsageDocument) }),
         });
-        expect((await graphqlAnswer.json()).errors?.[0]).toMatchObject({ message: refusal, extensions: { code: "AUTH_REQUIRED" } });
+        expect((await graphqlAnswer.json()).errors?.[0]).toMatchObject({
+          message: refusal,
+          extensions: { code: "AUTH_REQUIRED" },
+        });
         // The same provider's session for this service signs in.
         const own = await usage(await mint({ aud: "https://api.pms.example", azp: "https://app.pms.example" }));
         expect(own.status).toBe(200);
@@ -229,9 +271,18 @@ describe("in production", () => {
 
   it("has no /dev/login", async () => {
     const { publicKey } = await generateKeyPair("ES256", { extractable: true });
-    const production = await startTestApp({ NODE_ENV: "production", SESSION_PUBLIC_KEY: await exportSPKI(publicKey), SESSION_ISSUER: "https://id.example", SESSION_AUDIENCE: "pms" });
+    const production = await startTestApp({
+      NODE_ENV: "production",
+      SESSION_PUBLIC_KEY: await exportSPKI(publicKey),
+      SESSION_ISSUER: "https://id.example",
+      SESSION_AUDIENCE: "pms",
+    });
     try {
-      const response = await fetch(`${production.url}/dev/login`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"email":"a@b.co"}' });
+      const response = await fetch(`${production.url}/dev/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"email":"a@b.co"}',
+      });
       expect(response.status).toBe(404);
     } finally {
       await production.close();

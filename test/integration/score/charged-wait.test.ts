@@ -19,7 +19,8 @@ let release: () => void = () => undefined;
 /** A site whose home page answers only when the test says so. */
 function heldSite(): Site {
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const page = "<html><head><title>Held</title></head><body><h1>Held</h1><p>A site that answers late.</p></body></html>";
+  const page =
+    "<html><head><title>Held</title></head><body><h1>Held</h1><p>A site that answers late.</p></body></html>";
   return {
     "/": {
       handle: (_request, response) => {
@@ -39,7 +40,11 @@ beforeAll(async () => {
   const relayed = new URL(database.url);
   relayed.hostname = "127.0.0.1";
   relayed.port = String(link.port);
-  service = await startScoringApp({ env: { DATABASE_URL: relayed.toString() }, waitMs: 1_500, extraSites: { "held.test": heldSite() } });
+  service = await startScoringApp({
+    env: { DATABASE_URL: relayed.toString() },
+    waitMs: 1_500,
+    extraSites: { "held.test": heldSite() },
+  });
 });
 afterAll(async () => {
   release();
@@ -52,9 +57,17 @@ describe("a charged scoring request whose wait breaks", () => {
   it("answers 202 with the job and its Location (not a retryable error) when Postgres goes away during the wait, and the job can be followed afterwards", async () => {
     const api = apiClient(service);
     const ada = await signIn(service, "ada@charged-wait.test");
-    const pending = api("/api/score/quick", { method: "POST", cookie: ada.cookie, body: { url: service.siteUrl("held.test") } });
+    const pending = api("/api/score/quick", {
+      method: "POST",
+      cookie: ada.cookie,
+      body: { url: service.siteUrl("held.test") },
+    });
     // The job is created and charged, and its crawl waits on the site; then the database link drops.
-    for (let waited = 0; service.sites.requestsTo("held.test").filter((request) => request.path === "/").length === 0; waited += 25) {
+    for (
+      let waited = 0;
+      service.sites.requestsTo("held.test").filter((request) => request.path === "/").length === 0;
+      waited += 25
+    ) {
       if (waited > 10_000) throw new Error("the crawl never reached the site");
       await new Promise((resolve) => setTimeout(resolve, 25));
     }

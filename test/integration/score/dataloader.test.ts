@@ -27,7 +27,8 @@ interface SeededProduct {
   readonly results: ReadonlyArray<{ readonly id: string; readonly scores: readonly number[] }>;
 }
 
-const scoreOf = (product: number, result: number, dimension: number) => (product * 31 + result * 7 + dimension * 3) % 101;
+const scoreOf = (product: number, result: number, dimension: number) =>
+  (product * 31 + result * 7 + dimension * 3) % 101;
 
 function shuffled<T>(items: readonly T[]): T[] {
   const copy = [...items];
@@ -71,12 +72,20 @@ async function seed(accountId: string, productCount: number, resultCount: number
        '{"pagesAnalyzed":1,"contentLength":10,"failures":[],"durationMs":5,"partial":false,"pagesPlanned":1,"robotsTxt":"absent","sitemapUrls":0,"securityTxt":false,"skippedByRobots":0}'::jsonb,
        '{"engine":"heuristic"}'::jsonb, t.created_at
      FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::timestamptz[]) AS t(id, product_id, url, created_at)`,
-    [accountId, results.map((row) => row.id), results.map((row) => row.product.id), results.map((row) => row.product.url), results.map((row) => row.createdAt)],
+    [
+      accountId,
+      results.map((row) => row.id),
+      results.map((row) => row.product.id),
+      results.map((row) => row.product.url),
+      results.map((row) => row.createdAt),
+    ],
   );
 
   // Dimensions last position first: the API must order them by the framework, not by insertion.
   const dimensionRows = shuffled(results).flatMap((result) =>
-    frameworkDimensions.map((dimension, position) => ({ result: result.id, dimension, position, score: result.scores[position]! })).reverse(),
+    frameworkDimensions
+      .map((dimension, position) => ({ result: result.id, dimension, position, score: result.scores[position]! }))
+      .reverse(),
   );
   await dataSource().query(
     `INSERT INTO "score_dimensions" ("result_id", "dimension_id", "position", "dimension_name", "pillar", "score", "stage_name", "evidence",
@@ -92,7 +101,10 @@ async function seed(accountId: string, productCount: number, resultCount: number
       dimensionRows.map((row) => row.score),
     ],
   );
-  return products.map((product) => ({ id: product.id, results: product.results.map(({ id, scores }) => ({ id, scores })) }));
+  return products.map((product) => ({
+    id: product.id,
+    results: product.results.map(({ id, scores }) => ({ id, scores })),
+  }));
 }
 
 type QueryFunction = (...args: unknown[]) => unknown;
@@ -100,12 +112,16 @@ type QueryFunction = (...args: unknown[]) => unknown;
 /** Every statement the app's pg clients send while `work` runs (their text, for the failure message). */
 async function statementsDuring<T>(work: () => Promise<T>): Promise<{ value: T; statements: string[] }> {
   // The pg module the driver loaded: its pool's clients are instances of this Client.
-  const { Client } = (dataSource().driver as unknown as { postgres: { Client: { prototype: { query: QueryFunction } } } }).postgres;
+  const { Client } = (
+    dataSource().driver as unknown as { postgres: { Client: { prototype: { query: QueryFunction } } } }
+  ).postgres;
   const original = Client.prototype.query;
   const statements: string[] = [];
   Client.prototype.query = function (this: unknown, ...args: unknown[]) {
     const config = args[0];
-    statements.push(typeof config === "string" ? config : String((config as { text?: unknown } | undefined)?.text ?? "<prepared>"));
+    statements.push(
+      typeof config === "string" ? config : String((config as { text?: unknown } | undefined)?.text ?? "<prepared>"),
+    );
     return original.apply(this, args);
   };
   try {
@@ -118,11 +134,18 @@ async function statementsDuring<T>(work: () => Promise<T>): Promise<{ value: T; 
 const PRODUCTS = `{ products(limit: 25) { products { id results { id dimensions { dimensionId score } } } } }`;
 
 interface ProductsAnswer {
-  products: { products: Array<{ id: string; results: Array<{ id: string; dimensions: Array<{ dimensionId: string; score: number }> }> }> };
+  products: {
+    products: Array<{
+      id: string;
+      results: Array<{ id: string; dimensions: Array<{ dimensionId: string; score: number }> }>;
+    }>;
+  };
 }
 
 async function productsOf(caller: Caller) {
-  const { value: answer, statements } = await statementsDuring(() => graphqlClient(service)(PRODUCTS, {}, { cookie: caller.cookie }));
+  const { value: answer, statements } = await statementsDuring(() =>
+    graphqlClient(service)(PRODUCTS, {}, { cookie: caller.cookie }),
+  );
   expect(answer.errors).toBeUndefined();
   return { data: answer.data as unknown as ProductsAnswer, statements };
 }
@@ -134,7 +157,12 @@ function expectSeeded(data: ProductsAnswer, seeded: readonly SeededProduct[]) {
     const expected = seeded[p]!;
     expect(product.results.map((result) => result.id)).toEqual(expected.results.map((result) => result.id));
     for (const [r, result] of product.results.entries()) {
-      expect(result.dimensions).toEqual(frameworkDimensions.map((dimension, d) => ({ dimensionId: dimension.id, score: expected.results[r]!.scores[d] })));
+      expect(result.dimensions).toEqual(
+        frameworkDimensions.map((dimension, d) => ({
+          dimensionId: dimension.id,
+          score: expected.results[r]!.scores[d],
+        })),
+      );
     }
   }
 }
@@ -143,7 +171,9 @@ describe("products with their results over GraphQL", () => {
   it("a query for 25 products with 20 results each issues a constant number of SQL statements", async () => {
     const big = await signIn(service, "loader-big@example.com");
     const small = await signIn(service, "loader-small@example.com");
-    await dataSource().query(`UPDATE "accounts" SET "plan" = 'business' WHERE "id" = ANY($1)`, [[big.accountId, small.accountId]]);
+    await dataSource().query(`UPDATE "accounts" SET "plan" = 'business' WHERE "id" = ANY($1)`, [
+      [big.accountId, small.accountId],
+    ]);
     const bigProducts = await seed(big.accountId, 25, 20);
     const smallProducts = await seed(small.accountId, 5, 2);
 
@@ -159,10 +189,17 @@ describe("products with their results over GraphQL", () => {
     expectSeeded(few.data, smallProducts);
     expectSeeded(many.data, bigProducts);
     expect(many.data.products.products).toHaveLength(25);
-    expect(many.data.products.products.every((product) => product.results.length === 20 && product.results.every((result) => result.dimensions.length === 27))).toBe(true);
+    expect(
+      many.data.products.products.every(
+        (product) =>
+          product.results.length === 20 && product.results.every((result) => result.dimensions.length === 27),
+      ),
+    ).toBe(true);
 
     const listing = many.statements.map((text) => text.replace(/\s+/g, " ").slice(0, 100)).join("\n");
-    console.log(`SQL statements per request: 5 products × 2 results: ${few.statements.length}; 25 products × 20 results: ${many.statements.length}`);
+    console.log(
+      `SQL statements per request: 5 products × 2 results: ${few.statements.length}; 25 products × 20 results: ${many.statements.length}`,
+    );
     expect(many.statements.length, listing).toBe(few.statements.length);
     expect(many.statements.length, listing).toBeLessThanOrEqual(8);
     // Exactly one read of results and one of dimensions, however many products.

@@ -21,7 +21,9 @@ beforeAll(async () => {
           handle: (_request, response) =>
             void gate.then(() => {
               response.writeHead(200, { "content-type": "text/html" });
-              response.end("<html><head><title>Gate</title></head><body><h1>Gate</h1><p>Pricing from $49 per month.</p></body></html>");
+              response.end(
+                "<html><head><title>Gate</title></head><body><h1>Gate</h1><p>Pricing from $49 per month.</p></body></html>",
+              );
             }),
         },
       },
@@ -39,11 +41,27 @@ describe("fair queue", () => {
     const keyOf = async (email: string) => {
       const owner = await signIn(service, email);
       await sql("UPDATE accounts SET plan = 'business' WHERE id = $1", [owner.accountId]);
-      return ((await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "ci" } })).json()) as { secret: string }).secret;
+      return (
+        (await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "ci" } })).json()) as {
+          secret: string;
+        }
+      ).secret;
     };
     const [busy, quiet] = [await keyOf("busy@fair.test"), await keyOf("quiet@fair.test")];
     const start = async (secret: string) => {
-      const answer = await graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, { input: { url: service.siteUrl("gate.test"), kind: "quick" } }, { bearer: secret });
+      const answer = await graphql(
+        `
+          mutation ($input: StartScoreInput!) {
+            startScore(input: $input) {
+              job {
+                id
+              }
+            }
+          }
+        `,
+        { input: { url: service.siteUrl("gate.test"), kind: "quick" } },
+        { bearer: secret },
+      );
       expect(answer.errors).toBeUndefined();
       return (answer.data as { startScore: { job: { id: string } } }).startScore.job.id;
     };
@@ -51,7 +69,9 @@ describe("fair queue", () => {
     for (let i = 0; i < 5; i += 1) busyJobs.push(await start(busy));
     const quietJob = await start(quiet);
 
-    const ranks = (await sql(`SELECT "id", "fair_rank" FROM "score_jobs" WHERE "id" = ANY($1) ORDER BY "created_at"`, [[...busyJobs, quietJob]])) as Array<{
+    const ranks = (await sql(`SELECT "id", "fair_rank" FROM "score_jobs" WHERE "id" = ANY($1) ORDER BY "created_at"`, [
+      [...busyJobs, quietJob],
+    ])) as Array<{
       id: string;
       fair_rank: number;
     }>;

@@ -37,11 +37,15 @@ async function anonymousScore(host = "maker.test"): Promise<Held> {
   });
   const body = await response.json();
   expect(response.status, JSON.stringify(body)).toBe(200);
-  expect(body).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), claimToken: expect.stringMatching(/^clm_[\w-]{20,}$/) });
+  expect(body).toMatchObject({
+    id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    claimToken: expect.stringMatching(/^clm_[\w-]{20,}$/),
+  });
   return { id: body.id, claimToken: body.claimToken };
 }
 
-const link = (cookie: string | undefined, body: Record<string, unknown>) => api()("/api/score/link", { method: "POST", body, ...(cookie ? { cookie } : {}) });
+const link = (cookie: string | undefined, body: Record<string, unknown>) =>
+  api()("/api/score/link", { method: "POST", body, ...(cookie ? { cookie } : {}) });
 
 async function historyIds(cookie: string): Promise<string[]> {
   const response = await api()("/api/scores", { cookie });
@@ -60,7 +64,12 @@ interface StoredResult {
   claim_expires_at: Date | null;
 }
 const stored = async (id: string): Promise<StoredResult | undefined> =>
-  ((await dataSource().query(`SELECT "account_id", "claim_token_hash", "claim_expires_at" FROM "score_results" WHERE "id" = $1`, [id])) as StoredResult[])[0];
+  (
+    (await dataSource().query(
+      `SELECT "account_id", "claim_token_hash", "claim_expires_at" FROM "score_results" WHERE "id" = $1`,
+      [id],
+    )) as StoredResult[]
+  )[0];
 
 describe("held anonymous results", () => {
   let linked: Held;
@@ -93,7 +102,11 @@ describe("held anonymous results", () => {
     expect(response.status).toBe(200);
     expect((await response.json()).result).toMatchObject({ id: linked.id });
     expect(await historyIds(member.cookie)).toEqual([linked.id]);
-    expect(await stored(linked.id)).toEqual({ account_id: member.accountId, claim_token_hash: null, claim_expires_at: null });
+    expect(await stored(linked.id)).toEqual({
+      account_id: member.accountId,
+      claim_token_hash: null,
+      claim_expires_at: null,
+    });
 
     // The token worked once: neither the same caller nor anyone else can use it again.
     await expectNotFound(await link(member.cookie, { resultId: linked.id, claimToken: linked.claimToken }));
@@ -117,15 +130,22 @@ describe("held anonymous results", () => {
   it("are purged after 30 days unless linked; linked and unexpired ones are kept", async () => {
     purged = await anonymousScore("early.test");
     // 31 days pass for this one; the linked one is as old, linked long ago.
-    await dataSource().query(`UPDATE "score_results" SET "created_at" = now() - interval '31 days', "claim_expires_at" = now() - interval '1 day' WHERE "id" = $1`, [purged.id]);
-    await dataSource().query(`UPDATE "score_results" SET "created_at" = now() - interval '40 days' WHERE "id" = $1`, [linked.id]);
+    await dataSource().query(
+      `UPDATE "score_results" SET "created_at" = now() - interval '31 days', "claim_expires_at" = now() - interval '1 day' WHERE "id" = $1`,
+      [purged.id],
+    );
+    await dataSource().query(`UPDATE "score_results" SET "created_at" = now() - interval '40 days' WHERE "id" = $1`, [
+      linked.id,
+    ]);
 
     // Past its 30 days, the token no longer links it.
     await expectNotFound(await link(member.cookie, { resultId: purged.id, claimToken: purged.claimToken }));
 
     expect(await new ScoreResultRepository(dataSource()).purgeExpiredHeld(new Date())).toBe(1);
     expect(await stored(purged.id)).toBeUndefined();
-    expect(await dataSource().query(`SELECT 1 FROM "score_dimensions" WHERE "result_id" = $1`, [purged.id])).toEqual([]);
+    expect(await dataSource().query(`SELECT 1 FROM "score_dimensions" WHERE "result_id" = $1`, [purged.id])).toEqual(
+      [],
+    );
     await expectNotFound(await link(member.cookie, { resultId: purged.id, claimToken: purged.claimToken }));
 
     // The linked one and the unexpired held one are kept, and the held one can still be linked.
@@ -142,15 +162,25 @@ describe("held anonymous results", () => {
   it("are no longer served once purged (REST 404, GraphQL NOT_FOUND), even if their share link was read before", async () => {
     const shared = await anonymousScore("seed.test");
     expect((await api()(`/api/score/${shared.id}`)).status).toBe(200);
-    await dataSource().query(`UPDATE "score_results" SET "claim_expires_at" = now() - interval '1 day' WHERE "id" = $1`, [shared.id]);
+    await dataSource().query(
+      `UPDATE "score_results" SET "claim_expires_at" = now() - interval '1 day' WHERE "id" = $1`,
+      [shared.id],
+    );
     expect(await new ScoreResultRepository(dataSource()).purgeExpiredHeld(new Date())).toBe(1);
     expect(await stored(shared.id)).toBeUndefined();
 
     for (const gone of [purged, shared]) {
       const rest = await api()(`/api/score/${gone.id}`);
       expect(rest.status, `GET /api/score/${gone.id} of a purged result`).toBe(404);
-      const graphql = await (await api()("/graphql", { method: "POST", body: { query: `query R($id: ID!) { scoreResult(id: $id) { id } }`, variables: { id: gone.id } } })).json();
-      expect(graphql.errors?.[0]?.extensions, `scoreResult(${gone.id}) of a purged result`).toMatchObject({ code: "NOT_FOUND" });
+      const graphql = await (
+        await api()("/graphql", {
+          method: "POST",
+          body: { query: `query R($id: ID!) { scoreResult(id: $id) { id } }`, variables: { id: gone.id } },
+        })
+      ).json();
+      expect(graphql.errors?.[0]?.extensions, `scoreResult(${gone.id}) of a purged result`).toMatchObject({
+        code: "NOT_FOUND",
+      });
     }
   });
 });
@@ -158,7 +188,11 @@ describe("held anonymous results", () => {
 describe("the anonymous cap counts networks, not addresses", () => {
   it("treats every address of one IPv6 /64 as one caller, and another /64 as another", async () => {
     const from = (address: string) =>
-      api()("/api/score/quick", { method: "POST", body: { url: service.siteUrl("maker.test") }, headers: { "x-forwarded-for": address } });
+      api()("/api/score/quick", {
+        method: "POST",
+        body: { url: service.siteUrl("maker.test") },
+        headers: { "x-forwarded-for": address },
+      });
     expect((await from("2001:db8:77:1::1")).status).toBe(200);
     const sameNetwork = await from("2001:db8:77:1:abcd:ef01:2345:6789");
     expect(sameNetwork.status).toBe(429);
@@ -172,12 +206,19 @@ describe("the anonymous cap counts networks, not addresses", () => {
   it("lets another address of the requester's /64 follow its job", async () => {
     const started = await api()("/graphql", {
       method: "POST",
-      body: { query: `mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, variables: { input: { url: service.siteUrl("maker.test"), kind: "quick" } } },
+      body: {
+        query: `mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`,
+        variables: { input: { url: service.siteUrl("maker.test"), kind: "quick" } },
+      },
       headers: { "x-forwarded-for": "2001:db8:77:9::1" },
     });
     const jobId = (await started.json()).data.startScore.job.id as string;
     const follow = (address: string) =>
-      api()("/graphql", { method: "POST", body: { query: `query($id: ID!) { scoreJob(id: $id) { id } }`, variables: { id: jobId } }, headers: { "x-forwarded-for": address } }).then((response) => response.json());
+      api()("/graphql", {
+        method: "POST",
+        body: { query: `query($id: ID!) { scoreJob(id: $id) { id } }`, variables: { id: jobId } },
+        headers: { "x-forwarded-for": address },
+      }).then((response) => response.json());
     expect((await follow("2001:db8:77:9::2")).data?.scoreJob.id).toBe(jobId);
     expect((await follow("2001:db8:77:8::1")).errors?.[0].extensions.code).toBe("NOT_FOUND");
   });
@@ -190,7 +231,11 @@ describe("an anonymous Idempotency-Key replay", () => {
     try {
       const address = `203.0.113.${nextAddress++}`;
       const key = `anon-replay-${Date.now()}`;
-      const request = { method: "POST", body: { url: service.siteUrl("maker.test") }, headers: { "x-forwarded-for": address, "idempotency-key": key } };
+      const request = {
+        method: "POST",
+        body: { url: service.siteUrl("maker.test") },
+        headers: { "x-forwarded-for": address, "idempotency-key": key },
+      };
       const first = await api()("/api/score", request);
       const firstBody = await first.json();
       expect(first.status, JSON.stringify(firstBody)).toBe(200);
@@ -204,13 +249,19 @@ describe("an anonymous Idempotency-Key replay", () => {
       const viaGraphQL = await (
         await apiClient(other)("/graphql", {
           method: "POST",
-          body: { query: `mutation($input: ScoreInput!) { score(input: $input) { result { id } claimToken } }`, variables: { input: { url: service.siteUrl("maker.test") } } },
+          body: {
+            query: `mutation($input: ScoreInput!) { score(input: $input) { result { id } claimToken } }`,
+            variables: { input: { url: service.siteUrl("maker.test") } },
+          },
           headers: { "x-forwarded-for": address, "idempotency-key": key },
         })
       ).json();
       expect(viaGraphQL.data?.score).toEqual({ result: { id: firstBody.id }, claimToken: firstBody.claimToken });
 
-      const rows = (await dataSource().query(`SELECT "key", "sealed_claim_token" FROM "idempotency_keys" WHERE "job_id" = (SELECT "id" FROM "score_jobs" WHERE "result_id" = $1)`, [firstBody.id])) as Array<{ key: string; sealed_claim_token: string }>;
+      const rows = (await dataSource().query(
+        `SELECT "key", "sealed_claim_token" FROM "idempotency_keys" WHERE "job_id" = (SELECT "id" FROM "score_jobs" WHERE "result_id" = $1)`,
+        [firstBody.id],
+      )) as Array<{ key: string; sealed_claim_token: string }>;
       expect(rows).toHaveLength(1);
       expect(rows[0]!.key).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(rows[0]!.key).not.toContain(key);
@@ -219,7 +270,11 @@ describe("an anonymous Idempotency-Key replay", () => {
 
       // The replayed token is the real one: it links the result, once.
       const member = await signIn(other, "replay-linker@example.com");
-      const linked = await apiClient(other)("/api/score/link", { method: "POST", body: { resultId: firstBody.id, claimToken: firstBody.claimToken }, cookie: member.cookie });
+      const linked = await apiClient(other)("/api/score/link", {
+        method: "POST",
+        body: { resultId: firstBody.id, claimToken: firstBody.claimToken },
+        cookie: member.cookie,
+      });
       expect(linked.status).toBe(200);
       expect((await stored(firstBody.id))!.account_id).toBe(member.accountId);
     } finally {
@@ -231,13 +286,28 @@ describe("an anonymous Idempotency-Key replay", () => {
 describe("concurrent anonymous retries with one Idempotency-Key", () => {
   it("all answer the first request's result: none is refused the hour's one anonymous score the first is using", async () => {
     const headers = { "x-forwarded-for": `203.0.113.${nextAddress++}`, "idempotency-key": `race-${Date.now()}` };
-    const answers = await Promise.all([1, 2, 3].map(() => api()("/api/score", { method: "POST", body: { url: service.siteUrl("maker.test") }, headers })));
-    const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as Array<{ id?: string; claimToken?: string; error?: { code: string } }>;
-    expect(answers.map((answer) => answer.status), JSON.stringify(bodies.map((body) => body.error))).toEqual([200, 200, 200]);
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        api()("/api/score", { method: "POST", body: { url: service.siteUrl("maker.test") }, headers }),
+      ),
+    );
+    const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as Array<{
+      id?: string;
+      claimToken?: string;
+      error?: { code: string };
+    }>;
+    expect(
+      answers.map((answer) => answer.status),
+      JSON.stringify(bodies.map((body) => body.error)),
+    ).toEqual([200, 200, 200]);
     expect(new Set(bodies.map((body) => body.id)).size).toBe(1);
     expect(new Set(bodies.map((body) => body.claimToken)).size).toBe(1);
     // Every answer, replays included, says the hour's one anonymous score is spent.
-    expect(answers.map((answer) => /;r=(\d+);/.exec(answer.headers.get("ratelimit") ?? "")?.[1])).toEqual(["0", "0", "0"]);
+    expect(answers.map((answer) => /;r=(\d+);/.exec(answer.headers.get("ratelimit") ?? "")?.[1])).toEqual([
+      "0",
+      "0",
+      "0",
+    ]);
   });
 });
 

@@ -31,7 +31,10 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const crawl = syntheticCrawl([{ path: "/", title: "Acme", text: "Acme helps teams ship. Pricing from $49 per month. Trusted by 200 teams." }, { path: "/pricing", title: "Pricing", text: "Team $49 per month." }]);
+const crawl = syntheticCrawl([
+  { path: "/", title: "Acme", text: "Acme helps teams ship. Pricing from $49 per month. Trusted by 200 teams." },
+  { path: "/pricing", title: "Pricing", text: "Team $49 per month." },
+]);
 
 /** A crawler that returns the synthetic crawl once `open()` is called (or throws what `fail()` gives), honouring the abort signal. */
 function gatedCrawler() {
@@ -43,7 +46,10 @@ function gatedCrawler() {
   const crawler = {
     crawl: async (_url: unknown, options: CrawlOptions = {}) => {
       started();
-      await Promise.race([gate, new Promise<void>((resolve) => options.signal?.addEventListener("abort", () => resolve(), { once: true }))]);
+      await Promise.race([
+        gate,
+        new Promise<void>((resolve) => options.signal?.addEventListener("abort", () => resolve(), { once: true })),
+      ]);
       if (failWith) throw failWith;
       return crawl;
     },
@@ -61,7 +67,10 @@ function runnerWith(crawler: Crawler, bus: ProgressBus = new MemoryProgressBus()
 async function chargedJob(): Promise<{ accountId: string; jobId: string }> {
   const accountId = randomUUID();
   const jobId = randomUUID();
-  await dataSource.query(`INSERT INTO "accounts" ("id", "name", "plan", "billing_cycle_anchor") VALUES ($1, 'Acme', 'pro', now())`, [accountId]);
+  await dataSource.query(
+    `INSERT INTO "accounts" ("id", "name", "plan", "billing_cycle_anchor") VALUES ($1, 'Acme', 'pro', now())`,
+    [accountId],
+  );
   await dataSource.transaction(async (manager) => {
     await creditLedgerOn(dataSource).spend(accountId, "score", 100, `job:${jobId}`, { manager });
     await manager.query(
@@ -81,10 +90,16 @@ interface JobRow {
   progress: { status: string };
 }
 const jobRow = async (jobId: string): Promise<JobRow> =>
-  ((await dataSource.query(`SELECT "status", "attempts", "result_id", "locked_until", "lease_token", "progress" FROM "score_jobs" WHERE "id" = $1`, [jobId])) as JobRow[])[0]!;
+  (
+    (await dataSource.query(
+      `SELECT "status", "attempts", "result_id", "locked_until", "lease_token", "progress" FROM "score_jobs" WHERE "id" = $1`,
+      [jobId],
+    )) as JobRow[]
+  )[0]!;
 const refundsOf = async (accountId: string): Promise<unknown[]> =>
   dataSource.query(`SELECT "id" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" = 'refund'`, [accountId]);
-const resultsOf = async (jobId: string): Promise<Array<{ id: string }>> => dataSource.query(`SELECT "id" FROM "score_results" WHERE "job_id" = $1`, [jobId]);
+const resultsOf = async (jobId: string): Promise<Array<{ id: string }>> =>
+  dataSource.query(`SELECT "id" FROM "score_results" WHERE "job_id" = $1`, [jobId]);
 
 describe("a finished job stays finished", () => {
   it("when Redis is unreachable as the completion is announced: the result stands, nothing is refunded", async () => {
@@ -114,7 +129,9 @@ describe("a finished job stays finished", () => {
     expect(firstToken).toMatch(/^[0-9a-f-]{36}$/);
 
     // The first worker's lease lapses (a failover pause); a second worker takes the job and completes it.
-    await dataSource.query(`UPDATE "score_jobs" SET "locked_until" = now() - interval '1 second' WHERE "id" = $1`, [jobId]);
+    await dataSource.query(`UPDATE "score_jobs" SET "locked_until" = now() - interval '1 second' WHERE "id" = $1`, [
+      jobId,
+    ]);
     await runnerWith(immediateCrawler).process(jobId);
     const completed = await jobRow(jobId);
     expect(completed).toMatchObject({ status: "completed", attempts: 2 });
@@ -131,13 +148,19 @@ describe("a finished job stays finished", () => {
     const stale = gatedCrawler();
     const first = runnerWith(stale.crawler).process(jobId);
     await stale.running;
-    await dataSource.query(`UPDATE "score_jobs" SET "locked_until" = now() - interval '1 second' WHERE "id" = $1`, [jobId]);
+    await dataSource.query(`UPDATE "score_jobs" SET "locked_until" = now() - interval '1 second' WHERE "id" = $1`, [
+      jobId,
+    ]);
     await runnerWith(immediateCrawler).process(jobId);
     const completed = await jobRow(jobId);
 
     stale.fail(new Error("the stale worker's crawl broke"));
     await first;
-    expect(await jobRow(jobId)).toMatchObject({ status: "completed", result_id: completed.result_id, progress: { status: "completed" } });
+    expect(await jobRow(jobId)).toMatchObject({
+      status: "completed",
+      result_id: completed.result_id,
+      progress: { status: "completed" },
+    });
     expect(await refundsOf(accountId)).toEqual([]);
   });
 
@@ -148,7 +171,10 @@ describe("a finished job stays finished", () => {
     await stale.running;
     // Someone else claimed it meanwhile (their token, their lease).
     const theirs = randomUUID();
-    await dataSource.query(`UPDATE "score_jobs" SET "lease_token" = $2, "locked_until" = now() + interval '1 hour', "status" = 'crawling' WHERE "id" = $1`, [jobId, theirs]);
+    await dataSource.query(
+      `UPDATE "score_jobs" SET "lease_token" = $2, "locked_until" = now() + interval '1 hour', "status" = 'crawling' WHERE "id" = $1`,
+      [jobId, theirs],
+    );
     const before = await jobRow(jobId);
     await new Promise((resolve) => setTimeout(resolve, 1_200)); // at least one heartbeat of the stale worker
     stale.open();
@@ -170,7 +196,13 @@ describe("a stopping worker", () => {
 
     stopping.stop();
     await run;
-    expect(await jobRow(jobId)).toMatchObject({ status: "queued", attempts: 0, locked_until: null, lease_token: null, progress: { status: "queued" } });
+    expect(await jobRow(jobId)).toMatchObject({
+      status: "queued",
+      attempts: 0,
+      locked_until: null,
+      lease_token: null,
+      progress: { status: "queued" },
+    });
     expect(stopping.releasedJobIds()).toEqual([jobId]);
     // A stopped runner takes nothing new.
     await stopping.process(jobId);

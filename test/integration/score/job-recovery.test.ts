@@ -51,7 +51,16 @@ async function abandonedJob(owner: Caller, url: string, state: Abandoned): Promi
     await manager.query(
       `INSERT INTO "score_jobs" ("id", "account_id", "user_id", "kind", "url", "status", "progress", "attempts", "locked_until", "created_at", "updated_at")
        VALUES ($1, $2, $3, 'score', $4, $5, $6, $7, $8, now() - interval '1 minute', now() - interval '10 seconds')`,
-      [jobId, owner.accountId, owner.userId, url, state.status, JSON.stringify(progress), state.attempts, state.lockedUntil],
+      [
+        jobId,
+        owner.accountId,
+        owner.userId,
+        url,
+        state.status,
+        JSON.stringify(progress),
+        state.attempts,
+        state.lockedUntil,
+      ],
     );
   });
   return jobId;
@@ -66,7 +75,12 @@ interface JobRow {
 }
 
 const jobRow = async (jobId: string): Promise<JobRow> =>
-  ((await dataSource().query(`SELECT "status", "attempts", "result_id", "error_code", "locked_until" FROM "score_jobs" WHERE "id" = $1`, [jobId])) as JobRow[])[0]!;
+  (
+    (await dataSource().query(
+      `SELECT "status", "attempts", "result_id", "error_code", "locked_until" FROM "score_jobs" WHERE "id" = $1`,
+      [jobId],
+    )) as JobRow[]
+  )[0]!;
 
 async function waitForEnd(jobId: string, boundMs = 20_000): Promise<JobRow> {
   const deadline = Date.now() + boundMs;
@@ -100,40 +114,57 @@ async function ledgerOf(accountId: string, jobId: string): Promise<{ spends: Ent
   return { spends, refunds };
 }
 
-const usageOf = async (caller: Caller) => (await (await apiClient(service)("/api/usage", { cookie: caller.cookie })).json()) as { scores: { used: number }; credits: { used: number } };
+const usageOf = async (caller: Caller) =>
+  (await (await apiClient(service)("/api/usage", { cookie: caller.cookie })).json()) as {
+    scores: { used: number };
+    credits: { used: number };
+  };
 
 describe("a job whose worker died", () => {
   it.each([
     { died: 1, status: "crawling" as const },
     { died: 2, status: "scoring" as const },
-  ])("is picked up by the sweep and completed after dying $died time(s), charged once and not refunded", async ({ died, status }) => {
-    const owner = await proMember(`recovery-${died}@example.com`);
-    const jobId = await abandonedJob(owner, service.siteUrl("leader.test"), { status, attempts: died, lockedUntil: new Date(Date.now() - 5_000) });
+  ])(
+    "is picked up by the sweep and completed after dying $died time(s), charged once and not refunded",
+    async ({ died, status }) => {
+      const owner = await proMember(`recovery-${died}@example.com`);
+      const jobId = await abandonedJob(owner, service.siteUrl("leader.test"), {
+        status,
+        attempts: died,
+        lockedUntil: new Date(Date.now() - 5_000),
+      });
 
-    const row = await waitForEnd(jobId);
-    expect(row).toMatchObject({ status: "completed", attempts: died + 1, error_code: null, locked_until: null });
-    expect(row.result_id).toMatch(/^[0-9a-f-]{36}$/);
+      const row = await waitForEnd(jobId);
+      expect(row).toMatchObject({ status: "completed", attempts: died + 1, error_code: null, locked_until: null });
+      expect(row.result_id).toMatch(/^[0-9a-f-]{36}$/);
 
-    const results: Array<{ account_id: string; job_id: string; dimensions: string }> = await dataSource().query(
-      `SELECT r."account_id", r."job_id", (SELECT count(*) FROM "score_dimensions" d WHERE d."result_id" = r."id") AS "dimensions"
+      const results: Array<{ account_id: string; job_id: string; dimensions: string }> = await dataSource().query(
+        `SELECT r."account_id", r."job_id", (SELECT count(*) FROM "score_dimensions" d WHERE d."result_id" = r."id") AS "dimensions"
          FROM "score_results" r WHERE r."job_id" = $1`,
-      [jobId],
-    );
-    expect(results).toEqual([{ account_id: owner.accountId, job_id: jobId, dimensions: "27" }]);
-    // The owner sees it in their history.
-    const history = await (await apiClient(service)("/api/scores", { cookie: owner.cookie })).json();
-    expect(history.results.map((result: { id: string }) => result.id)).toEqual([row.result_id]);
+        [jobId],
+      );
+      expect(results).toEqual([{ account_id: owner.accountId, job_id: jobId, dimensions: "27" }]);
+      // The owner sees it in their history.
+      const history = await (await apiClient(service)("/api/scores", { cookie: owner.cookie })).json();
+      expect(history.results.map((result: { id: string }) => result.id)).toEqual([row.result_id]);
 
-    const { spends, refunds } = await ledgerOf(owner.accountId, jobId);
-    expect(spends).toEqual([expect.objectContaining({ kind: "spend", bucket: "plan", amount_tenths: -100, action: "score" })]);
-    expect(refunds).toEqual([]);
-    expect(await usageOf(owner)).toMatchObject({ scores: { used: 1 }, credits: { used: 10 } });
-  });
+      const { spends, refunds } = await ledgerOf(owner.accountId, jobId);
+      expect(spends).toEqual([
+        expect.objectContaining({ kind: "spend", bucket: "plan", amount_tenths: -100, action: "score" }),
+      ]);
+      expect(refunds).toEqual([]);
+      expect(await usageOf(owner)).toMatchObject({ scores: { used: 1 }, credits: { used: 10 } });
+    },
+  );
 
   it("is left alone while its worker's lease is live, and taken once the lease lapses", async () => {
     const owner = await proMember("recovery-leased@example.com");
     const before = service.sites.requestsTo("scaleup.test").length;
-    const jobId = await abandonedJob(owner, service.siteUrl("scaleup.test"), { status: "crawling", attempts: 1, lockedUntil: new Date(Date.now() + 3_000) });
+    const jobId = await abandonedJob(owner, service.siteUrl("scaleup.test"), {
+      status: "crawling",
+      attempts: 1,
+      lockedUntil: new Date(Date.now() + 3_000),
+    });
 
     // Several sweeps pass while the lease holds: nobody claims it or crawls for it.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -147,11 +178,21 @@ describe("a job whose worker died", () => {
   it("fails with INTERNAL on its next claim after dying 3 times, without crawling, and is refunded", async () => {
     const owner = await proMember("recovery-dead@example.com");
     const before = service.sites.requestsTo("growing.test").length;
-    const jobId = await abandonedJob(owner, service.siteUrl("growing.test"), { status: "scoring", attempts: 3, lockedUntil: new Date(Date.now() - 5_000) });
+    const jobId = await abandonedJob(owner, service.siteUrl("growing.test"), {
+      status: "scoring",
+      attempts: 3,
+      lockedUntil: new Date(Date.now() - 5_000),
+    });
     expect(await usageOf(owner)).toMatchObject({ scores: { used: 1 }, credits: { used: 10 } });
 
     const row = await waitForEnd(jobId);
-    expect(row).toMatchObject({ status: "failed", attempts: 4, error_code: "INTERNAL", result_id: null, locked_until: null });
+    expect(row).toMatchObject({
+      status: "failed",
+      attempts: 4,
+      error_code: "INTERNAL",
+      result_id: null,
+      locked_until: null,
+    });
     // A fourth run never started.
     expect(service.sites.requestsTo("growing.test").length).toBe(before);
     expect(await dataSource().query(`SELECT 1 FROM "score_results" WHERE "job_id" = $1`, [jobId])).toEqual([]);
@@ -159,7 +200,13 @@ describe("a job whose worker died", () => {
     const { spends, refunds } = await ledgerOf(owner.accountId, jobId);
     expect(spends).toHaveLength(1);
     expect(refunds).toEqual([
-      expect.objectContaining({ kind: "refund", bucket: "plan", amount_tenths: 100, action: "score", reference: spends[0]!.id }),
+      expect.objectContaining({
+        kind: "refund",
+        bucket: "plan",
+        amount_tenths: 100,
+        action: "score",
+        reference: spends[0]!.id,
+      }),
     ]);
     expect(await usageOf(owner)).toMatchObject({ scores: { used: 0 }, credits: { used: 0 } });
 
@@ -168,10 +215,21 @@ describe("a job whose worker died", () => {
       await apiClient(service)("/graphql", {
         method: "POST",
         cookie: owner.cookie,
-        body: { query: `query Job($id: ID!) { scoreJob(id: $id) { status error { code } progress { status error { code } } } }`, variables: { id: jobId } },
+        body: {
+          query: `query Job($id: ID!) { scoreJob(id: $id) { status error { code } progress { status error { code } } } }`,
+          variables: { id: jobId },
+        },
       })
     ).json();
-    expect(answer).toEqual({ data: { scoreJob: { status: "failed", error: { code: "INTERNAL" }, progress: { status: "failed", error: { code: "INTERNAL" } } } } });
+    expect(answer).toEqual({
+      data: {
+        scoreJob: {
+          status: "failed",
+          error: { code: "INTERNAL" },
+          progress: { status: "failed", error: { code: "INTERNAL" } },
+        },
+      },
+    });
 
     // Later sweeps leave it alone: still one refund, attempts unchanged.
     await new Promise((resolve) => setTimeout(resolve, 600));
@@ -196,7 +254,11 @@ describe("claiming a job", () => {
 
   it("does not run a job another worker holds a live lease on", async () => {
     const owner = await proMember("claim-leased@example.com");
-    const jobId = await abandonedJob(owner, service.siteUrl("bare.test"), { status: "crawling", attempts: 1, lockedUntil: new Date(Date.now() + 60_000) });
+    const jobId = await abandonedJob(owner, service.siteUrl("bare.test"), {
+      status: "crawling",
+      attempts: 1,
+      lockedUntil: new Date(Date.now() + 60_000),
+    });
     const { runner, crawled } = secondWorker();
 
     await runner.process(jobId);
@@ -205,19 +267,30 @@ describe("claiming a job", () => {
     const { refunds } = await ledgerOf(owner.accountId, jobId);
     expect(refunds).toEqual([]);
     // Leave nothing running behind: the job ends as its (dead) worker's would.
-    await dataSource().query(`UPDATE "score_jobs" SET "status" = 'failed', "locked_until" = NULL WHERE "id" = $1`, [jobId]);
+    await dataSource().query(`UPDATE "score_jobs" SET "status" = 'failed', "locked_until" = NULL WHERE "id" = $1`, [
+      jobId,
+    ]);
   });
 
   it("does not run a completed job delivered again (a duplicate queue delivery)", async () => {
     const owner = await proMember("claim-done@example.com");
-    const jobId = await abandonedJob(owner, service.siteUrl("leader.test"), { status: "crawling", attempts: 1, lockedUntil: new Date(Date.now() - 5_000) });
+    const jobId = await abandonedJob(owner, service.siteUrl("leader.test"), {
+      status: "crawling",
+      attempts: 1,
+      lockedUntil: new Date(Date.now() - 5_000),
+    });
     const done = await waitForEnd(jobId);
     expect(done.status).toBe("completed");
     const { runner, crawled } = secondWorker();
 
     await runner.process(jobId);
     expect(crawled).toEqual([]);
-    expect(await jobRow(jobId)).toMatchObject({ status: "completed", attempts: 2, result_id: done.result_id, error_code: null });
+    expect(await jobRow(jobId)).toMatchObject({
+      status: "completed",
+      attempts: 2,
+      result_id: done.result_id,
+      error_code: null,
+    });
     // Still charged once, never refunded: the customer got their result.
     expect((await ledgerOf(owner.accountId, jobId)).refunds).toEqual([]);
     expect(await usageOf(owner)).toMatchObject({ scores: { used: 1 }, credits: { used: 10 } });

@@ -126,7 +126,8 @@ function gated(route: Route, gate: Promise<void>): Route {
   return {
     handle: (_request, response) => {
       void gate.then(() => {
-        if (!response.destroyed) response.writeHead(status, { "content-type": "text/html; charset=utf-8", ...headers }).end(body);
+        if (!response.destroyed)
+          response.writeHead(status, { "content-type": "text/html; charset=utf-8", ...headers }).end(body);
       });
     },
   };
@@ -185,19 +186,31 @@ describe("scoring across processes", () => {
     try {
       const answer = await fetch(`${apiA.url}/graphql`, {
         method: "POST",
-        headers: { "content-type": "application/json", "x-forwarded-for": `198.18.${randomInt(0, 256)}.${randomInt(1, 255)}` },
-        body: JSON.stringify({ query: START_SCORE, variables: { input: { url: `http://127.0.0.1:${slowSite.port}/`, kind: "quick" } } }),
+        headers: {
+          "content-type": "application/json",
+          "x-forwarded-for": `198.18.${randomInt(0, 256)}.${randomInt(1, 255)}`,
+        },
+        body: JSON.stringify({
+          query: START_SCORE,
+          variables: { input: { url: `http://127.0.0.1:${slowSite.port}/`, kind: "quick" } },
+        }),
       });
       const jobId = ((await answer.json()) as { data: { startScore: { job: { id: string } } } }).data.startScore.job.id;
       const row = async () =>
-        ((await db.query(`SELECT "status", "attempts", "locked_until" FROM "score_jobs" WHERE "id" = $1`, [jobId])).rows[0] as { status: string; attempts: number; locked_until: Date | null });
+        (await db.query(`SELECT "status", "attempts", "locked_until" FROM "score_jobs" WHERE "id" = $1`, [jobId]))
+          .rows[0] as { status: string; attempts: number; locked_until: Date | null };
       // The old worker holds it, its crawl waiting on the site.
       for (let waited = 0; (await row()).attempts === 0 || slowSite.requests.length === 0; waited += 50) {
         if (waited > 15_000) throw new Error(`the worker never took the job:\n${worker.logs.slice(-10).join("\n")}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
 
-      const next = await start("worker 2", workerEntry, { DATABASE_URL: database.url, SCORE_WORKERS: "1" }, "scoring worker ready");
+      const next = await start(
+        "worker 2",
+        workerEntry,
+        { DATABASE_URL: database.url, SCORE_WORKERS: "1" },
+        "scoring worker ready",
+      );
       expect(await stop(worker)).toBe(0);
       expect(worker.logs.some((line) => line.includes("released an unfinished job at shutdown"))).toBe(true);
       worker = next;
@@ -205,7 +218,10 @@ describe("scoring across processes", () => {
 
       // Well before the 60 s lease or the 30 s sweep could have brought it back.
       for (let waited = 0; (await row()).status !== "completed"; waited += 100) {
-        if (waited > 20_000) throw new Error(`the job was not run again at once: ${JSON.stringify(await row())}\n${next.logs.slice(-10).join("\n")}`);
+        if (waited > 20_000)
+          throw new Error(
+            `the job was not run again at once: ${JSON.stringify(await row())}\n${next.logs.slice(-10).join("\n")}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(await row()).toMatchObject({ status: "completed", attempts: 1, locked_until: null });
@@ -221,9 +237,16 @@ describe("scoring across processes", () => {
     const db = new pg.Client({ connectionString: database.url });
     await db.connect();
     try {
-      const account = (await db.query(`INSERT INTO accounts (name, billing_cycle_anchor) VALUES ('hooks', now()) RETURNING id`)).rows[0].id as string;
+      const account = (
+        await db.query(`INSERT INTO accounts (name, billing_cycle_anchor) VALUES ('hooks', now()) RETURNING id`)
+      ).rows[0].id as string;
       const webhook = (
-        await db.query(`INSERT INTO webhooks (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING id`, [account, receiver.url("/multi"), ["subscription.changed"], newWebhookSecret()])
+        await db.query(`INSERT INTO webhooks (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING id`, [
+          account,
+          receiver.url("/multi"),
+          ["subscription.changed"],
+          newWebhookSecret(),
+        ])
       ).rows[0].id as string;
       // 200 committed events with their deliveries, as checkouts write them; every process polls for them.
       await db.query(
@@ -234,14 +257,20 @@ describe("scoring across processes", () => {
         [account, webhook],
       );
       await receiver.waitFor(200, 20_000).catch(async (error: unknown) => {
-        const { rows: seen } = await db.query(`SELECT status, attempts, last_error FROM webhook_deliveries WHERE webhook_id = $1 LIMIT 3`, [webhook]);
+        const { rows: seen } = await db.query(
+          `SELECT status, attempts, last_error FROM webhook_deliveries WHERE webhook_id = $1 LIMIT 3`,
+          [webhook],
+        );
         throw new Error(`${String(error)}; deliveries: ${JSON.stringify(seen)}`);
       });
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const ids = receiver.received.map((request) => request.headers["webhook-id"]);
       expect(ids).toHaveLength(200);
       expect(new Set(ids).size).toBe(200);
-      const { rows } = await db.query(`SELECT status, count(*)::int AS n, max(attempts)::int AS attempts FROM webhook_deliveries WHERE webhook_id = $1 GROUP BY status`, [webhook]);
+      const { rows } = await db.query(
+        `SELECT status, count(*)::int AS n, max(attempts)::int AS attempts FROM webhook_deliveries WHERE webhook_id = $1 GROUP BY status`,
+        [webhook],
+      );
       expect(rows).toEqual([{ status: "delivered", n: 200, attempts: 1 }]);
     } finally {
       await db.end();
@@ -261,7 +290,10 @@ describe("scoring across processes", () => {
         variables: { input: { url: `${origin}/`, kind: "score" } },
       }),
     });
-    const started = (await startResponse.json()) as { data?: { startScore: { job: { id: string; status: string }; claimToken: string | null } }; errors?: unknown };
+    const started = (await startResponse.json()) as {
+      data?: { startScore: { job: { id: string; status: string }; claimToken: string | null } };
+      errors?: unknown;
+    };
     expect(started.errors, JSON.stringify(started.errors)).toBeUndefined();
     const { job, claimToken } = started.data!.startScore;
     expect(job.status).toBe("queued");
@@ -281,7 +313,9 @@ describe("scoring across processes", () => {
     expect(statuses[0]).toBe("queued"); // the site held the crawl until B answered the current step
     expect(statuses.at(-1)).toBe("completed");
     const order = ["queued", "crawling", "scoring", "completed"];
-    expect(statuses.map((status) => order.indexOf(status))).toEqual([...statuses.map((status) => order.indexOf(status))].sort((a, b) => a - b));
+    expect(statuses.map((status) => order.indexOf(status))).toEqual(
+      [...statuses.map((status) => order.indexOf(status))].sort((a, b) => a - b),
+    );
     expect(statuses.filter((status) => status === "queued")).toHaveLength(1);
     expect(events.every((event) => event.jobId === job.id)).toBe(true);
 
@@ -307,11 +341,17 @@ describe("scoring across processes", () => {
     // 4. B serves the stored result over REST.
     const resultResponse = await fetch(`${apiB.url}/api/score/${completed.resultId}`);
     expect(resultResponse.status).toBe(200);
-    const result = (await resultResponse.json()) as { id: string; url: string; dimensions: Array<{ dimensionId: string }> };
+    const result = (await resultResponse.json()) as {
+      id: string;
+      url: string;
+      dimensions: Array<{ dimensionId: string }>;
+    };
     expect(result.id).toBe(completed.resultId);
     expect(result.url).toBe(`${origin}/`);
     expect(result.dimensions).toHaveLength(27);
-    expect(result.dimensions.map((dimension) => dimension.dimensionId).sort()).toEqual(scoring.map((event) => event.dimensionId).sort());
+    expect(result.dimensions.map((dimension) => dimension.dimensionId).sort()).toEqual(
+      scoring.map((event) => event.dimensionId).sort(),
+    );
 
     // 5. The crawler read the fixture site, and only the worker can have run it: A and B run SCORE_WORKERS=0.
     expect(sites.requests.some((request) => request.path === "/")).toBe(true);
@@ -321,7 +361,9 @@ describe("scoring across processes", () => {
     await subscriber.dispose();
     subscriber = undefined;
     const codes = await Promise.all([apiA, apiB, worker].map((started) => stop(started)));
-    expect(codes, [apiA, apiB, worker].map((started) => `${started.name}:\n${started.logs.slice(-5).join("\n")}`).join("\n")).toEqual([0, 0, 0]);
+    expect(
+      codes,
+      [apiA, apiB, worker].map((started) => `${started.name}:\n${started.logs.slice(-5).join("\n")}`).join("\n"),
+    ).toEqual([0, 0, 0]);
   }, 60_000);
-
 });

@@ -23,7 +23,9 @@ function serve(route: Route | undefined, response: ServerResponse): void {
   } else if (typeof route === "string") {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(route);
   } else {
-    response.writeHead(route.status ?? 200, { "content-type": "text/html; charset=utf-8", ...route.headers }).end(route.body ?? "");
+    response
+      .writeHead(route.status ?? 200, { "content-type": "text/html; charset=utf-8", ...route.headers })
+      .end(route.body ?? "");
   }
 }
 
@@ -68,7 +70,9 @@ function wsClient(headers: Record<string, string> = {}): Client {
 /** Rejects when the subscription does not end by itself in time (a stream that never completes). */
 async function within<T>(promise: Promise<T>, ms = 20_000): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([promise, late]);
   } finally {
@@ -81,13 +85,25 @@ const gql = () => graphqlClient(service);
 async function startScore(url: string, cookie?: string): Promise<{ jobId: string; claimToken: string | null }> {
   const answer = await gql()(START, { input: { kind: "score", url } }, cookie ? { cookie } : {});
   expect(answer.errors).toBeUndefined();
-  return { jobId: answer.data!.startScore.job.id as string, claimToken: answer.data!.startScore.claimToken as string | null };
+  return {
+    jobId: answer.data!.startScore.job.id as string,
+    claimToken: answer.data!.startScore.claimToken as string | null,
+  };
 }
 
 async function jobOf(jobId: string, cookie?: string) {
-  const answer = await gql()(`query Job($id: ID!) { scoreJob(id: $id) { id status resultId error { code message } } }`, { id: jobId }, cookie ? { cookie } : {});
+  const answer = await gql()(
+    `query Job($id: ID!) { scoreJob(id: $id) { id status resultId error { code message } } }`,
+    { id: jobId },
+    cookie ? { cookie } : {},
+  );
   expect(answer.errors).toBeUndefined();
-  return answer.data!.scoreJob as { id: string; status: string; resultId: string | null; error: { code: string; message: string } | null };
+  return answer.data!.scoreJob as {
+    id: string;
+    status: string;
+    resultId: string | null;
+    error: { code: string; message: string } | null;
+  };
 }
 
 async function waitForJobEnd(jobId: string, cookie?: string) {
@@ -105,7 +121,10 @@ function expectWholeSequence(steps: readonly ProgressStep[], jobId: string, site
   expect(steps.every((step) => step.jobId === jobId)).toBe(true);
   const statuses = steps.map((step) => step.status);
   // Grouped and in order: queued? → crawling+ → scoring×27 → completed, and nothing after it.
-  const shape = statuses.join(",").replace(/(crawling,)+/, "crawling*,").replace(/(scoring,)+/, "scoring*,");
+  const shape = statuses
+    .join(",")
+    .replace(/(crawling,)+/, "crawling*,")
+    .replace(/(scoring,)+/, "scoring*,");
   expect(shape).toMatch(/^(queued,)?crawling\*,scoring\*,completed$/);
 
   const crawling = steps.filter((step) => step.status === "crawling");
@@ -124,7 +143,11 @@ function expectWholeSequence(steps: readonly ProgressStep[], jobId: string, site
   expect(scoring.every((step) => step.dimensions === 27)).toBe(true);
 
   const completed = steps.at(-1)!;
-  expect(completed).toMatchObject({ status: "completed", resultId: expect.stringMatching(/^[0-9a-f-]{36}$/), error: null });
+  expect(completed).toMatchObject({
+    status: "completed",
+    resultId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    error: null,
+  });
   return completed.resultId!;
 }
 
@@ -148,7 +171,9 @@ describe("scoreProgress over graphql-ws", () => {
 
     const job = await jobOf(jobId);
     expect(job).toMatchObject({ status: "completed", resultId });
-    const answer = await gql()(`query Result($id: ID!) { scoreResult(id: $id) { id url crawledPages } }`, { id: resultId });
+    const answer = await gql()(`query Result($id: ID!) { scoreResult(id: $id) { id url crawledPages } }`, {
+      id: resultId,
+    });
     const result = answer.data!.scoreResult as { id: string; url: string; crawledPages: string[] };
     expect(result).toMatchObject({ id: resultId, url: expect.stringContaining("gated.test") });
     // Every page the result rests on was announced while crawling.
@@ -171,7 +196,10 @@ describe("scoreProgress over graphql-ws", () => {
     expect(denied.errors).toHaveLength(1);
     expect(denied.errors[0]!.extensions).toMatchObject({ code: "NOT_FOUND" });
     // The owner's cookie sent by a page elsewhere is ignored: anonymous, so NOT_FOUND as well.
-    const hijack = await within(follow(wsClient({ cookie: owner.cookie, origin: "https://evil.example" }), jobId).ended, 5_000);
+    const hijack = await within(
+      follow(wsClient({ cookie: owner.cookie, origin: "https://evil.example" }), jobId).ended,
+      5_000,
+    );
     expect(hijack.steps).toEqual([]);
     expect(hijack.errors[0]!.extensions).toMatchObject({ code: "NOT_FOUND" });
     // Anonymous from the job's own address: an account's job is not an address's.
@@ -198,7 +226,18 @@ describe("scoreProgress over graphql-ws", () => {
     expect(followed.errors).toEqual([]);
     expect(followed.ending).toBe("complete");
     expect(followed.steps).toEqual([
-      { jobId, status: "completed", resultId: job.resultId, page: null, pages: null, url: null, dimension: null, dimensions: null, dimensionId: null, error: null },
+      {
+        jobId,
+        status: "completed",
+        resultId: job.resultId,
+        page: null,
+        pages: null,
+        url: null,
+        dimension: null,
+        dimensions: null,
+        dimensionId: null,
+        error: null,
+      },
     ]);
   });
 

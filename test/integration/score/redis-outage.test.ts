@@ -29,7 +29,8 @@ const heldSite: Site = {
   "/": {
     handle: (_request, response) => {
       void siteOpened.then(() => {
-        const page = "<html><head><title>Held</title></head><body><h1>Held</h1><p>A site that answers late.</p></body></html>";
+        const page =
+          "<html><head><title>Held</title></head><body><h1>Held</h1><p>A site that answers late.</p></body></html>";
         if (!response.destroyed) response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
       });
     },
@@ -40,7 +41,11 @@ beforeAll(async () => {
   link = new TcpRelay({ host: real.hostname, port: Number(real.port || 6379) });
   await link.open();
   // A REST wait far longer than the test may run: an answer in time came from the job's end, not the wait's.
-  service = await startScoringApp({ env: { REDIS_URL: `redis://127.0.0.1:${link.port}`, REDIS_PREFIX: prefix }, waitMs: 600_000, extraSites: { "held.test": heldSite } });
+  service = await startScoringApp({
+    env: { REDIS_URL: `redis://127.0.0.1:${link.port}`, REDIS_PREFIX: prefix },
+    waitMs: 600_000,
+    extraSites: { "held.test": heldSite },
+  });
   api = apiClient(service);
 });
 afterAll(async () => {
@@ -54,7 +59,8 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const quick = (cookie: string) => api("/api/score/quick", { method: "POST", cookie, body: { url: service.siteUrl("maker.test") } });
+const quick = (cookie: string) =>
+  api("/api/score/quick", { method: "POST", cookie, body: { url: service.siteUrl("maker.test") } });
 
 describe("scoring while Redis is down", () => {
   it("scores through Redis, refuses with 429 Retry-After: 60 while it is gone (charging nothing), and recovers by itself", async () => {
@@ -85,7 +91,7 @@ describe("scoring while Redis is down", () => {
 });
 
 async function until(condition: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> {
-  for (const deadline = Date.now() + ms; !(await condition()); ) {
+  for (const deadline = Date.now() + ms; !(await condition());) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -98,7 +104,11 @@ describe("followers of a job when Redis blips while it runs", () => {
     const url = service.siteUrl("held.test");
 
     // A job followed over graphql-ws, and a REST call waiting on another; both crawls held at the home page.
-    const started = await graphqlClient(service)(START_SCORE, { input: { kind: "quick", url } }, { cookie: grace.cookie });
+    const started = await graphqlClient(service)(
+      START_SCORE,
+      { input: { kind: "quick", url } },
+      { cookie: grace.cookie },
+    );
     expect(started.errors).toBeUndefined();
     const jobId = started.data!.startScore.job.id as string;
     const client = wsClient(service.url, { cookie: grace.cookie });
@@ -106,20 +116,33 @@ describe("followers of a job when Redis blips while it runs", () => {
     const followed = follow(client, jobId);
     await bounded(followed.first, 10_000, "the subscription's first step");
     const waiting = api("/api/score", { method: "POST", cookie: grace.cookie, body: { url } });
-    await until(async () => service.sites.requestsTo("held.test").filter((request) => request.path === "/").length >= 2, "both crawls reaching the site");
+    await until(
+      async () => service.sites.requestsTo("held.test").filter((request) => request.path === "/").length >= 2,
+      "both crawls reaching the site",
+    );
 
     // Redis goes away; both jobs finish meanwhile (their end messages are lost); then Redis returns.
     await link.cut();
     openSite();
     const stored = async () =>
-      (await service.app.database.dataSource.query(`SELECT "id", "status" FROM "score_jobs" WHERE "account_id" = $1`, [grace.accountId])) as Array<{ id: string; status: string }>;
-    await until(async () => (await stored()).filter((job) => job.status === "completed").length === 2, "both jobs completing in Postgres", 30_000);
+      (await service.app.database.dataSource.query(`SELECT "id", "status" FROM "score_jobs" WHERE "account_id" = $1`, [
+        grace.accountId,
+      ])) as Array<{ id: string; status: string }>;
+    await until(
+      async () => (await stored()).filter((job) => job.status === "completed").length === 2,
+      "both jobs completing in Postgres",
+      30_000,
+    );
     await link.open();
 
     const ended = await bounded(followed.ended, 30_000, "the subscription's end");
     expect(ended.errors).toEqual([]);
     expect(ended.ending).toBe("complete");
-    expect(ended.steps.at(-1)).toMatchObject({ jobId, status: "completed", resultId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(ended.steps.at(-1)).toMatchObject({
+      jobId,
+      status: "completed",
+      resultId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
 
     // The REST wait is 600 s: an answer within the test's bound is the job's end, not the wait running out.
     const answer = await bounded(waiting, 30_000, "the waiting POST /api/score");

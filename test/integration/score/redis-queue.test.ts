@@ -44,7 +44,13 @@ async function until(condition: () => boolean, boundMs = 8_000): Promise<void> {
   }
 }
 
-const crawling = (jobId: string, page: number): ScoreProgress => ({ jobId, status: "crawling", page, pages: 5, url: `https://example.com/${page}` });
+const crawling = (jobId: string, page: number): ScoreProgress => ({
+  jobId,
+  status: "crawling",
+  page,
+  pages: 5,
+  url: `https://example.com/${page}`,
+});
 
 describe("RedisProgressBus", () => {
   it("delivers a job's progress published by another process, in order, and nothing else", async () => {
@@ -147,7 +153,14 @@ describe("BullJobQueue with startBullWorker", () => {
     const prefix = testPrefix();
     const queue = new BullJobQueue({ url: liveRedis, prefix, logger: silent });
     toClose.push(queue);
-    const fast = { url: liveRedis, concurrency: 1, prefix, logger: silent, lockDurationMs: 1_000, stalledIntervalMs: 300 };
+    const fast = {
+      url: liveRedis,
+      concurrency: 1,
+      prefix,
+      logger: silent,
+      lockDurationMs: 1_000,
+      stalledIntervalMs: 300,
+    };
 
     let started: (jobId: string) => void = () => undefined;
     const startedOnFirst = new Promise<string>((resolve) => (started = resolve));

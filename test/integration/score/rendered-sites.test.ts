@@ -12,7 +12,11 @@ import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.
  */
 const CHALLENGE = `<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><h2>Checking if the site connection is secure</h2><p>The site needs to review the security of your connection before proceeding.</p><script>window._cf_chl_opt={cZone:"x"}</script></body></html>`;
 const CAPTCHA = `<!doctype html><title>Security check</title><h1>Please verify you are a human</h1><p>Complete the security check to continue.</p><div class="g-recaptcha" data-sitekey="k"></div><script src="https://www.google.com/recaptcha/api.js"></script>`;
-const ordinary = (title: string) => page(title, `<nav><a href="/pricing">Pricing</a> <a href="/about">About</a> <a href="/careers">Careers</a> <a href="/security">Security</a></nav><h1>${title}</h1><p>An ordinary page of an ordinary product.</p>`);
+const ordinary = (title: string) =>
+  page(
+    title,
+    `<nav><a href="/pricing">Pricing</a> <a href="/about">About</a> <a href="/careers">Careers</a> <a href="/security">Security</a></nav><h1>${title}</h1><p>An ordinary page of an ordinary product.</p>`,
+  );
 
 const walls: Record<string, Site> = {
   // 1. The CDN's challenge page, 403 (429 and 503 are the same form).
@@ -24,7 +28,12 @@ const walls: Record<string, Site> = {
   // 4. A home page that gets through, then a wall on every page after it.
   "later.test": {
     "/": ordinary("Later"),
-    ...Object.fromEntries(["/pricing", "/about", "/careers", "/security"].map((path) => [path, { status: 503, headers: { server: "cloudflare" }, body: CHALLENGE }])),
+    ...Object.fromEntries(
+      ["/pricing", "/about", "/careers", "/security"].map((path) => [
+        path,
+        { status: 503, headers: { server: "cloudflare" }, body: CHALLENGE },
+      ]),
+    ),
   },
 };
 
@@ -34,7 +43,10 @@ let bare: ScoringTestApp;
 beforeAll(async () => {
   service = await startScoringApp({ extraSites: { ...walls, "spa.test": appSite(matureApp, "history") } });
   // The same service where no browser was found.
-  bare = await startScoringApp({ env: { CHROMIUM_PATH: "off" }, extraSites: { "spa.test": appSite(matureApp, "history") } });
+  bare = await startScoringApp({
+    env: { CHROMIUM_PATH: "off" },
+    extraSites: { "spa.test": appSite(matureApp, "history") },
+  });
 });
 afterAll(async () => {
   await service?.close();
@@ -44,37 +56,73 @@ afterAll(async () => {
 async function refusal(app: ScoringTestApp, email: string, url: string) {
   const caller = await signIn(app, email);
   const response = await apiClient(app)("/api/score", { method: "POST", body: { url }, cookie: caller.cookie });
-  const { error } = (await response.json()) as { error: { code: string; message: string; action: string; retryable: boolean } };
+  const { error } = (await response.json()) as {
+    error: { code: string; message: string; action: string; retryable: boolean };
+  };
   const rest = { status: response.status, ...error };
-  const graph = await graphqlClient(app)(`mutation($input: ScoreInput!) { score(input: $input) { result { id } } }`, { input: { url } }, { cookie: caller.cookie });
+  const graph = await graphqlClient(app)(
+    `mutation($input: ScoreInput!) { score(input: $input) { result { id } } }`,
+    { input: { url } },
+    { cookie: caller.cookie },
+  );
   const usage = await (await apiClient(app)("/api/usage", { cookie: caller.cookie })).json();
   return { rest, graph: graph.errors?.[0], usage };
 }
 
 describe("bot walls", () => {
-  it.each(Object.keys(walls))("%s: 400 CRAWL_FAILED naming the block, on both doors, and nothing charged", async (host) => {
-    const { rest, graph, usage } = await refusal(service, `wall-${host}@walls.test`, service.siteUrl(host));
-    expect(rest).toMatchObject({ status: 400, code: "CRAWL_FAILED", retryable: false });
-    expect(rest.message).toMatch(host === "captcha.test" ? /a captcha interstitial \(HTTP 200\)/ : /Cloudflare's browser check \(HTTP (403|503)\)/);
-    expect(rest.message).toMatch(/a bot wall is never scored/);
-    expect(rest.action).toMatch(/let ProductMaturityBot through/);
-    expect(graph?.extensions).toMatchObject({ code: "CRAWL_FAILED", action: rest.action });
-    expect(graph?.message).toBe(rest.message);
-    expect(usage.scores.used).toBe(0);
-    expect(usage.credits.used).toBe(0);
-  });
+  it.each(Object.keys(walls))(
+    "%s: 400 CRAWL_FAILED naming the block, on both doors, and nothing charged",
+    async (host) => {
+      const { rest, graph, usage } = await refusal(service, `wall-${host}@walls.test`, service.siteUrl(host));
+      expect(rest).toMatchObject({ status: 400, code: "CRAWL_FAILED", retryable: false });
+      expect(rest.message).toMatch(
+        host === "captcha.test"
+          ? /a captcha interstitial \(HTTP 200\)/
+          : /Cloudflare's browser check \(HTTP (403|503)\)/,
+      );
+      expect(rest.message).toMatch(/a bot wall is never scored/);
+      expect(rest.action).toMatch(/let ProductMaturityBot through/);
+      expect(graph?.extensions).toMatchObject({ code: "CRAWL_FAILED", action: rest.action });
+      expect(graph?.message).toBe(rest.message);
+      expect(usage.scores.used).toBe(0);
+      expect(usage.credits.used).toBe(0);
+    },
+  );
 
   it("keeps the failed job's advice: the job answer and the progress stream carry it", async () => {
     const caller = await signIn(service, "jobs@walls.test");
     const graphql = graphqlClient(service);
-    const started = await graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, { input: { url: service.siteUrl("captcha.test") } }, { cookie: caller.cookie });
+    const started = await graphql(
+      `
+        mutation ($input: StartScoreInput!) {
+          startScore(input: $input) {
+            job {
+              id
+            }
+          }
+        }
+      `,
+      { input: { url: service.siteUrl("captcha.test") } },
+      { cookie: caller.cookie },
+    );
     const jobId = started.data?.startScore.job.id as string;
-    let job: { status: string; error: { code: string; message: string; action: string } | null; progress: { error?: { action: string } } | null } | undefined;
+    let job:
+      | {
+          status: string;
+          error: { code: string; message: string; action: string } | null;
+          progress: { error?: { action: string } } | null;
+        }
+      | undefined;
     for (let tries = 0; tries < 100 && job?.status !== "failed"; tries += 1) {
-      job = (await (await apiClient(service)(`/api/score/jobs/${jobId}`, { cookie: caller.cookie })).json()) as typeof job;
+      job = (await (
+        await apiClient(service)(`/api/score/jobs/${jobId}`, { cookie: caller.cookie })
+      ).json()) as typeof job;
       if (job?.status !== "failed") await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(job?.error).toMatchObject({ code: "CRAWL_FAILED", action: expect.stringMatching(/let ProductMaturityBot through/) });
+    expect(job?.error).toMatchObject({
+      code: "CRAWL_FAILED",
+      action: expect.stringMatching(/let ProductMaturityBot through/),
+    });
   });
 });
 
@@ -95,7 +143,11 @@ describe("a site built in the browser, with no browser here", () => {
 describe.runIf(RUN_BROWSER_SUITES)(browserSuite("a site built in the browser"), () => {
   it("is scored from what its scripts write, and says so", async () => {
     const caller = await signIn(service, "app@rendered.test");
-    const response = await apiClient(service)("/api/score/product", { method: "POST", body: { url: service.siteUrl("spa.test") }, cookie: caller.cookie });
+    const response = await apiClient(service)("/api/score/product", {
+      method: "POST",
+      body: { url: service.siteUrl("spa.test") },
+      cookie: caller.cookie,
+    });
     expect(response.status).toBe(200);
     const result = await response.json();
     expect(result.crawlStats).toMatchObject({ pagesAnalyzed: 11, pagesRendered: 11, pagesBlocked: 0 });

@@ -12,7 +12,13 @@ beforeAll(async () => {
       "slow.test": {
         "/": {
           handle: (_request, response) => {
-            setTimeout(() => response.writeHead(200, { "content-type": "text/html" }).end(page("Slowpoke", "<h1>Slowpoke</h1><p>Analytics for teams.</p>")), 800);
+            setTimeout(
+              () =>
+                response
+                  .writeHead(200, { "content-type": "text/html" })
+                  .end(page("Slowpoke", "<h1>Slowpoke</h1><p>Analytics for teams.</p>")),
+              800,
+            );
           },
         },
       },
@@ -24,16 +30,37 @@ afterAll(() => service?.close());
 describe("the scoring wait", () => {
   it("answers 202 with the job when scoring outlives the wait; the job completes and its result lands in history", async () => {
     const ada = await signIn(service, "ada@wait.test");
-    const response = await apiClient(service)("/api/score/quick", { method: "POST", cookie: ada.cookie, body: { url: service.siteUrl("slow.test") } });
+    const response = await apiClient(service)("/api/score/quick", {
+      method: "POST",
+      cookie: ada.cookie,
+      body: { url: service.siteUrl("slow.test") },
+    });
     expect(response.status).toBe(202);
     const { job } = await response.json();
-    expect(job).toMatchObject({ id: expect.any(String), kind: "quick", status: expect.stringMatching(/^(queued|crawling)$/) });
+    expect(job).toMatchObject({
+      id: expect.any(String),
+      kind: "quick",
+      status: expect.stringMatching(/^(queued|crawling)$/),
+    });
 
     const graphql = graphqlClient(service);
     let state: { status: string; resultId: string | null } | undefined;
     for (let attempt = 0; attempt < 50 && state?.status !== "completed"; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      state = (await graphql(`query($id: ID!) { scoreJob(id: $id) { status resultId } }`, { id: job.id }, { cookie: ada.cookie })).data!.scoreJob;
+      state = (
+        await graphql(
+          `
+            query ($id: ID!) {
+              scoreJob(id: $id) {
+                status
+                resultId
+              }
+            }
+          `,
+          { id: job.id },
+          { cookie: ada.cookie },
+        )
+      ).data!.scoreJob;
     }
     expect(state).toMatchObject({ status: "completed", resultId: expect.any(String) });
     const history = await (await apiClient(service)("/api/scores", { cookie: ada.cookie })).json();

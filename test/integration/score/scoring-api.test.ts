@@ -19,18 +19,32 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 const sql = (text: string, values: unknown[] = []) => service.app.database.dataSource.query(text, values);
-const setPlan = (caller: Caller, plan: string) => sql("UPDATE accounts SET plan = $1 WHERE id = $2", [plan, caller.accountId]);
+const setPlan = (caller: Caller, plan: string) =>
+  sql("UPDATE accounts SET plan = $1 WHERE id = $2", [plan, caller.accountId]);
 const usageOf = async (caller: Caller) => (await api("/api/usage", { cookie: caller.cookie })).json();
-const score = (path: string, body: unknown, init: { cookie?: string; bearer?: string; headers?: Record<string, string> } = {}) =>
-  api(path, { method: "POST", body, ...init });
-const errorOf = async (response: Response) => ({ status: response.status, ...((await response.json()) as { error: { code: string; message: string; retryable: boolean } }).error });
+const score = (
+  path: string,
+  body: unknown,
+  init: { cookie?: string; bearer?: string; headers?: Record<string, string> } = {},
+) => api(path, { method: "POST", body, ...init });
+const errorOf = async (response: Response) => ({
+  status: response.status,
+  ...((await response.json()) as { error: { code: string; message: string; retryable: boolean } }).error,
+});
 
 /** Timestamps Date.parse accepts and Postgres rejects (or reads as another instant), in a cursor of the API's shape. */
-const TAMPERED_TIMESTAMPS = ["1", "+275760-09-13T00:00:00.000Z", "March 7", "-000001-01-01T00:00:00Z", "0000-01-01T00:00:00.000Z"];
+const TAMPERED_TIMESTAMPS = [
+  "1",
+  "+275760-09-13T00:00:00.000Z",
+  "March 7",
+  "-000001-01-01T00:00:00Z",
+  "0000-01-01T00:00:00.000Z",
+];
 const tampered = (at: string, id: string) => Buffer.from(JSON.stringify([at, id])).toString("base64url");
 
 /** The ETag GET /api/score/{id} gives a final result: derived from the id alone, so anyone can compute it for any id. */
-const guessedEtag = (id: string) => `"${createHash("sha256").update(`/api/score/:id\n${id}`).digest("base64url").slice(0, 27)}"`;
+const guessedEtag = (id: string) =>
+  `"${createHash("sha256").update(`/api/score/:id\n${id}`).digest("base64url").slice(0, 27)}"`;
 
 const SCORE_FIELDS = `id url companyName totalScore stageName framework frameworkVersion mode
   dimensions { dimensionId dimensionName pillar score stageName evidence evidenceItems { url text selfReported } confidence reasoning }
@@ -39,10 +53,19 @@ const SCORE_FIELDS = `id url companyName totalScore stageName framework framewor
 describe("POST /api/score and mutation score", () => {
   it("scores a site for a signed-in member, stores it in history, and charges one score (10 credits)", async () => {
     const ada = await signIn(service, "ada@score.test");
-    const response = await score("/api/score", { url: service.siteUrl("leader.test"), context: "We sell to banks." }, { cookie: ada.cookie });
+    const response = await score(
+      "/api/score",
+      { url: service.siteUrl("leader.test"), context: "We sell to banks." },
+      { cookie: ada.cookie },
+    );
     expect(response.status).toBe(200);
     const result = await response.json();
-    expect(result).toMatchObject({ url: service.siteUrl("leader.test"), companyName: "Stackform Inc.", framework: "maturity", mode: "full" });
+    expect(result).toMatchObject({
+      url: service.siteUrl("leader.test"),
+      companyName: "Stackform Inc.",
+      framework: "maturity",
+      mode: "full",
+    });
     expect(result.claimToken).toBeUndefined();
     expect(result.totalScore).toBeGreaterThanOrEqual(0);
     expect(result.totalScore).toBeLessThanOrEqual(100);
@@ -62,7 +85,16 @@ describe("POST /api/score and mutation score", () => {
     expect(history).toEqual({ results: [result].map(({ claimToken: _omit, ...rest }) => rest), nextCursor: null });
     // score.completed is in the outbox, for webhooks.
     const events = await sql(`SELECT type, data FROM domain_events WHERE account_id = $1`, [ada.accountId]);
-    expect(events).toEqual([{ type: "score.completed", data: expect.objectContaining({ resultId: result.id, totalScore: result.totalScore, stageName: result.stageName }) }]);
+    expect(events).toEqual([
+      {
+        type: "score.completed",
+        data: expect.objectContaining({
+          resultId: result.id,
+          totalScore: result.totalScore,
+          stageName: result.stageName,
+        }),
+      },
+    ]);
 
     // The share page for people.
     const page = await api(`/r/${result.id}`);
@@ -78,8 +110,14 @@ describe("POST /api/score and mutation score", () => {
   it("answers the same result over GraphQL as over REST, and the same errors", async () => {
     const bea = await signIn(service, "bea@score.test");
     await setPlan(bea, "pro");
-    const rest = await (await score("/api/score", { url: service.siteUrl("seed.test") }, { cookie: bea.cookie })).json();
-    const viaGraphQL = await graphql(`mutation($input: ScoreInput!) { score(input: $input) { result { ${SCORE_FIELDS} } claimToken } }`, { input: { url: service.siteUrl("seed.test") } }, { cookie: bea.cookie });
+    const rest = await (
+      await score("/api/score", { url: service.siteUrl("seed.test") }, { cookie: bea.cookie })
+    ).json();
+    const viaGraphQL = await graphql(
+      `mutation($input: ScoreInput!) { score(input: $input) { result { ${SCORE_FIELDS} } claimToken } }`,
+      { input: { url: service.siteUrl("seed.test") } },
+      { cookie: bea.cookie },
+    );
     const { id: _a, createdAt: _b, ...restRest } = rest;
     const { id: _c, createdAt: _d, ...graphRest } = viaGraphQL.data!.score.result;
     // A second crawl of the same site and the same framework version scores the same, to the point.
@@ -98,7 +136,19 @@ describe("POST /api/score and mutation score", () => {
     ];
     for (const [body, code] of cases) {
       const restError = await errorOf(await score("/api/score", body, { cookie: bea.cookie }));
-      const graphError = await graphql(`mutation($input: ScoreInput!) { score(input: $input) { job { id } } }`, { input: body }, { cookie: bea.cookie });
+      const graphError = await graphql(
+        `
+          mutation ($input: ScoreInput!) {
+            score(input: $input) {
+              job {
+                id
+              }
+            }
+          }
+        `,
+        { input: body },
+        { cookie: bea.cookie },
+      );
       expect(restError.code, JSON.stringify(body).slice(0, 60)).toBe(code);
       expect(graphError.errors?.[0]?.extensions?.code, JSON.stringify(body).slice(0, 60)).toBe(code);
     }
@@ -106,20 +156,44 @@ describe("POST /api/score and mutation score", () => {
     expect((await usageOf(bea)).scores.used).toBe(2);
 
     // An address the crawl would refuse without a DNS lookup is refused when asked, with no job: not queued to fail.
-    const jobsBefore = Number((await sql(`SELECT count(*) AS n FROM score_jobs WHERE account_id = $1`, [bea.accountId]))[0].n);
-    for (const url of ["http://10.0.0.1/", "http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/", "http://2130706434/", "https://example.com:8443/"]) {
+    const jobsBefore = Number(
+      (await sql(`SELECT count(*) AS n FROM score_jobs WHERE account_id = $1`, [bea.accountId]))[0].n,
+    );
+    for (const url of [
+      "http://10.0.0.1/",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[fd00:ec2::254]/",
+      "http://2130706434/",
+      "https://example.com:8443/",
+    ]) {
       const refused = await errorOf(await score("/api/score", { url }, { cookie: bea.cookie }));
       expect(refused, url).toMatchObject({ status: 400, code: "INVALID_URL" });
-      const started = await graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, { input: { url } }, { cookie: bea.cookie });
+      const started = await graphql(
+        `
+          mutation ($input: StartScoreInput!) {
+            startScore(input: $input) {
+              job {
+                id
+              }
+            }
+          }
+        `,
+        { input: { url } },
+        { cookie: bea.cookie },
+      );
       expect(started.errors?.[0]?.extensions?.code, url).toBe("INVALID_URL");
     }
-    expect(Number((await sql(`SELECT count(*) AS n FROM score_jobs WHERE account_id = $1`, [bea.accountId]))[0].n)).toBe(jobsBefore);
+    expect(
+      Number((await sql(`SELECT count(*) AS n FROM score_jobs WHERE account_id = $1`, [bea.accountId]))[0].n),
+    ).toBe(jobsBefore);
     expect((await usageOf(bea)).scores.used).toBe(2);
   });
 
   it("refunds a score whose crawl failed, and answers the crawl's error", async () => {
     const cy = await signIn(service, "cy@score.test");
-    const failed = await errorOf(await score("/api/score", { url: service.siteUrl("down.test") }, { cookie: cy.cookie }));
+    const failed = await errorOf(
+      await score("/api/score", { url: service.siteUrl("down.test") }, { cookie: cy.cookie }),
+    );
     expect(failed).toMatchObject({ status: 400, code: "CRAWL_FAILED", retryable: false });
     const usage = await usageOf(cy);
     expect(usage.scores.used).toBe(0);
@@ -127,7 +201,11 @@ describe("POST /api/score and mutation score", () => {
   });
 
   it("holds an anonymous result with a one-time claim token, readable by anyone by id, cacheable once linked", async () => {
-    const response = await score("/api/score", { url: service.siteUrl("growing.test") }, { headers: { "x-test": "anon" } });
+    const response = await score(
+      "/api/score",
+      { url: service.siteUrl("growing.test") },
+      { headers: { "x-test": "anon" } },
+    );
     expect(response.status).toBe(200);
     const held = await response.json();
     expect(held.claimToken).toMatch(/^clm_[A-Za-z0-9_-]{32}$/);
@@ -150,7 +228,11 @@ describe("POST /api/score and mutation score", () => {
 
     // Linked to an account, it is final: ETag, public caching, 304 on revalidation.
     const ivy = await signIn(service, "ivy@score.test");
-    const linked = await api("/api/score/link", { method: "POST", cookie: ivy.cookie, body: { resultId: held.id, claimToken } });
+    const linked = await api("/api/score/link", {
+      method: "POST",
+      cookie: ivy.cookie,
+      body: { resultId: held.id, claimToken },
+    });
     expect(linked.status).toBe(200);
     const final = await api(`/api/score/${held.id}`);
     const etag = final.headers.get("etag");
@@ -164,7 +246,10 @@ describe("POST /api/score and mutation score", () => {
     expect(again.headers.get("cache-control")).toBe("public, max-age=300");
     // RFC 9110: a weak tag compares equal, a list matches when one of its tags does, `*` matches an answer that exists.
     for (const ifNoneMatch of [`W/${etag}`, `"something-else", ${etag}`, `W/"x",W/${etag}`, "*"]) {
-      expect((await api(`/api/score/${held.id}`, { headers: { "if-none-match": ifNoneMatch } })).status, ifNoneMatch).toBe(304);
+      expect(
+        (await api(`/api/score/${held.id}`, { headers: { "if-none-match": ifNoneMatch } })).status,
+        ifNoneMatch,
+      ).toBe(304);
     }
     expect((await api(`/api/score/${held.id}`, { headers: { "if-none-match": '"something-else"' } })).status).toBe(200);
 
@@ -182,7 +267,9 @@ describe("POST /api/score and mutation score", () => {
     expect((await api("/api/score/not-a-uuid")).status).toBe(404);
     // Also to an If-None-Match that looks right: the ETag only names an answer that exists.
     for (const ifNoneMatch of [guessedEtag("11111111-2222-4333-8444-555555555555"), "*"]) {
-      const guessed = await api("/api/score/11111111-2222-4333-8444-555555555555", { headers: { "if-none-match": ifNoneMatch } });
+      const guessed = await api("/api/score/11111111-2222-4333-8444-555555555555", {
+        headers: { "if-none-match": ifNoneMatch },
+      });
       expect(guessed.status, ifNoneMatch).toBe(404);
       expect(guessed.headers.get("etag")).toBeNull();
       expect((await guessed.json()).error.code).toBe("NOT_FOUND");
@@ -194,10 +281,28 @@ describe("startScore", () => {
   it("needs only the url: kind defaults to the full maturity score", async () => {
     const kit = await signIn(service, "kit@score.test");
     await setPlan(kit, "pro");
-    const started = await graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id kind status } } }`, { input: { url: service.siteUrl("bare.test") } }, { cookie: kit.cookie });
+    const started = await graphql(
+      `
+        mutation ($input: StartScoreInput!) {
+          startScore(input: $input) {
+            job {
+              id
+              kind
+              status
+            }
+          }
+        }
+      `,
+      { input: { url: service.siteUrl("bare.test") } },
+      { cookie: kit.cookie },
+    );
     expect(started.errors).toBeUndefined();
     expect(started.data?.startScore.job).toMatchObject({ kind: "score" });
-    const literal = await graphql(`mutation { startScore(input: { url: "${service.siteUrl("bare.test")}" }) { job { kind } } }`, undefined, { cookie: kit.cookie });
+    const literal = await graphql(
+      `mutation { startScore(input: { url: "${service.siteUrl("bare.test")}" }) { job { kind } } }`,
+      undefined,
+      { cookie: kit.cookie },
+    );
     expect(literal.data?.startScore.job.kind).toBe("score");
   });
 });
@@ -207,7 +312,19 @@ describe("limits, in the contract's order", () => {
     const dee = await signIn(service, "dee@score.test");
     await setPlan(dee, "pro");
     for (let i = 0; i < 5; i += 1) {
-      const started = await graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, { input: { url: service.siteUrl("bare.test"), kind: "quick" } }, { cookie: dee.cookie });
+      const started = await graphql(
+        `
+          mutation ($input: StartScoreInput!) {
+            startScore(input: $input) {
+              job {
+                id
+              }
+            }
+          }
+        `,
+        { input: { url: service.siteUrl("bare.test"), kind: "quick" } },
+        { cookie: dee.cookie },
+      );
       expect(started.errors, `request ${i + 1}`).toBeUndefined();
     }
     const sixth = await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { cookie: dee.cookie });
@@ -221,8 +338,13 @@ describe("limits, in the contract's order", () => {
 
   it("refuses Free's 4th score with QUOTA_EXCEEDED (429, not retryable) and charges nothing", async () => {
     const eve = await signIn(service, "eve@score.test");
-    for (let i = 0; i < 3; i += 1) expect((await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { cookie: eve.cookie })).status).toBe(200);
-    const fourth = await errorOf(await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { cookie: eve.cookie }));
+    for (let i = 0; i < 3; i += 1)
+      expect(
+        (await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { cookie: eve.cookie })).status,
+      ).toBe(200);
+    const fourth = await errorOf(
+      await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { cookie: eve.cookie }),
+    );
     expect(fourth).toMatchObject({ status: 429, code: "QUOTA_EXCEEDED", retryable: false });
     const usage = await usageOf(eve);
     expect(usage.scores.used).toBe(3);
@@ -232,10 +354,26 @@ describe("limits, in the contract's order", () => {
   it("charges an API key's score its API call in the same transaction, and holds all of an account's keys to 5 scores per 60 s", async () => {
     const owner = await signIn(service, "keys@score.test");
     await setPlan(owner, "business");
-    const { secret } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "ci" } })).json();
-    const { secret: second } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "ci-2" } })).json();
+    const { secret } = await (
+      await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "ci" } })
+    ).json();
+    const { secret: second } = await (
+      await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "ci-2" } })
+    ).json();
     for (let i = 0; i < 5; i += 1) {
-      const started = await graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, { input: { url: service.siteUrl("bare.test"), kind: "quick" } }, { bearer: i % 2 ? second : secret });
+      const started = await graphql(
+        `
+          mutation ($input: StartScoreInput!) {
+            startScore(input: $input) {
+              job {
+                id
+              }
+            }
+          }
+        `,
+        { input: { url: service.siteUrl("bare.test"), kind: "quick" } },
+        { bearer: i % 2 ? second : secret },
+      );
       expect(started.errors, `request ${i + 1}`).toBeUndefined();
     }
     // A sixth, through either key, meets the short-window limit: 429, retryable, charged nothing.
@@ -250,8 +388,12 @@ describe("limits, in the contract's order", () => {
     // The limit is the account's, not the whole service's: another account's key still scores.
     const other = await signIn(service, "keys-other@score.test");
     await setPlan(other, "business");
-    const { secret: otherKey } = await (await api("/api/keys", { method: "POST", cookie: other.cookie, body: { name: "ci" } })).json();
-    expect((await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { bearer: otherKey })).status).toBe(200);
+    const { secret: otherKey } = await (
+      await api("/api/keys", { method: "POST", cookie: other.cookie, body: { name: "ci" } })
+    ).json();
+    expect((await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { bearer: otherKey })).status).toBe(
+      200,
+    );
 
     // The API-call ceiling refuses after the quota layer passed: nothing of it is kept.
     await sql(`UPDATE accounts SET plan = 'enterprise' WHERE id = $1`, [other.accountId]);
@@ -262,8 +404,12 @@ describe("limits, in the contract's order", () => {
       [other.accountId],
     );
     // The ledger's running totals follow its own writes only; the bulk insert moves them by hand.
-    await sql(`UPDATE credit_balances SET api_call_count = api_call_count + 100000 WHERE account_id = $1`, [other.accountId]);
-    const refused = await errorOf(await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { bearer: otherKey }));
+    await sql(`UPDATE credit_balances SET api_call_count = api_call_count + 100000 WHERE account_id = $1`, [
+      other.accountId,
+    ]);
+    const refused = await errorOf(
+      await score("/api/score/quick", { url: service.siteUrl("bare.test") }, { bearer: otherKey }),
+    );
     expect(refused).toMatchObject({ status: 429, code: "QUOTA_EXCEEDED" });
     expect((await usageOf(other)).scores.used).toBe(1);
   });
@@ -273,7 +419,9 @@ describe("concurrency", () => {
   it("charges exactly 3 of 50 concurrent score requests of one key when credits cover 3: 45 meet the short-window limit, 2 CREDIT_EXHAUSTED", async () => {
     const owner = await signIn(service, "fifty@score.test");
     await setPlan(owner, "business");
-    const { secret } = await (await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "load" } })).json();
+    const { secret } = await (
+      await api("/api/keys", { method: "POST", cookie: owner.cookie, body: { name: "load" } })
+    ).json();
     // One API call opens the cycle (its grant) and costs 0.1.
     expect((await api("/api/usage", { bearer: secret })).status).toBe(200);
     // Leave 30.3 credits: three scores with their API calls (3 × 10.1), not a fourth.
@@ -282,12 +430,25 @@ describe("concurrency", () => {
        SELECT $1, 'spend', 'plan', -19696, 'chat', 'filler', cycle_start FROM credit_entries WHERE account_id = $1 AND kind = 'grant' LIMIT 1`,
       [owner.accountId],
     );
-    await sql(`UPDATE credit_balances SET plan_balance = plan_balance - 19696, plan_used = plan_used + 19696, chat_count = chat_count + 1 WHERE account_id = $1`, [
-      owner.accountId,
-    ]);
+    await sql(
+      `UPDATE credit_balances SET plan_balance = plan_balance - 19696, plan_used = plan_used + 19696, chat_count = chat_count + 1 WHERE account_id = $1`,
+      [owner.accountId],
+    );
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>
-        graphql(`mutation($input: StartScoreInput!) { startScore(input: $input) { job { id } } }`, { input: { url: service.siteUrl("bare.test"), kind: "quick" } }, { bearer: secret }),
+        graphql(
+          `
+            mutation ($input: StartScoreInput!) {
+              startScore(input: $input) {
+                job {
+                  id
+                }
+              }
+            }
+          `,
+          { input: { url: service.siteUrl("bare.test"), kind: "quick" } },
+          { bearer: secret },
+        ),
       ),
     );
     const started = answers.filter((answer) => answer.data?.startScore);
@@ -322,20 +483,42 @@ describe("Idempotency-Key", () => {
     expect(remaining(first)).toBe("4");
     expect((await usageOf(fay)).scores.used).toBe(1);
 
-    const conflict = await errorOf(await score("/api/score", { url: service.siteUrl("seed.test") }, { cookie: fay.cookie, headers }));
+    const conflict = await errorOf(
+      await score("/api/score", { url: service.siteUrl("seed.test") }, { cookie: fay.cookie, headers }),
+    );
     expect(conflict).toMatchObject({ status: 409, code: "IDEMPOTENCY_CONFLICT" });
     // Over GraphQL the same header works the same.
-    const replayed = await graphql(`mutation($input: ScoreInput!) { score(input: $input) { result { id } } }`, { input: { url: service.siteUrl("early.test") } }, { cookie: fay.cookie, headers });
+    const replayed = await graphql(
+      `
+        mutation ($input: ScoreInput!) {
+          score(input: $input) {
+            result {
+              id
+            }
+          }
+        }
+      `,
+      { input: { url: service.siteUrl("early.test") } },
+      { cookie: fay.cookie, headers },
+    );
     expect(replayed.data!.score.result.id).toBe(a.id);
     // Concurrent first requests with one key start one job.
     const racing = { "idempotency-key": "race-1" };
-    const answers = await Promise.all([1, 2, 3].map(() => score("/api/score/quick", { url: service.siteUrl("maker.test") }, { cookie: fay.cookie, headers: racing })));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        score("/api/score/quick", { url: service.siteUrl("maker.test") }, { cookie: fay.cookie, headers: racing }),
+      ),
+    );
     const bodies = await Promise.all(answers.map(async (answer) => answer.json()));
     const ids = new Set(bodies.map((body) => body.id ?? body.error?.code));
     expect(ids.size).toBe(1);
     expect((await usageOf(fay)).scores.used).toBe(2);
     // Only the first of the racing three spent a slot of the 5 per 60 s: order-4711, race-1 and this one make 3.
-    const next = await score("/api/score/quick", { url: service.siteUrl("maker.test") }, { cookie: fay.cookie, headers: { "idempotency-key": "after-the-race" } });
+    const next = await score(
+      "/api/score/quick",
+      { url: service.siteUrl("maker.test") },
+      { cookie: fay.cookie, headers: { "idempotency-key": "after-the-race" } },
+    );
     expect(next.status).toBe(200);
     expect(next.headers.get("ratelimit")).toMatch(/^"score";r=2;t=\d+$/);
   });
@@ -344,14 +527,25 @@ describe("Idempotency-Key", () => {
 describe("products", () => {
   it("attaches product scores to the caller's product, answers the product view, and hides it from other accounts", async () => {
     const gus = await signIn(service, "gus@score.test");
-    const response = await score("/api/score/product", { url: service.siteUrl("scaleup.test") }, { cookie: gus.cookie });
+    const response = await score(
+      "/api/score/product",
+      { url: service.siteUrl("scaleup.test") },
+      { cookie: gus.cookie },
+    );
     expect(response.status).toBe(200);
     const result = await response.json();
-    expect(result).toMatchObject({ framework: "product", crawledPages: expect.any(Array), crossDimensionNotes: expect.any(String), antiPatternsDetected: expect.any(Array) });
+    expect(result).toMatchObject({
+      framework: "product",
+      crawledPages: expect.any(Array),
+      crossDimensionNotes: expect.any(String),
+      antiPatternsDetected: expect.any(Array),
+    });
     expect(result.crawlStats).toMatchObject({ pagesAnalyzed: expect.any(Number), contentLength: expect.any(Number) });
     expect(result.productId).toMatch(/^[0-9a-f-]{36}$/);
 
-    const again = await (await score("/api/score/product", { url: `${service.siteUrl("scaleup.test")}#pricing` }, { cookie: gus.cookie })).json();
+    const again = await (
+      await score("/api/score/product", { url: `${service.siteUrl("scaleup.test")}#pricing` }, { cookie: gus.cookie })
+    ).json();
     expect(again.productId).toBe(result.productId);
     const product = await (await api(`/api/products/${result.productId}`, { cookie: gus.cookie })).json();
     expect(product).toMatchObject({ id: result.productId, accountId: gus.accountId, name: result.companyName });
@@ -362,23 +556,48 @@ describe("products", () => {
     const first = await (await api(`/api/products/${result.productId}?limit=1`, { cookie: gus.cookie })).json();
     expect(first.results.map((item: { id: string }) => item.id)).toEqual([again.id]);
     expect(first.nextCursor).toEqual(expect.any(String));
-    const second = await (await api(`/api/products/${result.productId}?limit=1&cursor=${first.nextCursor}`, { cookie: gus.cookie })).json();
+    const second = await (
+      await api(`/api/products/${result.productId}?limit=1&cursor=${first.nextCursor}`, { cookie: gus.cookie })
+    ).json();
     expect(second.results.map((item: { id: string }) => item.id)).toEqual([result.id]);
     expect(second.nextCursor).toBeNull();
     expect((await api(`/api/products/${result.productId}?limit=101`, { cookie: gus.cookie })).status).toBe(400);
     expect((await api(`/api/products/${result.productId}?cursor=forged`, { cookie: gus.cookie })).status).toBe(400);
     for (const at of TAMPERED_TIMESTAMPS) {
-      expect((await api(`/api/products/${result.productId}?cursor=${tampered(at, result.id)}`, { cookie: gus.cookie })).status, at).toBe(400);
+      expect(
+        (await api(`/api/products/${result.productId}?cursor=${tampered(at, result.id)}`, { cookie: gus.cookie }))
+          .status,
+        at,
+      ).toBe(400);
     }
     const viaGraphQL = await graphql(
-      `query($id: ID!) { product(id: $id) { results(limit: 1) { id } resultPage(limit: 1) { results { id } nextCursor } } }`,
+      `
+        query ($id: ID!) {
+          product(id: $id) {
+            results(limit: 1) {
+              id
+            }
+            resultPage(limit: 1) {
+              results {
+                id
+              }
+              nextCursor
+            }
+          }
+        }
+      `,
       { id: result.productId },
       { cookie: gus.cookie },
     );
-    expect(viaGraphQL.data?.product).toEqual({ results: [{ id: again.id }], resultPage: { results: [{ id: again.id }], nextCursor: first.nextCursor } });
+    expect(viaGraphQL.data?.product).toEqual({
+      results: [{ id: again.id }],
+      resultPage: { results: [{ id: again.id }], nextCursor: first.nextCursor },
+    });
 
     // Free includes one product: a second address is refused before anything is charged.
-    const refused = await errorOf(await score("/api/score/product", { url: service.siteUrl("seed.test") }, { cookie: gus.cookie }));
+    const refused = await errorOf(
+      await score("/api/score/product", { url: service.siteUrl("seed.test") }, { cookie: gus.cookie }),
+    );
     expect(refused).toMatchObject({ status: 402, code: "PLAN_LIMIT_REACHED" });
     const usage = await usageOf(gus);
     expect(usage.scores.used).toBe(2);
@@ -396,7 +615,9 @@ describe("GET /api/scores", () => {
     await setPlan(hal, "pro");
     const ids: string[] = [];
     for (const host of ["bare.test", "maker.test", "early.test"]) {
-      ids.push((await (await score("/api/score/quick", { url: service.siteUrl(host) }, { cookie: hal.cookie })).json()).id);
+      ids.push(
+        (await (await score("/api/score/quick", { url: service.siteUrl(host) }, { cookie: hal.cookie })).json()).id,
+      );
     }
     const first = await (await api("/api/scores?limit=2", { cookie: hal.cookie })).json();
     expect(first.results.map((item: { id: string }) => item.id)).toEqual([ids[2], ids[1]]);
@@ -404,11 +625,16 @@ describe("GET /api/scores", () => {
     const second = await (await api(`/api/scores?limit=2&cursor=${first.nextCursor}`, { cookie: hal.cookie })).json();
     expect(second).toMatchObject({ results: [{ id: ids[0] }], nextCursor: null });
     for (const query of ["limit=0", "limit=101", "limit=abc", "cursor=forged"]) {
-      expect((await errorOf(await api(`/api/scores?${query}`, { cookie: hal.cookie }))).code, query).toBe("VALIDATION_FAILED");
+      expect((await errorOf(await api(`/api/scores?${query}`, { cookie: hal.cookie }))).code, query).toBe(
+        "VALIDATION_FAILED",
+      );
     }
     // A cursor re-encoded with a timestamp Date.parse accepts but Postgres does not is still the caller's mistake.
     for (const at of TAMPERED_TIMESTAMPS) {
-      expect(await errorOf(await api(`/api/scores?cursor=${tampered(at, ids[0]!)}`, { cookie: hal.cookie })), at).toMatchObject({
+      expect(
+        await errorOf(await api(`/api/scores?cursor=${tampered(at, ids[0]!)}`, { cookie: hal.cookie })),
+        at,
+      ).toMatchObject({
         status: 400,
         code: "VALIDATION_FAILED",
         message: "cursor: is not a cursor this API returned",

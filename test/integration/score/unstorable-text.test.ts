@@ -21,7 +21,8 @@ function variant(pages: Site, dirty: boolean): Site {
   const jsonLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"Stack${escapes.nul}form","url":"https://example.com/${escapes.nul}","description":"Half an emoji ${escapes.half} and a NUL ${escapes.nul}here"}</script>`;
   return Object.fromEntries(
     Object.entries(pages).map(([path, route]) => {
-      const headers = typeof route === "string" ? { "content-type": "text/html; charset=utf-8" } : (route.headers ?? {});
+      const headers =
+        typeof route === "string" ? { "content-type": "text/html; charset=utf-8" } : (route.headers ?? {});
       const source = typeof route === "string" ? route : route.body;
       if (typeof source !== "string" || !headers["content-type"]?.startsWith("text/html")) return [path, route];
       const html = source
@@ -41,7 +42,9 @@ let owner: Caller;
 let other: Caller;
 
 beforeAll(async () => {
-  service = await startScoringApp({ extraSites: { "nul.test": variant(leader.pages, true), "clean.test": variant(leader.pages, false) } });
+  service = await startScoringApp({
+    extraSites: { "nul.test": variant(leader.pages, true), "clean.test": variant(leader.pages, false) },
+  });
   api = apiClient(service);
   owner = await signIn(service, "owner@nul.test");
   // Free holds one product per account: each site is scored by an account of its own.
@@ -50,7 +53,11 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 const score = async (host: string, caller: Caller) => {
-  const response = await api("/api/score/product", { method: "POST", cookie: caller.cookie, body: { url: service.siteUrl(host) } });
+  const response = await api("/api/score/product", {
+    method: "POST",
+    cookie: caller.cookie,
+    body: { url: service.siteUrl(host) },
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 };
 
@@ -69,7 +76,10 @@ describe("a crawled page whose text holds characters Postgres cannot store", () 
     expect(text).not.toContain("\\u0000");
     expect(text).not.toMatch(/\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])/i);
 
-    const [row] = (await service.app.database.dataSource.query(`SELECT "company_name", "total_score" FROM "score_results" WHERE "id" = $1`, [dirty.body.id])) as Array<{ company_name: string; total_score: number }>;
+    const [row] = (await service.app.database.dataSource.query(
+      `SELECT "company_name", "total_score" FROM "score_results" WHERE "id" = $1`,
+      [dirty.body.id],
+    )) as Array<{ company_name: string; total_score: number }>;
     expect(row).toMatchObject({ company_name: "Stackform", total_score: clean.body.totalScore });
     expect(clean.body.companyName).toBe("Stackform");
   });

@@ -33,10 +33,22 @@ afterAll(() => sites.stop());
 
 describe("calibration", () => {
   it("places every site inside its expected band", () => {
-    const report = calibrationSites.map((site) => ({ host: site.host, band: site.band, total: scores.get(site.host)!.totalScore }));
-    console.log(report.map((row) => `${row.host.padEnd(14)} ${String(row.total).padStart(3)}  expected ${row.band[0]}–${row.band[1]}`).join("\n"));
+    const report = calibrationSites.map((site) => ({
+      host: site.host,
+      band: site.band,
+      total: scores.get(site.host)!.totalScore,
+    }));
+    console.log(
+      report
+        .map((row) => `${row.host.padEnd(14)} ${String(row.total).padStart(3)}  expected ${row.band[0]}–${row.band[1]}`)
+        .join("\n"),
+    );
     for (const row of report) {
-      expect({ host: row.host, inBand: row.total >= row.band[0] && row.total <= row.band[1], total: row.total }).toEqual({
+      expect({
+        host: row.host,
+        inBand: row.total >= row.band[0] && row.total <= row.band[1],
+        total: row.total,
+      }).toEqual({
         host: row.host,
         inBand: true,
         total: row.total,
@@ -51,7 +63,11 @@ describe("calibration", () => {
     for (let i = 0; i < totals.length; i += 1) {
       for (let j = 0; j < i; j += 1) {
         if (calibrationSites[i]!.band.join() === calibrationSites[j]!.band.join()) continue;
-        expect({ site: calibrationSites[i]!.host, above: calibrationSites[j]!.host, ok: totals[i]! > totals[j]! }).toEqual({ site: calibrationSites[i]!.host, above: calibrationSites[j]!.host, ok: true });
+        expect({
+          site: calibrationSites[i]!.host,
+          above: calibrationSites[j]!.host,
+          ok: totals[i]! > totals[j]!,
+        }).toEqual({ site: calibrationSites[i]!.host, above: calibrationSites[j]!.host, ok: true });
       }
     }
     expect(Math.max(...totals) - Math.min(...totals)).toBeGreaterThanOrEqual(50);

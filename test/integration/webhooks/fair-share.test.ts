@@ -55,7 +55,13 @@ const webhookFor = (accountId: string, url: string) => insertWebhook(dataSource,
 async function recordEvents(events: DomainEvents, accountId: string, n: number): Promise<void> {
   for (let i = 0; i < n; i += 1) {
     await dataSource.transaction((manager) =>
-      events.record(manager, "subscription.changed", { accountId, previousPlan: "free", plan: "pro", reason: "checkout", checkoutSessionId: `chk_${i}` }),
+      events.record(manager, "subscription.changed", {
+        accountId,
+        previousPlan: "free",
+        plan: "pro",
+        reason: "checkout",
+        checkoutSessionId: `chk_${i}`,
+      }),
     );
   }
 }
@@ -81,14 +87,24 @@ async function tarpit(): Promise<{ url: (path: string) => string; held: ServerRe
   return { url: (path) => `https://127.0.0.1:${port}${path}`, held };
 }
 
-function dispatcher(options: Omit<DispatcherOptions, "publicBaseUrl">, on: DataSource = dataSource, events = new DomainEvents(silent)): WebhookDispatcher {
-  const started = newDispatcher(on, guard, events, silent, { publicBaseUrl: "https://pms.test", jitter: 0, ...options });
+function dispatcher(
+  options: Omit<DispatcherOptions, "publicBaseUrl">,
+  on: DataSource = dataSource,
+  events = new DomainEvents(silent),
+): WebhookDispatcher {
+  const started = newDispatcher(on, guard, events, silent, {
+    publicBaseUrl: "https://pms.test",
+    jitter: 0,
+    ...options,
+  });
   cleanups.push(() => started.stop());
   return started;
 }
 
 /** The account's deliveries: in flight (leased), finished attempts (an outcome written), delivered. */
-async function stateOf(accountId: string): Promise<{ leased: number; tried: number; delivered: number; pending: number }> {
+async function stateOf(
+  accountId: string,
+): Promise<{ leased: number; tried: number; delivered: number; pending: number }> {
   const [row] = (await dataSource.query(
     `SELECT count(*) FILTER (WHERE d.lease_token IS NOT NULL)::int AS leased,
             count(*) FILTER (WHERE d.last_error IS NOT NULL OR d.last_status_code IS NOT NULL)::int AS tried,
@@ -185,15 +201,23 @@ describe("webhook deliveries shared fairly across accounts", () => {
     let offsetMs = 0;
     const clock = () => new Date(Date.now() + offsetMs);
     const breaker = async () =>
-      ((await dataSource.query(`SELECT breaker_failures AS failures, breaker_trips AS trips, breaker_open_until AS until FROM webhooks WHERE id = $1`, [webhook])) as Array<{
-        failures: number;
-        trips: number;
-        until: Date | null;
-      }>)[0]!;
+      (
+        (await dataSource.query(
+          `SELECT breaker_failures AS failures, breaker_trips AS trips, breaker_open_until AS until FROM webhooks WHERE id = $1`,
+          [webhook],
+        )) as Array<{
+          failures: number;
+          trips: number;
+          until: Date | null;
+        }>
+      )[0]!;
     const attempts = async () =>
-      ((await dataSource.query(`SELECT attempts FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY attempts DESC, id`, [webhook])) as Array<{ attempts: number }>).map(
-        (row) => row.attempts,
-      );
+      (
+        (await dataSource.query(
+          `SELECT attempts FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY attempts DESC, id`,
+          [webhook],
+        )) as Array<{ attempts: number }>
+      ).map((row) => row.attempts);
     const options = { breakerFailures: 3, breakerCooldownMs: 60_000, clock, pollMs: 50 };
 
     // One at a time, so "in a row" is exact: the third refusal opens it for 60 s.

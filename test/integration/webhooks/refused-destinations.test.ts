@@ -20,7 +20,11 @@ const table: Record<string, () => string[]> = {
   "v6.test": () => ["fd12:3456::7"],
   "rebind.test": () => (++rebindLookups === 1 ? [PUBLIC] : ["10.0.0.9"]),
 };
-const resolver: Resolver = async (hostname) => (table[hostname]?.() ?? []).map((address) => ({ address, family: isIP(address) === 6 ? (6 as const) : (4 as const) }));
+const resolver: Resolver = async (hostname) =>
+  (table[hostname]?.() ?? []).map((address) => ({
+    address,
+    family: isIP(address) === 6 ? (6 as const) : (4 as const),
+  }));
 const ADDRESSES = /10\.1\.2\.3|10\.0\.0\.5|10\.0\.0\.9|127\.0\.0\.53|fd12:3456::7|93\.184\.216\.34/;
 
 let service: TestApp;
@@ -37,25 +41,42 @@ describe("a refused webhook destination", () => {
     ["mixed.test", "private network"],
     ["loop.test", "loopback"],
     ["v6.test", "unique-local"],
-  ])("%s is refused at creation naming the kind of address (%s), not the address, over REST and GraphQL", async (host, kind) => {
-    const expected = `url: refused address ${host} (resolves to a non-public address, ${kind})`;
-    const rest = await apiClient(service)("/api/webhooks", { method: "POST", cookie: owner.cookie, body: { url: `https://${host}/hook` } });
-    expect(rest.status).toBe(400);
-    const { error } = (await rest.json()) as { error: { code: string; message: string } };
-    expect(error).toMatchObject({ code: "VALIDATION_FAILED", message: expected });
-    const graphql = await graphqlClient(service)(`mutation($url: String!) { createWebhook(input: { url: $url }) { secret } }`, { url: `https://${host}/hook` }, { cookie: owner.cookie });
-    expect(graphql.errors?.[0]).toMatchObject({ message: expected, extensions: { code: "VALIDATION_FAILED" } });
-    expect(JSON.stringify([error, graphql])).not.toMatch(ADDRESSES);
-  });
+  ])(
+    "%s is refused at creation naming the kind of address (%s), not the address, over REST and GraphQL",
+    async (host, kind) => {
+      const expected = `url: refused address ${host} (resolves to a non-public address, ${kind})`;
+      const rest = await apiClient(service)("/api/webhooks", {
+        method: "POST",
+        cookie: owner.cookie,
+        body: { url: `https://${host}/hook` },
+      });
+      expect(rest.status).toBe(400);
+      const { error } = (await rest.json()) as { error: { code: string; message: string } };
+      expect(error).toMatchObject({ code: "VALIDATION_FAILED", message: expected });
+      const graphql = await graphqlClient(service)(
+        `mutation($url: String!) { createWebhook(input: { url: $url }) { secret } }`,
+        { url: `https://${host}/hook` },
+        { cookie: owner.cookie },
+      );
+      expect(graphql.errors?.[0]).toMatchObject({ message: expected, extensions: { code: "VALIDATION_FAILED" } });
+      expect(JSON.stringify([error, graphql])).not.toMatch(ADDRESSES);
+    },
+  );
 
   it("that turns private after creation leaves a lastError naming the kind of address, not the address", async () => {
     const api = apiClient(service);
-    const created = await api("/api/webhooks", { method: "POST", cookie: owner.cookie, body: { url: "https://rebind.test/hook" } });
+    const created = await api("/api/webhooks", {
+      method: "POST",
+      cookie: owner.cookie,
+      body: { url: "https://rebind.test/hook" },
+    });
     expect(created.status).toBe(201);
     const { webhook } = (await created.json()) as { webhook: { id: string } };
     expect((await api(`/api/webhooks/${webhook.id}/test`, { method: "POST", cookie: owner.cookie })).status).toBe(202);
     const lastError = async () => {
-      const { deliveries } = (await (await api(`/api/webhooks/${webhook.id}/deliveries`, { cookie: owner.cookie })).json()) as { deliveries: Array<{ lastError: string | null }> };
+      const { deliveries } = (await (
+        await api(`/api/webhooks/${webhook.id}/deliveries`, { cookie: owner.cookie })
+      ).json()) as { deliveries: Array<{ lastError: string | null }> };
       return deliveries[0]?.lastError ?? null;
     };
     await expect.poll(lastError).not.toBeNull();

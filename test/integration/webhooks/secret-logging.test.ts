@@ -54,7 +54,9 @@ async function whileWebhooksLocked<T>(work: () => Promise<T>): Promise<T> {
 
 function capture(): { lines: string[]; sink: Writable } {
   const lines: string[] = [];
-  const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString("utf8")), done()) });
+  const sink = new Writable({
+    write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString("utf8")), done()),
+  });
   return { lines, sink };
 }
 
@@ -66,55 +68,86 @@ describe("a failed write of a webhook secret", () => {
   // The service's own logger must hold back a failed statement's values whoever threw the error.
   const loggers: Array<[string, (sink: Writable) => Logger]> = [
     ["a bare pino logger", (sink) => pino({ level: "debug" }, sink)],
-    ["the service's logger", (sink) => createLogger({ logLevel: "debug", env: "test", logFormat: "json" }, false, sink)],
+    [
+      "the service's logger",
+      (sink) => createLogger({ logLevel: "debug", env: "test", logFormat: "json" }, false, sink),
+    ],
   ];
 
-  it.each(loggers)("logs neither the new nor the live secret, over REST and GraphQL, with %s", async (name, loggerFor) => {
-    const { lines, sink } = capture();
-    const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "debug", DATABASE_URL: database.url, SSRF_ALLOWLIST: "127.0.0.1/32", SCORE_WORKERS: "0" });
-    const app = await createApp(config, loggerFor(sink), { webhooks: { deliver: false } });
-    const url = await app.listen(0, "127.0.0.1");
-    try {
-      const service = { url, app, config, database: undefined, close: async () => undefined };
-      const owner = await signIn(service, `${name.replace(/\W+/g, "-")}@secrets.test`);
-      const api = apiClient(service);
-      const graphql = graphqlClient(service);
-      const created = await api("/api/webhooks", { method: "POST", cookie: owner.cookie, body: { url: "https://127.0.0.1:9/hook" } });
-      expect(created.status).toBe(201);
-      const { webhook } = (await created.json()) as { webhook: { id: string; secret: string } };
-      const liveSecret = webhook.secret;
-      expect(liveSecret).toMatch(/^whsec_/);
+  it.each(loggers)(
+    "logs neither the new nor the live secret, over REST and GraphQL, with %s",
+    async (name, loggerFor) => {
+      const { lines, sink } = capture();
+      const config = loadConfig({
+        NODE_ENV: "test",
+        LOG_LEVEL: "debug",
+        DATABASE_URL: database.url,
+        SSRF_ALLOWLIST: "127.0.0.1/32",
+        SCORE_WORKERS: "0",
+      });
+      const app = await createApp(config, loggerFor(sink), { webhooks: { deliver: false } });
+      const url = await app.listen(0, "127.0.0.1");
+      try {
+        const service = { url, app, config, database: undefined, close: async () => undefined };
+        const owner = await signIn(service, `${name.replace(/\W+/g, "-")}@secrets.test`);
+        const api = apiClient(service);
+        const graphql = graphqlClient(service);
+        const created = await api("/api/webhooks", {
+          method: "POST",
+          cookie: owner.cookie,
+          body: { url: "https://127.0.0.1:9/hook" },
+        });
+        expect(created.status).toBe(201);
+        const { webhook } = (await created.json()) as { webhook: { id: string; secret: string } };
+        const liveSecret = webhook.secret;
+        expect(liveSecret).toMatch(/^whsec_/);
 
-      const answers = await whileWebhooksLocked(async () => ({
-        restRotate: await api(`/api/webhooks/${webhook.id}/rotate-secret`, { method: "POST", cookie: owner.cookie }),
-        restCreate: await api("/api/webhooks", { method: "POST", cookie: owner.cookie, body: { url: "https://127.0.0.1:9/other" } }),
-        graphqlRotate: await graphql(ROTATE, { id: webhook.id }, { cookie: owner.cookie }),
-        graphqlCreate: await graphql(CREATE, { input: { url: "https://127.0.0.1:9/third" } }, { cookie: owner.cookie }),
-      }));
+        const answers = await whileWebhooksLocked(async () => ({
+          restRotate: await api(`/api/webhooks/${webhook.id}/rotate-secret`, { method: "POST", cookie: owner.cookie }),
+          restCreate: await api("/api/webhooks", {
+            method: "POST",
+            cookie: owner.cookie,
+            body: { url: "https://127.0.0.1:9/other" },
+          }),
+          graphqlRotate: await graphql(ROTATE, { id: webhook.id }, { cookie: owner.cookie }),
+          graphqlCreate: await graphql(
+            CREATE,
+            { input: { url: "https://127.0.0.1:9/third" } },
+            { cookie: owner.cookie },
+          ),
+        }));
 
-      // Each write failed, in the catalogue's envelope, with nothing of the database in the answer.
-      for (const response of [answers.restRotate, answers.restCreate]) {
-        expect(response.status).toBe(500);
-        expect(((await response.json()) as { error: { code: string } }).error.code).toBe("INTERNAL");
+        // Each write failed, in the catalogue's envelope, with nothing of the database in the answer.
+        for (const response of [answers.restRotate, answers.restCreate]) {
+          expect(response.status).toBe(500);
+          expect(((await response.json()) as { error: { code: string } }).error.code).toBe("INTERNAL");
+        }
+        for (const body of [answers.graphqlRotate, answers.graphqlCreate])
+          expect(body.errors?.[0]?.extensions?.code).toBe("INTERNAL");
+        // The failures were logged, with what an operator needs: the database's reason and the statement.
+        const log = lines.join("");
+        expect(log).toContain("unexpected error in REST route");
+        expect(log).toContain("unexpected GraphQL error");
+        expect(log).toMatch(/canceling statement due to lock timeout/);
+        expect(log).toMatch(/UPDATE \\"webhooks\\"/);
+        expect(log).toMatch(/INSERT INTO \\"webhooks\\"/);
+        // No secret at all: the live one, nor any new one the failed writes made.
+        expect(log).not.toContain("whsec_");
+        expect(log).not.toContain(liveSecret.slice("whsec_".length));
+        // The rotation rolled back: the live secret still signs, and the failed creations left nothing.
+        const [row] = (
+          await withClient((client) =>
+            client.query(`SELECT count(*)::int AS n, max(secret) AS secret FROM webhooks WHERE account_id = $1`, [
+              owner.accountId,
+            ]),
+          )
+        ).rows;
+        expect(row).toEqual({ n: 1, secret: liveSecret });
+      } finally {
+        await app.close();
       }
-      for (const body of [answers.graphqlRotate, answers.graphqlCreate]) expect(body.errors?.[0]?.extensions?.code).toBe("INTERNAL");
-      // The failures were logged, with what an operator needs: the database's reason and the statement.
-      const log = lines.join("");
-      expect(log).toContain("unexpected error in REST route");
-      expect(log).toContain("unexpected GraphQL error");
-      expect(log).toMatch(/canceling statement due to lock timeout/);
-      expect(log).toMatch(/UPDATE \\"webhooks\\"/);
-      expect(log).toMatch(/INSERT INTO \\"webhooks\\"/);
-      // No secret at all: the live one, nor any new one the failed writes made.
-      expect(log).not.toContain("whsec_");
-      expect(log).not.toContain(liveSecret.slice("whsec_".length));
-      // The rotation rolled back: the live secret still signs, and the failed creations left nothing.
-      const [row] = (await withClient((client) => client.query(`SELECT count(*)::int AS n, max(secret) AS secret FROM webhooks WHERE account_id = $1`, [owner.accountId]))).rows;
-      expect(row).toEqual({ n: 1, secret: liveSecret });
-    } finally {
-      await app.close();
-    }
-  });
+    },
+  );
 
   it("the service's logger writes no statement parameters, wherever the database error sits in what is logged", async () => {
     const { lines, sink } = capture();
@@ -123,10 +156,15 @@ describe("a failed write of a webhook secret", () => {
     await dataSource.initialize();
     try {
       // A real QueryFailedError whose bound value is a secret-like marker (the database's message does not quote it).
-      const failure = await dataSource.query("INSERT INTO no_such_table VALUES ($1)", ["whsec_marker"]).catch((error: unknown) => error);
+      const failure = await dataSource
+        .query("INSERT INTO no_such_table VALUES ($1)", ["whsec_marker"])
+        .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(QueryFailedError);
       logger.error({ err: failure }, "as the error itself");
-      logger.error({ err: new GraphQLError("wrapped", { originalError: failure as Error }) }, "as a GraphQL error's cause");
+      logger.error(
+        { err: new GraphQLError("wrapped", { originalError: failure as Error }) },
+        "as a GraphQL error's cause",
+      );
       logger.warn({ err: new AppError("SERVICE_UNAVAILABLE", "down", { cause: failure }) }, "as an AppError's cause");
       logger.debug(failure as Error, "as the first argument");
       // Fastify's request loggers are children it makes with serializers of its own: ours must win.

@@ -27,13 +27,23 @@ const services = () => accountsServices(dataSource, () => now);
 /** A new member (and account) on `plan`. */
 async function member(plan: string): Promise<{ accountId: string; userId: string }> {
   const subject = `idp|${randomUUID()}`;
-  const signedIn = await services().accounts.signIn({ subject, email: `${subject}@keys.test`, emailVerified: true, issuer: "idp", expiresAt: new Date(Date.now() + 60_000) });
+  const signedIn = await services().accounts.signIn({
+    subject,
+    email: `${subject}@keys.test`,
+    emailVerified: true,
+    issuer: "idp",
+    expiresAt: new Date(Date.now() + 60_000),
+  });
   await dataSource.query(`UPDATE "accounts" SET "plan" = $1 WHERE "id" = $2`, [plan, signedIn.accountId]);
   return signedIn;
 }
 
 const lastUsed = async (keyId: string): Promise<Date | null> =>
-  ((await dataSource.query(`SELECT "last_used_at" FROM "api_keys" WHERE "id" = $1`, [keyId])) as Array<{ last_used_at: Date | null }>)[0]!.last_used_at;
+  (
+    (await dataSource.query(`SELECT "last_used_at" FROM "api_keys" WHERE "id" = $1`, [keyId])) as Array<{
+      last_used_at: Date | null;
+    }>
+  )[0]!.last_used_at;
 
 describe("ApiKeysService", () => {
   it("finds a key by its secret, and not by a wrong or malformed one", async () => {

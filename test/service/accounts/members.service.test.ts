@@ -27,7 +27,13 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const claims = (email: string, emailVerified = true): SessionClaims => ({ subject: `idp|${randomUUID()}`, email, emailVerified, issuer: "idp", expiresAt: new Date(Date.now() + 60_000) });
+const claims = (email: string, emailVerified = true): SessionClaims => ({
+  subject: `idp|${randomUUID()}`,
+  email,
+  emailVerified,
+  issuer: "idp",
+  expiresAt: new Date(Date.now() + 60_000),
+});
 
 async function owner(plan: string): Promise<{ accountId: string; userId: string }> {
   const signedIn = await accountsServices(dataSource).accounts.signIn(claims(`${randomUUID()}@seats.test`));
@@ -36,7 +42,12 @@ async function owner(plan: string): Promise<{ accountId: string; userId: string 
 }
 
 const activeKeys = async (accountId: string): Promise<number> =>
-  ((await dataSource.query(`SELECT COUNT(*)::int AS "n" FROM "api_keys" WHERE "account_id" = $1 AND "revoked_at" IS NULL`, [accountId])) as Array<{ n: number }>)[0]!.n;
+  (
+    (await dataSource.query(
+      `SELECT COUNT(*)::int AS "n" FROM "api_keys" WHERE "account_id" = $1 AND "revoked_at" IS NULL`,
+      [accountId],
+    )) as Array<{ n: number }>
+  )[0]!.n;
 
 describe("MembersService", () => {
   it("bounds members plus pending invitations by the plan's seats; re-inviting returns the pending invitation", async () => {
@@ -46,11 +57,16 @@ describe("MembersService", () => {
     expect(first.email).toBe("one@seats.test");
     expect(await members.invite(pro.accountId, pro.userId, "one@seats.test")).toEqual(first);
     await members.invite(pro.accountId, pro.userId, "two@seats.test");
-    expect((await rejectionOf(members.invite(pro.accountId, pro.userId, "three@seats.test"))).code).toBe("PLAN_LIMIT_REACHED");
+    expect((await rejectionOf(members.invite(pro.accountId, pro.userId, "three@seats.test"))).code).toBe(
+      "PLAN_LIMIT_REACHED",
+    );
 
     await members.cancelInvitation(pro.accountId, first.id);
     await members.invite(pro.accountId, pro.userId, "three@seats.test");
-    expect((await members.list(pro.accountId)).invitations.map((invitation) => invitation.email)).toEqual(["two@seats.test", "three@seats.test"]);
+    expect((await members.list(pro.accountId)).invitations.map((invitation) => invitation.email)).toEqual([
+      "two@seats.test",
+      "three@seats.test",
+    ]);
   });
 
   it("seats a verified invitee at first sign-in, and gives an unverified one an account of their own", async () => {
@@ -71,7 +87,9 @@ describe("MembersService", () => {
     const first = claims(`${randomUUID()}@race.test`);
     const [a, b] = await Promise.all([accounts.signIn(first), accounts.signIn(first)]);
     expect(a).toEqual(b);
-    const rows = (await dataSource.query(`SELECT "id" FROM "users" WHERE "subject" = $1`, [first.subject])) as Array<{ id: string }>;
+    const rows = (await dataSource.query(`SELECT "id" FROM "users" WHERE "subject" = $1`, [first.subject])) as Array<{
+      id: string;
+    }>;
     expect(rows).toEqual([{ id: a.userId }]);
   });
 
@@ -87,7 +105,9 @@ describe("MembersService", () => {
     expect((await rejectionOf(apiKeys.authenticate(leaversKey.secret))).code).toBe("AUTH_REQUIRED");
     expect(await activeKeys(business.accountId)).toBe(1);
     expect((await members.list(business.accountId)).members.map((member) => member.id)).toEqual([business.userId]);
-    expect((await rejectionOf(members.remove(business.accountId, business.userId, leaver.userId))).code).toBe("NOT_FOUND");
+    expect((await rejectionOf(members.remove(business.accountId, business.userId, leaver.userId))).code).toBe(
+      "NOT_FOUND",
+    );
   });
 
   it("removes the member and revokes their keys in one transaction: when revoking fails, the member stays", async () => {
@@ -110,14 +130,21 @@ describe("MembersService", () => {
       new FailingKeys(dataSource),
       new Transactions(dataSource),
     );
-    await expect(failing.remove(business.accountId, business.userId, stayer.userId)).rejects.toThrow("the database went away");
-    expect((await members.list(business.accountId)).members.map((member) => member.id)).toEqual([business.userId, stayer.userId]);
+    await expect(failing.remove(business.accountId, business.userId, stayer.userId)).rejects.toThrow(
+      "the database went away",
+    );
+    expect((await members.list(business.accountId)).members.map((member) => member.id)).toEqual([
+      business.userId,
+      stayer.userId,
+    ]);
     expect(await activeKeys(business.accountId)).toBe(1);
   });
 
   it("refuses removing yourself", async () => {
     const { members } = accountsServices(dataSource);
     const solo = await owner("pro");
-    expect((await rejectionOf(members.remove(solo.accountId, solo.userId, solo.userId))).code).toBe("VALIDATION_FAILED");
+    expect((await rejectionOf(members.remove(solo.accountId, solo.userId, solo.userId))).code).toBe(
+      "VALIDATION_FAILED",
+    );
   });
 });

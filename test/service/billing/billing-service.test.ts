@@ -26,7 +26,11 @@ const silent = { error: () => undefined, warn: () => undefined };
 beforeAll(async () => {
   ({ dataSource, close } = await openClonedDatabase());
   const transactions = new Transactions(dataSource);
-  ledger = new CreditLedger(new CreditEntryRepository(dataSource), new CreditBalanceRepository(dataSource), transactions);
+  ledger = new CreditLedger(
+    new CreditEntryRepository(dataSource),
+    new CreditBalanceRepository(dataSource),
+    transactions,
+  );
   billing = new BillingService(
     new CheckoutSessionRepository(dataSource),
     new ProviderEventRepository(),
@@ -48,7 +52,14 @@ const completion = (eventId: string, checkoutId: string) =>
   ({
     id: eventId,
     type: "checkout.session.completed",
-    data: { object: { payment_status: "paid", client_reference_id: checkoutId, subscription: null, customer: "cus_service_test" } },
+    data: {
+      object: {
+        payment_status: "paid",
+        client_reference_id: checkoutId,
+        subscription: null,
+        customer: "cus_service_test",
+      },
+    },
   }) as unknown as Stripe.Event;
 
 describe("BillingService", () => {
@@ -63,11 +74,14 @@ describe("BillingService", () => {
 
     expect(await billing.applyStripeEvent(completion("evt_pack_1", sessionId))).toBe(false);
     expect(await ledger.usage(member.accountId)).toEqual(once);
-    const recorded = (await dataSource.query(`SELECT "id" FROM "provider_events" WHERE "id" = 'evt_pack_1'`)) as unknown[];
+    const recorded = (await dataSource.query(
+      `SELECT "id" FROM "provider_events" WHERE "id" = 'evt_pack_1'`,
+    )) as unknown[];
     expect(recorded).toHaveLength(1);
-    const purchases = (await dataSource.query(`SELECT "amount_tenths" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" = 'pack_purchase'`, [
-      member.accountId,
-    ])) as Array<{ amount_tenths: number }>;
+    const purchases = (await dataSource.query(
+      `SELECT "amount_tenths" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" = 'pack_purchase'`,
+      [member.accountId],
+    )) as Array<{ amount_tenths: number }>;
     expect(purchases).toEqual([{ amount_tenths: 2_000 }]);
   });
 });

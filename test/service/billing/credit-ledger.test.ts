@@ -24,11 +24,19 @@ afterAll(async () => {
 });
 
 function ledgerAt(clock: () => Date = () => new Date()): CreditLedger {
-  return new CreditLedger(new CreditEntryRepository(dataSource), new CreditBalanceRepository(dataSource), new Transactions(dataSource), clock);
+  return new CreditLedger(
+    new CreditEntryRepository(dataSource),
+    new CreditBalanceRepository(dataSource),
+    new Transactions(dataSource),
+    clock,
+  );
 }
 
 async function planBalanceOf(accountId: string): Promise<number | undefined> {
-  const [row] = (await dataSource.query(`SELECT "plan_balance" FROM "credit_balances" WHERE "account_id" = $1 ORDER BY "cycle_start" DESC LIMIT 1`, [accountId])) as Array<{
+  const [row] = (await dataSource.query(
+    `SELECT "plan_balance" FROM "credit_balances" WHERE "account_id" = $1 ORDER BY "cycle_start" DESC LIMIT 1`,
+    [accountId],
+  )) as Array<{
     plan_balance: string;
   }>;
   return row && Number(row.plan_balance);
@@ -55,7 +63,9 @@ describe("CreditLedger", () => {
     // Inside a caller's transaction the refusal rolls that transaction's work back with it.
     const transactions = new Transactions(dataSource);
     await ledger.spend(accountId, "chat", 700, "most");
-    const inside = await rejectionOf(transactions.run((tx) => ledger.spend(accountId, "chat", 200, "rest", { manager: tx })));
+    const inside = await rejectionOf(
+      transactions.run((tx) => ledger.spend(accountId, "chat", 200, "rest", { manager: tx })),
+    );
     expect(inside.code).toBe("CREDIT_EXHAUSTED");
     expect((await ledger.usage(accountId)).credits).toMatchObject({ used: 70, remaining: 10 });
   });
@@ -73,18 +83,27 @@ describe("CreditLedger", () => {
         if (balance !== undefined) lowest = Math.min(lowest, balance);
       }
     })();
-    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => ledger.spend(accountId, "score", cost, `concurrent-${i}`)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => ledger.spend(accountId, "score", cost, `concurrent-${i}`)),
+    );
     running = false;
     await watcher;
 
     expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(10);
-    const refusals = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [(outcome.reason as AppError).code] : []));
+    const refusals = outcomes.flatMap((outcome) =>
+      outcome.status === "rejected" ? [(outcome.reason as AppError).code] : [],
+    );
     expect(refusals).toEqual(Array.from({ length: 10 }, () => "CREDIT_EXHAUSTED"));
     expect(lowest).toBeGreaterThanOrEqual(0);
     expect(await planBalanceOf(accountId)).toBe(0);
     const spends = (await entriesOf(accountId)).filter((entry) => entry.kind === "spend");
     expect(spends.map((entry) => entry.amount)).toEqual(Array.from({ length: 10 }, () => -cost));
-    expect((await ledger.usage(accountId)).credits).toEqual({ limit: 1_000, used: 1_000, remaining: 0, packBalance: 0 });
+    expect((await ledger.usage(accountId)).credits).toEqual({
+      limit: 1_000,
+      used: 1_000,
+      remaining: 0,
+      packBalance: 0,
+    });
   });
 
   it("refunds a spend into the cycle it was spent in, not the current one", async () => {
@@ -97,7 +116,12 @@ describe("CreditLedger", () => {
 
     const [refund, ...more] = await ledger.refund(accountId, "january");
     expect(more).toEqual([]);
-    expect(refund).toMatchObject({ kind: "refund", bucket: "plan", amountTenths: actionCostTenths.score, action: "score" });
+    expect(refund).toMatchObject({
+      kind: "refund",
+      bucket: "plan",
+      amountTenths: actionCostTenths.score,
+      action: "score",
+    });
     expect(refund!.cycleStart).toEqual(new Date("2025-01-01T00:00:00Z"));
     // February's figures are untouched: the credits went back to January's row, where they expire with it.
     expect(await ledger.usage(accountId)).toMatchObject({ credits: { used: 10, remaining: 990 }, scores: { used: 1 } });
@@ -117,8 +141,15 @@ describe("CreditLedger", () => {
     const limit = { action: "chat", perHour: 3 } as const;
 
     const outcomes = [];
-    for (let i = 0; i < 5; i += 1) outcomes.push(await ledger.refundCreditsWithinHourlyLimit(accountId, `chat-${i}`, limit));
-    expect(outcomes.map((outcome) => (outcome === "limited" ? outcome : outcome.length))).toEqual([1, 1, 1, "limited", "limited"]);
+    for (let i = 0; i < 5; i += 1)
+      outcomes.push(await ledger.refundCreditsWithinHourlyLimit(accountId, `chat-${i}`, limit));
+    expect(outcomes.map((outcome) => (outcome === "limited" ? outcome : outcome.length))).toEqual([
+      1,
+      1,
+      1,
+      "limited",
+      "limited",
+    ]);
     expect(await ledger.creditRefundsInLastHour(accountId, "chat", 3)).toMatchObject({ count: 3 });
     expect((await ledger.creditRefundsInLastHour(accountId, "chat", 3)).retryAfterSeconds).toBeGreaterThan(3_000);
     // Three chats' credits came back; all five stay counted.
@@ -128,9 +159,13 @@ describe("CreditLedger", () => {
   it("refuses a Transaction that is not open, and a snapshot transaction", async () => {
     const ledger = ledgerAt();
     const { accountId } = await createAccount(dataSource, "pro", new Date(Date.now() - 86_400_000));
-    await expect(ledger.spend(accountId, "score", actionCostTenths.score, "closed", { manager: dataSource.manager })).rejects.toThrow(/open transaction/);
     await expect(
-      dataSource.transaction("REPEATABLE READ", (tx) => ledger.spend(accountId, "score", actionCostTenths.score, "snapshot", { manager: tx })),
+      ledger.spend(accountId, "score", actionCostTenths.score, "closed", { manager: dataSource.manager }),
+    ).rejects.toThrow(/open transaction/);
+    await expect(
+      dataSource.transaction("REPEATABLE READ", (tx) =>
+        ledger.spend(accountId, "score", actionCostTenths.score, "snapshot", { manager: tx }),
+      ),
     ).rejects.toThrow(/READ COMMITTED/);
     expect(await entriesOf(accountId)).toEqual([]);
   });

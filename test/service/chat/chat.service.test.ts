@@ -32,8 +32,12 @@ let chat: ChatService;
 let engineCalls = 0;
 const silent = pino({ level: "silent" });
 
-const allowAll = { check: async (action: "chat") => new RateLimitDecision(action, "allowed", { remaining: 1, resetSeconds: 60 }) } as unknown as RateLimiter;
-const results = { getPublic: async (id: string) => ({ id }) as unknown as ResultCore } as unknown as ScoreResultsService;
+const allowAll = {
+  check: async (action: "chat") => new RateLimitDecision(action, "allowed", { remaining: 1, resetSeconds: 60 }),
+} as unknown as RateLimiter;
+const results = {
+  getPublic: async (id: string) => ({ id }) as unknown as ResultCore,
+} as unknown as ScoreResultsService;
 const engine: ChatEngine = {
   name: "deterministic",
   reply: async () => {
@@ -47,7 +51,16 @@ beforeAll(async () => {
   dataSource = dataSourceFor(database.url, 4);
   await dataSource.initialize();
   ledger = creditLedgerOn(dataSource);
-  chat = new ChatService(new ChatRepository(dataSource), new Transactions(dataSource), ledger, allowAll, results, new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource)), engine, silent);
+  chat = new ChatService(
+    new ChatRepository(dataSource),
+    new Transactions(dataSource),
+    ledger,
+    allowAll,
+    results,
+    new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource)),
+    engine,
+    silent,
+  );
 });
 afterAll(async () => {
   await dataSource?.destroy();
@@ -61,12 +74,15 @@ describe("ChatService", () => {
     const accountId = await insertAccount(dataSource, "chatty");
     const viewer = member(accountId);
     const first = await chat.send(viewer, { message: "What is weakest?", resultId: randomUUID() });
-    for (let i = 1; i < 30; i += 1) await chat.send(viewer, { message: `Question ${i}`, conversationId: first.conversationId });
+    for (let i = 1; i < 30; i += 1)
+      await chat.send(viewer, { message: `Question ${i}`, conversationId: first.conversationId });
     const before = await ledger.usage(accountId);
     expect(before.chatMessages).toEqual({ limit: 30, used: 30 });
     const callsBefore = engineCalls;
 
-    await expect(chat.send(viewer, { message: "One more", conversationId: first.conversationId })).rejects.toMatchObject({ code: "QUOTA_EXCEEDED" });
+    await expect(
+      chat.send(viewer, { message: "One more", conversationId: first.conversationId }),
+    ).rejects.toMatchObject({ code: "QUOTA_EXCEEDED" });
 
     expect(engineCalls).toBe(callsBefore);
     expect(await ledger.usage(accountId)).toEqual(before);
@@ -83,16 +99,27 @@ describe("ChatService", () => {
     expect(reply).toMatchObject({ conversationId, role: "assistant", content: "An answer." });
     expect(usage).toEqual({ credits: 1 });
 
-    await expect(chat.conversation(stranger, conversationId, undefined, undefined)).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(chat.send(stranger, { message: "Hijack", conversationId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(chat.conversation(stranger, conversationId, undefined, undefined)).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(chat.send(stranger, { message: "Hijack", conversationId })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     expect((await ledger.usage(strangerId)).chatMessages.used).toBe(0);
   });
 
   it("talks about a product's newest result only once it has one", async () => {
     const accountId = await insertAccount(dataSource, "maker");
-    const [product] = (await dataSource.query(`INSERT INTO products (account_id, url, name) VALUES ($1, 'https://example.test', 'example') RETURNING id`, [accountId])) as Array<{ id: string }>;
-    await expect(chat.send(member(accountId), { message: "How is it?", productId: product!.id })).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
-    await expect(chat.send(member(await insertAccount(dataSource, "other")), { message: "How is it?", productId: product!.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    const [product] = (await dataSource.query(
+      `INSERT INTO products (account_id, url, name) VALUES ($1, 'https://example.test', 'example') RETURNING id`,
+      [accountId],
+    )) as Array<{ id: string }>;
+    await expect(chat.send(member(accountId), { message: "How is it?", productId: product!.id })).rejects.toMatchObject(
+      { code: "VALIDATION_FAILED" },
+    );
+    await expect(
+      chat.send(member(await insertAccount(dataSource, "other")), { message: "How is it?", productId: product!.id }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await ledger.usage(accountId)).chatMessages.used).toBe(0);
   });
 });

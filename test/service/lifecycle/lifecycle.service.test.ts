@@ -23,7 +23,10 @@ beforeAll(async () => {
   database = await createTestDatabase();
   dataSource = dataSourceFor(database.url, 4);
   await dataSource.initialize();
-  lifecycle = new LifecycleService(new AssessmentRepository(dataSource), new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource)));
+  lifecycle = new LifecycleService(
+    new AssessmentRepository(dataSource),
+    new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource)),
+  );
 });
 afterAll(async () => {
   await dataSource?.destroy();
@@ -31,7 +34,10 @@ afterAll(async () => {
 });
 
 async function productOf(accountId: string): Promise<string> {
-  const [row] = (await dataSource.query(`INSERT INTO products (account_id, url, name) VALUES ($1, 'https://example.test', 'example') RETURNING id`, [accountId])) as Array<{ id: string }>;
+  const [row] = (await dataSource.query(
+    `INSERT INTO products (account_id, url, name) VALUES ($1, 'https://example.test', 'example') RETURNING id`,
+    [accountId],
+  )) as Array<{ id: string }>;
   return row!.id;
 }
 
@@ -43,18 +49,36 @@ describe("LifecycleService", () => {
     // Every discovery task done: the current stage is the next one.
     const answers = Object.fromEntries(discovery.tasks.map((task) => [task.id, "completed"]));
 
-    const first = await lifecycle.assess(accountId, { productId, answers: { [discovery.tasks[0]!.id]: "in_progress" } });
+    const first = await lifecycle.assess(accountId, {
+      productId,
+      answers: { [discovery.tasks[0]!.id]: "in_progress" },
+    });
     const second = await lifecycle.assess(accountId, { productId, answers });
-    expect(second).toMatchObject({ accountId, productId, answers, currentStage: lifecycleStages[1]!.id, lifecycleVersion: LIFECYCLE_VERSION });
+    expect(second).toMatchObject({
+      accountId,
+      productId,
+      answers,
+      currentStage: lifecycleStages[1]!.id,
+      lifecycleVersion: LIFECYCLE_VERSION,
+    });
     expect(second.stages[0]).toMatchObject({ stageId: discovery.id, completed: discovery.tasks.length, percent: 100 });
     expect(second.nextTasks.map((task) => task.id)).toEqual(lifecycleStages[1]!.tasks.map((task) => task.id));
 
     const latest = await lifecycle.latest(accountId, productId);
-    expect(latest).toMatchObject({ id: second.id, answers, currentStage: second.currentStage, stages: second.stages, nextTasks: second.nextTasks });
+    expect(latest).toMatchObject({
+      id: second.id,
+      answers,
+      currentStage: second.currentStage,
+      stages: second.stages,
+      nextTasks: second.nextTasks,
+    });
     const page = await lifecycle.history(accountId, productId, 1, undefined);
     expect(page.assessments.map((assessment) => assessment.id)).toEqual([second.id]);
     const rest = await lifecycle.history(accountId, productId, 1, page.nextCursor!);
-    expect(rest).toEqual({ assessments: [expect.objectContaining({ id: first.id, currentStage: discovery.id })], nextCursor: null });
+    expect(rest).toEqual({
+      assessments: [expect.objectContaining({ id: first.id, currentStage: discovery.id })],
+      nextCursor: null,
+    });
   });
 
   it("answers NOT_FOUND for another account's product and stores nothing", async () => {

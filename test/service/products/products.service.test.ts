@@ -27,17 +27,22 @@ afterAll(async () => {
 });
 
 async function account(plan: string): Promise<string> {
-  const [row] = (await dataSource.query(`INSERT INTO "accounts" ("name", "plan", "billing_cycle_anchor") VALUES ($1, $2, now()) RETURNING "id"`, [
-    `${plan} customer`,
-    plan,
-  ])) as Array<{ id: string }>;
+  const [row] = (await dataSource.query(
+    `INSERT INTO "accounts" ("name", "plan", "billing_cycle_anchor") VALUES ($1, $2, now()) RETURNING "id"`,
+    [`${plan} customer`, plan],
+  )) as Array<{ id: string }>;
   return row!.id;
 }
 
-const productFor = (accountId: string, url: string) => transactions.run((tx) => products.productFor(tx, accountId, new URL(url)));
+const productFor = (accountId: string, url: string) =>
+  transactions.run((tx) => products.productFor(tx, accountId, new URL(url)));
 
 const productCount = async (accountId: string): Promise<number> =>
-  ((await dataSource.query(`SELECT COUNT(*)::int AS "n" FROM "products" WHERE "account_id" = $1`, [accountId])) as Array<{ n: number }>)[0]!.n;
+  (
+    (await dataSource.query(`SELECT COUNT(*)::int AS "n" FROM "products" WHERE "account_id" = $1`, [
+      accountId,
+    ])) as Array<{ n: number }>
+  )[0]!.n;
 
 describe("ProductsService", () => {
   it("finds or creates one product per normalized address", async () => {
@@ -61,7 +66,9 @@ describe("ProductsService", () => {
 
   it("keeps the cap when first scores of different addresses race", async () => {
     const accountId = await account("pro"); // five products
-    const outcomes = await Promise.allSettled(Array.from({ length: 7 }, (_, i) => productFor(accountId, `https://race${i}.example/`)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 7 }, (_, i) => productFor(accountId, `https://race${i}.example/`)),
+    );
     expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(5);
     expect(await productCount(accountId)).toBe(5);
   });

@@ -27,7 +27,9 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const crawl = syntheticCrawl([{ path: "/", title: "Acme", text: "Acme helps teams ship. Pricing from $49 per month. Trusted by 200 teams." }]);
+const crawl = syntheticCrawl([
+  { path: "/", title: "Acme", text: "Acme helps teams ship. Pricing from $49 per month. Trusted by 200 teams." },
+]);
 const immediate = { crawl: async () => crawl } as unknown as Crawler;
 const failing = (error: Error) => ({ crawl: async () => Promise.reject(error) }) as unknown as Crawler;
 
@@ -42,7 +44,10 @@ function gatedCrawler() {
     crawl: async (_url: unknown, options: CrawlOptions = {}) => {
       calls += 1;
       started();
-      await Promise.race([gate, new Promise<void>((resolve) => options.signal?.addEventListener("abort", () => resolve(), { once: true }))]);
+      await Promise.race([
+        gate,
+        new Promise<void>((resolve) => options.signal?.addEventListener("abort", () => resolve(), { once: true })),
+      ]);
       return crawl;
     },
   } as unknown as Crawler;
@@ -50,11 +55,17 @@ function gatedCrawler() {
 }
 
 /** A charged, queued job of a new Pro account (or of an anonymous caller). */
-async function queuedJob(owner: "account" | "anonymous" = "account"): Promise<{ accountId: string | null; jobId: string }> {
+async function queuedJob(
+  owner: "account" | "anonymous" = "account",
+): Promise<{ accountId: string | null; jobId: string }> {
   let accountId: string | null = null;
-  let viewer: { kind: "anonymous" } | { kind: "member"; accountId: string; userId: string; via: "session" } = { kind: "anonymous" };
+  let viewer: { kind: "anonymous" } | { kind: "member"; accountId: string; userId: string; via: "session" } = {
+    kind: "anonymous",
+  };
   if (owner === "account") {
-    const [row] = (await dataSource.query(`INSERT INTO "accounts" ("name", "plan", "billing_cycle_anchor") VALUES ('Acme', 'pro', now()) RETURNING "id"`)) as Array<{ id: string }>;
+    const [row] = (await dataSource.query(
+      `INSERT INTO "accounts" ("name", "plan", "billing_cycle_anchor") VALUES ('Acme', 'pro', now()) RETURNING "id"`,
+    )) as Array<{ id: string }>;
     accountId = row!.id;
     viewer = { kind: "member", accountId, userId: randomUUID(), via: "session" };
   }
@@ -75,8 +86,14 @@ async function queuedJob(owner: "account" | "anonymous" = "account"): Promise<{ 
 }
 
 const jobRow = async (jobId: string) =>
-  ((await dataSource.query(`SELECT "status", "attempts", "result_id", "lease_token", "error_code" FROM "score_jobs" WHERE "id" = $1`, [jobId])) as Array<Record<string, unknown>>)[0]!;
-const count = async (sql: string, parameters: unknown[]): Promise<number> => ((await dataSource.query(sql, parameters)) as Array<{ n: number }>)[0]!.n;
+  (
+    (await dataSource.query(
+      `SELECT "status", "attempts", "result_id", "lease_token", "error_code" FROM "score_jobs" WHERE "id" = $1`,
+      [jobId],
+    )) as Array<Record<string, unknown>>
+  )[0]!;
+const count = async (sql: string, parameters: unknown[]): Promise<number> =>
+  ((await dataSource.query(sql, parameters)) as Array<{ n: number }>)[0]!.n;
 
 describe("ScoreJobRunner", () => {
   it("fences its claim: while one worker holds the job, a second claimer gets nothing", async () => {
@@ -103,9 +120,21 @@ describe("ScoreJobRunner", () => {
     const done = await jobRow(jobId);
     expect(done).toMatchObject({ status: "completed", attempts: 1, lease_token: null });
     // Result, its dimensions and the outbox event were written together.
-    expect(await count(`SELECT COUNT(*)::int AS "n" FROM "score_results" WHERE "id" = $1 AND "job_id" = $2`, [done.result_id, jobId])).toBe(1);
-    expect(await count(`SELECT COUNT(*)::int AS "n" FROM "score_dimensions" WHERE "result_id" = $1`, [done.result_id])).toBeGreaterThan(0);
-    expect(await count(`SELECT COUNT(*)::int AS "n" FROM "domain_events" WHERE "account_id" = $1 AND "type" = 'score.completed'`, [accountId])).toBe(1);
+    expect(
+      await count(`SELECT COUNT(*)::int AS "n" FROM "score_results" WHERE "id" = $1 AND "job_id" = $2`, [
+        done.result_id,
+        jobId,
+      ]),
+    ).toBe(1);
+    expect(
+      await count(`SELECT COUNT(*)::int AS "n" FROM "score_dimensions" WHERE "result_id" = $1`, [done.result_id]),
+    ).toBeGreaterThan(0);
+    expect(
+      await count(
+        `SELECT COUNT(*)::int AS "n" FROM "domain_events" WHERE "account_id" = $1 AND "type" = 'score.completed'`,
+        [accountId],
+      ),
+    ).toBe(1);
   });
 
   it("a transition with a lease token that is no longer the job's writes nothing", async () => {
@@ -116,7 +145,11 @@ describe("ScoreJobRunner", () => {
     expect(held).toBeDefined();
     const stale = { ...held!, leaseToken: randomUUID() };
     const failure = { code: "INTERNAL" as const, message: "stale" };
-    expect(await transactions.run((tx) => jobs.fail(tx, stale, { ...failure, action: null }, { jobId, status: "failed", error: failure }))).toBe(false);
+    expect(
+      await transactions.run((tx) =>
+        jobs.fail(tx, stale, { ...failure, action: null }, { jobId, status: "failed", error: failure }),
+      ),
+    ).toBe(false);
     expect(await jobRow(jobId)).toMatchObject({ status: "queued", lease_token: held!.leaseToken, error_code: null });
     expect(await transactions.run((tx) => jobs.release(tx, held!, { jobId, status: "queued" }))).toBe(true);
     expect(await jobRow(jobId)).toMatchObject({ status: "queued", attempts: 0, lease_token: null });
@@ -124,9 +157,16 @@ describe("ScoreJobRunner", () => {
 
   it("fails a job whose crawl fails and refunds its charge", async () => {
     const { accountId, jobId } = await queuedJob();
-    await scoreJobRunnerOn(dataSource, failing(new AppError("CRAWL_FAILED", "The site did not answer."))).runner.process(jobId);
+    await scoreJobRunnerOn(
+      dataSource,
+      failing(new AppError("CRAWL_FAILED", "The site did not answer.")),
+    ).runner.process(jobId);
     expect(await jobRow(jobId)).toMatchObject({ status: "failed", error_code: "CRAWL_FAILED", lease_token: null });
-    expect(await count(`SELECT COUNT(*)::int AS "n" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" = 'refund'`, [accountId])).toBe(1);
+    expect(
+      await count(`SELECT COUNT(*)::int AS "n" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" = 'refund'`, [
+        accountId,
+      ]),
+    ).toBe(1);
   });
 
   it("holds an anonymous job's result for 30 days, with no outbox event", async () => {
@@ -139,6 +179,8 @@ describe("ScoreJobRunner", () => {
     )) as Array<{ account_id: string | null; claim_token_hash: string | null; long: boolean }>;
     expect(held).toMatchObject({ account_id: null, long: true });
     expect(held!.claim_token_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(await count(`SELECT COUNT(*)::int AS "n" FROM "domain_events" WHERE "data"->>'jobId' = $1`, [jobId])).toBe(0);
+    expect(await count(`SELECT COUNT(*)::int AS "n" FROM "domain_events" WHERE "data"->>'jobId' = $1`, [jobId])).toBe(
+      0,
+    );
   });
 });

@@ -31,7 +31,10 @@ afterAll(async () => {
 });
 
 async function account(plan: PlanId): Promise<string> {
-  const [row] = (await dataSource.query(`INSERT INTO "accounts" ("name", "plan", "billing_cycle_anchor") VALUES ('Acme', $1, now()) RETURNING "id"`, [plan])) as Array<{ id: string }>;
+  const [row] = (await dataSource.query(
+    `INSERT INTO "accounts" ("name", "plan", "billing_cycle_anchor") VALUES ('Acme', $1, now()) RETURNING "id"`,
+    [plan],
+  )) as Array<{ id: string }>;
   return row!.id;
 }
 
@@ -51,7 +54,9 @@ function callerOf(viewer: Viewer, idempotencyKey?: string) {
     apiCallCharged: () => void (seen.apiCallCharged += 1),
     chargeApiCall: async (tx) => {
       if (viewer.kind === "member" && viewer.via === "api_key") {
-        await service.ledger.spend(viewer.accountId, "api_call", actionCostTenths.api_call, `request:${requestId}`, { manager: tx });
+        await service.ledger.spend(viewer.accountId, "api_call", actionCostTenths.api_call, `request:${requestId}`, {
+          manager: tx,
+        });
       }
     },
   };
@@ -61,11 +66,17 @@ function callerOf(viewer: Viewer, idempotencyKey?: string) {
 const score = (url: string): ScoreRequest => ({ kind: "score", url });
 
 async function spends(accountId: string): Promise<Array<{ action: string; reference: string }>> {
-  return dataSource.query(`SELECT "action", "reference" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" = 'spend' ORDER BY "created_at"`, [accountId]);
+  return dataSource.query(
+    `SELECT "action", "reference" FROM "credit_entries" WHERE "account_id" = $1 AND "kind" = 'spend' ORDER BY "created_at"`,
+    [accountId],
+  );
 }
 const jobsOf = async (accountId: string): Promise<Array<{ id: string; fair_rank: number }>> =>
-  dataSource.query(`SELECT "id", "fair_rank" FROM "score_jobs" WHERE "account_id" = $1 ORDER BY "created_at"`, [accountId]);
-const keysOf = async (accountId: string): Promise<unknown[]> => dataSource.query(`SELECT "job_id" FROM "idempotency_keys" WHERE "scope" = $1`, [accountId]);
+  dataSource.query(`SELECT "id", "fair_rank" FROM "score_jobs" WHERE "account_id" = $1 ORDER BY "created_at"`, [
+    accountId,
+  ]);
+const keysOf = async (accountId: string): Promise<unknown[]> =>
+  dataSource.query(`SELECT "job_id" FROM "idempotency_keys" WHERE "scope" = $1`, [accountId]);
 
 describe("ScoreService.start", () => {
   it("queues a charged job at its place in the owner's backlog, announces and enqueues it", async () => {
@@ -74,7 +85,14 @@ describe("ScoreService.start", () => {
     const first = await service.scores.start(callerOf(viewer).caller, score("https://acme.example/"));
     const { caller, seen } = callerOf(viewer);
     const second = await service.scores.start(caller, score("https://acme.example/pricing"));
-    expect(first.job).toMatchObject({ status: "queued", accountId, fairRank: 0, attempts: 0, leaseToken: null, progress: { jobId: first.job.id, status: "queued" } });
+    expect(first.job).toMatchObject({
+      status: "queued",
+      accountId,
+      fairRank: 0,
+      attempts: 0,
+      leaseToken: null,
+      progress: { jobId: first.job.id, status: "queued" },
+    });
     expect(second.job.fairRank).toBe(1);
     expect(second.claimToken).toBeNull();
     expect(seen.apiCallCharged).toBe(1);
@@ -90,15 +108,24 @@ describe("ScoreService.start", () => {
   it("charges once per Idempotency-Key, also when the retries race the first request", async () => {
     const accountId = await account("pro");
     const key = `key-${randomUUID()}`;
-    const [a, b, c] = await Promise.all([1, 2, 3].map(() => service.scores.start(callerOf(sessionOf(accountId), key).caller, score("https://acme.example/"))));
+    const [a, b, c] = await Promise.all(
+      [1, 2, 3].map(() =>
+        service.scores.start(callerOf(sessionOf(accountId), key).caller, score("https://acme.example/")),
+      ),
+    );
     expect(new Set([a!.job.id, b!.job.id, c!.job.id]).size).toBe(1);
-    const later = await service.scores.start(callerOf(sessionOf(accountId), key).caller, score("https://acme.example/"));
+    const later = await service.scores.start(
+      callerOf(sessionOf(accountId), key).caller,
+      score("https://acme.example/"),
+    );
     expect(later.job.id).toBe(a!.job.id);
     expect(await spends(accountId)).toEqual([{ action: "score", reference: `job:${a!.job.id}` }]);
     expect(await jobsOf(accountId)).toHaveLength(1);
 
     // The same key with another body is a conflict, and charges nothing either.
-    const conflict = await rejectionOf(service.scores.start(callerOf(sessionOf(accountId), key).caller, score("https://other.example/")));
+    const conflict = await rejectionOf(
+      service.scores.start(callerOf(sessionOf(accountId), key).caller, score("https://other.example/")),
+    );
     expect(conflict.code).toBe("IDEMPOTENCY_CONFLICT");
     expect(await spends(accountId)).toHaveLength(1);
   });
@@ -106,7 +133,8 @@ describe("ScoreService.start", () => {
   it("refuses over the short-window limit without charging, and a refused key is not kept", async () => {
     const accountId = await account("pro");
     const viewer = sessionOf(accountId);
-    for (let n = 0; n < 5; n += 1) await service.scores.start(callerOf(viewer).caller, score(`https://acme.example/${n}`));
+    for (let n = 0; n < 5; n += 1)
+      await service.scores.start(callerOf(viewer).caller, score(`https://acme.example/${n}`));
     const { caller, seen } = callerOf(viewer, `key-${randomUUID()}`);
     const refused = await rejectionOf(service.scores.start(caller, score("https://acme.example/6")));
     expect(refused.code).toBe("SCORING_RATE_LIMITED");
@@ -120,9 +148,12 @@ describe("ScoreService.start", () => {
 
   it("refuses past the plan's quota without charging the score or the API call", async () => {
     const accountId = await account("free");
-    for (let n = 0; n < 3; n += 1) await service.scores.start(callerOf(sessionOf(accountId)).caller, score(`https://acme.example/${n}`));
+    for (let n = 0; n < 3; n += 1)
+      await service.scores.start(callerOf(sessionOf(accountId)).caller, score(`https://acme.example/${n}`));
     const { caller, seen } = callerOf(sessionOf(accountId));
-    expect((await rejectionOf(service.scores.start(caller, score("https://acme.example/4")))).code).toBe("QUOTA_EXCEEDED");
+    expect((await rejectionOf(service.scores.start(caller, score("https://acme.example/4")))).code).toBe(
+      "QUOTA_EXCEEDED",
+    );
     expect(seen.apiCallCharged).toBe(0);
     expect(await spends(accountId)).toHaveLength(3);
     expect(await jobsOf(accountId)).toHaveLength(3);
@@ -141,7 +172,9 @@ describe("ScoreService.start", () => {
 
   it("refuses a product score from an anonymous caller before anything is written", async () => {
     const before = (await dataSource.query(`SELECT COUNT(*)::int AS "n" FROM "score_jobs"`)) as Array<{ n: number }>;
-    const refused = await rejectionOf(service.scores.start(callerOf({ kind: "anonymous" }).caller, { kind: "product", url: "https://acme.example/" }));
+    const refused = await rejectionOf(
+      service.scores.start(callerOf({ kind: "anonymous" }).caller, { kind: "product", url: "https://acme.example/" }),
+    );
     expect(refused.code).toBe("AUTH_REQUIRED");
     expect(await dataSource.query(`SELECT COUNT(*)::int AS "n" FROM "score_jobs"`)).toEqual(before);
   });
@@ -153,13 +186,22 @@ describe("ScoreService.start", () => {
     expect(started.job).toMatchObject({ accountId: null, requesterIp: "203.0.113.7", fairRank: 0 });
     expect(started.job.claimTokenHash).toMatch(/^[0-9a-f]{64}$/);
     // The anonymous cap: one score per network per hour.
-    expect((await rejectionOf(service.scores.start(callerOf({ kind: "anonymous" }).caller, score("https://acme.example/2")))).status).toBe(429);
+    expect(
+      (await rejectionOf(service.scores.start(callerOf({ kind: "anonymous" }).caller, score("https://acme.example/2"))))
+        .status,
+    ).toBe(429);
   });
 
   it("attaches a product score to the account's product, created on first use", async () => {
     const accountId = await account("pro");
-    const first = await service.scores.start(callerOf(sessionOf(accountId)).caller, { kind: "product", url: "https://acme.example/app/" });
-    const again = await service.scores.start(callerOf(sessionOf(accountId)).caller, { kind: "product", url: "https://acme.example/app" });
+    const first = await service.scores.start(callerOf(sessionOf(accountId)).caller, {
+      kind: "product",
+      url: "https://acme.example/app/",
+    });
+    const again = await service.scores.start(callerOf(sessionOf(accountId)).caller, {
+      kind: "product",
+      url: "https://acme.example/app",
+    });
     expect(first.job.productId).not.toBeNull();
     expect(again.job.productId).toBe(first.job.productId);
   });

@@ -65,7 +65,13 @@ describe("WebhookDispatcher's claim", () => {
     const quietHook = await insertWebhook(dataSource, quiet, url("/quiet"));
     const record = (accountId: string, i: number) =>
       dataSource.transaction((tx) =>
-        events.record(tx, "subscription.changed", { accountId, previousPlan: "free", plan: "pro", reason: "checkout", checkoutSessionId: `chk_${accountId}_${i}` }),
+        events.record(tx, "subscription.changed", {
+          accountId,
+          previousPlan: "free",
+          plan: "pro",
+          reason: "checkout",
+          checkoutSessionId: `chk_${accountId}_${i}`,
+        }),
       );
     // 3 webhooks × 10 events: 30 deliveries of the hostile account, older than the quiet account's 2.
     for (let i = 0; i < 10; i += 1) await record(hostile, i);
@@ -80,7 +86,9 @@ describe("WebhookDispatcher's claim", () => {
       jitter: 0,
     }).start();
     try {
-      await expect.poll(async () => (await leased()).byAccount.get(quiet) ?? 0, { timeout: 10_000, interval: 20 }).toBe(2);
+      await expect
+        .poll(async () => (await leased()).byAccount.get(quiet) ?? 0, { timeout: 10_000, interval: 20 })
+        .toBe(2);
       // Sampled while the passes keep running (woken every 20 ms): the shares hold at every look.
       for (let look = 0; look < 25; look += 1) {
         const { byAccount, byWebhook } = await leased();

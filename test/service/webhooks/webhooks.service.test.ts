@@ -61,7 +61,9 @@ describe("WebhooksService", () => {
     const other = await insertAccount(dataSource, "other");
     for (let i = 0; i < 5; i += 1) await service.create(busy, hook(`/seed/${i}`));
 
-    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => service.create(busy, hook(`/race/${i}`))));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => service.create(busy, hook(`/race/${i}`))),
+    );
     expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(MAX_WEBHOOKS_PER_ACCOUNT - 5);
     for (const outcome of outcomes) {
       if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ code: "PLAN_LIMIT_REACHED" });
@@ -91,23 +93,42 @@ describe("WebhooksService", () => {
   it("rotates a secret keeping the old one signing beside it, and a new destination starts with a closed breaker", async () => {
     const accountId = await insertAccount(dataSource, "rotating");
     const { webhook, secret } = await service.create(accountId, hook("/rotate"));
-    await dataSource.query(`UPDATE webhooks SET breaker_failures = 3, breaker_trips = 1, breaker_open_until = now() + interval '1 minute' WHERE id = $1`, [webhook.id]);
+    await dataSource.query(
+      `UPDATE webhooks SET breaker_failures = 3, breaker_trips = 1, breaker_open_until = now() + interval '1 minute' WHERE id = $1`,
+      [webhook.id],
+    );
 
     const rotated = await service.rotateSecret(accountId, webhook.id);
     expect(rotated.secret).not.toBe(secret);
     await service.update(accountId, webhook.id, { url: "https://127.0.0.1:9/moved" });
 
-    const [row] = (await dataSource.query(`SELECT * FROM webhooks WHERE id = $1`, [webhook.id])) as Array<Record<string, unknown>>;
-    expect(row).toMatchObject({ secret: rotated.secret, previous_secret: secret, url: "https://127.0.0.1:9/moved", breaker_failures: 0, breaker_trips: 0, breaker_open_until: null });
+    const [row] = (await dataSource.query(`SELECT * FROM webhooks WHERE id = $1`, [webhook.id])) as Array<
+      Record<string, unknown>
+    >;
+    expect(row).toMatchObject({
+      secret: rotated.secret,
+      previous_secret: secret,
+      url: "https://127.0.0.1:9/moved",
+      breaker_failures: 0,
+      breaker_trips: 0,
+      breaker_open_until: null,
+    });
     expect((row!.previous_secret_expires_at as Date).getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
   });
 
   it("limits test events per account: past the window's 30 a test event is refused and records no delivery", async () => {
     const accountId = await insertAccount(dataSource, "testing");
     const { webhook } = await service.create(accountId, hook("/test"));
-    for (let i = 0; i < 30; i += 1) expect(await service.sendTest(caller(accountId), webhook.id)).toMatchObject({ webhookId: webhook.id, eventType: "webhook.test", status: "pending" });
+    for (let i = 0; i < 30; i += 1)
+      expect(await service.sendTest(caller(accountId), webhook.id)).toMatchObject({
+        webhookId: webhook.id,
+        eventType: "webhook.test",
+        status: "pending",
+      });
 
-    await expect(service.sendTest(caller(accountId), webhook.id)).rejects.toMatchObject({ code: "SCORING_RATE_LIMITED" });
+    await expect(service.sendTest(caller(accountId), webhook.id)).rejects.toMatchObject({
+      code: "SCORING_RATE_LIMITED",
+    });
     const page = await service.deliveries(accountId, webhook.id, 100, undefined);
     expect(page.deliveries).toHaveLength(30);
   });

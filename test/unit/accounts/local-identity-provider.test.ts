@@ -19,7 +19,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 async function localSetup(verifierNow: Date = NOW) {
   const provider = await LocalIdentityProvider.create(development, { clock: () => NOW });
-  const verifier = await createSessionVerifier(development, { localIdentityProvider: provider, clock: () => verifierNow });
+  const verifier = await createSessionVerifier(development, {
+    localIdentityProvider: provider,
+    clock: () => verifierNow,
+  });
   return { provider, verifier };
 }
 
@@ -86,7 +89,10 @@ describe("local identity provider", () => {
     const { provider } = await localSetup();
 
     for (const email of ["", "ada", "ada@", "a da@example.test"]) {
-      await expect(provider.issue({ email })).rejects.toMatchObject({ code: "VALIDATION_FAILED", message: "email: must be an e-mail address" });
+      await expect(provider.issue({ email })).rejects.toMatchObject({
+        code: "VALIDATION_FAILED",
+        message: "email: must be an e-mail address",
+      });
     }
   });
 
@@ -104,7 +110,9 @@ describe("local identity provider", () => {
     const provider = await LocalIdentityProvider.create(development);
     const configured = loadConfig({ SESSION_JWKS_URL: "https://id.example.test/jwks" });
 
-    await expect(createSessionVerifier(configured, { localIdentityProvider: provider })).rejects.toThrow(/only used when no SESSION_JWKS_URL/);
+    await expect(createSessionVerifier(configured, { localIdentityProvider: provider })).rejects.toThrow(
+      /only used when no SESSION_JWKS_URL/,
+    );
     await expect(createSessionVerifier(development)).rejects.toThrow(/No session keys/);
   });
 });

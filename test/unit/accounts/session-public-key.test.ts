@@ -19,7 +19,6 @@ function verifierFor(pem: string) {
   return createSessionVerifier(config, { clock: () => NOW });
 }
 
-
 describe("session verification against a configured PEM public key", () => {
   let rsa: { privateKey: CryptoKey; pem: string };
 
@@ -40,7 +39,9 @@ describe("session verification against a configured PEM public key", () => {
   it("reads a PEM written on one line with literal \\n, as environment variables carry it", async () => {
     const verifier = await verifierFor(rsa.pem.trim().replace(/\n/g, "\\n"));
 
-    await expect(verifier.verify(await sessionToken("RS256", rsa.privateKey))).resolves.toMatchObject({ subject: "user_pem" });
+    await expect(verifier.verify(await sessionToken("RS256", rsa.privateKey))).resolves.toMatchObject({
+      subject: "user_pem",
+    });
   });
 
   it("refuses a session signed by another key", async () => {
@@ -57,7 +58,10 @@ describe("session verification against a configured PEM public key", () => {
     const verifier = await verifierFor(rsa.pem);
     const forged = await sessionToken("HS256", new TextEncoder().encode(rsa.pem));
 
-    expect(await rejectionOf(verifier.verify(forged))).toMatchObject({ code: "AUTH_REQUIRED", message: "session algorithm not accepted" });
+    expect(await rejectionOf(verifier.verify(forged))).toMatchObject({
+      code: "AUTH_REQUIRED",
+      message: "session algorithm not accepted",
+    });
   });
 
   it("takes the algorithm from the key, not from the token", async () => {
@@ -73,7 +77,9 @@ describe("session verification against a configured PEM public key", () => {
     const pair = await generateKeyPair(alg);
     const verifier = await verifierFor(await exportSPKI(pair.publicKey));
 
-    await expect(verifier.verify(await sessionToken(alg, pair.privateKey))).resolves.toMatchObject({ subject: "user_pem" });
+    await expect(verifier.verify(await sessionToken(alg, pair.privateKey))).resolves.toMatchObject({
+      subject: "user_pem",
+    });
   });
 
   it("refuses an unreadable or non-public key at boot without echoing it", async () => {

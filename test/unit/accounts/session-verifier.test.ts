@@ -1,7 +1,10 @@
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWK, type JWTPayload } from "jose";
 import { afterEach, beforeAll, afterAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../../src/config.js";
-import { createSessionVerifier, type SessionVerifierOptions } from "../../../src/modules/accounts/session/session-verifier.js";
+import {
+  createSessionVerifier,
+  type SessionVerifierOptions,
+} from "../../../src/modules/accounts/session/session-verifier.js";
 import { startJwksServer, type JwksServer } from "./jwks-server.js";
 import { rejectionOf } from "../../support/app-error.js";
 
@@ -36,7 +39,6 @@ function sessionToken(key: TestKey, claims: JWTPayload = {}, kid = key.kid): Pro
     .setProtectedHeader({ alg: "ES256", kid })
     .sign(key.privateKey);
 }
-
 
 let provider: JwksServer;
 let current: TestKey;
@@ -106,18 +108,32 @@ describe("session verification against the provider's JWKS", () => {
   it("tolerates 30 s of clock skew on exp and nbf, and no more", async () => {
     const verifier = await verifierFor();
 
-    await expect(verifier.verify(await sessionToken(current, { exp: nowSeconds - 20 }))).resolves.toMatchObject({ subject: "user_2abc" });
-    await expect(verifier.verify(await sessionToken(current, { nbf: nowSeconds + 20 }))).resolves.toMatchObject({ subject: "user_2abc" });
-    expect(await rejectionOf(verifier.verify(await sessionToken(current, { exp: nowSeconds - 31 })))).toMatchObject({ message: "session expired" });
-    expect(await rejectionOf(verifier.verify(await sessionToken(current, { nbf: nowSeconds + 120 })))).toMatchObject({ message: "session not yet valid" });
+    await expect(verifier.verify(await sessionToken(current, { exp: nowSeconds - 20 }))).resolves.toMatchObject({
+      subject: "user_2abc",
+    });
+    await expect(verifier.verify(await sessionToken(current, { nbf: nowSeconds + 20 }))).resolves.toMatchObject({
+      subject: "user_2abc",
+    });
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { exp: nowSeconds - 31 })))).toMatchObject({
+      message: "session expired",
+    });
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { nbf: nowSeconds + 120 })))).toMatchObject({
+      message: "session not yet valid",
+    });
   });
 
   it("refuses a session without an expiry or a subject", async () => {
     const verifier = await verifierFor();
 
-    expect(await rejectionOf(verifier.verify(await sessionToken(current, { exp: undefined })))).toMatchObject({ message: "session has no valid expiry" });
-    expect(await rejectionOf(verifier.verify(await sessionToken(current, { sub: undefined })))).toMatchObject({ message: "session has no subject" });
-    expect(await rejectionOf(verifier.verify(await sessionToken(current, { sub: "" })))).toMatchObject({ message: "session has no subject" });
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { exp: undefined })))).toMatchObject({
+      message: "session has no valid expiry",
+    });
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { sub: undefined })))).toMatchObject({
+      message: "session has no subject",
+    });
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { sub: "" })))).toMatchObject({
+      message: "session has no subject",
+    });
   });
 
   it("refuses another issuer", async () => {
@@ -132,7 +148,9 @@ describe("session verification against the provider's JWKS", () => {
     const verifier = await verifierFor({ SESSION_AUTHORIZED_PARTIES: `https://admin.example.test, ${APP}` });
 
     await expect(verifier.verify(await sessionToken(current))).resolves.toMatchObject({ authorizedParty: APP });
-    expect(await rejectionOf(verifier.verify(await sessionToken(current, { azp: "https://evil.example.test" })))).toMatchObject({
+    expect(
+      await rejectionOf(verifier.verify(await sessionToken(current, { azp: "https://evil.example.test" }))),
+    ).toMatchObject({
       message: "session authorized party not accepted",
     });
     expect(await rejectionOf(verifier.verify(await sessionToken(current, { azp: undefined })))).toMatchObject({
@@ -143,7 +161,9 @@ describe("session verification against the provider's JWKS", () => {
   it("accepts any authorized party, or none, when no parties are configured", async () => {
     const verifier = await verifierFor({ SESSION_AUTHORIZED_PARTIES: "" });
 
-    await expect(verifier.verify(await sessionToken(current, { azp: "https://other.example.test" }))).resolves.toMatchObject({
+    await expect(
+      verifier.verify(await sessionToken(current, { azp: "https://other.example.test" })),
+    ).resolves.toMatchObject({
       authorizedParty: "https://other.example.test",
     });
     const claims = await verifier.verify(await sessionToken(current, { azp: undefined }));
@@ -151,12 +171,21 @@ describe("session verification against the provider's JWKS", () => {
   });
 
   it("refuses a session minted for another application when an audience is configured, with a reason that says so", async () => {
-    const verifier = await verifierFor({ SESSION_AUDIENCE: "https://api.example.test, pms", SESSION_AUTHORIZED_PARTIES: "" });
+    const verifier = await verifierFor({
+      SESSION_AUDIENCE: "https://api.example.test, pms",
+      SESSION_AUTHORIZED_PARTIES: "",
+    });
 
-    await expect(verifier.verify(await sessionToken(current, { aud: "pms" }))).resolves.toMatchObject({ subject: "user_2abc" });
-    await expect(verifier.verify(await sessionToken(current, { aud: ["other-app", "https://api.example.test"] }))).resolves.toMatchObject({ subject: "user_2abc" });
+    await expect(verifier.verify(await sessionToken(current, { aud: "pms" }))).resolves.toMatchObject({
+      subject: "user_2abc",
+    });
+    await expect(
+      verifier.verify(await sessionToken(current, { aud: ["other-app", "https://api.example.test"] })),
+    ).resolves.toMatchObject({ subject: "user_2abc" });
     for (const aud of ["some-other-app", ["other-app", "third-app"], undefined]) {
-      expect(await rejectionOf(verifier.verify(await sessionToken(current, { aud, azp: "other-client" })))).toMatchObject({
+      expect(
+        await rejectionOf(verifier.verify(await sessionToken(current, { aud, azp: "other-client" }))),
+      ).toMatchObject({
         code: "AUTH_REQUIRED",
         message: "session audience not accepted",
       });
@@ -166,9 +195,15 @@ describe("session verification against the provider's JWKS", () => {
   it("checks audience and authorized party together when both are configured", async () => {
     const verifier = await verifierFor({ SESSION_AUDIENCE: "pms" });
 
-    await expect(verifier.verify(await sessionToken(current, { aud: "pms" }))).resolves.toMatchObject({ authorizedParty: APP });
-    expect(await rejectionOf(verifier.verify(await sessionToken(current, { aud: "pms", azp: "other-client" })))).toMatchObject({ message: "session authorized party not accepted" });
-    expect(await rejectionOf(verifier.verify(await sessionToken(current, { aud: "some-other-app" })))).toMatchObject({ message: "session audience not accepted" });
+    await expect(verifier.verify(await sessionToken(current, { aud: "pms" }))).resolves.toMatchObject({
+      authorizedParty: APP,
+    });
+    expect(
+      await rejectionOf(verifier.verify(await sessionToken(current, { aud: "pms", azp: "other-client" }))),
+    ).toMatchObject({ message: "session authorized party not accepted" });
+    expect(await rejectionOf(verifier.verify(await sessionToken(current, { aud: "some-other-app" })))).toMatchObject({
+      message: "session audience not accepted",
+    });
   });
 
   it("refuses unsigned (alg none) and HMAC tokens", async () => {
@@ -180,7 +215,10 @@ describe("session verification against the provider's JWKS", () => {
       .sign(new TextEncoder().encode(JSON.stringify(current.jwk)));
 
     for (const token of [unsigned, hmac]) {
-      expect(await rejectionOf(verifier.verify(token))).toMatchObject({ code: "AUTH_REQUIRED", message: "session algorithm not accepted" });
+      expect(await rejectionOf(verifier.verify(token))).toMatchObject({
+        code: "AUTH_REQUIRED",
+        message: "session algorithm not accepted",
+      });
     }
   });
 
@@ -188,7 +226,10 @@ describe("session verification against the provider's JWKS", () => {
     const verifier = await verifierFor();
 
     for (const token of ["", "not-a-jwt", "a.b.c"]) {
-      expect(await rejectionOf(verifier.verify(token))).toMatchObject({ code: "AUTH_REQUIRED", message: "session token malformed" });
+      expect(await rejectionOf(verifier.verify(token))).toMatchObject({
+        code: "AUTH_REQUIRED",
+        message: "session token malformed",
+      });
     }
   });
 });
@@ -223,7 +264,9 @@ describe("key rotation", () => {
 
     // Once the cooldown has passed, one more look, then the same refusal.
     vi.setSystemTime(start + 62_000);
-    expect(await rejectionOf(verifier.verify(await sessionToken(stranger)))).toMatchObject({ message: "session signing key not recognised" });
+    expect(await rejectionOf(verifier.verify(await sessionToken(stranger)))).toMatchObject({
+      message: "session signing key not recognised",
+    });
     expect(provider.requests - afterFirstFetch).toBe(2);
   });
 
@@ -237,7 +280,9 @@ describe("key rotation", () => {
     provider.keys = [current.jwk, next.jwk];
     vi.setSystemTime(start + 5_000);
 
-    expect(await rejectionOf(verifier.verify(await sessionToken(next)))).toMatchObject({ message: "session signing key not recognised" });
+    expect(await rejectionOf(verifier.verify(await sessionToken(next)))).toMatchObject({
+      message: "session signing key not recognised",
+    });
   });
 });
 
@@ -248,7 +293,12 @@ describe("an identity provider that cannot be reached", () => {
     provider.mode = "fail";
 
     const error = await rejectionOf(verifier.verify(token));
-    expect(error).toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503, retryable: true, message: "identity provider unavailable" });
+    expect(error).toMatchObject({
+      code: "SERVICE_UNAVAILABLE",
+      status: 503,
+      retryable: true,
+      message: "identity provider unavailable",
+    });
 
     provider.mode = "serve";
     await expect(verifier.verify(token)).resolves.toMatchObject({ subject: "user_2abc" });
@@ -279,9 +329,9 @@ describe("an identity provider that cannot be reached", () => {
 
 describe("building a verifier", () => {
   it("refuses two sources of keys at once, already when the configuration is read", () => {
-    expect(() => verifierFor({ SESSION_PUBLIC_KEY: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----" })).toThrow(
-      /SESSION_PUBLIC_KEY cannot be set together with SESSION_JWKS_URL/,
-    );
+    expect(() =>
+      verifierFor({ SESSION_PUBLIC_KEY: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----" }),
+    ).toThrow(/SESSION_PUBLIC_KEY cannot be set together with SESSION_JWKS_URL/);
   });
 
   it("refuses a negative clock tolerance at boot rather than every session later", async () => {

@@ -12,7 +12,14 @@ import { rejectionOf } from "../../support/app-error.js";
 
 describe("checkout without a payment provider (production without Stripe)", () => {
   it("answers 503 SERVICE_UNAVAILABLE before touching anything", async () => {
-    const untouchable = new Proxy({}, { get: () => { throw new Error("the database must not be used"); } }) as DataSource;
+    const untouchable = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("the database must not be used");
+        },
+      },
+    ) as DataSource;
     const billing = new BillingService(
       new CheckoutSessionRepository(untouchable),
       new ProviderEventRepository(),
@@ -24,7 +31,9 @@ describe("checkout without a payment provider (production without Stripe)", () =
       undefined,
       { error: () => undefined, warn: () => undefined },
     );
-    const error = await rejectionOf(billing.startCheckout({ accountId: "a", userId: "u" }, { kind: "plan", plan: "pro" }));
+    const error = await rejectionOf(
+      billing.startCheckout({ accountId: "a", userId: "u" }, { kind: "plan", plan: "pro" }),
+    );
     expect(error).toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503, retryable: true });
   });
 });

@@ -15,7 +15,14 @@ describe("plan table", () => {
     const row = (id: keyof typeof plans) => {
       const plan = plans[id];
       const credits = plan.monthlyCreditsTenths === null ? null : plan.monthlyCreditsTenths / TENTHS_PER_CREDIT;
-      return [credits, plan.quotas.score.limit, plan.quotas.chat.limit, plan.quotas.api_call.limit, plan.products, plan.seats];
+      return [
+        credits,
+        plan.quotas.score.limit,
+        plan.quotas.chat.limit,
+        plan.quotas.api_call.limit,
+        plan.products,
+        plan.seats,
+      ];
     };
     expect(row("free")).toEqual([80, 3, 30, 0, 1, 1]);
     expect(row("pro")).toEqual([1_000, 100, 1_000, 0, 5, 3]);
@@ -56,7 +63,14 @@ describe("costs and packs", () => {
   });
 
   it("grants N × 10 credits for a pack of N scores, priced as the contract says", () => {
-    expect(Object.values(scorePacks).map((pack) => [pack.id, pack.scores, pack.priceUsdCents / 100, tenthsToCredits(pack.creditsTenths)])).toEqual([
+    expect(
+      Object.values(scorePacks).map((pack) => [
+        pack.id,
+        pack.scores,
+        pack.priceUsdCents / 100,
+        tenthsToCredits(pack.creditsTenths),
+      ]),
+    ).toEqual([
       ["small", 20, 29, 200],
       ["medium", 50, 49, 500],
       ["large", 150, 99, 1_500],

@@ -30,11 +30,17 @@ export function describeRateLimiterBehaviour(storeName: string, createStore: () 
     it("peeks at a subject's state without spending a slot", async () => {
       const clock = manualClock(at(0));
       const limiter = new RateLimiter(createStore(), { clock: clock.now });
-      expect(await limiter.peek("score", "peeker")).toEqual({ "RateLimit-Policy": '"score";q=5;w=60', RateLimit: '"score";r=5;t=0' });
+      expect(await limiter.peek("score", "peeker")).toEqual({
+        "RateLimit-Policy": '"score";q=5;w=60',
+        RateLimit: '"score";r=5;t=0',
+      });
       await limiter.check("score", "peeker");
       clock.set(at(10));
       for (let i = 0; i < 3; i += 1) {
-        expect(await limiter.peek("score", "peeker")).toEqual({ "RateLimit-Policy": '"score";q=5;w=60', RateLimit: '"score";r=4;t=50' });
+        expect(await limiter.peek("score", "peeker")).toEqual({
+          "RateLimit-Policy": '"score";q=5;w=60',
+          RateLimit: '"score";r=4;t=50',
+        });
       }
       // Peeks spent nothing: four more requests are allowed, the sixth is not.
       for (let i = 0; i < 4; i += 1) expect((await limiter.check("score", "peeker")).allowed).toBe(true);
@@ -48,19 +54,42 @@ export function describeRateLimiterBehaviour(storeName: string, createStore: () 
       for (let second = 0; second < 5; second += 1) {
         clock.set(at(second));
         const decision = await limiter.check("score", "user-1");
-        expect(decision).toMatchObject({ allowed: true, limit: 5, remaining: 4 - second, retryAfterSeconds: undefined });
+        expect(decision).toMatchObject({
+          allowed: true,
+          limit: 5,
+          remaining: 4 - second,
+          retryAfterSeconds: undefined,
+        });
         // The oldest hit (second 0) frees the first slot at second 60.
-        expect(decision.headers).toEqual({ "RateLimit-Policy": '"score";q=5;w=60', RateLimit: `"score";r=${4 - second};t=${60 - second}` });
+        expect(decision.headers).toEqual({
+          "RateLimit-Policy": '"score";q=5;w=60',
+          RateLimit: `"score";r=${4 - second};t=${60 - second}`,
+        });
       }
 
       clock.set(at(5));
       const sixth = await limiter.check("score", "user-1");
-      expect(sixth).toMatchObject({ allowed: false, outcome: "limited", remaining: 0, resetSeconds: 55, retryAfterSeconds: 60 });
-      expect(sixth.headers).toEqual({ "RateLimit-Policy": '"score";q=5;w=60', RateLimit: '"score";r=0;t=55', "Retry-After": "60" });
+      expect(sixth).toMatchObject({
+        allowed: false,
+        outcome: "limited",
+        remaining: 0,
+        resetSeconds: 55,
+        retryAfterSeconds: 60,
+      });
+      expect(sixth.headers).toEqual({
+        "RateLimit-Policy": '"score";q=5;w=60',
+        RateLimit: '"score";r=0;t=55',
+        "Retry-After": "60",
+      });
 
       const error = sixth.toError();
       expect(error).toBeInstanceOf(AppError);
-      expect(error).toMatchObject({ code: "SCORING_RATE_LIMITED", status: 429, retryable: true, headers: sixth.headers });
+      expect(error).toMatchObject({
+        code: "SCORING_RATE_LIMITED",
+        status: 429,
+        retryable: true,
+        headers: sixth.headers,
+      });
       expect(error.message).toMatch(/at most 5 every 60 seconds/);
     });
 
@@ -129,12 +158,15 @@ export function describeRateLimiterBehaviour(storeName: string, createStore: () 
       }
       const refused = await limiter.check("chat", "user-1");
       expect(refused.allowed).toBe(false);
-      expect(refused.headers).toEqual({ "RateLimit-Policy": '"chat";q=30;w=60', RateLimit: '"chat";r=0;t=60', "Retry-After": "60" });
+      expect(refused.headers).toEqual({
+        "RateLimit-Policy": '"chat";q=30;w=60',
+        RateLimit: '"chat";r=0;t=60',
+        "Retry-After": "60",
+      });
       expect(refused.toError().message).toMatch(/chat messages: at most 30 every 60 seconds/);
     });
   });
 }
-
 
 export function describeAnonymousCapBehaviour(storeName: string, createCap: () => AnonymousCap): void {
   describe(`anonymous scoring cap over the ${storeName} store`, () => {
@@ -154,7 +186,10 @@ export function describeAnonymousCapBehaviour(storeName: string, createCap: () =
 
     it("peeks at an address's state without taking its score", async () => {
       const cap = createCap();
-      expect(await cap.peek("198.51.100.9")).toEqual({ "RateLimit-Policy": '"anonymous";q=1;w=3600', RateLimit: '"anonymous";r=1;t=0' });
+      expect(await cap.peek("198.51.100.9")).toEqual({
+        "RateLimit-Policy": '"anonymous";q=1;w=3600',
+        RateLimit: '"anonymous";r=1;t=0',
+      });
       expect(await cap.peek("198.51.100.9")).toMatchObject({ RateLimit: '"anonymous";r=1;t=0' });
       await expect(cap.consume("198.51.100.9")).resolves.toMatchObject({ remaining: 0 });
       expect((await cap.peek("198.51.100.9"))?.RateLimit).toMatch(/^"anonymous";r=0;t=(359\d|3600)$/);

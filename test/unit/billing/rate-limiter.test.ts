@@ -1,6 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { RateLimiter } from "../../../src/modules/billing/rate-limit/rate-limiter.js";
-import { MemorySlidingWindowStore, type SlidingWindowStore } from "../../../src/modules/billing/rate-limit/sliding-window.js";
+import {
+  MemorySlidingWindowStore,
+  type SlidingWindowStore,
+} from "../../../src/modules/billing/rate-limit/sliding-window.js";
 
 /** A store that works, throws, or never answers, as the test says. */
 class UnreliableStore implements SlidingWindowStore {
@@ -8,7 +11,8 @@ class UnreliableStore implements SlidingWindowStore {
   private readonly inner = new MemorySlidingWindowStore();
 
   hit(key: string, limit: number, windowMs: number, nowMs: number) {
-    if (this.mode === "throwing") throw Object.assign(new Error("connect ECONNREFUSED 10.0.0.7:6379"), { code: "ECONNREFUSED" });
+    if (this.mode === "throwing")
+      throw Object.assign(new Error("connect ECONNREFUSED 10.0.0.7:6379"), { code: "ECONNREFUSED" });
     if (this.mode === "hanging") return new Promise<never>(() => undefined);
     return this.inner.hit(key, limit, windowMs, nowMs);
   }
@@ -61,7 +65,9 @@ describe("rate limiter when its store fails (fail closed)", () => {
       const store = new UnreliableStore();
       store.mode = "hanging";
       let settled = false;
-      const pending = new RateLimiter(store, { timeoutMs: 20 }).check("score", "user-1").finally(() => (settled = true));
+      const pending = new RateLimiter(store, { timeoutMs: 20 })
+        .check("score", "user-1")
+        .finally(() => (settled = true));
       await vi.advanceTimersByTimeAsync(19);
       expect(settled).toBe(false);
       await vi.advanceTimersByTimeAsync(1);

@@ -18,18 +18,33 @@ function thinResult(strengths: string[] = []): ResultCore {
     reasoning: "No evidence for this dimension was found.",
   })) as DimensionView[];
   return {
-    id: "r1", url: "https://thin.example", companyName: "Thin", totalScore: 9, stageName: "Foundation", framework: "maturity", frameworkVersion: "2.2.0",
-    mode: "full", dimensions, strengths: strengths as ResultCore["strengths"], gaps: ["customer_proof", "pricing_packaging", "value_proposition"] as ResultCore["gaps"],
-    createdAt: new Date(0), productId: null, lifecycleStageId: null, held: false,
+    id: "r1",
+    url: "https://thin.example",
+    companyName: "Thin",
+    totalScore: 9,
+    stageName: "Foundation",
+    framework: "maturity",
+    frameworkVersion: "2.2.0",
+    mode: "full",
+    dimensions,
+    strengths: strengths as ResultCore["strengths"],
+    gaps: ["customer_proof", "pricing_packaging", "value_proposition"] as ResultCore["gaps"],
+    createdAt: new Date(0),
+    productId: null,
+    lifecycleStageId: null,
+    held: false,
   } as ResultCore;
 }
 
-const ask = (result: ResultCore, message: string) => new DeterministicChatEngine().reply({ result, history: [], message });
+const ask = (result: ResultCore, message: string) =>
+  new DeterministicChatEngine().reply({ result, history: [], message });
 
 describe("deterministic chat on a result with no strengths", () => {
   it("says there are none, and why, instead of calling its best readings strengths", async () => {
     const reply = await ask(thinResult(), "What are our strengths?");
-    expect(reply.content).toMatch(/^Thin's score \(9\/100, Foundation\) has no strengths yet: no dimension that applies scores 50 or more with high or medium confidence\. Its highest readings:/);
+    expect(reply.content).toMatch(
+      /^Thin's score \(9\/100, Foundation\) has no strengths yet: no dimension that applies scores 50 or more with high or medium confidence\. Its highest readings:/,
+    );
     expect(reply.content).not.toMatch(/strongest areas/i);
     // value_proposition is a gap here: it is never offered as the best of anything.
     expect(reply.content).not.toContain("Value Proposition");

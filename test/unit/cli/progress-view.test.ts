@@ -3,16 +3,29 @@ import { exitCodeFor, exitCodes, UsageError } from "../../../src/cli/exit-codes.
 import { bar, PlainProgress, TerminalProgress, type Step } from "../../../src/cli/progress-view.js";
 import { PmsApiError, PmsJobFailedError, PmsNetworkError, PmsProtocolError } from "../../../src/client/index.js";
 
-const step = (fields: Partial<Step> & Pick<Step, "status">): Step => ({ page: null, pages: null, url: null, dimension: null, dimensions: null, dimensionId: null, ...fields });
+const step = (fields: Partial<Step> & Pick<Step, "status">): Step => ({
+  page: null,
+  pages: null,
+  url: null,
+  dimension: null,
+  dimensions: null,
+  dimensionId: null,
+  ...fields,
+});
 const job: Step[] = [
   step({ status: "queued" }),
   step({ status: "crawling", page: 1, pages: 2, url: "https://acme.example/" }),
   step({ status: "crawling", page: 2, pages: 2, url: "https://acme.example/pricing" }),
-  ...Array.from({ length: 27 }, (_, index) => step({ status: "scoring", dimension: index + 1, dimensions: 27, dimensionId: `d${index + 1}` })),
+  ...Array.from({ length: 27 }, (_, index) =>
+    step({ status: "scoring", dimension: index + 1, dimensions: 27, dimensionId: `d${index + 1}` }),
+  ),
   step({ status: "completed" }),
 ];
 
-function render(view: (out: { write(text: string): void; columns?: number }) => { update(step: Step): void; end(): void }, columns?: number): string {
+function render(
+  view: (out: { write(text: string): void; columns?: number }) => { update(step: Step): void; end(): void },
+  columns?: number,
+): string {
   let text = "";
   const target = view({ write: (chunk) => void (text += chunk), ...(columns ? { columns } : {}) });
   for (const item of job) target.update(item);
@@ -49,14 +62,20 @@ describe("progress on a terminal", () => {
 describe("progress in a pipe", () => {
   it("writes one plain line per step, with no control characters", () => {
     const lines = render((out) => new PlainProgress(out)).split("\n");
-    expect(lines.slice(0, 4)).toEqual(["queued", "crawling 1 of 2 https://acme.example/", "crawling 2 of 2 https://acme.example/pricing", "scoring 1 of 27 d1"]);
+    expect(lines.slice(0, 4)).toEqual([
+      "queued",
+      "crawling 1 of 2 https://acme.example/",
+      "crawling 2 of 2 https://acme.example/pricing",
+      "scoring 1 of 27 d1",
+    ]);
     expect(lines.slice(-3)).toEqual(["scoring 27 of 27 d27", "completed", ""]);
     expect(lines.join("\n")).not.toMatch(/[\r\x1b]/);
   });
 });
 
 describe("exit codes", () => {
-  const refusal = (status: number, code: PmsApiError["code"]) => new PmsApiError(status, code, "", "", status === 429, undefined, undefined, 3);
+  const refusal = (status: number, code: PmsApiError["code"]) =>
+    new PmsApiError(status, code, "", "", status === 429, undefined, undefined, 3);
   it("are chosen from the error, in one place", () => {
     expect(exitCodeFor(new UsageError("x"))).toBe(exitCodes.usage.code);
     expect(exitCodeFor(refusal(400, "INVALID_URL"))).toBe(exitCodes.refused.code);
@@ -67,7 +86,9 @@ describe("exit codes", () => {
     expect(exitCodeFor(refusal(429, "SCORING_RATE_LIMITED"))).toBe(exitCodes.rateLimited.code);
     expect(exitCodeFor(refusal(429, "ANON_RATE_LIMIT"))).toBe(exitCodes.rateLimited.code);
     expect(exitCodeFor(refusal(503, "SERVICE_UNAVAILABLE"))).toBe(exitCodes.unavailable.code);
-    expect(exitCodeFor(new PmsJobFailedError("j", { code: "CRAWL_FAILED", message: "no pages" }, 400))).toBe(exitCodes.scoringFailed.code);
+    expect(exitCodeFor(new PmsJobFailedError("j", { code: "CRAWL_FAILED", message: "no pages" }, 400))).toBe(
+      exitCodes.scoringFailed.code,
+    );
     expect(exitCodeFor(new PmsNetworkError("down", false))).toBe(exitCodes.unavailable.code);
     expect(exitCodeFor(new PmsProtocolError("html", 502, undefined))).toBe(exitCodes.failure.code);
     expect(exitCodeFor(new Error("bug"))).toBe(exitCodes.failure.code);

@@ -5,10 +5,16 @@ const noJitter = () => 0;
 
 describe("the retry schedule", () => {
   it("starts from Retry-After and doubles, capped, for at most 3 sends by default", () => {
-    expect([1, 2, 3].map((attempt) => retryDelayMs(defaultRetryPolicy, attempt, 60, noJitter))).toEqual([60_000, 120_000, undefined]);
+    expect([1, 2, 3].map((attempt) => retryDelayMs(defaultRetryPolicy, attempt, 60, noJitter))).toEqual([
+      60_000,
+      120_000,
+      undefined,
+    ]);
     expect([1, 2].map((attempt) => retryDelayMs(defaultRetryPolicy, attempt, 5, noJitter))).toEqual([5_000, 10_000]);
     const patient = { ...defaultRetryPolicy, maxAttempts: 6 };
-    expect([1, 2, 3, 4, 5].map((attempt) => retryDelayMs(patient, attempt, 20, noJitter))).toEqual([20_000, 40_000, 80_000, 120_000, 120_000]);
+    expect([1, 2, 3, 4, 5].map((attempt) => retryDelayMs(patient, attempt, 20, noJitter))).toEqual([
+      20_000, 40_000, 80_000, 120_000, 120_000,
+    ]);
   });
 
   it("starts from the base delay without Retry-After, and never waits out a Retry-After beyond the cap", () => {

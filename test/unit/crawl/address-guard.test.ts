@@ -143,18 +143,23 @@ describe("checkUrl, before any request", () => {
     expect(error.message).toBe("refused address 10.0.0.1 (private network)");
   });
 
-  it.each(["ftp://example.com/", "file:///etc/passwd", "javascript:alert(1)", "data:text/html,hi", "ws://example.com/"])(
-    "refuses the scheme of %s",
-    (address) => {
-      expect(refusal(() => guard.checkUrl(new URL(address))).reason).toBe("only http: and https: may be fetched");
-    },
-  );
+  it.each([
+    "ftp://example.com/",
+    "file:///etc/passwd",
+    "javascript:alert(1)",
+    "data:text/html,hi",
+    "ws://example.com/",
+  ])("refuses the scheme of %s", (address) => {
+    expect(refusal(() => guard.checkUrl(new URL(address))).reason).toBe("only http: and https: may be fetched");
+  });
 
   it("refuses credentials without repeating them in the message", () => {
     const error = refusal(() => guard.checkUrl(new URL("https://admin:hunter2@example.com/")));
     expect(error.reason).toBe("credentials in the address");
     expect(error.message).not.toContain("hunter2");
-    expect(refusal(() => guard.checkUrl(new URL("https://admin@example.com/"))).reason).toBe("credentials in the address");
+    expect(refusal(() => guard.checkUrl(new URL("https://admin@example.com/"))).reason).toBe(
+      "credentials in the address",
+    );
   });
 
   it("allows ports 80 and 443 only", () => {
@@ -162,8 +167,12 @@ describe("checkUrl, before any request", () => {
     expect(() => guard.checkUrl(new URL("https://example.com:443/"))).not.toThrow();
     expect(() => guard.checkUrl(new URL("http://example.com:443/"))).not.toThrow();
     expect(() => guard.checkUrl(new URL("https://93.184.216.34/"))).not.toThrow();
-    expect(refusal(() => guard.checkUrl(new URL("http://example.com:8080/"))).reason).toBe("port 8080 is neither 80 nor 443");
-    expect(refusal(() => guard.checkUrl(new URL("https://[2606:4700::1111]:22/"))).reason).toBe("port 22 is neither 80 nor 443");
+    expect(refusal(() => guard.checkUrl(new URL("http://example.com:8080/"))).reason).toBe(
+      "port 8080 is neither 80 nor 443",
+    );
+    expect(refusal(() => guard.checkUrl(new URL("https://[2606:4700::1111]:22/"))).reason).toBe(
+      "port 22 is neither 80 nor 443",
+    );
   });
 
   it.each([
@@ -244,7 +253,10 @@ describe("SSRF_ALLOWLIST", () => {
 
 describe("resolve: every answer is judged", () => {
   it("returns the addresses when all of them are public", async () => {
-    const guard = new AddressGuard({ allowlist: [], resolver: dns({ "example.com": ["93.184.216.34", "2606:2800:220:1::1"] }) });
+    const guard = new AddressGuard({
+      allowlist: [],
+      resolver: dns({ "example.com": ["93.184.216.34", "2606:2800:220:1::1"] }),
+    });
     await expect(guard.resolve("example.com")).resolves.toEqual([
       { address: "93.184.216.34", family: 4 },
       { address: "2606:2800:220:1::1", family: 6 },
@@ -259,7 +271,10 @@ describe("resolve: every answer is judged", () => {
   });
 
   it("refuses a private IPv6 answer as well as an IPv4 one", async () => {
-    const guard = new AddressGuard({ allowlist: [], resolver: dns({ "six.test": ["2606:4700::1111", "::ffff:7f00:1"] }) });
+    const guard = new AddressGuard({
+      allowlist: [],
+      resolver: dns({ "six.test": ["2606:4700::1111", "::ffff:7f00:1"] }),
+    });
     await expect(guard.resolve("six.test")).rejects.toThrow("resolves to a non-public address, loopback");
   });
 
@@ -273,7 +288,9 @@ describe("resolve: every answer is judged", () => {
       "sixtofour.test": ["2002:a0b:c0d::1", "6to4: private network"],
       "metadata.test": ["169.254.169.254", "cloud metadata endpoint"],
     };
-    const table = Object.fromEntries(Object.entries(answers).map(([name, [address]]) => [name, ["93.184.216.34", address]]));
+    const table = Object.fromEntries(
+      Object.entries(answers).map(([name, [address]]) => [name, ["93.184.216.34", address]]),
+    );
     const guard = new AddressGuard({ allowlist: [], resolver: dns(table) });
     for (const [name, [address, kind]] of Object.entries(answers)) {
       const error = await guard.resolve(name).catch((caught: unknown) => caught);
@@ -282,7 +299,8 @@ describe("resolve: every answer is judged", () => {
       expect(reason).toBe(`resolves to a non-public address, ${kind}`);
       expect(message).toBe(`refused address ${name} (${reason})`);
       // Neither the answer nor any IPv4 inside it (10.4.5.6, 10.1.2.3, 10.11.12.13 spelled in hex).
-      for (const shown of [address, "10.1.2.3", "10.4.5.6", "10.11.12.13", "93.184.216.34"]) expect(message).not.toContain(shown);
+      for (const shown of [address, "10.1.2.3", "10.4.5.6", "10.11.12.13", "93.184.216.34"])
+        expect(message).not.toContain(shown);
       expect(message).not.toMatch(/\d+\.\d+\.\d+\.\d+|[0-9a-f]*:[0-9a-f:.]+/i);
     }
   });
@@ -358,7 +376,9 @@ describe("lookup, in the shapes dns.lookup is called", () => {
 
   it("judges all answers before filtering by family, so a private IPv6 cannot hide behind family: 4", async () => {
     const guard = new AddressGuard({ allowlist: [], resolver: dns({ "hide.test": ["93.184.216.34", "::1"] }) });
-    const [error] = await new Promise<unknown[]>((resolve) => guard.lookup("hide.test", { family: 4 }, (...answer: unknown[]) => resolve(answer)));
+    const [error] = await new Promise<unknown[]>((resolve) =>
+      guard.lookup("hide.test", { family: 4 }, (...answer: unknown[]) => resolve(answer)),
+    );
     expect(error).toBeInstanceOf(RefusedAddressError);
   });
 
@@ -369,7 +389,9 @@ describe("lookup, in the shapes dns.lookup is called", () => {
         throw Object.assign(new Error("getaddrinfo ENOTFOUND gone.test"), { code: "ENOTFOUND" });
       },
     });
-    const [error] = await new Promise<unknown[]>((resolve) => failing.lookup("gone.test", {}, (...answer: unknown[]) => resolve(answer)));
+    const [error] = await new Promise<unknown[]>((resolve) =>
+      failing.lookup("gone.test", {}, (...answer: unknown[]) => resolve(answer)),
+    );
     expect(error).toMatchObject({ code: "ENOTFOUND" });
   });
 });
@@ -437,7 +459,9 @@ describe("a real connection through the guard's lookup", () => {
     const options = { dnsLookup: allowed.lookup, retry: { limit: 0 }, agent: { http: new http.Agent() } };
     expect(await got(`http://fixture.test:${port}/`, options).text()).toBe("fixture");
     const before = connections;
-    await expect(got(`http://fixture.test:${port}/`, { ...options, dnsLookup: refused.lookup }).text()).rejects.toMatchObject({
+    await expect(
+      got(`http://fixture.test:${port}/`, { ...options, dnsLookup: refused.lookup }).text(),
+    ).rejects.toMatchObject({
       code: "ERR_REFUSED_ADDRESS",
     });
     expect(connections).toBe(before);

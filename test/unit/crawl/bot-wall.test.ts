@@ -12,13 +12,23 @@ const CLOUDFLARE_CHALLENGE = `<!DOCTYPE html><html lang="en-US"><head><title>Jus
 describe("bot walls", () => {
   it("knows Cloudflare's browser check by its words and its challenge script, on 403, 429 and 503", () => {
     for (const status of [403, 429, 503]) {
-      expect(wallOf(status, CLOUDFLARE_CHALLENGE, { server: "cloudflare" })).toEqual({ vendor: "Cloudflare", kind: "browser check", status });
+      expect(wallOf(status, CLOUDFLARE_CHALLENGE, { server: "cloudflare" })).toEqual({
+        vendor: "Cloudflare",
+        kind: "browser check",
+        status,
+      });
     }
-    expect(wallOf(403, "<title>Just a moment...</title><p>Enable JavaScript and cookies to continue</p>")).toMatchObject({ vendor: "Cloudflare" });
+    expect(
+      wallOf(403, "<title>Just a moment...</title><p>Enable JavaScript and cookies to continue</p>"),
+    ).toMatchObject({ vendor: "Cloudflare" });
   });
 
   it("believes the CDN's own headers whatever the body (cf-mitigated, x-amzn-waf-action, x-vercel-mitigated)", () => {
-    expect(wallOf(403, "<p>denied</p>", { "cf-mitigated": "challenge" })).toEqual({ vendor: "Cloudflare", kind: "browser check", status: 403 });
+    expect(wallOf(403, "<p>denied</p>", { "cf-mitigated": "challenge" })).toEqual({
+      vendor: "Cloudflare",
+      kind: "browser check",
+      status: 403,
+    });
     expect(wallOf(405, "", { "x-amzn-waf-action": "captcha" })).toMatchObject({ vendor: "AWS WAF", kind: "captcha" });
     expect(wallOf(429, "", { "x-vercel-mitigated": "challenge" })).toMatchObject({ vendor: "Vercel" });
     expect(mayBeWall(405, { "x-amzn-waf-action": "captcha" })).toBe(true);
@@ -28,11 +38,21 @@ describe("bot walls", () => {
   it("knows a captcha interstitial answered with 200", () => {
     const interstitial = `<title>Security check</title><h1>Please verify you are a human</h1><p>We noticed unusual traffic from your network.</p><div class="h-captcha" data-sitekey="x"></div><script src="https://js.hcaptcha.com/1/api.js"></script>`;
     expect(wallOf(200, interstitial)).toEqual({ vendor: "a captcha", kind: "captcha", status: 200 });
-    expect(wallOf(200, `<iframe src="https://geo.captcha-delivery.com/captcha/?initialCid=x"></iframe>`)).toMatchObject({ vendor: "DataDome" });
-    expect(wallOf(403, `<div id="px-captcha"></div><p>Press &amp; Hold to confirm you are a human (and not a bot).</p>`)).toMatchObject({ vendor: "HUMAN (PerimeterX)" });
-    expect(wallOf(200, `<title>Vercel Security Checkpoint</title><p>We're verifying your browser</p>`)).toMatchObject({ vendor: "Vercel" });
-    expect(describeWall({ vendor: "a captcha", kind: "captcha", status: 200 })).toBe("a captcha interstitial (HTTP 200)");
-    expect(describeWall({ vendor: "Cloudflare", kind: "browser check", status: 403 })).toBe("Cloudflare's browser check (HTTP 403)");
+    expect(wallOf(200, `<iframe src="https://geo.captcha-delivery.com/captcha/?initialCid=x"></iframe>`)).toMatchObject(
+      { vendor: "DataDome" },
+    );
+    expect(
+      wallOf(403, `<div id="px-captcha"></div><p>Press &amp; Hold to confirm you are a human (and not a bot).</p>`),
+    ).toMatchObject({ vendor: "HUMAN (PerimeterX)" });
+    expect(wallOf(200, `<title>Vercel Security Checkpoint</title><p>We're verifying your browser</p>`)).toMatchObject({
+      vendor: "Vercel",
+    });
+    expect(describeWall({ vendor: "a captcha", kind: "captcha", status: 200 })).toBe(
+      "a captcha interstitial (HTTP 200)",
+    );
+    expect(describeWall({ vendor: "Cloudflare", kind: "browser check", status: 403 })).toBe(
+      "Cloudflare's browser check (HTTP 403)",
+    );
   });
 
   it("does not take a real page for a wall: a contact form with a captcha, a page under bot management, a plain 403", () => {
@@ -41,7 +61,13 @@ describe("bot walls", () => {
     // Cloudflare adds its bot-management script to every page it serves: that is not a challenge.
     const managed = `<title>Pricing | Acme</title><h1>Pricing</h1><p>Team $20 per user per month.</p><script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script>`;
     expect(wallOf(200, managed, { server: "cloudflare" })).toBeUndefined();
-    expect(wallOf(403, "<title>403 Forbidden</title><h1>Forbidden</h1><p>You don't have permission to access this resource.</p>", { server: "nginx" })).toBeUndefined();
+    expect(
+      wallOf(
+        403,
+        "<title>403 Forbidden</title><h1>Forbidden</h1><p>You don't have permission to access this resource.</p>",
+        { server: "nginx" },
+      ),
+    ).toBeUndefined();
     const long = `<title>Security</title><p>${"We protect accounts against automated requests and bot protection is built in. ".repeat(40)}</p><div class="h-captcha"></div>`;
     expect(wallOf(200, long)).toBeUndefined();
   });

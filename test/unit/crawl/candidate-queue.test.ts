@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { CandidateQueue } from "../../../src/modules/crawl/candidate-queue.js";
-import { describePage, pagePriority, type PageCategory, type PageDescription } from "../../../src/modules/crawl/page-priority.js";
+import {
+  describePage,
+  pagePriority,
+  type PageCategory,
+  type PageDescription,
+} from "../../../src/modules/crawl/page-priority.js";
 
 /** The queue as it was: one linear scan per take over every known page. The heaps must give the same order. */
 class LinearQueue {
@@ -11,7 +16,12 @@ class LinearQueue {
     if (known && known.hops <= hops && (known.text || !text)) return;
     const bestText = known?.text || text;
     const fetchUrl = known?.url ?? url;
-    this.queued.set(key, { url: fetchUrl, text: bestText, hops: Math.min(hops, known?.hops ?? hops), ...describePage(fetchUrl, bestText, "/") });
+    this.queued.set(key, {
+      url: fetchUrl,
+      text: bestText,
+      hops: Math.min(hops, known?.hops ?? hops),
+      ...describePage(fetchUrl, bestText, "/"),
+    });
   }
   take(): string | undefined {
     let bestKey: string | undefined;
@@ -19,7 +29,13 @@ class LinearQueue {
     let bestWorth = -1;
     for (const [key, candidate] of this.queued) {
       const worth = pagePriority(candidate.category, candidate.depth, this.taken.get(candidate.category) ?? 0);
-      const ties = best && (candidate.hops !== best.hops ? candidate.hops < best.hops : candidate.url.length !== best.url.length ? candidate.url.length < best.url.length : candidate.url < best.url);
+      const ties =
+        best &&
+        (candidate.hops !== best.hops
+          ? candidate.hops < best.hops
+          : candidate.url.length !== best.url.length
+            ? candidate.url.length < best.url.length
+            : candidate.url < best.url);
       if (worth > bestWorth || (worth === bestWorth && ties)) [bestKey, best, bestWorth] = [key, candidate, worth];
     }
     if (bestKey === undefined) return undefined;
@@ -33,36 +49,69 @@ class LinearQueue {
 /** A small deterministic generator, so a failure names a seed that reproduces it. */
 function random(seed: number) {
   let state = seed;
-  return () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
-const paths = ["pricing", "docs", "blog", "changelog", "security", "about", "careers", "customers", "integrations", "api", "legal/privacy", "status", "news", "guides", "features", "solutions/banks", "team", "contact"];
-const texts = ["", "Pricing", "Read the docs", "Blog", "What's new", "Security", "Careers", "Case studies", "Integrations", "Learn more"];
+const paths = [
+  "pricing",
+  "docs",
+  "blog",
+  "changelog",
+  "security",
+  "about",
+  "careers",
+  "customers",
+  "integrations",
+  "api",
+  "legal/privacy",
+  "status",
+  "news",
+  "guides",
+  "features",
+  "solutions/banks",
+  "team",
+  "contact",
+];
+const texts = [
+  "",
+  "Pricing",
+  "Read the docs",
+  "Blog",
+  "What's new",
+  "Security",
+  "Careers",
+  "Case studies",
+  "Integrations",
+  "Learn more",
+];
 
 describe("CandidateQueue", () => {
-  it.each([1, 2, 3, 4, 5, 6, 7, 8])("takes pages in the same order as a linear scan over every candidate (seed %i)", (seed) => {
-    const next = random(seed);
-    const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
-    const heaps = new CandidateQueue();
-    const linear = new LinearQueue();
-    const order: Array<[string | undefined, string | undefined]> = [];
-    for (let step = 0; step < 1_500; step += 1) {
-      if (next() < 0.8) {
-        const path = `/${pick(paths)}${next() < 0.5 ? `/${Math.floor(next() * 40)}` : ""}${next() < 0.2 ? "/deeper/page" : ""}`;
-        const url = `https://acme.test${path}`;
-        const [text, hops] = [pick(texts), 1 + Math.floor(next() * 4)];
-        heaps.offer(path, url, text, hops);
-        linear.offer(path, url, text, hops);
-      } else {
-        order.push([heaps.take()?.key, linear.take()]);
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])(
+    "takes pages in the same order as a linear scan over every candidate (seed %i)",
+    (seed) => {
+      const next = random(seed);
+      const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+      const heaps = new CandidateQueue();
+      const linear = new LinearQueue();
+      const order: Array<[string | undefined, string | undefined]> = [];
+      for (let step = 0; step < 1_500; step += 1) {
+        if (next() < 0.8) {
+          const path = `/${pick(paths)}${next() < 0.5 ? `/${Math.floor(next() * 40)}` : ""}${next() < 0.2 ? "/deeper/page" : ""}`;
+          const url = `https://acme.test${path}`;
+          const [text, hops] = [pick(texts), 1 + Math.floor(next() * 4)];
+          heaps.offer(path, url, text, hops);
+          linear.offer(path, url, text, hops);
+        } else {
+          order.push([heaps.take()?.key, linear.take()]);
+        }
       }
-    }
-    for (let drained = 0; drained < 2_000; drained += 1) {
-      const pair: [string | undefined, string | undefined] = [heaps.take()?.key, linear.take()];
-      order.push(pair);
-      if (pair[0] === undefined && pair[1] === undefined) break;
-    }
-    expect(order.map(([a]) => a)).toEqual(order.map(([, b]) => b));
-    expect(heaps.size).toBe(0);
-  });
+      for (let drained = 0; drained < 2_000; drained += 1) {
+        const pair: [string | undefined, string | undefined] = [heaps.take()?.key, linear.take()];
+        order.push(pair);
+        if (pair[0] === undefined && pair[1] === undefined) break;
+      }
+      expect(order.map(([a]) => a)).toEqual(order.map(([, b]) => b));
+      expect(heaps.size).toBe(0);
+    },
+  );
 });

@@ -6,7 +6,9 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 describe("decodeBody", () => {
   it("reads a windows-1252 page whose charset is declared only in <meta charset>", () => {
-    const bytes = latin1('<!doctype html><html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><body>r\xe9sum\xe9 \x80</body></html>');
+    const bytes = latin1(
+      '<!doctype html><html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><body>r\xe9sum\xe9 \x80</body></html>',
+    );
     const { text, encoding } = decodeBody(bytes, "text/html", "html");
     expect(text).toContain("<title>Café</title>");
     expect(text).toContain("résumé €");
@@ -16,18 +18,27 @@ describe("decodeBody", () => {
   it("decodes windows-1252's 0x80–0x9F as browsers do (€, curly quotes, dashes), not as Latin-1 controls", () => {
     const bytes = Buffer.from(Array.from({ length: 32 }, (_, i) => 0x80 + i));
     // Node 20's own TextDecoder gets these wrong (nodejs/node#56542); the five undefined bytes pass through.
-    expect(decodeBody(bytes, "text/html; charset=windows-1252", "html").text).toBe("€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ");
-    expect(decodeBody(latin1("\x93quoted\x94 \x96 it\x92s"), "text/html; charset=iso-8859-1", "html").text).toBe("“quoted” – it’s");
+    expect(decodeBody(bytes, "text/html; charset=windows-1252", "html").text).toBe(
+      "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ",
+    );
+    expect(decodeBody(latin1("\x93quoted\x94 \x96 it\x92s"), "text/html; charset=iso-8859-1", "html").text).toBe(
+      "“quoted” – it’s",
+    );
   });
 
   it("reads the charset from a <meta http-equiv=Content-Type> with unquoted attributes", () => {
-    const bytes = latin1("<html><head><meta http-equiv=Content-Type content='text/html; charset=ISO-8859-2'></head><body>\xb1\xe6</body></html>");
+    const bytes = latin1(
+      "<html><head><meta http-equiv=Content-Type content='text/html; charset=ISO-8859-2'></head><body>\xb1\xe6</body></html>",
+    );
     expect(decodeBody(bytes, undefined, "html").text).toContain("ąć");
   });
 
   it("decodes a Shift_JIS page declared in the Content-Type header", () => {
     const bytes = Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]); // 日本語
-    expect(decodeBody(bytes, "text/html; charset=Shift_JIS", "html")).toEqual({ text: "日本語", encoding: "shift_jis" });
+    expect(decodeBody(bytes, "text/html; charset=Shift_JIS", "html")).toEqual({
+      text: "日本語",
+      encoding: "shift_jis",
+    });
   });
 
   it("decodes EUC-KR declared in a quoted header charset", () => {
@@ -37,7 +48,10 @@ describe("decodeBody", () => {
 
   it("lets a UTF-8 BOM override a wrong header, and drops the BOM", () => {
     const bytes = Buffer.concat([UTF8_BOM, Buffer.from("<p>café 日本</p>")]);
-    expect(decodeBody(bytes, "text/html; charset=iso-8859-1", "html")).toEqual({ text: "<p>café 日本</p>", encoding: "utf-8" });
+    expect(decodeBody(bytes, "text/html; charset=iso-8859-1", "html")).toEqual({
+      text: "<p>café 日本</p>",
+      encoding: "utf-8",
+    });
   });
 
   it("lets the header win over a contradicting <meta charset>", () => {
@@ -51,7 +65,10 @@ describe("decodeBody", () => {
   });
 
   it("ignores a <meta charset> beyond the first 1024 bytes, as browsers do", () => {
-    const bytes = Buffer.concat([Buffer.from(`<!--${" ".repeat(1100)}--><meta charset="utf-8">`), Buffer.from("<p>café</p>")]);
+    const bytes = Buffer.concat([
+      Buffer.from(`<!--${" ".repeat(1100)}--><meta charset="utf-8">`),
+      Buffer.from("<p>café</p>"),
+    ]);
     const { text, encoding } = decodeBody(bytes, "text/html", "html");
     expect(encoding).toBe("windows-1252");
     expect(text).toContain("cafÃ©");
@@ -72,7 +89,10 @@ describe("decodeBody", () => {
 
   it("falls back to UTF-8 for an encoding Node cannot decode", () => {
     // iso-2022-kr maps to the WHATWG "replacement" encoding, which TextDecoder refuses.
-    expect(decodeBody(Buffer.from("<p>café</p>"), "text/html; charset=iso-2022-kr", "html")).toEqual({ text: "<p>café</p>", encoding: "utf-8" });
+    expect(decodeBody(Buffer.from("<p>café</p>"), "text/html; charset=iso-2022-kr", "html")).toEqual({
+      text: "<p>café</p>",
+      encoding: "utf-8",
+    });
   });
 });
 

@@ -33,8 +33,17 @@ describe("extractPage: metadata", () => {
   });
 
   it("keeps the first of repeated tags and leaves absent ones empty", () => {
-    const page = extract(`<title>First</title><title>Second</title><meta name="description" content="one"><meta name="description" content="two"><p>x</p>`);
-    expect(page).toMatchObject({ title: "First", metaDescription: "one", openGraph: {}, canonical: undefined, lang: undefined, metaRefresh: undefined });
+    const page = extract(
+      `<title>First</title><title>Second</title><meta name="description" content="one"><meta name="description" content="two"><p>x</p>`,
+    );
+    expect(page).toMatchObject({
+      title: "First",
+      metaDescription: "one",
+      openGraph: {},
+      canonical: undefined,
+      lang: undefined,
+      metaRefresh: undefined,
+    });
   });
 
   it("ignores an SVG <title> when the page has none", () => {
@@ -48,13 +57,28 @@ describe("extractPage: metadata", () => {
     [`3,/next`, "https://acme.com/next"],
     [`10`, undefined],
   ])("resolves the meta refresh target of %j", (content, target) => {
-    expect(extract(`<head><meta http-equiv="Refresh" content="${content.replace(/"/g, "&quot;")}"></head>`).metaRefresh).toBe(target);
+    expect(
+      extract(`<head><meta http-equiv="Refresh" content="${content.replace(/"/g, "&quot;")}"></head>`).metaRefresh,
+    ).toBe(target);
   });
 
   it("reports which security headers the response carried, whatever their case", () => {
-    const headers = { "Strict-Transport-Security": "max-age=63072000", "x-content-type-options": "nosniff", "x-frame-options": "", "set-cookie": ["a=1"] };
-    expect(extract("<p>x</p>", { headers }).trustHeaders).toEqual({ hsts: true, csp: false, xFrameOptions: false, xContentTypeOptions: true });
-    expect(extract("<p>x</p>", { headers: { "content-security-policy": "default-src 'self'", "x-frame-options": "DENY" } }).trustHeaders).toEqual({
+    const headers = {
+      "Strict-Transport-Security": "max-age=63072000",
+      "x-content-type-options": "nosniff",
+      "x-frame-options": "",
+      "set-cookie": ["a=1"],
+    };
+    expect(extract("<p>x</p>", { headers }).trustHeaders).toEqual({
+      hsts: true,
+      csp: false,
+      xFrameOptions: false,
+      xContentTypeOptions: true,
+    });
+    expect(
+      extract("<p>x</p>", { headers: { "content-security-policy": "default-src 'self'", "x-frame-options": "DENY" } })
+        .trustHeaders,
+    ).toEqual({
       hsts: false,
       csp: true,
       xFrameOptions: true,
@@ -73,7 +97,8 @@ describe("extractPage: visible text", () => {
   });
 
   it("drops scripts, styles, SVG, iframes and the head", () => {
-    const page = extract(`<head><title>T</title><style>p{color:red}</style><noscript><img src="/pixel.gif"></noscript></head><body><p>kept</p>
+    const page =
+      extract(`<head><title>T</title><style>p{color:red}</style><noscript><img src="/pixel.gif"></noscript></head><body><p>kept</p>
       <script>var secret = 1;</script><script type="module">import x from "/x.js"</script>
       <svg><text>chart</text></svg><iframe src="/x">frame</iframe><p>also kept</p></body>`);
     expect(page.text).toBe("kept\nalso kept");
@@ -86,7 +111,7 @@ describe("extractPage: visible text", () => {
     expect(page.headings).toEqual([{ level: 2, text: "Security" }]);
   });
 
-  it("reads framework templates kept in <script type=\"text/x-template\">: text, headings and links, interpolations dropped", () => {
+  it('reads framework templates kept in <script type="text/x-template">: text, headings and links, interpolations dropped', () => {
     const page = extract(`<body><div id="app"></div>
       <script type="text/x-template" id="hero"><div><h1>{{ brand }} ships releases weekly</h1>
         <p>Trusted by {{ customers.length }} teams. <a href="/changelog">Changelog</a></p></div></script>
@@ -94,7 +119,9 @@ describe("extractPage: visible text", () => {
       <script type="text/javascript">document.write("<p>not text</p>")</script></body>`);
     expect(page.text).toBe("ships releases weekly\nTrusted by teams. Changelog\nKnockout & friends");
     expect(page.headings.map((heading) => heading.text)).toEqual(["ships releases weekly"]);
-    expect(page.internalLinks.map((link) => [link.url, link.text])).toEqual([["https://acme.com/changelog", "Changelog"]]);
+    expect(page.internalLinks.map((link) => [link.url, link.text])).toEqual([
+      ["https://acme.com/changelog", "Changelog"],
+    ]);
   });
 
   it("bounds what template scripts can add: at most 50 are parsed per page", () => {
@@ -110,7 +137,8 @@ describe("extractPage: visible text", () => {
   });
 
   it("puts site nav, header and footer text in boilerplate, one string per block, and not in the text", () => {
-    const page = extract(`<body><header><a href="/">Acme</a><nav><a href="/pricing">Pricing</a> <a href="/docs">Docs</a></nav></header>
+    const page =
+      extract(`<body><header><a href="/">Acme</a><nav><a href="/pricing">Pricing</a> <a href="/docs">Docs</a></nav></header>
       <main><article><header><h1>Launch notes</h1></header><p>Body text.</p><footer>Posted by Ann</footer></article></main>
       <div role="navigation"><a href="/a">Side menu</a></div>
       <footer><p>© 2025 Acme</p><a href="/terms">Terms</a></footer></body>`);
@@ -136,7 +164,9 @@ describe("extractPage: visible text", () => {
   });
 
   it("still extracts from malformed HTML: unclosed and stray tags, no html/head/body", () => {
-    const page = extract(`<p>First <b>bold <i>both</b> italic?</p></div></span><p>Second<li>item <a href=/x>X</div><h2>Tail`);
+    const page = extract(
+      `<p>First <b>bold <i>both</b> italic?</p></div></span><p>Second<li>item <a href=/x>X</div><h2>Tail`,
+    );
     expect(page.text).toBe("First bold both italic?\nSecond\nitem X\nTail");
     expect(page.internalLinks).toEqual([{ url: "https://acme.com/x", text: "X Tail", inNav: false }]);
     expect(page.headings).toEqual([{ level: 2, text: "Tail" }]);
@@ -171,20 +201,26 @@ describe("extractPage: links", () => {
   });
 
   it("resolves relative links against the address as served (trailing slash kept) and reports the canonical page URL", () => {
-    const page = extract(`<a href="intro">Intro</a><a href="../up">Up</a>`, { url: "https://acme.com/docs/?utm_source=x" });
+    const page = extract(`<a href="intro">Intro</a><a href="../up">Up</a>`, {
+      url: "https://acme.com/docs/?utm_source=x",
+    });
     expect(page.url).toBe("https://acme.com/docs");
     expect(linkUrls(page)).toEqual(["https://acme.com/docs/intro", "https://acme.com/up"]);
   });
 
   it("resolves a relative <base href> against the page, and the canonical and refresh against the base", () => {
-    const page = extract(`<base href="/v2/"><link rel=canonical href="guide"><meta http-equiv=refresh content="0; url=next"><a href="a">A</a>`);
+    const page = extract(
+      `<base href="/v2/"><link rel=canonical href="guide"><meta http-equiv=refresh content="0; url=next"><a href="a">A</a>`,
+    );
     expect(page.canonical).toBe("https://acme.com/v2/guide");
     expect(page.metaRefresh).toBe("https://acme.com/v2/next");
     expect(linkUrls(page)).toEqual(["https://acme.com/v2/a"]);
   });
 
   it("marks links in nav and the site header as navigation, not those in the footer or content", () => {
-    const page = extract(`<header><a href="/logo">Logo</a></header><nav><a href="/n">N</a></nav><main><a href="/c">C</a></main><footer><a href="/f">F</a></footer>`);
+    const page = extract(
+      `<header><a href="/logo">Logo</a></header><nav><a href="/n">N</a></nav><main><a href="/c">C</a></main><footer><a href="/f">F</a></footer>`,
+    );
     expect(page.internalLinks.map((link) => [link.url.replace("https://acme.com", ""), link.inNav])).toEqual([
       ["/logo", true],
       ["/n", true],
@@ -194,9 +230,16 @@ describe("extractPage: links", () => {
   });
 
   it("uses trimmed, collapsed text of at most 200 characters, or the image's alt text", () => {
-    const page = extract(`<a href="/long">${"x".repeat(300)}</a><a href="/img"><img src="a.png" alt=" Acme logo "></a><a href="/spaced">  Read
+    const page =
+      extract(`<a href="/long">${"x".repeat(300)}</a><a href="/img"><img src="a.png" alt=" Acme logo "></a><a href="/spaced">  Read
       <span>more</span> </a><a href="/card"><h3>Case study</h3><p>How Initech ships</p></a><a href="/hidden-menu" hidden>Hidden menu item</a>`);
-    expect(page.internalLinks.map((link) => link.text)).toEqual(["x".repeat(200), "Acme logo", "Read more", "Case study How Initech ships", "Hidden menu item"]);
+    expect(page.internalLinks.map((link) => link.text)).toEqual([
+      "x".repeat(200),
+      "Acme logo",
+      "Read more",
+      "Case study How Initech ships",
+      "Hidden menu item",
+    ]);
     expect(page.text).not.toContain("Hidden menu item");
   });
 });
@@ -212,8 +255,16 @@ describe("extractPage: JSON-LD", () => {
         {"@type":"Offer","price":"49.00","priceCurrency":"EUR"},{"@type":"Offer","priceSpecification":{"price":10,"priceCurrency":"GBP"}}]},
         {"@type":"http://schema.org/Corporation","name":"Acme Holdings"}]</script>`);
     expect(page.jsonLd).toEqual([
-      { type: "Organization", name: "Acme", properties: { url: "https://acme.com", sameAs: "https://x.com/acme https://github.com/acme" } },
-      { type: "SoftwareApplication", name: "Rocket", properties: { applicationCategory: "DeveloperApplication", operatingSystem: "Web" } },
+      {
+        type: "Organization",
+        name: "Acme",
+        properties: { url: "https://acme.com", sameAs: "https://x.com/acme https://github.com/acme" },
+      },
+      {
+        type: "SoftwareApplication",
+        name: "Rocket",
+        properties: { applicationCategory: "DeveloperApplication", operatingSystem: "Web" },
+      },
       { type: "AggregateOffer", properties: { lowPrice: "0", highPrice: "99", priceCurrency: "USD" } },
       { type: "Product", name: "Booster", properties: { description: "Extra thrust" } },
       { type: "Offer", properties: { price: "49.00", priceCurrency: "EUR" } },
@@ -239,11 +290,19 @@ describe("extractPage: dates and prices", () => {
   const nextYear = new Date().getUTCFullYear() + 1;
 
   it("normalises <time datetime>, ISO and written dates to sorted, unique YYYY-MM-DD", () => {
-    const page = extract(`<p>Released 2025-03-05. Updated March 5, 2025, then 5 March 2024 and Mar. 7, 2023 and Sept 1st, 2022.</p>
+    const page =
+      extract(`<p>Released 2025-03-05. Updated March 5, 2025, then 5 March 2024 and Mar. 7, 2023 and Sept 1st, 2022.</p>
       <time datetime="2021-06-30T10:00:00Z">last summer</time><time datetime="tomorrow">?</time>
       <p>Not dates: 2025-02-30, 1990-01-01, ${nextYear + 1}-01-01, version 10-2025-1, Feb 29, 2023.</p>
       <p>Next year is fine: ${nextYear}-01-15.</p>`);
-    expect(page.dates).toEqual(["2021-06-30", "2022-09-01", "2023-03-07", "2024-03-05", "2025-03-05", `${nextYear}-01-15`]);
+    expect(page.dates).toEqual([
+      "2021-06-30",
+      "2022-09-01",
+      "2023-03-07",
+      "2024-03-05",
+      "2025-03-05",
+      `${nextYear}-01-15`,
+    ]);
   });
 
   it("finds prices in their usual forms with an ISO currency, the amount and the text around them", () => {
@@ -313,14 +372,19 @@ describe("extractPage: XHTML", () => {
   });
 
   it("reads malformed XHTML as HTML instead of failing", () => {
-    const page = extract(`<html xmlns="http://www.w3.org/1999/xhtml"><body><p>Unclosed<br><p>Second &nbsp; para</body></html>`, { kind: "xhtml" });
+    const page = extract(
+      `<html xmlns="http://www.w3.org/1999/xhtml"><body><p>Unclosed<br><p>Second &nbsp; para</body></html>`,
+      { kind: "xhtml" },
+    );
     expect(page.text).toBe("Unclosed\nSecond para");
   });
 });
 
 describe("extractPage: plain data only", () => {
   it("returns data that survives structured cloning unchanged: no node, no function, no DOM", () => {
-    const page = extract(`<title>T</title><nav><a href="/a">A</a></nav><p>$5 on 2025-01-01</p><script type="application/ld+json">{"@type":"Product","name":"P"}</script>`);
+    const page = extract(
+      `<title>T</title><nav><a href="/a">A</a></nav><p>$5 on 2025-01-01</p><script type="application/ld+json">{"@type":"Product","name":"P"}</script>`,
+    );
     expect(structuredClone(page)).toEqual(page);
     const xhtml = extract(`<html xmlns="http://www.w3.org/1999/xhtml"><body><p>x</p></body></html>`, { kind: "xhtml" });
     expect(structuredClone(xhtml)).toEqual(xhtml);
@@ -337,7 +401,12 @@ describe("detectCompanyName", () => {
   });
 
   it("then og:site_name", () => {
-    expect(detectCompanyName(home(`<title>Home | Rockets</title><meta property="og:site_name" content=" Acme Site ">`), "www.acme.com")).toBe("Acme Site");
+    expect(
+      detectCompanyName(
+        home(`<title>Home | Rockets</title><meta property="og:site_name" content=" Acme Site ">`),
+        "www.acme.com",
+      ),
+    ).toBe("Acme Site");
   });
 
   it.each([
@@ -354,6 +423,8 @@ describe("detectCompanyName", () => {
   it("finally the domain label, capitalised", () => {
     expect(detectCompanyName(home(`<p>no title</p>`), "acme.com")).toBe("Acme");
     expect(detectCompanyName(home(`<title>Home</title>`), "www.acme.co.uk")).toBe("Acme");
-    expect(detectCompanyName(home(`<title>The fastest way to launch rockets into orbit</title>`), "shop.rocketly.io")).toBe("Rocketly");
+    expect(
+      detectCompanyName(home(`<title>The fastest way to launch rockets into orbit</title>`), "shop.rocketly.io"),
+    ).toBe("Rocketly");
   });
 });

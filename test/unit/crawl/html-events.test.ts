@@ -4,7 +4,11 @@ import { collapse, htmlparser2Adapter, walkHtml, walkTree } from "../../../src/m
 import { canonicalUrl, fetchAddress, folderAddress, resolveLink } from "../../../src/modules/crawl/url.js";
 
 // walkHtml reads htmlparser2's events without building the tree; it must see exactly what a walk over the tree sees.
-const treeWalk = (html: string) => walkTree(parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }), htmlparser2Adapter);
+const treeWalk = (html: string) =>
+  walkTree(
+    parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }),
+    htmlparser2Adapter,
+  );
 
 const PAGES = {
   "entities and comments split text nodes": `<title>A &amp; B</title><p>one &amp; two<!-- c -->three&nbsp;four &#x27;five&#39;</p>`,
@@ -36,13 +40,18 @@ describe("walkHtml", () => {
 });
 
 describe("collapse", () => {
-  const reference = (raw: string) => raw.replace(/(?! )\s+| \s+/g, " ").replace(/ ?\u0000[\u0000 ]*/g, "\n").trim();
+  const reference = (raw: string) =>
+    raw
+      .replace(/(?! )\s+| \s+/g, " ")
+      .replace(/ ?\u0000[\u0000 ]*/g, "\n")
+      .trim();
 
   it("treats every UTF-16 code unit as the regular expressions do", () => {
     const different: string[] = [];
     for (let code = 0; code < 0x10000; code++) {
       const c = String.fromCharCode(code);
-      for (const raw of [c, `a${c}b`, `a ${c} b`, `${c}x${c}${c}`, `x\u0000${c}\u0000y`]) if (collapse(raw) !== reference(raw)) different.push(raw);
+      for (const raw of [c, `a${c}b`, `a ${c} b`, `${c}x${c}${c}`, `x\u0000${c}\u0000y`])
+        if (collapse(raw) !== reference(raw)) different.push(raw);
     }
     expect(different).toEqual([]);
   });
@@ -50,9 +59,12 @@ describe("collapse", () => {
   it("gives the same text as the regular expressions on random runs of spaces, breaks and letters", () => {
     const alphabet = ["a", " ", " ", "\u0000", "\n", "\t", "\u00a0", "\u2028", "\ufeff", "\u200b", "é"];
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const random = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (let i = 0; i < 20_000; i++) {
-      const raw = Array.from({ length: Math.floor(random() * 16) }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+      const raw = Array.from(
+        { length: Math.floor(random() * 16) },
+        () => alphabet[Math.floor(random() * alphabet.length)],
+      ).join("");
       if (collapse(raw) !== reference(raw)) expect(collapse(raw)).toBe(reference(raw));
     }
   });
@@ -61,11 +73,22 @@ describe("collapse", () => {
 describe("resolveLink", () => {
   it("answers canonicalUrl's spelling and fetchAddress's folder from one parse", () => {
     const base = "https://www.acme.test/docs/";
-    for (const href of ["/a/", "b/index.html", "../c?utm_source=x&b=1#f", "?", "#", "https://u:p@acme.test./x/?", "mailto:x@y", "/%2e%2e/z/", "d?b=2&a=1"]) {
+    for (const href of [
+      "/a/",
+      "b/index.html",
+      "../c?utm_source=x&b=1#f",
+      "?",
+      "#",
+      "https://u:p@acme.test./x/?",
+      "mailto:x@y",
+      "/%2e%2e/z/",
+      "d?b=2&a=1",
+    ]) {
       const canonical = canonicalUrl(href, base);
       const resolved = resolveLink(href, base);
       expect(resolved?.url).toBe(canonical);
-      if (canonical !== undefined) expect(resolved!.folder ? folderAddress(canonical) : canonical).toBe(fetchAddress(href, base, canonical));
+      if (canonical !== undefined)
+        expect(resolved!.folder ? folderAddress(canonical) : canonical).toBe(fetchAddress(href, base, canonical));
     }
   });
 });

@@ -91,9 +91,17 @@ describe("classifyPage: what a page is, from its path", () => {
   });
 
   it("answers the same once its remembered hosts and link texts have started over (more than 10,000 of each)", () => {
-    const before = [classifyPage("https://status.acme.com/x"), classifyPage(site("/x"), "Pricing"), classifyPage(site("/x"), "Release notes")];
+    const before = [
+      classifyPage("https://status.acme.com/x"),
+      classifyPage(site("/x"), "Pricing"),
+      classifyPage(site("/x"), "Release notes"),
+    ];
     for (let i = 0; i < 12_000; i++) classifyPage(`https://h${i}.acme.com/x`, `label ${i}`);
-    expect([classifyPage("https://status.acme.com/x"), classifyPage(site("/x"), "Pricing"), classifyPage(site("/x"), "Release notes")]).toEqual(before);
+    expect([
+      classifyPage("https://status.acme.com/x"),
+      classifyPage(site("/x"), "Pricing"),
+      classifyPage(site("/x"), "Release notes"),
+    ]).toEqual(before);
     expect(before).toEqual(["status", "pricing", "changelog"]);
   });
 
@@ -140,8 +148,19 @@ describe("describePage: how deep below its category's index a page sits", () => 
 
 describe("pagePriority", () => {
   const order: PageCategory[] = [
-    "pricing", "docs", "api_reference", "changelog", "security", "privacy", "careers",
-    "customers", "integrations", "status", "blog", "about", "other",
+    "pricing",
+    "docs",
+    "api_reference",
+    "changelog",
+    "security",
+    "privacy",
+    "careers",
+    "customers",
+    "integrations",
+    "status",
+    "blog",
+    "about",
+    "other",
   ];
 
   it("ranks index pages in the order the scorer values them, other last", () => {
@@ -174,7 +193,14 @@ describe("rankCandidates", () => {
 
   it("orders candidates by what they are worth", () => {
     const ranked = rankCandidates(
-      [candidate("/about"), candidate("/blog"), candidate("/features"), candidate("/docs"), candidate("/pricing"), candidate("/careers")],
+      [
+        candidate("/about"),
+        candidate("/blog"),
+        candidate("/features"),
+        candidate("/docs"),
+        candidate("/pricing"),
+        candidate("/careers"),
+      ],
       new Map(),
     );
     expect(paths(ranked)).toEqual(["/pricing", "/docs", "/careers", "/blog", "/about", "/features"]);
@@ -182,7 +208,10 @@ describe("rankCandidates", () => {
   });
 
   it("takes one page of each valuable kind before a second of any kind", () => {
-    const ranked = rankCandidates([candidate("/pricing"), candidate("/plans"), candidate("/docs"), candidate("/changelog")], new Map());
+    const ranked = rankCandidates(
+      [candidate("/pricing"), candidate("/plans"), candidate("/docs"), candidate("/changelog")],
+      new Map(),
+    );
     expect(ranked.map(({ category }) => category)).toEqual(["pricing", "docs", "changelog", "pricing"]);
     // Equal worth: the shorter URL is taken first.
     expect(paths(ranked)).toEqual(["/plans", "/docs", "/changelog", "/pricing"]);
@@ -204,13 +233,19 @@ describe("rankCandidates", () => {
   });
 
   it("breaks ties by fewer link hops, then shorter URL, then alphabetically, so the order is stable", () => {
-    const ranked = rankCandidates([candidate("/zeta", "", 2), candidate("/beta"), candidate("/alpha"), candidate("/b")], new Map());
+    const ranked = rankCandidates(
+      [candidate("/zeta", "", 2), candidate("/beta"), candidate("/alpha"), candidate("/b")],
+      new Map(),
+    );
     // All "other" at the same depth: the repeat discount follows the tie order.
     expect(paths(ranked)).toEqual(["/b", "/beta", "/alpha", "/zeta"]);
   });
 
   it("keeps the caller's own fields and does not alter the input", () => {
-    const input = [{ ...candidate("/docs"), foundOn: "home" }, { ...candidate("/pricing"), foundOn: "nav" }];
+    const input = [
+      { ...candidate("/docs"), foundOn: "home" },
+      { ...candidate("/pricing"), foundOn: "nav" },
+    ];
     const snapshot = structuredClone(input);
     const ranked = rankCandidates(input, new Map());
     expect(ranked[0]).toMatchObject({ foundOn: "nav", category: "pricing" });

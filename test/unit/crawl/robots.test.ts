@@ -17,7 +17,14 @@ describe("robots.txt: which group applies to us", () => {
   });
 
   it("does not treat a longer or shorter name as ours", () => {
-    const rules = robots("User-agent: ScoreBotExtra", "Disallow: /", "User-agent: Score", "Disallow: /", "User-agent: *", "Disallow: /star");
+    const rules = robots(
+      "User-agent: ScoreBotExtra",
+      "Disallow: /",
+      "User-agent: Score",
+      "Disallow: /",
+      "User-agent: *",
+      "Disallow: /star",
+    );
     expect(rules.isAllowed("/")).toBe(true);
     expect(rules.isAllowed("/star")).toBe(false);
   });
@@ -28,13 +35,28 @@ describe("robots.txt: which group applies to us", () => {
   });
 
   it("lets consecutive user-agent lines share one group", () => {
-    const rules = robots("User-agent: OtherBot", "User-agent: ScoreBot", "Disallow: /shared", "User-agent: ThirdBot", "Disallow: /third");
+    const rules = robots(
+      "User-agent: OtherBot",
+      "User-agent: ScoreBot",
+      "Disallow: /shared",
+      "User-agent: ThirdBot",
+      "Disallow: /third",
+    );
     expect(rules.isAllowed("/shared")).toBe(false);
     expect(rules.isAllowed("/third")).toBe(true);
   });
 
   it("merges the rules of every group naming us", () => {
-    const rules = robots("User-agent: ScoreBot", "Disallow: /a", "", "User-agent: *", "Disallow: /b", "", "User-agent: scorebot", "Disallow: /c");
+    const rules = robots(
+      "User-agent: ScoreBot",
+      "Disallow: /a",
+      "",
+      "User-agent: *",
+      "Disallow: /b",
+      "",
+      "User-agent: scorebot",
+      "Disallow: /c",
+    );
     expect(rules.isAllowed("/a")).toBe(false);
     expect(rules.isAllowed("/c")).toBe(false);
     expect(rules.isAllowed("/b")).toBe(true);
@@ -55,7 +77,14 @@ describe("robots.txt: allow and disallow", () => {
   });
 
   it("lets the longest matching rule win, and Allow win a tie", () => {
-    const rules = robots("User-agent: *", "Disallow: /docs", "Allow: /docs/public", "Disallow: /docs/public/secret", "Allow: /tie", "Disallow: /tie");
+    const rules = robots(
+      "User-agent: *",
+      "Disallow: /docs",
+      "Allow: /docs/public",
+      "Disallow: /docs/public/secret",
+      "Allow: /tie",
+      "Disallow: /tie",
+    );
     expect(rules.isAllowed("/docs/x")).toBe(false);
     expect(rules.isAllowed("/docs/public/page")).toBe(true);
     expect(rules.isAllowed("/docs/public/secret")).toBe(false);
@@ -115,7 +144,8 @@ describe("robots.txt: allow and disallow", () => {
 
 describe("robots.txt: file format tolerance", () => {
   it("ignores the BOM, comments, unknown lines and CRLF line endings", () => {
-    const text = "\uFEFFUser-agent: * # everyone\r\nNoindex: /x\r\nnot a directive\r\n# Disallow: /commented\r\nDisallow: /private # why\r\n";
+    const text =
+      "\uFEFFUser-agent: * # everyone\r\nNoindex: /x\r\nnot a directive\r\n# Disallow: /commented\r\nDisallow: /private # why\r\n";
     const rules = parseRobots(text, TOKEN);
     expect(rules.isAllowed("/private")).toBe(false);
     expect(rules.isAllowed("/commented")).toBe(true);
@@ -140,7 +170,9 @@ describe("robots.txt: crawl-delay and sitemaps", () => {
   it("reads crawl-delay from the group that applies to us, including fractions", () => {
     expect(robots("User-agent: *", "Crawl-delay: 2").crawlDelaySeconds).toBe(2);
     expect(robots("User-agent: *", "Crawl-delay: 0.5").crawlDelaySeconds).toBe(0.5);
-    expect(robots("User-agent: *", "Crawl-delay: 9", "User-agent: ScoreBot", "Crawl-delay: 1").crawlDelaySeconds).toBe(1);
+    expect(robots("User-agent: *", "Crawl-delay: 9", "User-agent: ScoreBot", "Crawl-delay: 1").crawlDelaySeconds).toBe(
+      1,
+    );
     expect(robots("User-agent: OtherBot", "Crawl-delay: 9").crawlDelaySeconds).toBeUndefined();
   });
 
@@ -162,7 +194,12 @@ describe("robots.txt: crawl-delay and sitemaps", () => {
   });
 
   it("does not let a sitemap line split a run of user-agent lines", () => {
-    const rules = robots("User-agent: OtherBot", "Sitemap: https://example.com/s.xml", "User-agent: ScoreBot", "Disallow: /x");
+    const rules = robots(
+      "User-agent: OtherBot",
+      "Sitemap: https://example.com/s.xml",
+      "User-agent: ScoreBot",
+      "Disallow: /x",
+    );
     expect(rules.isAllowed("/x")).toBe(false);
   });
 });

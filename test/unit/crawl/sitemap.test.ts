@@ -3,7 +3,8 @@ import { parseSitemap } from "../../../src/modules/crawl/sitemap.js";
 
 const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
 
-const urlset = (body: string, attributes = `xmlns="${NS}"`) => `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${attributes}>${body}</urlset>`;
+const urlset = (body: string, attributes = `xmlns="${NS}"`) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${attributes}>${body}</urlset>`;
 
 describe("parseSitemap: XML", () => {
   it("reads the pages of a urlset with their lastmod", () => {
@@ -32,7 +33,9 @@ describe("parseSitemap: XML", () => {
   });
 
   it("reads sitemaps whatever their namespace, including none or a prefixed one", () => {
-    expect(parseSitemap(urlset("<url><loc>https://example.com/a</loc></url>", "")).entries).toEqual([{ loc: "https://example.com/a" }]);
+    expect(parseSitemap(urlset("<url><loc>https://example.com/a</loc></url>", "")).entries).toEqual([
+      { loc: "https://example.com/a" },
+    ]);
     const prefixed = `<sm:urlset xmlns:sm="${NS}"><sm:url><sm:loc>https://example.com/b</sm:loc></sm:url></sm:urlset>`;
     expect(parseSitemap(prefixed).entries).toEqual([{ loc: "https://example.com/b" }]);
   });
@@ -48,7 +51,9 @@ describe("parseSitemap: XML", () => {
   });
 
   it("decodes XML entities in addresses", () => {
-    expect(parseSitemap(urlset("<url><loc>https://example.com/s?a=1&amp;b=2</loc></url>")).entries[0]?.loc).toBe("https://example.com/s?a=1&b=2");
+    expect(parseSitemap(urlset("<url><loc>https://example.com/s?a=1&amp;b=2</loc></url>")).entries[0]?.loc).toBe(
+      "https://example.com/s?a=1&b=2",
+    );
   });
 
   it("skips entries whose loc is missing, empty, not http(s) or not a URL", () => {
@@ -93,10 +98,16 @@ describe("parseSitemap: XML", () => {
 
 describe("parseSitemap: plain text", () => {
   it("reads one URL per line, skipping blanks and anything that is not an http(s) URL", () => {
-    const sitemap = parseSitemap("https://example.com/\r\n\n  https://example.com/docs  \nnot a url\nmailto:a@example.com\nhttp://example.com/old\n");
+    const sitemap = parseSitemap(
+      "https://example.com/\r\n\n  https://example.com/docs  \nnot a url\nmailto:a@example.com\nhttp://example.com/old\n",
+    );
     expect(sitemap).toEqual({
       kind: "urlset",
-      entries: [{ loc: "https://example.com/" }, { loc: "https://example.com/docs" }, { loc: "http://example.com/old" }],
+      entries: [
+        { loc: "https://example.com/" },
+        { loc: "https://example.com/docs" },
+        { loc: "http://example.com/old" },
+      ],
     });
   });
 

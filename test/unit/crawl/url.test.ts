@@ -1,7 +1,14 @@
 import { getDomain } from "tldts";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../../src/errors.js";
-import { canonicalUrl, fetchAddress, isSameSite, normalizeInputUrl, pageKey, registrableDomain } from "../../../src/modules/crawl/url.js";
+import {
+  canonicalUrl,
+  fetchAddress,
+  isSameSite,
+  normalizeInputUrl,
+  pageKey,
+  registrableDomain,
+} from "../../../src/modules/crawl/url.js";
 
 /** The AppError a call throws, so a test can assert its code and reason. */
 function rejection(input: unknown): AppError {
@@ -57,7 +64,13 @@ describe("normalizeInputUrl: the address a caller submits", () => {
   });
 
   it("rejects other schemes, saying only http and https can be scored", () => {
-    for (const input of ["ftp://example.com/", "mailto:sales@example.com", "javascript:alert(1)", "file:///etc/passwd", "data:text/html,hi"]) {
+    for (const input of [
+      "ftp://example.com/",
+      "mailto:sales@example.com",
+      "javascript:alert(1)",
+      "file:///etc/passwd",
+      "data:text/html,hi",
+    ]) {
       const error = rejection(input);
       expect(error.code).toBe("INVALID_URL");
       expect(error.message).toMatch(/only http and https/i);
@@ -99,7 +112,13 @@ describe("canonicalUrl: one spelling per page", () => {
   });
 
   it("answers undefined for links that are not http(s) pages or cannot be parsed", () => {
-    for (const href of ["mailto:hi@example.com", "tel:+441234", "javascript:void(0)", "data:text/plain,x", "ftp://example.com/"]) {
+    for (const href of [
+      "mailto:hi@example.com",
+      "tel:+441234",
+      "javascript:void(0)",
+      "data:text/plain,x",
+      "ftp://example.com/",
+    ]) {
       expect(canonicalUrl(href, base)).toBeUndefined();
     }
     expect(canonicalUrl("https://exa mple.com/")).toBeUndefined();
@@ -120,9 +139,23 @@ describe("canonicalUrl: one spelling per page", () => {
     const plain = canonicalUrl("https://example.com/pricing?plan=pro");
     const tracked = [
       "utm_source=x&utm_medium=y&utm_campaign=z&UTM_Term=w",
-      "gclid=1", "dclid=1", "fbclid=1", "msclkid=1", "yclid=1", "mc_cid=1", "mc_eid=1", "igshid=1",
-      "_ga=1", "_gl=1", "ref=producthunt", "ref_src=twsrc", "hsa_acc=1&hsa_cam=2", "_hsenc=1", "_hsmi=1",
-      "vero_id=1&vero_conv=2", "mkt_tok=abc",
+      "gclid=1",
+      "dclid=1",
+      "fbclid=1",
+      "msclkid=1",
+      "yclid=1",
+      "mc_cid=1",
+      "mc_eid=1",
+      "igshid=1",
+      "_ga=1",
+      "_gl=1",
+      "ref=producthunt",
+      "ref_src=twsrc",
+      "hsa_acc=1&hsa_cam=2",
+      "_hsenc=1",
+      "_hsmi=1",
+      "vero_id=1&vero_conv=2",
+      "mkt_tok=abc",
     ];
     for (const query of tracked) {
       expect(canonicalUrl(`https://example.com/pricing?${query}&plan=pro`)).toBe(plain);
@@ -234,10 +267,12 @@ describe("fetchAddress: what to request for a link", () => {
   it("keeps the final slash of a folder link, so the page's relative links resolve inside that folder", () => {
     const base = "https://acme.com/website/";
     expect(fetchAddress("tour/", base, canonicalUrl("tour/", base)!)).toBe("https://acme.com/website/tour/");
-    expect(fetchAddress("docs/index.html", base, canonicalUrl("docs/index.html", base)!)).toBe("https://acme.com/website/docs/");
-    expect(fetchAddress("/website/tour/?utm_source=x&b=2", base, canonicalUrl("/website/tour/?utm_source=x&b=2", base)!)).toBe(
-      "https://acme.com/website/tour/?b=2",
+    expect(fetchAddress("docs/index.html", base, canonicalUrl("docs/index.html", base)!)).toBe(
+      "https://acme.com/website/docs/",
     );
+    expect(
+      fetchAddress("/website/tour/?utm_source=x&b=2", base, canonicalUrl("/website/tour/?utm_source=x&b=2", base)!),
+    ).toBe("https://acme.com/website/tour/?b=2");
   });
 
   it("fetches every other link by its canonical spelling", () => {
@@ -245,7 +280,9 @@ describe("fetchAddress: what to request for a link", () => {
     expect(fetchAddress("pricing", base, canonicalUrl("pricing", base)!)).toBe("https://acme.com/website/pricing");
     expect(fetchAddress("/", base, canonicalUrl("/", base)!)).toBe("https://acme.com/");
     expect(fetchAddress("Our Team", base, canonicalUrl("Our Team", base)!)).toBe("https://acme.com/website/Our%20Team");
-    expect(fetchAddress("über-uns/", base, canonicalUrl("über-uns/", base)!)).toBe("https://acme.com/website/%C3%BCber-uns/");
+    expect(fetchAddress("über-uns/", base, canonicalUrl("über-uns/", base)!)).toBe(
+      "https://acme.com/website/%C3%BCber-uns/",
+    );
   });
 });
 

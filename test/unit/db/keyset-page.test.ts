@@ -33,7 +33,10 @@ describe("keyset cursors", () => {
     ["a day that does not exist", "2025-02-30T00:00:00.000Z"],
     ["a leap second", "2016-12-31T23:59:60.000Z"],
   ])("refuses %s as a 400, not a database error", (_name, at) => {
-    expect(refusal(forge([at, ID]))).toEqual({ code: "VALIDATION_FAILED", message: "cursor: is not a cursor this API returned" });
+    expect(refusal(forge([at, ID]))).toEqual({
+      code: "VALIDATION_FAILED",
+      message: "cursor: is not a cursor this API returned",
+    });
   });
 
   it.each([
@@ -44,6 +47,9 @@ describe("keyset cursors", () => {
     ["an object", forge({ at: "2025-03-07T09:15:42.123Z", id: ID })],
     ["null", forge(null)],
   ])("refuses %s", (_name, cursor) => {
-    expect(refusal(cursor)).toEqual({ code: "VALIDATION_FAILED", message: "cursor: is not a cursor this API returned" });
+    expect(refusal(cursor)).toEqual({
+      code: "VALIDATION_FAILED",
+      message: "cursor: is not a cursor this API returned",
+    });
   });
 });

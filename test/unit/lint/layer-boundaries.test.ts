@@ -62,10 +62,18 @@ describe("layer boundaries (eslint.config.js)", () => {
       "rest-compat/probe.ts",
       'import { sendError } from "../src/http/error-reply.js";',
     ],
-    ["a service touching TypeORM", "src/modules/score/probe.service.ts", 'import type { EntityManager } from "typeorm";'],
+    [
+      "a service touching TypeORM",
+      "src/modules/score/probe.service.ts",
+      'import type { EntityManager } from "typeorm";',
+    ],
     ["a resolver touching TypeORM", "src/modules/score/probe.resolver.ts", 'import { DataSource } from "typeorm";'],
     ["GraphQL touching TypeORM", "src/graphql/probe.ts", 'import type { EntityManager } from "typeorm";'],
-    ["the REST layer touching TypeORM outside a repository", "rest-compat/probe.ts", 'import type { DataSource } from "typeorm";'],
+    [
+      "the REST layer touching TypeORM outside a repository",
+      "rest-compat/probe.ts",
+      'import type { DataSource } from "typeorm";',
+    ],
     ["a composition root touching TypeORM", "src/app.ts", 'import { DataSource } from "typeorm";'],
   ])("refuses %s", async (_name, filePath, source) => {
     expect(await restrictedImports(filePath, `${source}\n`)).toHaveLength(1);
@@ -97,11 +105,19 @@ describe("layer boundaries (eslint.config.js)", () => {
       "src/app.ts",
       'import { buildHttpServer } from "./http/server.js";\nimport { storeFinalResultAnswers } from "../rest-compat/final-answers/final-result-answers.js";',
     ],
-      ["a repository touching TypeORM", "src/modules/score/probe.repository.ts", 'import type { DataSource } from "typeorm";'],
+    [
+      "a repository touching TypeORM",
+      "src/modules/score/probe.repository.ts",
+      'import type { DataSource } from "typeorm";',
+    ],
     ["an entity touching TypeORM", "src/modules/score/probe.entity.ts", 'import { Entity } from "typeorm";'],
-    ["the REST layer's repository touching TypeORM", "rest-compat/final-answers/probe.repository.ts", 'import type { DataSource } from "typeorm";'],
+    [
+      "the REST layer's repository touching TypeORM",
+      "rest-compat/final-answers/probe.repository.ts",
+      'import type { DataSource } from "typeorm";',
+    ],
     ["the database bootstrap touching TypeORM", "src/db/probe.ts", 'import { DataSource } from "typeorm";'],
-])("allows %s", async (_name, filePath, source) => {
+  ])("allows %s", async (_name, filePath, source) => {
     expect(await restrictedImports(filePath, `${source}\n`)).toEqual([]);
   });
 });

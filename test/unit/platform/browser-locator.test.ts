@@ -18,7 +18,10 @@ describe("finding the browser", () => {
   it("takes CHROMIUM_PATH first, and refuses one that is not an executable file; 'off' turns rendering off", () => {
     const configured = fakeBrowser(join(root, "configured", "chrome"));
     fakeBrowser(join(root, "bin", "chromium"));
-    expect(locateBrowser({ CHROMIUM_PATH: configured, PATH: join(root, "bin") })).toEqual({ path: configured, source: "CHROMIUM_PATH" });
+    expect(locateBrowser({ CHROMIUM_PATH: configured, PATH: join(root, "bin") })).toEqual({
+      path: configured,
+      source: "CHROMIUM_PATH",
+    });
     expect(() => locateBrowser({ CHROMIUM_PATH: join(root, "missing") })).toThrow(BrowserPathError);
     writeFileSync(join(root, "plain-file"), "not a program");
     expect(() => locateBrowser({ CHROMIUM_PATH: join(root, "plain-file") })).toThrow(/not an executable file/);
@@ -30,7 +33,10 @@ describe("finding the browser", () => {
     const b = join(root, "path-b");
     fakeBrowser(join(b, "google-chrome"));
     fakeBrowser(join(b, "chromium-browser"));
-    expect(locateBrowser({ PATH: `${a}:${b}`, HOME: join(root, "nohome") })).toEqual({ path: join(b, "chromium-browser"), source: "PATH" });
+    expect(locateBrowser({ PATH: `${a}:${b}`, HOME: join(root, "nohome") })).toEqual({
+      path: join(b, "chromium-browser"),
+      source: "PATH",
+    });
   });
 
   it("then the newest Chromium in Playwright's cache (PLAYWRIGHT_BROWSERS_PATH or ~/.cache/ms-playwright)", () => {
@@ -38,7 +44,10 @@ describe("finding the browser", () => {
     fakeBrowser(join(cache, "chromium-1140", "chrome-linux", "chrome"));
     const newest = fakeBrowser(join(cache, "chromium-1200", "chrome-linux64", "chrome"));
     fakeBrowser(join(cache, "chromium_headless_shell-1200", "chrome-headless-shell-linux64", "chrome-headless-shell"));
-    expect(locateBrowser({ PATH: "", PLAYWRIGHT_BROWSERS_PATH: cache }, "linux")).toEqual({ path: newest, source: "playwright cache" });
+    expect(locateBrowser({ PATH: "", PLAYWRIGHT_BROWSERS_PATH: cache }, "linux")).toEqual({
+      path: newest,
+      source: "playwright cache",
+    });
     const home = join(root, "home");
     const cached = fakeBrowser(join(home, ".cache", "ms-playwright", "chromium-1100", "chrome-linux", "chrome"));
     expect(locateBrowser({ PATH: "", HOME: home }, "linux")).toEqual({ path: cached, source: "playwright cache" });

@@ -13,7 +13,16 @@ const withScores = (scores: Partial<Record<DimensionId, number>>, base = 50, con
 describe("stage ladder", () => {
   it("maps scores onto the five stages of docs/api.md §1", () => {
     expect([0, 29, 30, 49, 50, 69, 70, 84, 85, 100].map(stageFor)).toEqual([
-      "Foundation", "Foundation", "Developing", "Developing", "Scaling", "Scaling", "Compounding", "Compounding", "Leading", "Leading",
+      "Foundation",
+      "Foundation",
+      "Developing",
+      "Developing",
+      "Scaling",
+      "Scaling",
+      "Compounding",
+      "Compounding",
+      "Leading",
+      "Leading",
     ]);
   });
   it("rounds half up", () => {
@@ -24,41 +33,70 @@ describe("stage ladder", () => {
 describe("aggregate", () => {
   it("averages by pillar weight and confidence: an unobservable dimension counts less, not as 0", () => {
     const observed = withScores({}, 80, "high");
-    const withOneUnseen = observed.map((result) => (result.dimensionId === "customer_proof" ? { ...result, score: 10, confidence: "low" as const } : result));
+    const withOneUnseen = observed.map((result) =>
+      result.dimensionId === "customer_proof" ? { ...result, score: 10, confidence: "low" as const } : result,
+    );
     const total = aggregate(withOneUnseen, maturityFramework).totalScore;
-    const asIfZeroCounted = aggregate(observed.map((result) => (result.dimensionId === "customer_proof" ? { ...result, score: 10 } : result)), maturityFramework).totalScore;
+    const asIfZeroCounted = aggregate(
+      observed.map((result) => (result.dimensionId === "customer_proof" ? { ...result, score: 10 } : result)),
+      maturityFramework,
+    ).totalScore;
     expect(total).toBeGreaterThan(asIfZeroCounted);
     expect(total).toBeLessThan(80);
   });
 
   it("weighs costly evidence (named customers, open roles) more than cheap claims (a privacy policy), and a dimension that does not apply barely at all", () => {
     const base = withScores({}, 50, "high");
-    const set = (id: DimensionId, score: number, extra: object = {}) => base.map((result) => (result.dimensionId === id ? { ...result, score, ...extra } : result));
+    const set = (id: DimensionId, score: number, extra: object = {}) =>
+      base.map((result) => (result.dimensionId === id ? { ...result, score, ...extra } : result));
     const costly = aggregate(set("customer_proof", 100), maturityFramework).totalScore;
     const cheap = aggregate(set("data_privacy", 100), maturityFramework).totalScore;
     expect(costly).toBeGreaterThan(cheap);
     // Costly evidence weighs 16 times cheap evidence (4 against 0.25): a cheap claim at 100 moves the total by well under a point.
     expect(costly).toBeGreaterThanOrEqual(55);
     expect(cheap).toBe(50);
-    const ai: DimensionId[] = ["ai_capability_depth", "model_strategy", "ai_governance", "cost_token_economics", "data_strategy_flywheel"];
-    const aiAt0 = (extra: object) => base.map((result) => (ai.includes(result.dimensionId) ? { ...result, score: 0, ...extra } : result));
+    const ai: DimensionId[] = [
+      "ai_capability_depth",
+      "model_strategy",
+      "ai_governance",
+      "cost_token_economics",
+      "data_strategy_flywheel",
+    ];
+    const aiAt0 = (extra: object) =>
+      base.map((result) => (ai.includes(result.dimensionId) ? { ...result, score: 0, ...extra } : result));
     expect(aggregate(aiAt0({ applicable: false }), maturityFramework).totalScore).toBe(50);
     expect(aggregate(aiAt0({}), maturityFramework).totalScore).toBeLessThan(50);
   });
 
   it("caps Leading one rung lower when a pillar is below 60, and says so", () => {
-    const scores = withScores({ security_posture: 40, compliance_certifications: 40, data_privacy: 40, enterprise_readiness: 70 }, 100);
+    const scores = withScores(
+      { security_posture: 40, compliance_certifications: 40, data_privacy: 40, enterprise_readiness: 70 },
+      100,
+    );
     const result = aggregate(scores, maturityFramework);
     expect(result.totalScore).toBeGreaterThanOrEqual(85);
     expect(result.stageName).toBe("Compounding");
     // The pillar weighs its dimensions as the total does: (0.25 × 40 × 3 + 1 × 70) / 1.75 = 57.
-    expect(result.gateNotes[0]).toMatch(/Stage capped at Compounding: Leading needs no pillar below 60, and trust_enterprise scores 57/);
+    expect(result.gateNotes[0]).toMatch(
+      /Stage capped at Compounding: Leading needs no pillar below 60, and trust_enterprise scores 57/,
+    );
     expect(aggregate(all(95), maturityFramework)).toMatchObject({ stageName: "Leading", gateNotes: [] });
   });
 
   it("weights the product framework towards the product pillars", () => {
-    const productStrong = withScores({ experience_design: 90, onboarding_activation: 90, ai_capability_depth: 90, integration_ecosystem: 90, developer_platform: 90 }, 40);
-    expect(aggregate(productStrong, productFramework).totalScore).toBeGreaterThan(aggregate(productStrong, maturityFramework).totalScore);
+    const productStrong = withScores(
+      {
+        experience_design: 90,
+        onboarding_activation: 90,
+        ai_capability_depth: 90,
+        integration_ecosystem: 90,
+        developer_platform: 90,
+      },
+      40,
+    );
+    expect(aggregate(productStrong, productFramework).totalScore).toBeGreaterThan(
+      aggregate(productStrong, maturityFramework).totalScore,
+    );
   });
 
   it("maps a product total onto the lifecycle stages", () => {
@@ -71,8 +109,17 @@ describe("aggregate", () => {
 
 describe("strengths and gaps", () => {
   it("takes the 3 highest (high/medium confidence only) and the 3 lowest", () => {
-    const results = withScores({ pricing_packaging: 90, delivery_velocity: 88, customer_proof: 70, ai_governance: 10, model_strategy: 12, data_privacy: 15 });
-    const lowConfidenceTop = results.map((result) => (result.dimensionId === "market_intelligence" ? { ...result, score: 99, confidence: "low" as const } : result));
+    const results = withScores({
+      pricing_packaging: 90,
+      delivery_velocity: 88,
+      customer_proof: 70,
+      ai_governance: 10,
+      model_strategy: 12,
+      data_privacy: 15,
+    });
+    const lowConfidenceTop = results.map((result) =>
+      result.dimensionId === "market_intelligence" ? { ...result, score: 99, confidence: "low" as const } : result,
+    );
     expect(strengthsAndGaps(lowConfidenceTop, maturityFramework)).toEqual({
       strengths: ["pricing_packaging", "delivery_velocity", "customer_proof"],
       gaps: ["ai_governance", "model_strategy", "data_privacy"],

@@ -4,7 +4,8 @@ import { SYNTHETIC_ORIGIN, syntheticFacts, type PageSpec } from "../../support/s
 
 const filler = "Acme helps finance teams close the books faster. ".repeat(6);
 const home: PageSpec = { path: "/", title: "Acme", text: filler };
-const detect = (pages: PageSpec[], options: Parameters<typeof syntheticFacts>[1] = {}) => detectAntiPatterns(syntheticFacts(pages, options));
+const detect = (pages: PageSpec[], options: Parameters<typeof syntheticFacts>[1] = {}) =>
+  detectAntiPatterns(syntheticFacts(pages, options));
 
 describe("detectAntiPatterns", () => {
   it("finds nothing on a clean site", () => {
@@ -12,9 +13,9 @@ describe("detectAntiPatterns", () => {
   });
 
   it("names a pricing page without prices, not one that shows them or says it is free", () => {
-    expect(detect([home, { path: "/pricing", title: "Pricing", text: "Contact sales for a quote. " + filler }])).toEqual([
-      `Pricing page without prices (${SYNTHETIC_ORIGIN}/pricing)`,
-    ]);
+    expect(
+      detect([home, { path: "/pricing", title: "Pricing", text: "Contact sales for a quote. " + filler }]),
+    ).toEqual([`Pricing page without prices (${SYNTHETIC_ORIGIN}/pricing)`]);
     expect(detect([home, { path: "/pricing", title: "Pricing", text: "Acme is free forever. " + filler }])).toEqual([]);
   });
 
@@ -53,7 +54,13 @@ describe("detectAntiPatterns", () => {
   });
 
   it("names a changelog or blog whose newest entry is over two years old", () => {
-    expect(detect([home, { path: "/changelog", text: filler, dates: ["2023-06-01", "2024-01-15"] }, { path: "/blog", text: filler, dates: ["2026-10-01"] }])).toEqual([
+    expect(
+      detect([
+        home,
+        { path: "/changelog", text: filler, dates: ["2023-06-01", "2024-01-15"] },
+        { path: "/blog", text: filler, dates: ["2026-10-01"] },
+      ]),
+    ).toEqual([
       `Newest changelog entry is dated 2024-01-15, over 2 years before the crawl (${SYNTHETIC_ORIGIN}/changelog)`,
     ]);
   });
@@ -71,13 +78,23 @@ describe("detectAntiPatterns", () => {
       { path: "/solutions", text: "Solutions.", navLinks: ["/solutions"] },
       { path: "/team", text: filler },
     ];
-    expect(detect(pages)).toEqual([`Navigation links to a nearly empty page (${SYNTHETIC_ORIGIN}/solutions, 10 characters of text)`]);
+    expect(detect(pages)).toEqual([
+      `Navigation links to a nearly empty page (${SYNTHETIC_ORIGIN}/solutions, 10 characters of text)`,
+    ]);
     // The same thin page linked only from the body is not a navigation problem.
-    expect(detect([{ ...home, links: ["/solutions"] }, { path: "/solutions", text: "Solutions." }])).toEqual([]);
+    expect(
+      detect([
+        { ...home, links: ["/solutions"] },
+        { path: "/solutions", text: "Solutions." },
+      ]),
+    ).toEqual([]);
   });
 
   it("names claims on the home page that no page supports", () => {
-    const claims: PageSpec = { ...home, text: `Enterprise-grade security for every team. A powerful REST API. ${filler}` };
+    const claims: PageSpec = {
+      ...home,
+      text: `Enterprise-grade security for every team. A powerful REST API. ${filler}`,
+    };
     expect(detect([claims])).toEqual([
       `Claims "Enterprise-grade" on the home page (${SYNTHETIC_ORIGIN}/) without any security or trust page`,
       `Claims "REST API" on the home page (${SYNTHETIC_ORIGIN}/) without any docs or API reference page`,
@@ -91,7 +108,11 @@ describe("detectAntiPatterns", () => {
     const claims: PageSpec = { ...home, text: `SOC 2 Type II audited. Build on our API. ${filler}` };
     expect(detect([claims, { path: "/security", text: filler }, { path: "/docs", text: filler }])).toEqual([]);
     expect(detect([{ ...claims, links: ["/trust", "/developers"] }])).toEqual([]);
-    expect(detect([{ ...claims, links: ["/docs"] }], { outbound: [{ url: "https://trust.acme.example/", kind: "trust_center", foundOn: `${SYNTHETIC_ORIGIN}/` }] })).toEqual([]);
+    expect(
+      detect([{ ...claims, links: ["/docs"] }], {
+        outbound: [{ url: "https://trust.acme.example/", kind: "trust_center", foundOn: `${SYNTHETIC_ORIGIN}/` }],
+      }),
+    ).toEqual([]);
   });
 
   it("lists findings in a fixed order (kind, then page) and is deterministic", () => {

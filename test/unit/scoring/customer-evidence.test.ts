@@ -15,38 +15,66 @@ const page = (path: string, text: string, title = ""): PageSpec => ({ path, titl
 
 describe("'companies like X' names customers only when they use the product", () => {
   it.each([
-    ["a comparison in a testimonial", "Your app is measured against billion dollar companies like Facebook by your users."],
+    [
+      "a comparison in a testimonial",
+      "Your app is measured against billion dollar companies like Facebook by your users.",
+    ],
     ["a feature list", "It has features useful for large companies like a virtual assistant and intelligent routing."],
     ["a bio", "Before joining, she led cloud security products at companies like Symantec and Cisco."],
   ])("not %s", (_, text) => {
-    expect(customerProof(syntheticFacts([...BARE_SITE, page("/about", text)])).lowered).toContain("no named customers or logos");
+    expect(customerProof(syntheticFacts([...BARE_SITE, page("/about", text)])).lowered).toContain(
+      "no named customers or logos",
+    );
   });
 
   it("but companies that use, trust or run on it", () => {
-    for (const text of ["Companies like Stripe and Shopify use Acme to ship faster.", "Companies such as Lufthansa rely on Acme every day."]) {
-      expect(customerProof(syntheticFacts([...BARE_SITE, page("/customers", text)])).raised).toContain("names customers (\"trusted by …\")");
+    for (const text of [
+      "Companies like Stripe and Shopify use Acme to ship faster.",
+      "Companies such as Lufthansa rely on Acme every day.",
+    ]) {
+      expect(customerProof(syntheticFacts([...BARE_SITE, page("/customers", text)])).raised).toContain(
+        'names customers ("trusted by …")',
+      );
     }
   });
 });
 
 describe("a help centre is the site's own support section", () => {
   it("not an FAQ page, which counts as an FAQ", () => {
-    const assessment = customerSuccess(syntheticFacts([...BARE_SITE, page("/faq", "What is Acme? A network for builders.", "Acme - FAQ")]));
+    const assessment = customerSuccess(
+      syntheticFacts([...BARE_SITE, page("/faq", "What is Acme? A network for builders.", "Acme - FAQ")]),
+    );
     expect(assessment.lowered).toContain("an FAQ, but no help centre");
     expect(assessment.raised).not.toContain("a help centre");
   });
 
   it("not a page of the docs that happens to sit in a help folder", () => {
-    const assessment = customerSuccess(syntheticFacts([...BARE_SITE, { path: "/docs", links: ["/docs/current/modules/help/HelpCommandHandlers.html"] }]));
+    const assessment = customerSuccess(
+      syntheticFacts([...BARE_SITE, { path: "/docs", links: ["/docs/current/modules/help/HelpCommandHandlers.html"] }]),
+    );
     expect(assessment.lowered).toContain("no help centre");
   });
 
   it("not another company's help centre (a partner's help host)", () => {
-    const assessment = customerSuccess(syntheticFacts([...BARE_SITE, { path: "/docs", externalLinks: ["https://help.okta.com/en/prod/Content/Topics/Security/Identity_Providers.htm"] }]));
+    const assessment = customerSuccess(
+      syntheticFacts([
+        ...BARE_SITE,
+        {
+          path: "/docs",
+          externalLinks: ["https://help.okta.com/en/prod/Content/Topics/Security/Identity_Providers.htm"],
+        },
+      ]),
+    );
     expect(assessment.lowered).toContain("no help centre");
     // Under a country's second level the registrable domain has three labels: help.other.co.uk is not acme.co.uk's.
     const onCoUk = (link: string) =>
-      new SiteFacts(JSON.parse(JSON.stringify(syntheticCrawl([...BARE_SITE, { path: "/docs", externalLinks: [link] }])).split(SYNTHETIC_ORIGIN).join("https://acme.co.uk")) as CrawlResult);
+      new SiteFacts(
+        JSON.parse(
+          JSON.stringify(syntheticCrawl([...BARE_SITE, { path: "/docs", externalLinks: [link] }]))
+            .split(SYNTHETIC_ORIGIN)
+            .join("https://acme.co.uk"),
+        ) as CrawlResult,
+      );
     expect(customerSuccess(onCoUk("https://help.other.co.uk/")).lowered).toContain("no help centre");
     expect(customerSuccess(onCoUk("https://help.acme.co.uk/")).raised).toContain("a help centre linked (not crawled)");
   });
@@ -56,7 +84,12 @@ describe("a help centre is the site's own support section", () => {
       const assessment = customerSuccess(syntheticFacts([...BARE_SITE, { path: "/pricing", externalLinks: [link] }]));
       expect(assessment.raised, link).toContain("a help centre linked (not crawled)");
     }
-    const hosted = customerSuccess(syntheticFacts([...BARE_SITE, { path: "/pricing", namedLinks: [{ href: "https://acme.zendesk.com/hc/en-us", text: "Help Center" }] }]));
+    const hosted = customerSuccess(
+      syntheticFacts([
+        ...BARE_SITE,
+        { path: "/pricing", namedLinks: [{ href: "https://acme.zendesk.com/hc/en-us", text: "Help Center" }] },
+      ]),
+    );
     expect(hosted.raised).toContain("a help centre linked (not crawled)");
   });
 });
@@ -67,15 +100,28 @@ describe("a sales-led vendor's support", () => {
       page("/", "Structured reinsurance programmes for insurers. Request a consultation with our underwriters."),
       page("/about", "Acme Underwriting is an underwriting manager based in Singapore."),
     ];
-    const result = new HeuristicScorer().scoreSync({ crawl: syntheticCrawl(vendor), framework: "maturity", mode: "full" });
+    const result = new HeuristicScorer().scoreSync({
+      crawl: syntheticCrawl(vendor),
+      framework: "maturity",
+      mode: "full",
+    });
     const success = result.dimensions.find((dimension) => dimension.dimensionId === "customer_success")!;
     expect(success.applicable).toBe(false);
     expect(success.reasoning).toMatch(/sells through a sales conversation/);
   });
 
   it("but a self-serve product that shows no support is still early", () => {
-    const product = [page("/", "Acme: analytics for small shops. Start your free trial."), page("/pricing", "Starter $19/month. Pro $49/month.")];
-    const result = new HeuristicScorer().scoreSync({ crawl: syntheticCrawl(product), framework: "maturity", mode: "full" });
-    expect(result.dimensions.find((dimension) => dimension.dimensionId === "customer_success")!.applicable).not.toBe(false);
+    const product = [
+      page("/", "Acme: analytics for small shops. Start your free trial."),
+      page("/pricing", "Starter $19/month. Pro $49/month."),
+    ];
+    const result = new HeuristicScorer().scoreSync({
+      crawl: syntheticCrawl(product),
+      framework: "maturity",
+      mode: "full",
+    });
+    expect(result.dimensions.find((dimension) => dimension.dimensionId === "customer_success")!.applicable).not.toBe(
+      false,
+    );
   });
 });

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { aiGovernance, costTokenEconomics, dataStrategyFlywheel, modelStrategy } from "../../../src/modules/scoring/rules/data-ai-economics.js";
+import {
+  aiGovernance,
+  costTokenEconomics,
+  dataStrategyFlywheel,
+  modelStrategy,
+} from "../../../src/modules/scoring/rules/data-ai-economics.js";
 import { BARE_SITE, expectSignal } from "../../support/rule-assertions.js";
 import { SYNTHETIC_ORIGIN, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
 
 const bare = BARE_SITE;
 const product = (text: string, path = "/product"): PageSpec => ({ path, title: "Product", text });
-
 
 describe("data_strategy_flywheel", () => {
   it.each<[string, string]>([
@@ -18,17 +22,26 @@ describe("data_strategy_flywheel", () => {
   });
 
   it("does not read product improvements as a feedback loop", () => {
-    expect(dataStrategyFlywheel(syntheticFacts([...bare, product("Improvements to delivery and the dashboard.")])).coverage).toBe(0);
+    expect(
+      dataStrategyFlywheel(syntheticFacts([...bare, product("Improvements to delivery and the dashboard.")])).coverage,
+    ).toBe(0);
   });
 
   it("ignores analytics cookies in the privacy policy", () => {
-    const assessment = dataStrategyFlywheel(syntheticFacts([...bare, { path: "/privacy", text: "We use product analytics cookies." }]));
+    const assessment = dataStrategyFlywheel(
+      syntheticFacts([...bare, { path: "/privacy", text: "We use product analytics cookies." }]),
+    );
     expect(assessment.coverage).toBe(0);
   });
 
   it("counts more feedback statements higher than one", () => {
     const one = dataStrategyFlywheel(syntheticFacts([...bare, product("It learns from your edits.")]));
-    const three = dataStrategyFlywheel(syntheticFacts([...bare, product("It learns from your edits.\nA feedback loop ranks answers.\nThumbs up or down trains the ranking.")]));
+    const three = dataStrategyFlywheel(
+      syntheticFacts([
+        ...bare,
+        product("It learns from your edits.\nA feedback loop ranks answers.\nThumbs up or down trains the ranking."),
+      ]),
+    );
     expect(three.raw).toBeGreaterThan(one.raw);
   });
 });
@@ -46,13 +59,20 @@ describe("cost_token_economics", () => {
 
   it("scores several usage units above one", () => {
     const one = costTokenEconomics(syntheticFacts([...bare, product("Usage-based pricing.")]));
-    const three = costTokenEconomics(syntheticFacts([...bare, product("Usage-based pricing.\nBuy more credits anytime.\nInput tokens cost less than output tokens.")]));
+    const three = costTokenEconomics(
+      syntheticFacts([
+        ...bare,
+        product("Usage-based pricing.\nBuy more credits anytime.\nInput tokens cost less than output tokens."),
+      ]),
+    );
     expect(three.raw).toBeGreaterThan(one.raw);
     expect(three.raised[0]).toContain("credits");
   });
 
   it("does not read an API token or a credit card as a usage unit", () => {
-    expect(costTokenEconomics(syntheticFacts([...bare, product("Create an API token. No credit card required.")])).coverage).toBe(0);
+    expect(
+      costTokenEconomics(syntheticFacts([...bare, product("Create an API token. No credit card required.")])).coverage,
+    ).toBe(0);
   });
 });
 
@@ -69,7 +89,9 @@ describe("model_strategy", () => {
 
   it("scores four providers above one", () => {
     const one = modelStrategy(syntheticFacts([...bare, product("Built on OpenAI.")]));
-    const four = modelStrategy(syntheticFacts([...bare, product("Built on OpenAI, Anthropic Claude, Google Gemini and Mistral.")]));
+    const four = modelStrategy(
+      syntheticFacts([...bare, product("Built on OpenAI, Anthropic Claude, Google Gemini and Mistral.")]),
+    );
     expect(four.raw).toBeGreaterThan(one.raw);
     expect(four.raised[0]).toBe("models named: OpenAI, Anthropic, Google, Mistral");
   });
@@ -77,9 +99,17 @@ describe("model_strategy", () => {
 
 describe("ai_governance", () => {
   it.each<[string, PageSpec[], string]>([
-    ["an AI policy page", [{ path: "/responsible-ai", title: "Responsible AI", text: "How we build AI." }], `${SYNTHETIC_ORIGIN}/responsible-ai`],
+    [
+      "an AI policy page",
+      [{ path: "/responsible-ai", title: "Responsible AI", text: "How we build AI." }],
+      `${SYNTHETIC_ORIGIN}/responsible-ai`,
+    ],
     ["a linked AI policy", [{ path: "/about", links: ["/legal/ai-policy"] }], `${SYNTHETIC_ORIGIN}/legal/ai-policy`],
-    ["no training on customer data", [product("We never use your data to train our models.")], `${SYNTHETIC_ORIGIN}/product`],
+    [
+      "no training on customer data",
+      [product("We never use your data to train our models.")],
+      `${SYNTHETIC_ORIGIN}/product`,
+    ],
     ["guardrails", [product("Guardrails and human review before anything is sent.")], `${SYNTHETIC_ORIGIN}/product`],
     ["a standard", [product("Certified to ISO/IEC 42001.")], `${SYNTHETIC_ORIGIN}/product`],
   ])("rises with %s", (_name, pages, url) => {

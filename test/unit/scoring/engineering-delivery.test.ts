@@ -13,20 +13,32 @@ import { syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js"
 const HOME = at("/");
 type Options = { outbound?: readonly OutboundLink[]; crawledAt?: string };
 
-
 describe("engineering delivery rules", () => {
   it("covers the pillar's four dimensions", () => {
-    expect(Object.keys(engineeringDeliveryRules).sort()).toEqual(
-      ["architecture_systems", "delivery_velocity", "documentation_quality", "reliability_operations"],
-    );
+    expect(Object.keys(engineeringDeliveryRules).sort()).toEqual([
+      "architecture_systems",
+      "delivery_velocity",
+      "documentation_quality",
+      "reliability_operations",
+    ]);
   });
-
 });
 
 describe("delivery_velocity", () => {
   const changelog = (dates: string[], options: Options = {}) =>
     deliveryVelocity(syntheticFacts([{ path: "/" }, { path: "/changelog", title: "Changelog", dates }], options));
-  const october = ["2026-10-02", "2026-10-05", "2026-10-08", "2026-10-12", "2026-10-15", "2026-10-18", "2026-10-21", "2026-10-24", "2026-10-27", "2026-10-30"];
+  const october = [
+    "2026-10-02",
+    "2026-10-05",
+    "2026-10-08",
+    "2026-10-12",
+    "2026-10-15",
+    "2026-10-18",
+    "2026-10-21",
+    "2026-10-24",
+    "2026-10-27",
+    "2026-10-30",
+  ];
 
   it("judges recency against the crawl time: ten entries in October 2026 far above a newest entry in 2024", () => {
     const fresh = changelog(october);
@@ -57,7 +69,11 @@ describe("delivery_velocity", () => {
   it.each<[string, PageSpec[], string]>([
     ["a changelog linked but not crawled", [{ path: "/", links: ["/changelog"] }], at("/changelog")],
     ["a changelog without dates", [{ path: "/" }, { path: "/changelog", title: "Changelog" }], at("/changelog")],
-    ["a dated changelog", [{ path: "/" }, { path: "/releases", title: "Releases", dates: ["2026-10-20"] }], at("/releases")],
+    [
+      "a dated changelog",
+      [{ path: "/" }, { path: "/releases", title: "Releases", dates: ["2026-10-20"] }],
+      at("/releases"),
+    ],
   ])("rises with %s", (_, pages, url) => {
     expectRaises(deliveryVelocity, pages, url);
   });
@@ -65,10 +81,19 @@ describe("delivery_velocity", () => {
 
 describe("architecture_systems", () => {
   it.each<[string, PageSpec[], string, Options?]>([
-    ["an architecture write-up", [{ path: "/" }, { path: "/blog/scaling", text: "How we scaled our ingestion pipeline." }], at("/blog/scaling")],
+    [
+      "an architecture write-up",
+      [{ path: "/" }, { path: "/blog/scaling", text: "How we scaled our ingestion pipeline." }],
+      at("/blog/scaling"),
+    ],
     ["regions and scalability", [{ path: "/", text: "Deployed in 12 regions with multi-region failover." }], HOME],
     ["latency figures", [{ path: "/", text: "p99 latency under 50 ms at 100,000 requests per second." }], HOME],
-    ["open-source components", [{ path: "/" }], HOME, { outbound: [{ url: "https://github.com/acme/engine", kind: "github", foundOn: HOME }] }],
+    [
+      "open-source components",
+      [{ path: "/" }],
+      HOME,
+      { outbound: [{ url: "https://github.com/acme/engine", kind: "github", foundOn: HOME }] },
+    ],
     ["the stack named", [{ path: "/", text: "Runs on Kubernetes with Kafka and ClickHouse." }], HOME],
   ])("rises with %s", (_, pages, url, options) => {
     expectRaises(architectureSystems, pages, url, options);
@@ -77,7 +102,12 @@ describe("architecture_systems", () => {
   it("rises with more published performance figures", () => {
     const one = architectureSystems(syntheticFacts([{ path: "/", text: "Median latency is 20 ms." }]));
     const four = architectureSystems(
-      syntheticFacts([{ path: "/", text: "Median latency is 20 ms. The p99 stays below 80 ms. We serve 2 billion events per day. Writes take 5 milliseconds." }]),
+      syntheticFacts([
+        {
+          path: "/",
+          text: "Median latency is 20 ms. The p99 stays below 80 ms. We serve 2 billion events per day. Writes take 5 milliseconds.",
+        },
+      ]),
     );
     expect(four.raw).toBeGreaterThan(one.raw);
   });
@@ -90,15 +120,28 @@ describe("reliability_operations", () => {
     ["a status page link", [{ path: "/" }], HOME, { outbound: [statusLink] }],
     ["a crawled status page", [{ path: "/" }, { path: "/status", title: "System status" }], at("/status")],
     ["an uptime SLA", [{ path: "/" }, { path: "/sla", text: "We guarantee 99.95% uptime." }], at("/sla")],
-    ["post-mortems", [{ path: "/" }, { path: "/blog/outage", text: "Our post-mortem of the March outage." }], at("/blog/outage")],
-    ["dated incidents on the status page", [{ path: "/" }, { path: "/status", dates: ["2026-10-01", "2026-09-12", "2026-08-03"] }], at("/status")],
-    ["operational practices", [{ path: "/", text: "Daily backups, automatic failover and a tested disaster recovery plan." }], HOME],
+    [
+      "post-mortems",
+      [{ path: "/" }, { path: "/blog/outage", text: "Our post-mortem of the March outage." }],
+      at("/blog/outage"),
+    ],
+    [
+      "dated incidents on the status page",
+      [{ path: "/" }, { path: "/status", dates: ["2026-10-01", "2026-09-12", "2026-08-03"] }],
+      at("/status"),
+    ],
+    [
+      "operational practices",
+      [{ path: "/", text: "Daily backups, automatic failover and a tested disaster recovery plan." }],
+      HOME,
+    ],
   ])("rises with %s", (_, pages, url, options) => {
     expectRaises(reliabilityOperations, pages, url, options);
   });
 
   it("values more nines", () => {
-    const uptime = (figure: string) => reliabilityOperations(syntheticFacts([{ path: "/", text: `${figure} uptime SLA.` }]));
+    const uptime = (figure: string) =>
+      reliabilityOperations(syntheticFacts([{ path: "/", text: `${figure} uptime SLA.` }]));
     expect(uptime("99.99%").raw).toBeGreaterThan(uptime("99.9%").raw);
     expect(uptime("99.9%").raw).toBeGreaterThan(uptime("99.5%").raw);
     expect(uptime("99.9%").raised).toContain("uptime stated: 99.9%");
@@ -114,9 +157,18 @@ describe("documentation_quality", () => {
   it.each<[string, PageSpec[], string, Options?]>([
     ["docs pages", docsSite(3), at("/docs/page-0")],
     ["docs linked but not crawled", [{ path: "/", links: ["/docs"] }], at("/docs")],
-    ["docs on a docs host", [{ path: "/" }], HOME, { outbound: [{ url: "https://acme.readme.io/", kind: "docs_host", foundOn: HOME }] }],
+    [
+      "docs on a docs host",
+      [{ path: "/" }],
+      HOME,
+      { outbound: [{ url: "https://acme.readme.io/", kind: "docs_host", foundOn: HOME }] },
+    ],
     ["an API reference", [{ path: "/" }, { path: "/api", title: "API reference" }], at("/api")],
-    ["guides and tutorials", [{ path: "/" }, { path: "/docs/guides", text: "Step-by-step tutorials for every use case." }], at("/docs/guides")],
+    [
+      "guides and tutorials",
+      [{ path: "/" }, { path: "/docs/guides", text: "Step-by-step tutorials for every use case." }],
+      at("/docs/guides"),
+    ],
     ["docs tooling", [{ path: "/" }, { path: "/docs", text: "Was this page helpful?" }], at("/docs")],
     ["code samples", [{ path: "/" }, { path: "/docs", text: "Run npm install @acme/sdk to begin." }], at("/docs")],
     ["recent update dates", [{ path: "/" }, { path: "/docs", dates: ["2026-10-20"] }], at("/docs")],
@@ -125,11 +177,14 @@ describe("documentation_quality", () => {
   });
 
   it("rises with the breadth of the docs", () => {
-    expect(documentationQuality(syntheticFacts(docsSite(10))).raw).toBeGreaterThan(documentationQuality(syntheticFacts(docsSite(1))).raw + 15);
+    expect(documentationQuality(syntheticFacts(docsSite(10))).raw).toBeGreaterThan(
+      documentationQuality(syntheticFacts(docsSite(1))).raw + 15,
+    );
   });
 
   it("rises with fresher docs", () => {
-    const dated = (date: string) => documentationQuality(syntheticFacts([{ path: "/" }, { path: "/docs", dates: [date] }]));
+    const dated = (date: string) =>
+      documentationQuality(syntheticFacts([{ path: "/" }, { path: "/docs", dates: [date] }]));
     expect(dated("2026-10-20").raw).toBeGreaterThan(dated("2024-01-01").raw);
   });
 });

@@ -5,7 +5,9 @@ import { syntheticCrawl, type PageSpec } from "../../support/synthetic-crawl.js"
 /** A page of `sentences` distinct sentences, every few carrying a number. */
 function hugePage(index: number, sentences: number): PageSpec {
   const text = Array.from({ length: sentences }, (_, n) =>
-    n % 5 === 0 ? `Release ${index}.${n} cut API latency by ${n % 90}% for customers on the Team plan.` : `This is filler sentence number word ${"x".repeat(n % 7)} about page ${index} and nothing else at all.`,
+    n % 5 === 0
+      ? `Release ${index}.${n} cut API latency by ${n % 90}% for customers on the Team plan.`
+      : `This is filler sentence number word ${"x".repeat(n % 7)} about page ${index} and nothing else at all.`,
   ).join(" ");
   return {
     path: index === 0 ? "/" : `/page-${index}`,
@@ -57,7 +59,10 @@ describe("buildEvidencePack", () => {
   it("quotes everything informative when there is room, and skips boilerplate and repeated text", () => {
     const repeated = "Trusted by teams everywhere who love our product a lot.";
     const crawl = syntheticCrawl([
-      { path: "/", text: `We accept cookies to improve your experience on this site. ${repeated} Acme serves 1,200 customers in 14 countries.` },
+      {
+        path: "/",
+        text: `We accept cookies to improve your experience on this site. ${repeated} Acme serves 1,200 customers in 14 countries.`,
+      },
       { path: "/a", text: `${repeated} Our API has SDKs for Python and Go.` },
       { path: "/b", text: `${repeated} Ok.` },
     ]);
@@ -71,8 +76,13 @@ describe("buildEvidencePack", () => {
   });
 
   it("prefers sentences with numbers and product nouns when trimming", () => {
-    const fluff = Array.from({ length: 40 }, (_, n) => `We are a passionate and seamless family of dreamers, story ${"a".repeat(n)}.`).join(" ");
-    const crawl = syntheticCrawl([{ path: "/", text: `${fluff} SOC 2 Type II audit completed in 2025 with 0 exceptions. ${fluff}` }]);
+    const fluff = Array.from(
+      { length: 40 },
+      (_, n) => `We are a passionate and seamless family of dreamers, story ${"a".repeat(n)}.`,
+    ).join(" ");
+    const crawl = syntheticCrawl([
+      { path: "/", text: `${fluff} SOC 2 Type II audit completed in 2025 with 0 exceptions. ${fluff}` },
+    ]);
     const { text } = buildEvidencePack(crawl, undefined, 400);
     expect(text.length).toBeLessThanOrEqual(1_600);
     expect(text).toContain("> SOC 2 Type II audit completed in 2025 with 0 exceptions.");

@@ -7,34 +7,51 @@ import { syntheticCrawl } from "../../support/synthetic-crawl.js";
 /** One rule that reads "SSO" mentions, so the scorer's mechanics can be tested on their own. */
 const ssoRule = (facts: SiteFacts) => {
   const sso = facts.mentions(/\b(SSO|SAML)\b/i, { limit: 1 });
-  return new Assessor().signal(1, sso.length > 0 ? 90 : undefined, sso.length > 0 ? "SSO offered" : "no SSO", sso).done("Offer SAML SSO.");
+  return new Assessor()
+    .signal(1, sso.length > 0 ? 90 : undefined, sso.length > 0 ? "SSO offered" : "no SSO", sso)
+    .done("Offer SAML SSO.");
 };
 const rules: RuleSet = { enterprise_readiness: ssoRule };
 const scorer = new HeuristicScorer(rules);
 const withSso = syntheticCrawl([{ path: "/", text: "Enterprise plan with SAML SSO." }]);
 const without = syntheticCrawl([{ path: "/", text: "A simple app." }]);
 /** A small site read whole, with enough text that what it does not say is telling. */
-const prose = (topic: string) => Array.from({ length: 12 }, (_, i) => `Sentence ${i} about ${topic} and how the app handles it for its users.`).join(" ");
+const prose = (topic: string) =>
+  Array.from({ length: 12 }, (_, i) => `Sentence ${i} about ${topic} and how the app handles it for its users.`).join(
+    " ",
+  );
 const readWhole = syntheticCrawl(["/", "/features", "/about", "/blog"].map((path) => ({ path, text: prose(path) })));
 
-const dimension = (result: Awaited<ReturnType<typeof scorer.score>>, id: string) => result.dimensions.find((item) => item.dimensionId === id)!;
+const dimension = (result: Awaited<ReturnType<typeof scorer.score>>, id: string) =>
+  result.dimensions.find((item) => item.dimensionId === id)!;
 
 describe("heuristic scorer mechanics", () => {
   it("keeps a dimension with nothing observable at its prior and says what the silence means; a site read whole makes the absence medium-confidence", async () => {
     const result = await scorer.score({ crawl: readWhole, framework: "maturity", mode: "full" });
     const enterprise = dimension(result, "enterprise_readiness");
-    expect(enterprise).toMatchObject({ score: 5, confidence: "medium", evidence: "No evidence for this dimension was found on the crawled pages." });
+    expect(enterprise).toMatchObject({
+      score: 5,
+      confidence: "medium",
+      evidence: "No evidence for this dimension was found on the crawled pages.",
+    });
     expect(enterprise.applicable).toBeUndefined();
-    expect(enterprise.reasoning).toMatch(/an established product usually shows this on its site, so the score stays at the prior of 5/);
+    expect(enterprise.reasoning).toMatch(
+      /an established product usually shows this on its site, so the score stays at the prior of 5/,
+    );
     expect(result.dimensions).toHaveLength(27);
   });
 
   it("rates an absence low, not medium, when the crawl saw one or two pages or little text, and says how little it saw", async () => {
     const onePage = await scorer.score({ crawl: without, framework: "maturity", mode: "full" });
     expect(dimension(onePage, "enterprise_readiness")).toMatchObject({ score: 5, confidence: "low" });
-    expect(onePage.dimensions.filter((item) => item.evidenceItems.length === 0).every((item) => item.confidence === "low")).toBe(true);
+    expect(
+      onePage.dimensions.filter((item) => item.evidenceItems.length === 0).every((item) => item.confidence === "low"),
+    ).toBe(true);
     expect(onePage.crossDimensionNotes).toContain("Read 1 page as HTML.");
-    const twoShortPages = syntheticCrawl([{ path: "/", text: prose("home") }, { path: "/pricing", text: prose("pricing") }]);
+    const twoShortPages = syntheticCrawl([
+      { path: "/", text: prose("home") },
+      { path: "/pricing", text: prose("pricing") },
+    ]);
     const two = await scorer.score({ crawl: twoShortPages, framework: "maturity", mode: "full" });
     expect(dimension(two, "enterprise_readiness").confidence).toBe("low");
     expect(two.crossDimensionNotes).toMatch(/The crawl saw little \(2 pages, [\d,]+ characters of text\)/);
@@ -42,7 +59,10 @@ describe("heuristic scorer mechanics", () => {
 
   it("keeps an absence low-confidence when the crawl stopped short of a site it could not read whole", async () => {
     const cut = { ...without, crawlStats: { ...without.crawlStats, partial: true, pagesPlanned: 9 } };
-    const enterprise = dimension(await scorer.score({ crawl: cut, framework: "maturity", mode: "full" }), "enterprise_readiness");
+    const enterprise = dimension(
+      await scorer.score({ crawl: cut, framework: "maturity", mode: "full" }),
+      "enterprise_readiness",
+    );
     expect(enterprise).toMatchObject({ score: 5, confidence: "low" });
   });
 
@@ -55,16 +75,25 @@ describe("heuristic scorer mechanics", () => {
     expect(result.crossDimensionNotes).toMatch(/do not apply to what this site presents/);
   });
 
-  it("sets aside a stray AI reading on a site that sells no AI (\"choose your pricing model\") and says so", async () => {
+  it('sets aside a stray AI reading on a site that sells no AI ("choose your pricing model") and says so', async () => {
     const modelRule = (facts: SiteFacts) => {
       const choice = facts.mentions(/\bchoose\b.*\bmodels?\b/i, { limit: 1 });
-      return new Assessor().signal(1, choice.length > 0 ? 80 : undefined, choice.length > 0 ? "customers can choose the model" : "no model choice", choice).done("Name the models.");
+      return new Assessor()
+        .signal(
+          1,
+          choice.length > 0 ? 80 : undefined,
+          choice.length > 0 ? "customers can choose the model" : "no model choice",
+          choice,
+        )
+        .done("Name the models.");
     };
     const strict = new HeuristicScorer({ model_strategy: modelRule });
     const crawl = syntheticCrawl([{ path: "/", text: "Choose the pricing model that fits your shop." }]);
     const model = dimension(await strict.score({ crawl, framework: "maturity", mode: "full" }), "model_strategy");
     expect(model).toMatchObject({ score: 5, confidence: "low", applicable: false });
-    expect(model.reasoning).toMatch(/^What the pages say that resembles model strategy \(customers can choose the model\) is not about an AI product, and it does not apply/);
+    expect(model.reasoning).toMatch(
+      /^What the pages say that resembles model strategy \(customers can choose the model\) is not about an AI product, and it does not apply/,
+    );
   });
 
   it("scores what the site shows on the dimension's population curve, not by blending with the prior", () => {
@@ -75,14 +104,22 @@ describe("heuristic scorer mechanics", () => {
   });
 
   it("quotes the page in the evidence and explains what raised the score", async () => {
-    const enterprise = dimension(await scorer.score({ crawl: withSso, framework: "maturity", mode: "full" }), "enterprise_readiness");
+    const enterprise = dimension(
+      await scorer.score({ crawl: withSso, framework: "maturity", mode: "full" }),
+      "enterprise_readiness",
+    );
     expect(enterprise).toMatchObject({ score: Math.round(onCurve("enterprise_readiness", 90)), confidence: "high" });
     expect(enterprise.evidence).toBe("Enterprise plan with SAML SSO. (https://acme.example/)");
     expect(enterprise.reasoning).toBe("Raised by: SSO offered. To raise it: Offer SAML SSO.");
   });
 
   it("counts context as self-reported: it lifts a thin dimension a little and is marked, but cannot outweigh the site", async () => {
-    const claimed = await scorer.score({ crawl: without, context: "We offer SAML SSO to enterprise customers.", framework: "maturity", mode: "full" });
+    const claimed = await scorer.score({
+      crawl: without,
+      context: "We offer SAML SSO to enterprise customers.",
+      framework: "maturity",
+      mode: "full",
+    });
     const enterprise = dimension(claimed, "enterprise_readiness");
     expect(enterprise.score).toBeGreaterThan(5);
     expect(enterprise.score).toBeLessThanOrEqual(15);
@@ -90,7 +127,10 @@ describe("heuristic scorer mechanics", () => {
     expect(enterprise.evidence).toContain('Self-reported: "We offer SAML SSO to enterprise customers."');
     expect(claimed.crossDimensionNotes).toMatch(/self-reported evidence to 1 dimension/);
 
-    const shown = dimension(await scorer.score({ crawl: withSso, context: "We have no SSO at all.", framework: "maturity", mode: "full" }), "enterprise_readiness");
+    const shown = dimension(
+      await scorer.score({ crawl: withSso, context: "We have no SSO at all.", framework: "maturity", mode: "full" }),
+      "enterprise_readiness",
+    );
     expect(shown.score).toBe(Math.round(onCurve("enterprise_readiness", 90)));
   });
 

@@ -6,7 +6,9 @@ const TOKEN = "clm_4rX0c2V3bTqQe9y1n7ZkLw8sPaDgHj5u";
 
 describe("idempotency keys and sealed claim tokens", () => {
   it("keeps a key as the SHA-256 of its UTF-8 bytes, never as sent", () => {
-    expect(idempotencyKeyDigest("order-4711")).toBe(`sha256:${createHash("sha256").update("order-4711").digest("hex")}`);
+    expect(idempotencyKeyDigest("order-4711")).toBe(
+      `sha256:${createHash("sha256").update("order-4711").digest("hex")}`,
+    );
     expect(idempotencyKeyDigest("order-4711")).not.toContain("order");
     expect(idempotencyKeyDigest("a")).not.toBe(idempotencyKeyDigest("b"));
   });

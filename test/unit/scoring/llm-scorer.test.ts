@@ -5,7 +5,13 @@ import { frameworks } from "../../../src/modules/scoring/framework/frameworks.js
 import { stageFor } from "../../../src/modules/scoring/framework/stages.js";
 import { LlmScorer, type LlmScorerOptions } from "../../../src/modules/scoring/llm-scorer.js";
 import { buildScoreResult } from "../../../src/modules/scoring/result-builder.js";
-import { dimensionIds, type DimensionResult, type ScoreInput, type ScoreResult, type Scorer } from "../../../src/modules/scoring/scoring.types.js";
+import {
+  dimensionIds,
+  type DimensionResult,
+  type ScoreInput,
+  type ScoreResult,
+  type Scorer,
+} from "../../../src/modules/scoring/scoring.types.js";
 import { startFakeOpenAi, type FakeOpenAi } from "../../support/fake-openai.js";
 import { syntheticCrawl } from "../../support/synthetic-crawl.js";
 
@@ -44,11 +50,24 @@ class StubScorer implements Scorer {
 const API_KEY = "sk-test-not-a-secret-123";
 const crawl = syntheticCrawl(
   [
-    { path: "/", title: "Acme: invoices in minutes", headings: [{ level: 1, text: "Invoices in minutes" }], text: "Acme cut invoice processing time by 38% for 1,200 customers." },
-    { path: "/pricing", title: "Pricing", prices: [{ amount: 49, text: "$49/month" }], text: "Team plan is $49 per month. Enterprise adds SSO and SAML." },
+    {
+      path: "/",
+      title: "Acme: invoices in minutes",
+      headings: [{ level: 1, text: "Invoices in minutes" }],
+      text: "Acme cut invoice processing time by 38% for 1,200 customers.",
+    },
+    {
+      path: "/pricing",
+      title: "Pricing",
+      prices: [{ amount: 49, text: "$49/month" }],
+      text: "Team plan is $49 per month. Enterprise adds SSO and SAML.",
+    },
     { path: "/security", title: "Security", text: "Acme is SOC 2 Type II audited every year since 2023." },
   ],
-  { securityTxt: true, outbound: [{ url: "https://status.acme.example/", kind: "status_page", foundOn: "https://acme.example/" }] },
+  {
+    securityTxt: true,
+    outbound: [{ url: "https://status.acme.example/", kind: "status_page", foundOn: "https://acme.example/" }],
+  },
 );
 const input: ScoreInput = { crawl, framework: "maturity", mode: "full" };
 
@@ -75,14 +94,28 @@ function scorer(options: Partial<LlmScorerOptions> = {}): LlmScorer {
 
 describe("LlmScorer", () => {
   it("scores from a good answer: 27 dimensions, usage and cost recorded, request shaped for strict structured outputs", async () => {
-    fake.script({ kind: "good", scores: { pricing_packaging: 82, security_posture: 71 }, usage: { promptTokens: 1_200, completionTokens: 800 } });
+    fake.script({
+      kind: "good",
+      scores: { pricing_packaging: 82, security_posture: 71 },
+      usage: { promptTokens: 1_200, completionTokens: 800 },
+    });
     const progress: number[] = [];
     const result = await scorer().score({ ...input, onDimension: (k, of) => progress.push(k * 100 + of) });
 
-    expect(result.scorer).toEqual({ engine: "llm", model: "fake-model", usage: { promptTokens: 1_200, completionTokens: 800, costMicroUsd: 1_200 * 1 + 800 * 2 } });
+    expect(result.scorer).toEqual({
+      engine: "llm",
+      model: "fake-model",
+      usage: { promptTokens: 1_200, completionTokens: 800, costMicroUsd: 1_200 * 1 + 800 * 2 },
+    });
     expect(result.dimensions.map((d) => d.dimensionId)).toEqual([...dimensionIds]);
     const pricing = result.dimensions.find((d) => d.dimensionId === "pricing_packaging")!;
-    expect(pricing).toMatchObject({ score: 82, stageName: "Compounding", dimensionName: "Pricing & Packaging", pillar: "market_strategy", confidence: "medium" });
+    expect(pricing).toMatchObject({
+      score: 82,
+      stageName: "Compounding",
+      dimensionName: "Pricing & Packaging",
+      pillar: "market_strategy",
+      confidence: "medium",
+    });
     expect(pricing.evidenceItems).toEqual([{ text: pricing.evidence }]);
     expect(result.antiPatternsDetected).toEqual(["stub anti-pattern"]);
     expect(result.crossDimensionNotes).toContain("Scored by the language model fake-model");
@@ -94,12 +127,18 @@ describe("LlmScorer", () => {
     expect(request.path).toBe("/v1/chat/completions");
     expect(request.authorization).toBe(`Bearer ${API_KEY}`);
     const body = request.body as Record<string, any>;
-    expect(body).toMatchObject({ model: "fake-model", temperature: 0, seed: 7, response_format: { type: "json_schema", json_schema: { name: "maturity_score", strict: true } } });
+    expect(body).toMatchObject({
+      model: "fake-model",
+      temperature: 0,
+      seed: 7,
+      response_format: { type: "json_schema", json_schema: { name: "maturity_score", strict: true } },
+    });
     const item = body.response_format.json_schema.schema.properties.dimensions.items;
     expect(item.properties.dimensionId.enum).toEqual([...dimensionIds]);
     expect(item.properties.score).toEqual({ type: "integer", minimum: 0, maximum: 100 });
     expect(body.messages.map((m: { role: string }) => m.role)).toEqual(["system", "user"]);
-    for (const definition of dimensions) expect(body.messages[0].content).toContain(`- ${definition.id} | ${definition.name} | ${definition.pillar}`);
+    for (const definition of dimensions)
+      expect(body.messages[0].content).toContain(`- ${definition.id} | ${definition.name} | ${definition.pillar}`);
     expect(body.messages[1].content).toBe(buildEvidencePack(crawl, undefined, 12_000).text);
   });
 
@@ -108,7 +147,11 @@ describe("LlmScorer", () => {
     fake = await startFakeOpenAi({ model: "local-llama", seed: 7 });
     fake.script({ kind: "good" });
     const result = await scorer({ model: "local-llama" }).score(input);
-    expect(result.scorer).toEqual({ engine: "llm", model: "local-llama", usage: { promptTokens: 1_000, completionTokens: 500, costMicroUsd: 0 } });
+    expect(result.scorer).toEqual({
+      engine: "llm",
+      model: "local-llama",
+      usage: { promptTokens: 1_000, completionTokens: 500, costMicroUsd: 0 },
+    });
     expect(result.crossDimensionNotes).toContain("No price is known for model local-llama");
   });
 
@@ -134,7 +177,9 @@ describe("LlmScorer", () => {
     expect(result.scorer.usage).toEqual({ promptTokens: 2_000, completionTokens: 1_000, costMicroUsd: 4_000 });
     expect(result.dimensions.every((d) => d.score === 40)).toBe(true);
     expect(result.crossDimensionNotes).toContain("Stub fallback note.");
-    expect(result.crossDimensionNotes).toContain("LLM scorer unavailable (its answer was invalid twice (answer is not JSON))");
+    expect(result.crossDimensionNotes).toContain(
+      "LLM scorer unavailable (its answer was invalid twice (answer is not JSON))",
+    );
   });
 
   it("retries a partial answer (26 dimensions)", async () => {
@@ -151,7 +196,9 @@ describe("LlmScorer", () => {
     const result = await scorer().score(input);
     expect(fake.requests).toHaveLength(1);
     expect(result.scorer).toEqual({ engine: "heuristic" });
-    expect(result.crossDimensionNotes).toContain("LLM scorer unavailable (the provider rate-limited the request (HTTP 429))");
+    expect(result.crossDimensionNotes).toContain(
+      "LLM scorer unavailable (the provider rate-limited the request (HTTP 429))",
+    );
     expect(JSON.stringify(result)).not.toContain(API_KEY);
   });
 

@@ -10,7 +10,9 @@ describe("pricing_packaging", () => {
   });
 
   it("rises with prices, tiers, a free plan, units, annual billing and an enterprise path", () => {
-    const thin = pricingPackaging(syntheticFacts([{ path: "/" }, { path: "/pricing", title: "Pricing", text: "Contact us." }]));
+    const thin = pricingPackaging(
+      syntheticFacts([{ path: "/" }, { path: "/pricing", title: "Pricing", text: "Contact us." }]),
+    );
     const rich = pricingPackaging(
       syntheticFacts([
         { path: "/", text: "Start free today." },
@@ -26,6 +28,9 @@ describe("pricing_packaging", () => {
     expect(thin.lowered).toContain("pricing page shows no prices");
     expect(rich.raw).toBeGreaterThan(thin.raw + 40);
     expect(rich.coverage).toBeGreaterThan(thin.coverage);
-    expect(rich.evidence[0]).toMatchObject({ url: "https://acme.example/pricing", text: expect.stringContaining("lists 3 prices") });
+    expect(rich.evidence[0]).toMatchObject({
+      url: "https://acme.example/pricing",
+      text: expect.stringContaining("lists 3 prices"),
+    });
   });
 });

@@ -14,20 +14,44 @@ import { SYNTHETIC_ORIGIN, syntheticCrawl, syntheticFacts, type PageSpec } from 
  * corpus additions of the renderer work): each case is the general shape of what a real site showed.
  */
 const page = (path: string, text: string, title = ""): PageSpec => ({ path, title, text });
-const score = (pages: PageSpec[]) => new HeuristicScorer().scoreSync({ crawl: syntheticCrawl(pages), framework: "maturity", mode: "full" });
-const dimension = (result: ReturnType<typeof score>, id: string) => result.dimensions.find((item) => item.dimensionId === id)!;
+const score = (pages: PageSpec[]) =>
+  new HeuristicScorer().scoreSync({ crawl: syntheticCrawl(pages), framework: "maturity", mode: "full" });
+const dimension = (result: ReturnType<typeof score>, id: string) =>
+  result.dimensions.find((item) => item.dimensionId === id)!;
 
 describe("an open-source project is one that says its own product is open source", () => {
   it("not a team that used or worked on open source", () => {
-    const used = syntheticFacts([...BARE_SITE, page("/method", "Loss distributions are fitted with non-linear regression in the open source R programming language.")]);
-    const worked = syntheticFacts([...BARE_SITE, page("/about", "The team has participated in the development of many blockchain open source projects including Ethereum.")]);
-    const contributor = syntheticFacts([...BARE_SITE, page("/team", "Mark is a contributor to open-source software since he was 15.")]);
+    const used = syntheticFacts([
+      ...BARE_SITE,
+      page(
+        "/method",
+        "Loss distributions are fitted with non-linear regression in the open source R programming language.",
+      ),
+    ]);
+    const worked = syntheticFacts([
+      ...BARE_SITE,
+      page(
+        "/about",
+        "The team has participated in the development of many blockchain open source projects including Ethereum.",
+      ),
+    ]);
+    const contributor = syntheticFacts([
+      ...BARE_SITE,
+      page("/team", "Mark is a contributor to open-source software since he was 15."),
+    ]);
     for (const facts of [used, worked, contributor]) expect(siteProfile(facts).openSource).toBe(false);
   });
 
   it("but a product that calls itself open source, or gives its licence", () => {
-    expect(siteProfile(syntheticFacts([page("/", "A modern, open source text editor that understands web design.")])).openSource).toBe(true);
-    expect(siteProfile(syntheticFacts([page("/", "RadiusKit is developed under the GNU General Public License, version 2.")])).openSource).toBe(true);
+    expect(
+      siteProfile(syntheticFacts([page("/", "A modern, open source text editor that understands web design.")]))
+        .openSource,
+    ).toBe(true);
+    expect(
+      siteProfile(
+        syntheticFacts([page("/", "RadiusKit is developed under the GNU General Public License, version 2.")]),
+      ).openSource,
+    ).toBe(true);
   });
 });
 
@@ -35,7 +59,10 @@ describe("a sales-led vendor (no prices, a sales path)", () => {
   const vendor = [
     page("/", "Payment infrastructure for banks in 14 countries. Talk to sales to see how we process $40bn a year."),
     page("/about", "Offices in London, Singapore and New York. Backed by Index Ventures."),
-    page("/regulation", "Acme Payments Ltd is authorised and regulated by the Financial Conduct Authority (FRN 123456)."),
+    page(
+      "/regulation",
+      "Acme Payments Ltd is authorised and regulated by the Financial Conduct Authority (FRN 123456).",
+    ),
   ];
 
   it("is not marked down for the public docs, changelog and self-serve start it has no reason to publish", () => {
@@ -49,9 +76,13 @@ describe("a sales-led vendor (no prices, a sales path)", () => {
   it("counts a regulator's licence as compliance, and a regulation page as its compliance page", () => {
     const compliance = complianceCertifications(syntheticFacts(vendor));
     expect(compliance.coverage).toBeGreaterThan(0);
-    expect([...compliance.raised, ...compliance.lowered].join(" ")).toMatch(/1 certification or regulation: a regulator's licence/);
+    expect([...compliance.raised, ...compliance.lowered].join(" ")).toMatch(
+      /1 certification or regulation: a regulator's licence/,
+    );
     expect(classifyPage(`${SYNTHETIC_ORIGIN}/regulation`)).toBe("security");
-    const labuan = complianceCertifications(syntheticFacts([...BARE_SITE, page("/x", "Licence No. US201226 from the Labuan FSA.")]));
+    const labuan = complianceCertifications(
+      syntheticFacts([...BARE_SITE, page("/x", "Licence No. US201226 from the Labuan FSA.")]),
+    );
     expect([...labuan.raised, ...labuan.lowered].join(" ")).toMatch(/a regulator's licence/);
   });
 });
@@ -60,17 +91,29 @@ describe("a product that announces its own end", () => {
   it("is capped at Foundation, whatever its site once built, and the note quotes the announcement", () => {
     const rich = [
       page("/", "On September 1, 2021, Acme will end support for Acme Editor. Thank you to everyone who used it."),
-      ...["/docs", "/customers", "/careers", "/changelog", "/security"].map((path) => page(path, `The ${path.slice(1)} page of a product that once grew. SOC 2 Type II certified. Trusted by 4,000 teams.`)),
+      ...["/docs", "/customers", "/careers", "/changelog", "/security"].map((path) =>
+        page(
+          path,
+          `The ${path.slice(1)} page of a product that once grew. SOC 2 Type II certified. Trusted by 4,000 teams.`,
+        ),
+      ),
     ];
     const result = score(rich);
     expect(result.totalScore).toBeLessThanOrEqual(ENDING_PRODUCT_CAP);
     expect(result.stageName).toBe("Foundation");
-    expect(result.crossDimensionNotes).toMatch(/announces the product's end \("On September 1, 2021, Acme will end support for Acme Editor\."\)/);
+    expect(result.crossDimensionNotes).toMatch(
+      /announces the product's end \("On September 1, 2021, Acme will end support for Acme Editor\."\)/,
+    );
     expect(result.antiPatternsDetected.some((item) => /Announces its own end/.test(item))).toBe(true);
   });
 
   it("but not for a terms page's 'we may discontinue the Service' or an old version's end of life", () => {
-    const result = score([page("/", "Acme 3 is here. Versions 1 and 2 are end of life and no longer supported. We may discontinue the Service at any time.")]);
+    const result = score([
+      page(
+        "/",
+        "Acme 3 is here. Versions 1 and 2 are end of life and no longer supported. We may discontinue the Service at any time.",
+      ),
+    ]);
     expect(result.crossDimensionNotes).not.toMatch(/announces the product's end/);
   });
 });
@@ -85,12 +128,22 @@ describe("evidence that is about its dimension", () => {
     ]);
     expect(marketIntelligence(facts).raised.join(" ")).not.toMatch(/comparison/);
     const real = syntheticFacts([...BARE_SITE, page("/compare", "Acme vs Zendesk: what teams pick and why.")]);
-    expect(marketIntelligence(real).raised.join(" ") + marketIntelligence(real).lowered.join(" ")).toMatch(/1 comparison or alternatives page/);
+    expect(marketIntelligence(real).raised.join(" ") + marketIntelligence(real).lowered.join(" ")).toMatch(
+      /1 comparison or alternatives page/,
+    );
   });
 
   it("one customer story's five figures count as at most two measured results", () => {
-    const facts = syntheticFacts([...BARE_SITE, page("/customers", "Cheers improved speed 300%. 18% more messages. 3x faster uploads. 15 minutes to integrate. 2x conversions.")]);
-    expect(customerProof(facts).raised.concat(customerProof(facts).lowered).join(" ")).toMatch(/2 measured results in customer stories/);
+    const facts = syntheticFacts([
+      ...BARE_SITE,
+      page(
+        "/customers",
+        "Cheers improved speed 300%. 18% more messages. 3x faster uploads. 15 minutes to integrate. 2x conversions.",
+      ),
+    ]);
+    expect(customerProof(facts).raised.concat(customerProof(facts).lowered).join(" ")).toMatch(
+      /2 measured results in customer stories/,
+    );
   });
 
   it("openings listed on an about page under 'Join us' are openings", () => {
@@ -100,7 +153,12 @@ describe("evidence that is about its dimension", () => {
     );
     const found = talentOrganization(syntheticFacts([...BARE_SITE, about]));
     expect([...found.raised, ...found.lowered]).toContain("careers page lists 2 openings");
-    const noAds = talentOrganization(syntheticFacts([...BARE_SITE, page("/about", "About us\nJoin us on our journey\nOur Head of Product\nShe joined in 2019.")]));
+    const noAds = talentOrganization(
+      syntheticFacts([
+        ...BARE_SITE,
+        page("/about", "About us\nJoin us on our journey\nOur Head of Product\nShe joined in 2019."),
+      ]),
+    );
     expect(noAds.lowered).toContain("no job openings found");
   });
 });

@@ -10,7 +10,11 @@ describe("the configured scorer", () => {
   });
 
   it("is the LLM scorer (with the heuristic one as its fallback) when OPENAI_API_KEY is set", () => {
-    const config = loadConfig({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "http://127.0.0.1:9/v1", SCORING_MODEL: "gpt-4.1-mini" });
+    const config = loadConfig({
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+      SCORING_MODEL: "gpt-4.1-mini",
+    });
     expect(createScorer(config)).toBeInstanceOf(LlmScorer);
   });
 });

@@ -21,7 +21,11 @@ describe("SiteFacts views", () => {
     expect(shared.links).toBeDefined();
     expect(shared.linkLines).toBeDefined();
     expect(shared.front).toBe(facts.home);
-    for (const view of [facts.about("pricing_packaging"), facts.securityPages(), facts.about("talent_organization").securityPages()]) {
+    for (const view of [
+      facts.about("pricing_packaging"),
+      facts.securityPages(),
+      facts.about("talent_organization").securityPages(),
+    ]) {
       expect(memo(view)).toBe(shared);
       expect(Object.keys(view)).not.toContain("links");
     }

@@ -1,23 +1,49 @@
 import { describe, expect, it } from "vitest";
 import type { OutboundLink } from "../../../src/modules/crawl/crawl.types.js";
-import { complianceCertifications, dataPrivacy, enterpriseReadiness, securityPosture } from "../../../src/modules/scoring/rules/trust-enterprise.js";
+import {
+  complianceCertifications,
+  dataPrivacy,
+  enterpriseReadiness,
+  securityPosture,
+} from "../../../src/modules/scoring/rules/trust-enterprise.js";
 import { BARE_SITE, expectSignal } from "../../support/rule-assertions.js";
 import { SYNTHETIC_ORIGIN, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
 
 const bare = BARE_SITE;
 const product = (text: string, path = "/product"): PageSpec => ({ path, title: "Product", text });
-const trustCenter: OutboundLink = { url: "https://trust.acme.example/", kind: "trust_center", foundOn: `${SYNTHETIC_ORIGIN}/` };
+const trustCenter: OutboundLink = {
+  url: "https://trust.acme.example/",
+  kind: "trust_center",
+  foundOn: `${SYNTHETIC_ORIGIN}/`,
+};
 type Options = Parameters<typeof syntheticFacts>[1];
-
 
 describe("security_posture", () => {
   it.each<[string, PageSpec[], string, Options?]>([
-    ["a security page", [{ path: "/security", title: "Security at Acme", text: "We take security seriously." }], `${SYNTHETIC_ORIGIN}/security`],
+    [
+      "a security page",
+      [{ path: "/security", title: "Security at Acme", text: "We take security seriously." }],
+      `${SYNTHETIC_ORIGIN}/security`,
+    ],
     ["a trust centre", [], trustCenter.url, { outbound: [trustCenter] }],
     ["security.txt", [], `${SYNTHETIC_ORIGIN}/.well-known/security.txt`, { securityTxt: true }],
-    ["a disclosure policy", [product("Report a vulnerability through our bug bounty on HackerOne.")], `${SYNTHETIC_ORIGIN}/product`],
+    [
+      "a disclosure policy",
+      [product("Report a vulnerability through our bug bounty on HackerOne.")],
+      `${SYNTHETIC_ORIGIN}/product`,
+    ],
     // The security programme as the security page describes it (a security vendor's product pages describe what it sells).
-    ["encryption and pentests", [{ path: "/security", title: "Security", text: "Data is encrypted at rest with AES-256.\nAnnual penetration tests by a third party." }], `${SYNTHETIC_ORIGIN}/security`],
+    [
+      "encryption and pentests",
+      [
+        {
+          path: "/security",
+          title: "Security",
+          text: "Data is encrypted at rest with AES-256.\nAnnual penetration tests by a third party.",
+        },
+      ],
+      `${SYNTHETIC_ORIGIN}/security`,
+    ],
   ])("rises with %s", (_name, pages, url, options) => {
     expectSignal(securityPosture, pages, url, options);
   });
@@ -28,7 +54,10 @@ describe("security_posture", () => {
     const both = securityPosture(syntheticFacts([{ ...bare[0]!, hsts: true, csp: true }]));
     expect(hsts.raw).toBeGreaterThan(none.raw);
     expect(both.raw).toBeGreaterThan(hsts.raw);
-    expect(both.evidence[0]).toEqual({ url: `${SYNTHETIC_ORIGIN}/`, text: "home page sends Strict-Transport-Security, Content-Security-Policy" });
+    expect(both.evidence[0]).toEqual({
+      url: `${SYNTHETIC_ORIGIN}/`,
+      text: "home page sends Strict-Transport-Security, Content-Security-Policy",
+    });
   });
 
   it("scores a security page with a trust centre above either alone", () => {
@@ -62,7 +91,9 @@ describe("compliance_certifications", () => {
   });
 
   it("counts what the company holds, not what its compliance product helps customers meet", () => {
-    const sells = complianceCertifications(syntheticFacts([...bare, product("Our scanner helps you meet PCI DSS, HIPAA and ISO 27001 requirements.")]));
+    const sells = complianceCertifications(
+      syntheticFacts([...bare, product("Our scanner helps you meet PCI DSS, HIPAA and ISO 27001 requirements.")]),
+    );
     expect(sells.coverage).toBe(0);
     const holds = complianceCertifications(syntheticFacts([...bare, product("Acme is ISO 27001 certified.")]));
     expect(holds.coverage).toBeGreaterThan(0);
@@ -78,11 +109,23 @@ describe("compliance_certifications", () => {
 
 describe("data_privacy", () => {
   it.each<[string, PageSpec[], string]>([
-    ["a privacy policy", [{ path: "/privacy", title: "Privacy Policy", text: "How we handle data." }], `${SYNTHETIC_ORIGIN}/privacy`],
-    ["a linked privacy policy", [{ path: "/about", links: ["/legal/privacy-policy"] }], `${SYNTHETIC_ORIGIN}/legal/privacy-policy`],
+    [
+      "a privacy policy",
+      [{ path: "/privacy", title: "Privacy Policy", text: "How we handle data." }],
+      `${SYNTHETIC_ORIGIN}/privacy`,
+    ],
+    [
+      "a linked privacy policy",
+      [{ path: "/about", links: ["/legal/privacy-policy"] }],
+      `${SYNTHETIC_ORIGIN}/legal/privacy-policy`,
+    ],
     ["a DPA", [product("Sign our Data Processing Agreement online.")], `${SYNTHETIC_ORIGIN}/product`],
     ["a subprocessor list", [product("See the list of subprocessors we use.")], `${SYNTHETIC_ORIGIN}/product`],
-    ["retention and deletion", [product("Data is deleted within 30 days of cancellation.")], `${SYNTHETIC_ORIGIN}/product`],
+    [
+      "retention and deletion",
+      [product("Data is deleted within 30 days of cancellation.")],
+      `${SYNTHETIC_ORIGIN}/product`,
+    ],
     ["data residency", [product("Data residency in the EU or US is available.")], `${SYNTHETIC_ORIGIN}/product`],
   ])("rises with %s", (_name, pages, url) => {
     expectSignal(dataPrivacy, pages, url);
@@ -110,7 +153,9 @@ describe("enterprise_readiness", () => {
   });
 
   it("reads an Enterprise tier heading on the pricing page", () => {
-    const assessment = enterpriseReadiness(syntheticFacts([...bare, { path: "/pricing", title: "Pricing", headings: ["Pro", "Enterprise"] }]));
+    const assessment = enterpriseReadiness(
+      syntheticFacts([...bare, { path: "/pricing", title: "Pricing", headings: ["Pro", "Enterprise"] }]),
+    );
     expect(assessment.raised).toContain("an enterprise plan");
   });
 
@@ -122,7 +167,11 @@ describe("enterprise_readiness", () => {
 
 describe("trust centre on the site itself", () => {
   it("reads a crawled /trust page with downloadable reports as a trust centre with reports", () => {
-    const trust: PageSpec = { path: "/trust", title: "Trust center", text: "Download our SOC 2 Type II report and ISO 27001 certificate." };
+    const trust: PageSpec = {
+      path: "/trust",
+      title: "Trust center",
+      text: "Download our SOC 2 Type II report and ISO 27001 certificate.",
+    };
     const compliance = complianceCertifications(syntheticFacts([...bare, trust]));
     expect(compliance.raised).toContain("a trust centre with reports");
     expect(compliance.evidence.map((item) => item.url)).toContain(`${SYNTHETIC_ORIGIN}/trust`);

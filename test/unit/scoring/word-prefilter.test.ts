@@ -32,10 +32,27 @@ describe("word prefilter", () => {
       /foo/,
     ];
     const texts = [
-      "Join our Webinar on Tuesday.", "Priced PER 1000 API calls.", "Data is Encrypted at rest.", "AES-256 everywhere.",
-      "Our A.I. reads it.", "SOC2 audited.", "Quickstart: install it.", "Hello world!", "Permission to request", "Podcast",
-      "persona requests", "webinarsX", "no match here at all", "xper api calls", "the_per api calls", "TODO: ship", "(FIXME)",
-      "up 40% this year", "bc", "c", "afoot",
+      "Join our Webinar on Tuesday.",
+      "Priced PER 1000 API calls.",
+      "Data is Encrypted at rest.",
+      "AES-256 everywhere.",
+      "Our A.I. reads it.",
+      "SOC2 audited.",
+      "Quickstart: install it.",
+      "Hello world!",
+      "Permission to request",
+      "Podcast",
+      "persona requests",
+      "webinarsX",
+      "no match here at all",
+      "xper api calls",
+      "the_per api calls",
+      "TODO: ship",
+      "(FIXME)",
+      "up 40% this year",
+      "bc",
+      "c",
+      "afoot",
     ];
     for (const pattern of patterns) {
       for (const text of texts) {

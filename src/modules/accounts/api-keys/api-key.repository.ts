@@ -6,14 +6,22 @@ import { ApiKey } from "./api-key.entity.js";
 export class ApiKeyRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  create(fields: { accountId: string; createdBy: string; name: string; prefix: string; secretHash: string }): Promise<ApiKey> {
+  create(fields: {
+    accountId: string;
+    createdBy: string;
+    name: string;
+    prefix: string;
+    secretHash: string;
+  }): Promise<ApiKey> {
     const keys = this.dataSource.getRepository(ApiKey);
     return keys.save(keys.create(fields));
   }
 
   /** The account's unrevoked keys, newest first. */
   listActive(accountId: string): Promise<ApiKey[]> {
-    return this.dataSource.getRepository(ApiKey).find({ where: { accountId, revokedAt: IsNull() }, order: { createdAt: "DESC", id: "ASC" } });
+    return this.dataSource
+      .getRepository(ApiKey)
+      .find({ where: { accountId, revokedAt: IsNull() }, order: { createdAt: "DESC", id: "ASC" } });
   }
 
   findActive(accountId: string, id: string): Promise<ApiKey | null> {
@@ -31,7 +39,9 @@ export class ApiKeyRepository {
       .createQueryBuilder("key")
       .innerJoinAndSelect("key.account", "account")
       .where(`key.secret_hash = :hash AND key.revoked_at IS NULL`, { hash: secretHash })
-      .andWhere(`(key.created_by IS NULL OR EXISTS (SELECT 1 FROM "users" "u" WHERE "u"."id" = key.created_by AND "u"."account_id" = key.account_id))`)
+      .andWhere(
+        `(key.created_by IS NULL OR EXISTS (SELECT 1 FROM "users" "u" WHERE "u"."id" = key.created_by AND "u"."account_id" = key.account_id))`,
+      )
       .getOne();
   }
 
@@ -41,7 +51,10 @@ export class ApiKeyRepository {
 
   /** Revokes, in the caller's transaction, every active key a person created in an account. */
   async revokeAllCreatedBy(tx: Transaction, accountId: string, userId: string): Promise<void> {
-    await tx.query(`UPDATE "api_keys" SET "revoked_at" = now() WHERE "account_id" = $1 AND "created_by" = $2 AND "revoked_at" IS NULL`, [accountId, userId]);
+    await tx.query(
+      `UPDATE "api_keys" SET "revoked_at" = now() WHERE "account_id" = $1 AND "created_by" = $2 AND "revoked_at" IS NULL`,
+      [accountId, userId],
+    );
   }
 
   async recordUse(id: string, at: Date): Promise<void> {

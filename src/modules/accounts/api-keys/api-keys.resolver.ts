@@ -1,5 +1,10 @@
 import { Arg, Authorized, ID, Mutation, Query, Resolver } from "type-graphql";
-import { CurrentMember, SessionMember, type Member, type MemberBySession } from "../../../graphql/decorators/current-member.js";
+import {
+  CurrentMember,
+  SessionMember,
+  type Member,
+  type MemberBySession,
+} from "../../../graphql/decorators/current-member.js";
 import type { ApiKeysService } from "./api-keys.service.js";
 import { ApiKeyList, ApiKeyType, CreatedApiKey, CreateApiKeyInput } from "./api-keys.types.js";
 
@@ -14,14 +19,22 @@ export class ApiKeysResolver {
   }
 
   @Authorized("session")
-  @Mutation(() => CreatedApiKey, { description: "Creates an API key (signed-in session; Business and Enterprise plans). REST: POST /api/keys." })
-  async createApiKey(@Arg("input", () => CreateApiKeyInput, { description: "The new key's name." }) input: CreateApiKeyInput, @SessionMember() member: MemberBySession): Promise<CreatedApiKey> {
+  @Mutation(() => CreatedApiKey, {
+    description: "Creates an API key (signed-in session; Business and Enterprise plans). REST: POST /api/keys.",
+  })
+  async createApiKey(
+    @Arg("input", () => CreateApiKeyInput, { description: "The new key's name." }) input: CreateApiKeyInput,
+    @SessionMember() member: MemberBySession,
+  ): Promise<CreatedApiKey> {
     return this.keys.create(member.accountId, member.userId, input.name);
   }
 
   @Authorized("session")
   @Mutation(() => ApiKeyType, { description: "Revokes an API key at once. REST: DELETE /api/keys/{id} (204)." })
-  async revokeApiKey(@Arg("id", () => ID, { description: "The key's id." }) id: string, @SessionMember() member: MemberBySession): Promise<ApiKeyType> {
+  async revokeApiKey(
+    @Arg("id", () => ID, { description: "The key's id." }) id: string,
+    @SessionMember() member: MemberBySession,
+  ): Promise<ApiKeyType> {
     return this.keys.revoke(member.accountId, id);
   }
 }

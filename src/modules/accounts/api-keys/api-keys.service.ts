@@ -30,7 +30,8 @@ export class ApiKeysService {
   /** A new key; the secret is returned here and never again. */
   async create(accountId: string, userId: string, name: string): Promise<{ key: ApiKeyView; secret: string }> {
     const trimmed = name.trim();
-    if (trimmed.length === 0 || trimmed.length > MAX_NAME) throw new AppError("VALIDATION_FAILED", `name: must be 1 to ${MAX_NAME} characters`);
+    if (trimmed.length === 0 || trimmed.length > MAX_NAME)
+      throw new AppError("VALIDATION_FAILED", `name: must be 1 to ${MAX_NAME} characters`);
     const account = await this.accounts.get(accountId);
     if (!API_PLANS.has(account.plan)) {
       throw new AppError("PLAN_LIMIT_REACHED", "API keys are included on the Business and Enterprise plans.", {
@@ -38,7 +39,13 @@ export class ApiKeysService {
       });
     }
     const secret = newSecret();
-    const saved = await this.keys.create({ accountId, createdBy: userId, name: trimmed, prefix: secret.slice(0, VISIBLE_PREFIX_LENGTH), secretHash: hashSecret(secret) });
+    const saved = await this.keys.create({
+      accountId,
+      createdBy: userId,
+      name: trimmed,
+      prefix: secret.slice(0, VISIBLE_PREFIX_LENGTH),
+      secretHash: hashSecret(secret),
+    });
     return { key: view(saved), secret };
   }
 
@@ -65,7 +72,10 @@ export class ApiKeysService {
     const key = await this.keys.findUsable(hashSecret(secret));
     if (!key) throw new AppError("AUTH_REQUIRED", "The API key is not valid.");
     if (!API_PLANS.has(key.account.plan)) {
-      throw new AppError("FORBIDDEN", "API access is included on the Business and Enterprise plans; this key's account is on another plan.");
+      throw new AppError(
+        "FORBIDDEN",
+        "API access is included on the Business and Enterprise plans; this key's account is on another plan.",
+      );
     }
     const now = this.clock();
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
@@ -75,4 +85,10 @@ export class ApiKeysService {
   }
 }
 
-const view = (key: ApiKey): ApiKeyView => ({ id: key.id, name: key.name, prefix: key.prefix, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt });
+const view = (key: ApiKey): ApiKeyView => ({
+  id: key.id,
+  name: key.name,
+  prefix: key.prefix,
+  createdAt: key.createdAt,
+  lastUsedAt: key.lastUsedAt,
+});

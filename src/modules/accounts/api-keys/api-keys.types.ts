@@ -2,7 +2,10 @@ import { Length } from "class-validator";
 import { Field, GraphQLISODateTime, ID, InputType, ObjectType } from "type-graphql";
 import { MAX_API_KEY_NAME_LENGTH } from "../../../limits.js";
 
-@ObjectType("ApiKey", { description: "A programmatic credential of the account (Business and Enterprise plans). Its secret is never shown again after creation." })
+@ObjectType("ApiKey", {
+  description:
+    "A programmatic credential of the account (Business and Enterprise plans). Its secret is never shown again after creation.",
+})
 export class ApiKeyType {
   @Field(() => ID, { description: "The key's id, used to revoke it." })
   id: string;
@@ -16,7 +19,10 @@ export class ApiKeyType {
   @Field(() => GraphQLISODateTime, { description: "When it was created." })
   createdAt: Date;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: "When it last authenticated a request (to the minute); null if never." })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: "When it last authenticated a request (to the minute); null if never.",
+  })
   lastUsedAt: Date | null;
 }
 
@@ -25,7 +31,9 @@ export class CreatedApiKey {
   @Field(() => ApiKeyType, { description: "The key." })
   key: ApiKeyType;
 
-  @Field(() => String, { description: "The secret to send as 'Authorization: Bearer <secret>'. Store it now: it is not stored readable." })
+  @Field(() => String, {
+    description: "The secret to send as 'Authorization: Bearer <secret>'. Store it now: it is not stored readable.",
+  })
   secret: string;
 }
 

@@ -43,7 +43,9 @@ export class LocalIdentityProvider {
     options: { clock?: () => Date } = {},
   ): Promise<LocalIdentityProvider> {
     if (config.isProduction) {
-      throw new Error("The local identity provider is disabled in production; configure SESSION_JWKS_URL or SESSION_PUBLIC_KEY");
+      throw new Error(
+        "The local identity provider is disabled in production; configure SESSION_JWKS_URL or SESSION_PUBLIC_KEY",
+      );
     }
     // Non-extractable private key: not even a debugger dump of the object exports it.
     const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: false });

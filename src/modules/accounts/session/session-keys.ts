@@ -116,5 +116,7 @@ function algorithmOfPem(pem: string): SessionAlgorithm {
   if (type === "rsa") return "RS256";
   if (type === "ec" && curve === "prime256v1") return "ES256";
   if (type === "ed25519") return "EdDSA";
-  throw new Error(`SESSION_PUBLIC_KEY has an unsupported key type (${type ?? "unknown"}${curve ? ` ${curve}` : ""}); use RSA, EC P-256 or Ed25519`);
+  throw new Error(
+    `SESSION_PUBLIC_KEY has an unsupported key type (${type ?? "unknown"}${curve ? ` ${curve}` : ""}); use RSA, EC P-256 or Ed25519`,
+  );
 }

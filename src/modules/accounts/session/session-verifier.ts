@@ -79,7 +79,15 @@ export class SessionVerifier {
   }
 
   private claimsOf(payload: JWTPayload): SessionClaims {
-    const { sub, iss, exp, azp, email, name, email_verified: emailVerified } = payload as JWTPayload & Record<"azp" | "email" | "name" | "email_verified", unknown>;
+    const {
+      sub,
+      iss,
+      exp,
+      azp,
+      email,
+      name,
+      email_verified: emailVerified,
+    } = payload as JWTPayload & Record<"azp" | "email" | "name" | "email_verified", unknown>;
     if (typeof sub !== "string" || sub === "") throw refused("session has no subject");
     if (typeof iss !== "string" || iss === "") throw refused("session issuer not accepted");
     const parties = this.settings.authorizedParties;
@@ -134,7 +142,13 @@ export async function createSessionVerifier(
     return new SessionVerifier({ keys, issuer, authorizedParties, audiences, ...common });
   }
   if (publicKey) {
-    return new SessionVerifier({ keys: await publicKeySource(publicKey), issuer, authorizedParties, audiences, ...common });
+    return new SessionVerifier({
+      keys: await publicKeySource(publicKey),
+      issuer,
+      authorizedParties,
+      audiences,
+      ...common,
+    });
   }
   if (local && !config.isProduction) {
     return new SessionVerifier({

@@ -6,7 +6,8 @@ import type { CheckoutProviderName } from "./checkout-session.entity.js";
 export const purchasablePlans = ["pro", "business"] as const satisfies readonly PlanId[];
 export type PurchasablePlan = (typeof purchasablePlans)[number];
 
-export type Purchase = { readonly kind: "plan"; readonly plan: PurchasablePlan } | { readonly kind: "pack"; readonly pack: PackId };
+export type Purchase =
+  { readonly kind: "plan"; readonly plan: PurchasablePlan } | { readonly kind: "pack"; readonly pack: PackId };
 
 export interface CheckoutRequest {
   /** Our checkout id; the provider echoes it back on completion. */

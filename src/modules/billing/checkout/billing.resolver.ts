@@ -11,7 +11,8 @@ export class BillingResolver {
 
   @Authorized("session")
   @Mutation(() => CheckoutSessionType, {
-    description: "Starts a checkout for a plan upgrade or a score pack (signed-in session). REST: POST /api/billing/checkout.",
+    description:
+      "Starts a checkout for a plan upgrade or a score pack (signed-in session). REST: POST /api/billing/checkout.",
   })
   async startCheckout(
     @Arg("input", () => CheckoutInput, { description: "A plan or a pack: exactly one." }) input: CheckoutInput,
@@ -23,13 +24,19 @@ export class BillingResolver {
 
 export function purchaseOf(input: CheckoutInput): Purchase {
   const { plan, pack } = input;
-  if ((plan == null) === (pack == null)) throw new AppError("VALIDATION_FAILED", "plan, pack: send exactly one of them");
+  if ((plan == null) === (pack == null))
+    throw new AppError("VALIDATION_FAILED", "plan, pack: send exactly one of them");
   if (pack != null) return { kind: "pack", pack };
   if (plan === "enterprise") {
-    throw new AppError("VALIDATION_FAILED", "plan: Enterprise is arranged with sales, not through checkout", { action: "Contact sales for Enterprise." });
+    throw new AppError("VALIDATION_FAILED", "plan: Enterprise is arranged with sales, not through checkout", {
+      action: "Contact sales for Enterprise.",
+    });
   }
   if (!(purchasablePlans as readonly string[]).includes(plan!)) {
-    throw new AppError("VALIDATION_FAILED", "plan: checkout buys pro or business; to return to Free, cancel the subscription");
+    throw new AppError(
+      "VALIDATION_FAILED",
+      "plan: checkout buys pro or business; to return to Free, cancel the subscription",
+    );
   }
   return { kind: "plan", plan: plan as PurchasablePlan };
 }

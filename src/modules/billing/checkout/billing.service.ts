@@ -37,7 +37,8 @@ interface Applied<T> {
 /** Subscription states in which the customer keeps the paid plan (past_due: Stripe is still retrying). */
 const KEEPS_PLAN: ReadonlySet<string> = new Set(["active", "trialing", "past_due"]);
 
-const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : value.id);
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === "string" ? value : value.id;
 
 /**
  * Checkout and plan changes (docs/api.md §5). A completion (the local provider's dev
@@ -60,7 +61,10 @@ export class BillingService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  async startCheckout(member: { readonly accountId: string; readonly userId: string }, purchase: Purchase): Promise<CheckoutStarted> {
+  async startCheckout(
+    member: { readonly accountId: string; readonly userId: string },
+    purchase: Purchase,
+  ): Promise<CheckoutStarted> {
     if (!this.provider) {
       throw new AppError("SERVICE_UNAVAILABLE", "Checkout is not available: no payment provider is configured.");
     }
@@ -70,9 +74,13 @@ export class BillingService {
       throw new AppError("VALIDATION_FAILED", `plan: the account is already on the ${current.name} plan`);
     }
     if (purchase.kind === "pack" && !current.packs) {
-      throw new AppError("PLAN_LIMIT_REACHED", `Score packs are for paid plans; the ${current.name} plan cannot buy them.`, {
-        action: "Upgrade to Pro or Business first, then buy a score pack.",
-      });
+      throw new AppError(
+        "PLAN_LIMIT_REACHED",
+        `Score packs are for paid plans; the ${current.name} plan cannot buy them.`,
+        {
+          action: "Upgrade to Pro or Business first, then buy a score pack.",
+        },
+      );
     }
     const user = await this.users.findById(member.userId);
     const checkoutId = `chk_${randomBytes(24).toString("base64url")}`;
@@ -99,12 +107,18 @@ export class BillingService {
       await this.sessions.discard(checkoutId);
       throw error;
     }
-    await this.sessions.attachProviderSession(checkoutId, { providerSessionId: created.providerSessionId, checkoutUrl: created.url, expiresAt: created.expiresAt });
+    await this.sessions.attachProviderSession(checkoutId, {
+      providerSessionId: created.providerSessionId,
+      checkoutUrl: created.url,
+      expiresAt: created.expiresAt,
+    });
     return { sessionId: checkoutId, checkoutUrl: created.url };
   }
 
   /** What a local checkout is for (its "payment page"). */
-  async describeLocalCheckout(sessionId: string): Promise<{ sessionId: string; status: string; purchase: Purchase; expiresAt: Date }> {
+  async describeLocalCheckout(
+    sessionId: string,
+  ): Promise<{ sessionId: string; status: string; purchase: Purchase; expiresAt: Date }> {
     const row = await this.sessions.findOf("local", sessionId);
     if (!row) throw new AppError("NOT_FOUND", "No such local checkout session.");
     return { sessionId: row.id, status: row.status, purchase: purchaseOf(row), expiresAt: row.expiresAt };
@@ -139,7 +153,12 @@ export class BillingService {
         const subscription = subscriptionId && this.stripe ? await this.readSubscription(subscriptionId) : undefined;
         const applied = await this.transactions.run(async (tx) => {
           if (!(await this.firstDelivery(tx, event))) return undefined;
-          return this.complete(tx, checkoutId, { customerId: idOf(session.customer), subscriptionId, subscription }, true);
+          return this.complete(
+            tx,
+            checkoutId,
+            { customerId: idOf(session.customer), subscriptionId, subscription },
+            true,
+          );
         });
         if (applied) await this.afterCommit(applied);
         return applied !== undefined;
@@ -166,7 +185,10 @@ export class BillingService {
     } catch (error) {
       this.logger.error({ err: error, subscription: id }, "could not read a Stripe subscription back");
       // 503: Stripe redelivers the event later.
-      throw new AppError("SERVICE_UNAVAILABLE", "The payment provider could not be reached; deliver the event again later.");
+      throw new AppError(
+        "SERVICE_UNAVAILABLE",
+        "The payment provider could not be reached; deliver the event again later.",
+      );
     }
   }
 
@@ -178,7 +200,11 @@ export class BillingService {
   private async complete(
     tx: Transaction,
     checkoutId: string,
-    details: { readonly customerId?: string | null; readonly subscriptionId?: string | null; readonly subscription?: Stripe.Subscription | undefined },
+    details: {
+      readonly customerId?: string | null;
+      readonly subscriptionId?: string | null;
+      readonly subscription?: Stripe.Subscription | undefined;
+    },
     fromProvider = false,
   ): Promise<Applied<CheckoutCompleted>> {
     const row = await this.sessions.lockForCompletion(tx, checkoutId);
@@ -190,7 +216,10 @@ export class BillingService {
     }
     // A provider that took the money is honoured even past our expiry; the local stand-in is not.
     if (!fromProvider && row.expiresAt.getTime() <= this.clock().getTime()) {
-      throw new AppError("VALIDATION_FAILED", `sessionId: this checkout expired at ${row.expiresAt.toISOString()}; start a new one`);
+      throw new AppError(
+        "VALIDATION_FAILED",
+        `sessionId: this checkout expired at ${row.expiresAt.toISOString()}; start a new one`,
+      );
     }
 
     const events: DomainEvent[] = [];
@@ -207,7 +236,8 @@ export class BillingService {
       // upgrade late in a cycle does not grant a second month's credits days later.
       account.billingCycleAnchor = (details.subscription && periodStartOf(details.subscription)) ?? this.clock();
       if (details.subscriptionId) {
-        if (account.stripeSubscriptionId && account.stripeSubscriptionId !== details.subscriptionId) replacedSubscription = account.stripeSubscriptionId;
+        if (account.stripeSubscriptionId && account.stripeSubscriptionId !== details.subscriptionId)
+          replacedSubscription = account.stripeSubscriptionId;
         account.stripeSubscriptionId = details.subscriptionId;
       }
       const change = this.changePlan(account, purchase.plan, "checkout", row.id);
@@ -236,14 +266,18 @@ export class BillingService {
       const lookupKey = subscription.items.data[0]?.price.lookup_key;
       const plan = planOfLookupKey(lookupKey);
       if (!plan) {
-        this.logger.warn({ subscription: subscription.id, lookupKey }, "Stripe subscription price has no plan lookup key; plan unchanged");
+        this.logger.warn(
+          { subscription: subscription.id, lookupKey },
+          "Stripe subscription price has no plan lookup key; plan unchanged",
+        );
         return { result: null, events: [] };
       }
       const change = this.changePlan(account, plan, "subscription_updated", null);
       if (change) events.push(await this.events.record(tx, "subscription.changed", change));
       // Each renewal (and any change of the billing anchor at Stripe) moves the period: follow it.
       const periodStart = periodStartOf(subscription);
-      if (periodStart && periodStart.getTime() !== account.billingCycleAnchor.getTime()) account.billingCycleAnchor = periodStart;
+      if (periodStart && periodStart.getTime() !== account.billingCycleAnchor.getTime())
+        account.billingCycleAnchor = periodStart;
     }
     await this.accounts.save(tx, account);
     return { result: null, events };
@@ -266,9 +300,14 @@ export class BillingService {
     await this.events.publish(applied.events);
     if (applied.replacedSubscription && this.provider?.cancelSubscription) {
       // Failing here leaves two subscriptions; it is logged loudly for an operator, not hidden.
-      await this.provider.cancelSubscription(applied.replacedSubscription).catch((error: unknown) =>
-        this.logger.error({ err: error, subscription: applied.replacedSubscription }, "could not cancel the subscription a checkout replaced"),
-      );
+      await this.provider
+        .cancelSubscription(applied.replacedSubscription)
+        .catch((error: unknown) =>
+          this.logger.error(
+            { err: error, subscription: applied.replacedSubscription },
+            "could not cancel the subscription a checkout replaced",
+          ),
+        );
     }
     return applied.result;
   }
@@ -282,6 +321,7 @@ function periodStartOf(subscription: Stripe.Subscription): Date | undefined {
 
 function purchaseOf(row: CheckoutSession): Purchase {
   if (row.kind === "pack" && isPackId(row.item)) return { kind: "pack", pack: row.item };
-  if (row.kind === "plan" && (row.item === "pro" || row.item === "business")) return { kind: "plan", plan: row.item as PurchasablePlan };
+  if (row.kind === "plan" && (row.item === "pro" || row.item === "business"))
+    return { kind: "plan", plan: row.item as PurchasablePlan };
   throw new Error(`checkout ${row.id} holds an unknown ${row.kind} "${row.item}"`);
 }

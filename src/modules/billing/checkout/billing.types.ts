@@ -20,7 +20,10 @@ registerEnumType(ScorePackSize, {
 
 @InputType({ description: "What to buy: exactly one of a plan upgrade or a score pack." })
 export class CheckoutInput {
-  @Field(() => Plan, { nullable: true, description: "The plan to move to: pro or business (Enterprise is arranged with sales; Free by cancelling)." })
+  @Field(() => Plan, {
+    nullable: true,
+    description: "The plan to move to: pro or business (Enterprise is arranged with sales; Free by cancelling).",
+  })
   plan?: Plan | null;
 
   @Field(() => ScorePackSize, { nullable: true, description: "The score pack to buy (paid plans only)." })
@@ -29,7 +32,9 @@ export class CheckoutInput {
 
 @ObjectType({ description: "A started checkout. REST: POST /api/billing/checkout (201)." })
 export class CheckoutSessionType {
-  @Field(() => String, { description: "The checkout's id; completion is reported to webhooks (subscription.changed) and in usage." })
+  @Field(() => String, {
+    description: "The checkout's id; completion is reported to webhooks (subscription.changed) and in usage.",
+  })
   sessionId: string;
 
   @Field(() => String, { description: "Where the customer pays: the payment provider's hosted page." })

@@ -22,7 +22,10 @@ export class CheckoutSessionRepository {
   }
 
   /** The provider's session (id, payment page, expiry) once it was created. */
-  async attachProviderSession(id: string, created: { readonly providerSessionId: string | null; readonly checkoutUrl: string; readonly expiresAt: Date }): Promise<void> {
+  async attachProviderSession(
+    id: string,
+    created: { readonly providerSessionId: string | null; readonly checkoutUrl: string; readonly expiresAt: Date },
+  ): Promise<void> {
     await this.dataSource.getRepository(CheckoutSession).update({ id }, created);
   }
 

@@ -8,7 +8,10 @@ import { ProviderEvent } from "./provider-event.entity.js";
  */
 export class ProviderEventRepository {
   /** Records the event; false when it was recorded before (nothing written). */
-  async recordFirstDelivery(tx: Transaction, event: { readonly provider: string; readonly id: string; readonly type: string }): Promise<boolean> {
+  async recordFirstDelivery(
+    tx: Transaction,
+    event: { readonly provider: string; readonly id: string; readonly type: string },
+  ): Promise<boolean> {
     const inserted = await tx
       .createQueryBuilder()
       .insert()

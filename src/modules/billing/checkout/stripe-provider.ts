@@ -3,7 +3,13 @@ import type { Logger } from "pino";
 import { AppError } from "../../../errors.js";
 import type { PlanId } from "../../accounts/account.entity.js";
 import { scorePacks } from "../plans.js";
-import { purchasablePlans, type BillingProvider, type CheckoutRequest, type ProviderCheckout, type PurchasablePlan } from "./billing-provider.js";
+import {
+  purchasablePlans,
+  type BillingProvider,
+  type CheckoutRequest,
+  type ProviderCheckout,
+  type PurchasablePlan,
+} from "./billing-provider.js";
 
 /**
  * Plan prices live in Stripe, found by lookup key, so prices change in the Stripe
@@ -29,7 +35,11 @@ export function createStripeClient({ secretKey, apiUrl }: StripeClientOptions): 
     timeout: 10_000,
     telemetry: false,
     ...(endpoint
-      ? { host: endpoint.hostname, port: endpoint.port || (endpoint.protocol === "https:" ? 443 : 80), protocol: endpoint.protocol === "http:" ? "http" : "https" }
+      ? {
+          host: endpoint.hostname,
+          port: endpoint.port || (endpoint.protocol === "https:" ? 443 : 80),
+          protocol: endpoint.protocol === "http:" ? "http" : "https",
+        }
       : {}),
   });
 }
@@ -49,9 +59,16 @@ export class StripeCheckoutProvider implements BillingProvider {
     const common = {
       client_reference_id: checkoutId,
       metadata: { checkout_id: checkoutId, account_id: accountId },
-      success_url: new URL(`/?checkout=success&session_id={CHECKOUT_SESSION_ID}`, this.publicBaseUrl).toString().replace("%7B", "{").replace("%7D", "}"),
+      success_url: new URL(`/?checkout=success&session_id={CHECKOUT_SESSION_ID}`, this.publicBaseUrl)
+        .toString()
+        .replace("%7B", "{")
+        .replace("%7D", "}"),
       cancel_url: new URL(`/?checkout=cancelled`, this.publicBaseUrl).toString(),
-      ...(request.customerId ? { customer: request.customerId } : request.email ? { customer_email: request.email } : {}),
+      ...(request.customerId
+        ? { customer: request.customerId }
+        : request.email
+          ? { customer_email: request.email }
+          : {}),
     };
     const params: Stripe.Checkout.SessionCreateParams =
       purchase.kind === "plan"
@@ -71,13 +88,17 @@ export class StripeCheckoutProvider implements BillingProvider {
                 price_data: {
                   currency: "usd",
                   unit_amount: scorePacks[purchase.pack].priceUsdCents,
-                  product_data: { name: `${scorePacks[purchase.pack].name} score pack (${scorePacks[purchase.pack].scores} scores)` },
+                  product_data: {
+                    name: `${scorePacks[purchase.pack].name} score pack (${scorePacks[purchase.pack].scores} scores)`,
+                  },
                 },
               },
             ],
           };
     // Our checkout id as Stripe's idempotency key: a retried create makes one session.
-    const session = await this.call(() => this.stripe.checkout.sessions.create(params, { idempotencyKey: `checkout-${checkoutId}` }));
+    const session = await this.call(() =>
+      this.stripe.checkout.sessions.create(params, { idempotencyKey: `checkout-${checkoutId}` }),
+    );
     if (!session.url) throw this.unavailable(new Error(`Stripe returned checkout session ${session.id} without a url`));
     return { providerSessionId: session.id, url: session.url, expiresAt: new Date(session.expires_at * 1000) };
   }
@@ -87,7 +108,9 @@ export class StripeCheckoutProvider implements BillingProvider {
   }
 
   private async planPrice(plan: PurchasablePlan): Promise<string> {
-    const prices = await this.call(() => this.stripe.prices.list({ lookup_keys: [planLookupKey(plan)], active: true, limit: 1 }));
+    const prices = await this.call(() =>
+      this.stripe.prices.list({ lookup_keys: [planLookupKey(plan)], active: true, limit: 1 }),
+    );
     const price = prices.data[0];
     if (!price) {
       this.logger.error({ lookupKey: planLookupKey(plan) }, "no active Stripe price carries this plan's lookup key");
@@ -123,7 +146,10 @@ export class StripeWebhooks {
     try {
       return this.stripe.webhooks.constructEvent(rawBody, signature, this.secret);
     } catch (error) {
-      const reason = error instanceof Stripe.errors.StripeSignatureVerificationError ? "does not match the body, or is too old" : "is malformed";
+      const reason =
+        error instanceof Stripe.errors.StripeSignatureVerificationError
+          ? "does not match the body, or is too old"
+          : "is malformed";
       throw new AppError("VALIDATION_FAILED", `stripe-signature: ${reason}`);
     }
   }

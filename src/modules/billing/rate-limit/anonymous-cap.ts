@@ -1,7 +1,12 @@
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { AppError } from "../../../errors.js";
-import { DEFAULT_STORE_TIMEOUT_MS, FAIL_CLOSED_RETRY_AFTER_SECONDS, limiterUnavailableError, withDeadline } from "./fail-closed.js";
+import {
+  DEFAULT_STORE_TIMEOUT_MS,
+  FAIL_CLOSED_RETRY_AFTER_SECONDS,
+  limiterUnavailableError,
+  withDeadline,
+} from "./fail-closed.js";
 import { rateLimitHeaders, type RateLimitPolicy } from "./rate-limit-headers.js";
 
 /**
@@ -9,7 +14,11 @@ import { rateLimitHeaders, type RateLimitPolicy } from "./rate-limit-headers.js"
  * here (unlike the per-user limits): the cap is a sign-up nudge, and letting 2 through
  * across an hour boundary costs little; rate-limiter-flexible does it in one INCR.
  */
-export const anonymousScorePolicy = { name: "anonymous", limit: 1, windowSeconds: 3600 } as const satisfies RateLimitPolicy;
+export const anonymousScorePolicy = {
+  name: "anonymous",
+  limit: 1,
+  windowSeconds: 3600,
+} as const satisfies RateLimitPolicy;
 
 export interface AnonymousCapOptions {
   /** The service's connection (src/redis.ts); without it the cap lives in this process. */
@@ -68,11 +77,18 @@ export class AnonymousCap {
   async consume(ip: string): Promise<AnonymousCapResult> {
     let outcome: RateLimiterRes;
     try {
-      outcome = await withDeadline(() => this.limiter.consume(ip), this.timeoutMs, () => this.giveBack(ip));
+      outcome = await withDeadline(
+        () => this.limiter.consume(ip),
+        this.timeoutMs,
+        () => this.giveBack(ip),
+      );
     } catch (rejection) {
       // rate-limiter-flexible rejects with a RateLimiterRes when the quota is spent, with an Error otherwise.
       if (!(rejection instanceof RateLimiterRes)) {
-        throw limiterUnavailableError(rejection, rateLimitHeaders(anonymousScorePolicy, { remaining: 0, resetSeconds: FAIL_CLOSED_RETRY_AFTER_SECONDS }));
+        throw limiterUnavailableError(
+          rejection,
+          rateLimitHeaders(anonymousScorePolicy, { remaining: 0, resetSeconds: FAIL_CLOSED_RETRY_AFTER_SECONDS }),
+        );
       }
       const retryAfter = secondsUntil(rejection.msBeforeNext);
       throw new AppError(

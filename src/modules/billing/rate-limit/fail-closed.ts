@@ -36,7 +36,11 @@ export class StoreTimeoutError extends Error {
  * socket): an answer that has arrived wins, and only a store that has not answered is
  * declared late.
  */
-export async function withDeadline<T>(work: () => Promise<T>, timeoutMs: number, onLate?: (value: T) => void): Promise<T> {
+export async function withDeadline<T>(
+  work: () => Promise<T>,
+  timeoutMs: number,
+  onLate?: (value: T) => void,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   let turn: NodeJS.Immediate | undefined;
   // The async wrapper turns a synchronous throw from `work` into a rejection.

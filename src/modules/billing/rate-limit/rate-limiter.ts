@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "../../../errors.js";
-import { DEFAULT_STORE_TIMEOUT_MS, FAIL_CLOSED_RETRY_AFTER_SECONDS, limiterUnavailableError, withDeadline } from "./fail-closed.js";
+import {
+  DEFAULT_STORE_TIMEOUT_MS,
+  FAIL_CLOSED_RETRY_AFTER_SECONDS,
+  limiterUnavailableError,
+  withDeadline,
+} from "./fail-closed.js";
 import { rateLimitHeaders, type RateLimitPolicy } from "./rate-limit-headers.js";
 import { HitNotSentError, type SlidingWindowStore } from "./sliding-window.js";
 
@@ -17,7 +22,11 @@ export const rateLimitPolicies = {
   webhook: { name: "webhook-sends", limit: 30, windowSeconds: 60 },
 } as const satisfies Record<RateLimitedAction, RateLimitPolicy>;
 
-const actionNouns: Record<RateLimitedAction, string> = { score: "score requests", chat: "chat messages", webhook: "webhook test events and replays" };
+const actionNouns: Record<RateLimitedAction, string> = {
+  score: "score requests",
+  chat: "chat messages",
+  webhook: "webhook test events and replays",
+};
 
 /** The subject of an anonymous caller; user ids never start with "ip:". */
 export const anonymousSubject = (ip: string): string => `ip:${ip}`;
@@ -28,8 +37,10 @@ export const anonymousSubject = (ip: string): string => `ip:${ip}`;
  * API key, so all of an account's keys share one window and minting keys buys
  * no extra crawls. User ids are UUIDs and never start with "account:".
  */
-export const memberSubject = (viewer: { readonly via: "session"; readonly userId: string } | { readonly via: "api_key"; readonly accountId: string }): string =>
-  viewer.via === "session" ? viewer.userId : accountSubject(viewer.accountId);
+export const memberSubject = (
+  viewer:
+    { readonly via: "session"; readonly userId: string } | { readonly via: "api_key"; readonly accountId: string },
+): string => (viewer.via === "session" ? viewer.userId : accountSubject(viewer.accountId));
 
 /** The whole account's window, whoever of it calls. */
 export const accountSubject = (accountId: string): string => `account:${accountId}`;
@@ -64,7 +75,8 @@ export class RateLimitDecision {
         ? FAIL_CLOSED_RETRY_AFTER_SECONDS
         : policy.windowSeconds;
     const headers = rateLimitHeaders(policy, state);
-    this.headers = this.retryAfterSeconds === undefined ? headers : { ...headers, "Retry-After": String(this.retryAfterSeconds) };
+    this.headers =
+      this.retryAfterSeconds === undefined ? headers : { ...headers, "Retry-After": String(this.retryAfterSeconds) };
   }
 
   /** The 429 to throw for a refusal (SCORING_RATE_LIMITED, retryable, with these headers). */
@@ -138,13 +150,22 @@ export class RateLimiter {
   }
 
   /** Asks the store, within the deadline, for a hit allowed while fewer than `limit` are in the window. */
-  private async hit(action: RateLimitedAction, subject: string, limit: number, hitId?: string): Promise<{ allowed: boolean; state: { remaining: number; resetSeconds: number } }> {
+  private async hit(
+    action: RateLimitedAction,
+    subject: string,
+    limit: number,
+    hitId?: string,
+  ): Promise<{ allowed: boolean; state: { remaining: number; resetSeconds: number } }> {
     const policy = rateLimitPolicies[action];
     const windowMs = policy.windowSeconds * 1000;
     const nowMs = this.clock();
-    const hit = await withDeadline(() => this.store.hit(storeKey(action, subject), limit, windowMs, nowMs, hitId), this.timeoutMs);
+    const hit = await withDeadline(
+      () => this.store.hit(storeKey(action, subject), limit, windowMs, nowMs, hitId),
+      this.timeoutMs,
+    );
     // A slot frees when the oldest hit leaves the window; with no hit at all, nothing is pending.
-    const resetSeconds = hit.oldestMs === undefined ? 0 : Math.max(0, Math.ceil((hit.oldestMs + windowMs - nowMs) / 1000));
+    const resetSeconds =
+      hit.oldestMs === undefined ? 0 : Math.max(0, Math.ceil((hit.oldestMs + windowMs - nowMs) / 1000));
     return { allowed: hit.allowed, state: { remaining: Math.max(0, policy.limit - hit.count), resetSeconds } };
   }
 }

@@ -96,7 +96,10 @@ export class RedisSlidingWindowStore implements SlidingWindowStore {
   private readonly pendingForgets = new Map<string, string>();
   private waitingForReady = false;
 
-  constructor(private readonly client: Redis, options: RedisSlidingWindowStoreOptions = {}) {
+  constructor(
+    private readonly client: Redis,
+    options: RedisSlidingWindowStoreOptions = {},
+  ) {
     this.keyPrefix = options.keyPrefix ?? "pms:rl:";
     // defineCommand sends EVALSHA and falls back to EVAL on NOSCRIPT (a restarted or flushed Redis).
     const commands = client as unknown as Record<string, SlidingWindowCommand | undefined>;
@@ -108,10 +111,23 @@ export class RedisSlidingWindowStore implements SlidingWindowStore {
     this.command = command.bind(client);
   }
 
-  async hit(key: string, limit: number, windowMs: number, nowMs: number, hitId: string = randomUUID()): Promise<SlidingWindowHit> {
+  async hit(
+    key: string,
+    limit: number,
+    windowMs: number,
+    nowMs: number,
+    hitId: string = randomUUID(),
+  ): Promise<SlidingWindowHit> {
     // Fail fast whatever the client's options: a queued hit would only wait out the deadline.
     if (this.client.status !== "ready") throw new HitNotSentError(this.client.status);
-    const reply = await this.command(this.keyPrefix + key, String(nowMs - windowMs), String(nowMs), String(limit), String(windowMs), hitId);
+    const reply = await this.command(
+      this.keyPrefix + key,
+      String(nowMs - windowMs),
+      String(nowMs),
+      String(limit),
+      String(windowMs),
+      hitId,
+    );
     return parseReply(reply);
   }
 

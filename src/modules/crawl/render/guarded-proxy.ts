@@ -1,4 +1,10 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
@@ -34,7 +40,17 @@ export interface GuardedProxyOptions {
   readonly onRefused?: (refusal: ProxyRefusal) => void;
 }
 
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authorization", "proxy-authenticate", "te", "trailer", "transfer-encoding", "upgrade"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authorization",
+  "proxy-authenticate",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
 
 export class GuardedProxy {
   private server: Server | undefined;
@@ -54,9 +70,20 @@ export class GuardedProxy {
   /** Starts listening on 127.0.0.1 and answers "http://127.0.0.1:<port>". */
   async start(): Promise<string> {
     // Nothing a request does may escape as an unhandled rejection (it would end the process): the connection is dropped instead.
-    const server = createServer({ requestTimeout: 0 }, (request, response) => void this.forward(request, response).catch(() => response.destroy()));
-    server.on("connect", (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(request, socket, head).catch(() => socket.destroy()));
-    server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(request, socket, head).catch(() => socket.destroy()));
+    const server = createServer(
+      { requestTimeout: 0 },
+      (request, response) => void this.forward(request, response).catch(() => response.destroy()),
+    );
+    server.on(
+      "connect",
+      (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+        void this.tunnel(request, socket, head).catch(() => socket.destroy()),
+    );
+    server.on(
+      "upgrade",
+      (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+        void this.upgrade(request, socket, head).catch(() => socket.destroy()),
+    );
     server.on("connection", (socket: Socket) => {
       this.sockets.add(socket);
       socket.setTimeout(this.idleTimeoutMs, () => socket.destroy());
@@ -148,7 +175,13 @@ export class GuardedProxy {
     }
     const address = await this.admit(target, client);
     if (!address) return;
-    this.splice(client, head, address, Number(target.port || (target.protocol === "https:" ? 443 : 80)), "HTTP/1.1 200 Connection Established\r\n\r\n");
+    this.splice(
+      client,
+      head,
+      address,
+      Number(target.port || (target.protocol === "https:" ? 443 : 80)),
+      "HTTP/1.1 200 Connection Established\r\n\r\n",
+    );
   }
 
   /** A WebSocket upgrade in absolute form (ws:// through an HTTP proxy). */
@@ -169,7 +202,14 @@ export class GuardedProxy {
     this.splice(client, head, address, Number(target.port || 80), undefined, `${lines.join("\r\n")}\r\n\r\n`);
   }
 
-  private splice(client: Duplex, head: Buffer, address: { address: string; family: 4 | 6 }, port: number, established?: string, preamble?: string): void {
+  private splice(
+    client: Duplex,
+    head: Buffer,
+    address: { address: string; family: 4 | 6 },
+    port: number,
+    established?: string,
+    preamble?: string,
+  ): void {
     if (this.open >= this.maxConnections) {
       rawRefuse(client, 503, "too many connections");
       return;
@@ -209,7 +249,10 @@ export class GuardedProxy {
    * port, literal addresses, special names), then every address the name resolves
    * to. Answers the address to connect to, or refuses and answers undefined.
    */
-  private async admit(target: URL, answer: ServerResponse | Duplex): Promise<{ address: string; family: 4 | 6 } | undefined> {
+  private async admit(
+    target: URL,
+    answer: ServerResponse | Duplex,
+  ): Promise<{ address: string; family: 4 | 6 } | undefined> {
     try {
       this.guard.checkUrl(target);
       const [first] = await this.guard.resolve(target.hostname);
@@ -261,6 +304,10 @@ function refuse(response: ServerResponse, status: number, reason: string): void 
 }
 
 function rawRefuse(socket: Duplex, status: number, reason: string): void {
-  const text = { 400: "Bad Request", 403: "Forbidden", 502: "Bad Gateway", 503: "Service Unavailable" }[status] ?? "Error";
-  if (!socket.destroyed) socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(reason) + 1}\r\n\r\n${reason}\n`);
+  const text =
+    { 400: "Bad Request", 403: "Forbidden", 502: "Bad Gateway", 503: "Service Unavailable" }[status] ?? "Error";
+  if (!socket.destroyed)
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(reason) + 1}\r\n\r\n${reason}\n`,
+    );
 }

@@ -41,7 +41,12 @@ export function processTree(root: number, pids = allPids()): BrowserProcess[] {
   while (queue.length > 0) {
     const pid = queue.shift()!;
     const rss = residentBytes(pid);
-    if (rss !== undefined) found.push({ pid, rss, type: pid === root ? "browser" : (/--type=([\w-]+)/.exec(commandLine(pid))?.[1] ?? "other") });
+    if (rss !== undefined)
+      found.push({
+        pid,
+        rss,
+        type: pid === root ? "browser" : (/--type=([\w-]+)/.exec(commandLine(pid))?.[1] ?? "other"),
+      });
     queue.push(...(children.get(pid) ?? []));
   }
   return found;
@@ -49,7 +54,9 @@ export function processTree(root: number, pids = allPids()): BrowserProcess[] {
 
 function allPids(): number[] {
   try {
-    return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
+    return readdirSync("/proc")
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number);
   } catch {
     return [];
   }

@@ -24,7 +24,8 @@ export interface RenderedDocument {
   readonly html: string;
 }
 
-export type RenderFailureKind = "timeout" | "crashed" | "memory" | "navigation" | "budget" | "unavailable" | "aborted" | "failed";
+export type RenderFailureKind =
+  "timeout" | "crashed" | "memory" | "navigation" | "budget" | "unavailable" | "aborted" | "failed";
 
 /** A page that could not be rendered; `reason` is short and safe to show the caller. */
 export class RenderFailure extends Error {
@@ -39,10 +40,26 @@ export class RenderFailure extends Error {
 
 /** What a page can pull that never changes its words: images and fonts are off in the browser itself, media by address. */
 const BLOCKED_TYPES = new Set(["image", "media", "font", "texttrack"]);
-const MEDIA_URLS = ["mp4", "webm", "ogv", "ogg", "mp3", "m4a", "aac", "wav", "flac", "mov", "m3u8", "mpd", "vtt", "woff", "woff2", "ttf", "otf", "eot"].flatMap((extension) => [
-  `*.${extension}`,
-  `*.${extension}?*`,
-]);
+const MEDIA_URLS = [
+  "mp4",
+  "webm",
+  "ogv",
+  "ogg",
+  "mp3",
+  "m4a",
+  "aac",
+  "wav",
+  "flac",
+  "mov",
+  "m3u8",
+  "mpd",
+  "vtt",
+  "woff",
+  "woff2",
+  "ttf",
+  "otf",
+  "eot",
+].flatMap((extension) => [`*.${extension}`, `*.${extension}?*`]);
 /** Requests that stay open by design: they never count against the network going quiet. */
 const STREAMING_TYPES = new Set(["eventsource", "websocket"]);
 
@@ -107,7 +124,10 @@ export class RenderSession {
    * reader would, by following the link `href` on the page at `from` inside the app,
    * for client-side routes the server does not answer (a static host's 404).
    */
-  async render(url: string, options: { signal?: AbortSignal; via?: { from: string; href: string } } = {}): Promise<RenderedDocument> {
+  async render(
+    url: string,
+    options: { signal?: AbortSignal; via?: { from: string; href: string } } = {},
+  ): Promise<RenderedDocument> {
     const { limits } = this.renderer;
     if (this.closed) throw new RenderFailure("aborted", "the crawl ended");
     if (this.pagesRendered >= limits.crawlPages || this.msRendered >= limits.crawlSeconds * 1000) {
@@ -136,8 +156,22 @@ export class RenderSession {
     const context = this.context;
     this.context = undefined;
     try {
-      const open = context ? await within(context.catch(() => undefined), CLOSE_TIMEOUT_MS) : undefined;
-      if (open && (await within(open.close().then(() => true, () => true), CLOSE_TIMEOUT_MS)) === undefined) {
+      const open = context
+        ? await within(
+            context.catch(() => undefined),
+            CLOSE_TIMEOUT_MS,
+          )
+        : undefined;
+      if (
+        open &&
+        (await within(
+          open.close().then(
+            () => true,
+            () => true,
+          ),
+          CLOSE_TIMEOUT_MS,
+        )) === undefined
+      ) {
         this.renderer.restart("a crawl's browser context would not close");
       }
     } finally {
@@ -148,7 +182,10 @@ export class RenderSession {
   private contextReady(): Promise<BrowserContext> {
     this.context ??= this.openContext().catch((error: unknown) => {
       this.context = undefined;
-      throw new RenderFailure("unavailable", `the browser could not be started (${(error as Error).message.split("\n")[0]})`);
+      throw new RenderFailure(
+        "unavailable",
+        `the browser could not be started (${(error as Error).message.split("\n")[0]})`,
+      );
     });
     return this.context;
   }
@@ -197,7 +234,11 @@ export class RenderSession {
     return opened;
   }
 
-  private async renderPage(context: BrowserContext, url: string, options: { signal?: AbortSignal; via?: { from: string; href: string } }): Promise<RenderedDocument> {
+  private async renderPage(
+    context: BrowserContext,
+    url: string,
+    options: { signal?: AbortSignal; via?: { from: string; href: string } },
+  ): Promise<RenderedDocument> {
     const { limits } = this.renderer;
     const page = await this.tab(context);
     const network = new NetworkQuiet(page, BLOCKED_TYPES);
@@ -207,21 +248,35 @@ export class RenderSession {
       failure ??= reason;
       // A script that never yields (while (true)) would keep a graceful close waiting on its renderer:
       // the renderer is crashed first (handled off its main thread), then the tab is closed.
-      void this.devtools.get(page)?.send("Page.crash").catch(() => undefined);
+      void this.devtools
+        .get(page)
+        ?.send("Page.crash")
+        .catch(() => undefined);
       void page.close().catch(() => undefined);
     };
     // Leaving a page is allowed (accept), anything else a page asks is refused (dismiss).
-    const onDialog = (dialog: Dialog) => void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()).catch(() => undefined);
+    const onDialog = (dialog: Dialog) =>
+      void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()).catch(() => undefined);
     const onDownload = (download: Download) => void download.cancel().catch(() => undefined);
     const onCrash = () => stop(new RenderFailure("crashed", "the page crashed (it may have used too much memory)"));
     const onNavigated = (frame: Frame) => {
-      if (frame === page.mainFrame() && ++navigations > limits.maxNavigations) stop(new RenderFailure("navigation", `the page navigated more than ${limits.maxNavigations} times (a redirect loop)`));
+      if (frame === page.mainFrame() && ++navigations > limits.maxNavigations)
+        stop(
+          new RenderFailure(
+            "navigation",
+            `the page navigated more than ${limits.maxNavigations} times (a redirect loop)`,
+          ),
+        );
     };
     page.on("dialog", onDialog);
     page.on("download", onDownload);
     page.on("crash", onCrash);
     page.on("framenavigated", onNavigated);
-    const timer = setTimeout(() => stop(new RenderFailure("timeout", `the page did not finish rendering within ${limits.pageTimeoutMs / 1000} s`)), limits.pageTimeoutMs);
+    const timer = setTimeout(
+      () =>
+        stop(new RenderFailure("timeout", `the page did not finish rendering within ${limits.pageTimeoutMs / 1000} s`)),
+      limits.pageTimeoutMs,
+    );
     const onAbort = () => stop(new RenderFailure("aborted", "the crawl ended"));
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
@@ -243,10 +298,19 @@ export class RenderSession {
       if (failure) throw failure;
       if (error instanceof RenderFailure) throw error;
       const message = (error as Error).message ?? "";
-      if (/crash/i.test(message)) throw new RenderFailure("crashed", "the page crashed (it may have used too much memory)");
-      if (/closed|disconnected/i.test(message)) throw new RenderFailure("crashed", "the browser closed while rendering the page");
-      if (/timeout/i.test(message)) throw new RenderFailure("timeout", `the page did not finish rendering within ${limits.pageTimeoutMs / 1000} s`);
-      throw new RenderFailure("failed", `the page could not be rendered (${message.split("\n")[0]?.replace(/^page\.\w+: /, "").slice(0, 120)})`);
+      if (/crash/i.test(message))
+        throw new RenderFailure("crashed", "the page crashed (it may have used too much memory)");
+      if (/closed|disconnected/i.test(message))
+        throw new RenderFailure("crashed", "the browser closed while rendering the page");
+      if (/timeout/i.test(message))
+        throw new RenderFailure("timeout", `the page did not finish rendering within ${limits.pageTimeoutMs / 1000} s`);
+      throw new RenderFailure(
+        "failed",
+        `the page could not be rendered (${message
+          .split("\n")[0]
+          ?.replace(/^page\.\w+: /, "")
+          .slice(0, 120)})`,
+      );
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
@@ -257,7 +321,15 @@ export class RenderSession {
       page.off("framenavigated", onNavigated);
       // Only a tab that rendered cleanly serves the next address; any other is closed with what it was doing.
       if (clean && !this.closed && !page.isClosed()) this.idle.push(page);
-      else if ((await within(page.close().then(() => true, () => true), CLOSE_TIMEOUT_MS)) === undefined) {
+      else if (
+        (await within(
+          page.close().then(
+            () => true,
+            () => true,
+          ),
+          CLOSE_TIMEOUT_MS,
+        )) === undefined
+      ) {
         this.renderer.restart("a tab would not close");
       }
     }
@@ -274,7 +346,8 @@ async function followInApp(page: Page, href: string, target: string): Promise<vo
   const wanted = new URL(target).href;
   const deadline = Date.now() + 3_000;
   while (Date.now() < deadline && stripSlash(page.url()) !== stripSlash(wanted)) await page.waitForTimeout(25);
-  if (stripSlash(page.url()) !== stripSlash(wanted)) throw new RenderFailure("failed", "the app did not route to the page");
+  if (stripSlash(page.url()) !== stripSlash(wanted))
+    throw new RenderFailure("failed", "the app did not route to the page");
 }
 
 /** Runs in the page (as source: this project's TypeScript has no DOM types). */
@@ -318,7 +391,9 @@ class NetworkQuiet {
     for (;;) {
       const now = performance.now();
       if (now >= deadline || (this.inFlight <= 0 && now - this.lastChange >= quietMs)) return;
-      await new Promise((resolve) => setTimeout(resolve, this.inFlight <= 0 ? Math.max(5, quietMs - (now - this.lastChange)) : 25));
+      await new Promise((resolve) =>
+        setTimeout(resolve, this.inFlight <= 0 ? Math.max(5, quietMs - (now - this.lastChange)) : 25),
+      );
     }
   }
 

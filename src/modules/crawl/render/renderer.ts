@@ -141,7 +141,8 @@ export class BrowserRenderer implements Renderer {
     this.limits = { ...defaultRenderLimits, ...limits };
     this.pages = new Semaphore(this.limits.pagesAtOnce);
     this.proxy = new GuardedProxy(guard, {
-      onRefused: ({ target, reason }) => this.logger.debug({ target, reason }, "a rendered page's connection was refused"),
+      onRefused: ({ target, reason }) =>
+        this.logger.debug({ target, reason }, "a rendered page's connection was refused"),
     });
   }
 
@@ -293,7 +294,13 @@ export class BrowserRenderer implements Renderer {
     if (!running) return;
     const browser = await running.catch(() => undefined);
     if (!browser) return;
-    const closed = await Promise.race([browser.close().then(() => true, () => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000).unref())]);
+    const closed = await Promise.race([
+      browser.close().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000).unref()),
+    ]);
     if (!closed) {
       // A browser that will not close is killed, with every process of it.
       for (const process of this.processes()) {
@@ -313,7 +320,10 @@ export class BrowserRenderer implements Renderer {
     this.watchdog = undefined;
     if (this.restartWhenIdle) {
       this.restartWhenIdle = false;
-      this.logger.warn({ ceilingMb: this.limits.browserMemoryMb }, "the rendering browser grew past its memory ceiling; restarting it");
+      this.logger.warn(
+        { ceilingMb: this.limits.browserMemoryMb },
+        "the rendering browser grew past its memory ceiling; restarting it",
+      );
       void this.stopBrowser();
       return;
     }
@@ -334,7 +344,10 @@ export class BrowserRenderer implements Renderer {
           } catch {
             // already gone
           }
-          this.logger.warn({ pid: process.pid, rssMb: Math.round(process.rss / 1048576) }, "a rendered page went past its memory ceiling; stopped it");
+          this.logger.warn(
+            { pid: process.pid, rssMb: Math.round(process.rss / 1048576) },
+            "a rendered page went past its memory ceiling; stopped it",
+          );
           continue; // gone with its page: not what the browser keeps
         }
         total += process.rss;

@@ -10,17 +10,36 @@ import type { SiteProfile } from "../site-profile.js";
  * simply not observable from outside (competitive intelligence). A dimension
  * that does not apply weighs little in the total and is never a strength or gap.
  */
-export type Silence = { readonly means: "early"; readonly why: string } | { readonly means: "not_applicable"; readonly why: string };
+export type Silence =
+  { readonly means: "early"; readonly why: string } | { readonly means: "not_applicable"; readonly why: string };
 
-const AI_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["ai_capability_depth", "model_strategy", "ai_governance", "cost_token_economics", "data_strategy_flywheel"]);
+const AI_DIMENSIONS: ReadonlySet<DimensionId> = new Set([
+  "ai_capability_depth",
+  "model_strategy",
+  "ai_governance",
+  "cost_token_economics",
+  "data_strategy_flywheel",
+]);
 /** What an open-source project with no commercial offer has no reason to publish. */
-const COMMERCIAL_ONLY: ReadonlySet<DimensionId> = new Set(["pricing_packaging", "compliance_certifications", "enterprise_readiness", "reliability_operations", "talent_organization"]);
+const COMMERCIAL_ONLY: ReadonlySet<DimensionId> = new Set([
+  "pricing_packaging",
+  "compliance_certifications",
+  "enterprise_readiness",
+  "reliability_operations",
+  "talent_organization",
+]);
 /**
  * What a product sold through a sales conversation (no prices, a sales path) has no reason to publish:
  * a regulated vendor, a services firm or an enterprise platform onboards each customer by hand and
  * documents under contract, so public docs, a changelog and a self-serve start are not expected.
  */
-const SELF_SERVE_ONLY: ReadonlySet<DimensionId> = new Set(["documentation_quality", "developer_platform", "delivery_velocity", "onboarding_activation", "customer_success"]);
+const SELF_SERVE_ONLY: ReadonlySet<DimensionId> = new Set([
+  "documentation_quality",
+  "developer_platform",
+  "delivery_velocity",
+  "onboarding_activation",
+  "customer_success",
+]);
 /** Rarely public even at mature companies: silence says nothing about the stage. */
 const NOT_OBSERVABLE: ReadonlySet<DimensionId> = new Set(["market_intelligence", "architecture_systems"]);
 
@@ -34,13 +53,29 @@ export function excusedDespiteReadings(dimension: DimensionId, profile: SiteProf
 }
 
 export function whenSilent(dimension: DimensionId, profile: SiteProfile): Silence {
-  if (excusedDespiteReadings(dimension, profile)) return { means: "not_applicable", why: `it does not apply: ${profile.because.ai}` };
-  if (COMMERCIAL_ONLY.has(dimension) && profile.openSource) return { means: "not_applicable", why: `it does not apply: ${profile.because.openSource}` };
-  if (dimension === "pricing_packaging" && profile.salesLed) return { means: "not_applicable", why: `it does not apply: ${profile.because.salesLed}` };
+  if (excusedDespiteReadings(dimension, profile))
+    return { means: "not_applicable", why: `it does not apply: ${profile.because.ai}` };
+  if (COMMERCIAL_ONLY.has(dimension) && profile.openSource)
+    return { means: "not_applicable", why: `it does not apply: ${profile.because.openSource}` };
+  if (dimension === "pricing_packaging" && profile.salesLed)
+    return { means: "not_applicable", why: `it does not apply: ${profile.because.salesLed}` };
   if (SELF_SERVE_ONLY.has(dimension) && profile.salesLed) {
-    return { means: "not_applicable", why: `it does not apply: ${profile.because.salesLed.replace("where published prices are not expected", "where public docs, changelogs and self-serve starts are not expected")}` };
+    return {
+      means: "not_applicable",
+      why: `it does not apply: ${profile.because.salesLed.replace("where published prices are not expected", "where public docs, changelogs and self-serve starts are not expected")}`,
+    };
   }
-  if (NOT_OBSERVABLE.has(dimension)) return { means: "not_applicable", why: "mature companies often keep this to themselves, so its absence from the site says nothing about the stage" };
-  if (AI_DIMENSIONS.has(dimension)) return { means: "early", why: `${profile.because.ai}, yet says nothing about this` };
-  return { means: "early", why: profile.openSource ? "an established project usually shows this" : "an established product usually shows this on its site" };
+  if (NOT_OBSERVABLE.has(dimension))
+    return {
+      means: "not_applicable",
+      why: "mature companies often keep this to themselves, so its absence from the site says nothing about the stage",
+    };
+  if (AI_DIMENSIONS.has(dimension))
+    return { means: "early", why: `${profile.because.ai}, yet says nothing about this` };
+  return {
+    means: "early",
+    why: profile.openSource
+      ? "an established project usually shows this"
+      : "an established product usually shows this on its site",
+  };
 }

@@ -70,4 +70,7 @@ export const productFramework: Framework = {
   ],
 };
 
-export const frameworks: Readonly<Record<FrameworkId, Framework>> = { maturity: maturityFramework, product: productFramework };
+export const frameworks: Readonly<Record<FrameworkId, Framework>> = {
+  maturity: maturityFramework,
+  product: productFramework,
+};

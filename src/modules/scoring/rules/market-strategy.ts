@@ -14,22 +14,36 @@ import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /** Every category, so rules can walk all pages through pagesIn (a new category breaks the build here). */
 const ALL: readonly PageCategory[] = Object.keys({
-  pricing: 1, docs: 1, api_reference: 1, changelog: 1, security: 1, privacy: 1, careers: 1,
-  customers: 1, integrations: 1, status: 1, blog: 1, about: 1, other: 1,
+  pricing: 1,
+  docs: 1,
+  api_reference: 1,
+  changelog: 1,
+  security: 1,
+  privacy: 1,
+  careers: 1,
+  customers: 1,
+  integrations: 1,
+  status: 1,
+  blog: 1,
+  about: 1,
+  other: 1,
 } satisfies Record<PageCategory, 1>) as PageCategory[];
 
 /** A measured outcome: "38%", "10x", "3× faster", "20 hours saved". No "g" flag: facts reuse the object. */
 // ("3x faster", "10x more", not a standard's name: "802.1X".)
-const QUANTIFIED = /\b\d+(?:[.,]\d+)?\s?(?:%|×)|(?<![.\d])\b\d+(?:\.\d+)?\s?x\s+(?:faster|more|less|better|cheaper|quicker|growth|revenue|the|higher|lower|fewer)\b|\b\d+\s?(?:hours?|days?|weeks?|minutes?)\s(?:faster|saved|sooner|less|back)\b/i;
+const QUANTIFIED =
+  /\b\d+(?:[.,]\d+)?\s?(?:%|×)|(?<![.\d])\b\d+(?:\.\d+)?\s?x\s+(?:faster|more|less|better|cheaper|quicker|growth|revenue|the|higher|lower|fewer)\b|\b\d+\s?(?:hours?|days?|weeks?|minutes?)\s(?:faster|saved|sooner|less|back)\b/i;
 
 /** Up to `limit` mentions of `pattern` on the page that states the offer (the home page, or its stand-in: SiteFacts.front). */
 function onHome(facts: SiteFacts, pattern: RegExp, limit = 5): Mention[] {
   const { front } = facts;
-  return facts.mentions(pattern, { in: ["other"], limit: 40 }).filter((mention) => mention.url === front.url).slice(0, limit);
+  return facts
+    .mentions(pattern, { in: ["other"], limit: 40 })
+    .filter((mention) => mention.url === front.url)
+    .slice(0, limit);
 }
 
 const wordsIn = (text: string): number => text.trim().split(/\s+/).length;
-
 
 // ---------------------------------------------------------------- market_intelligence
 
@@ -38,7 +52,8 @@ const CODE_HOST = /^https?:\/\/(www\.)?(github\.com|gitlab\.com|bitbucket\.org)\
 const DATED_POST = /\/(?:19|20)\d\d[/-]\d\d(?:[/-]\d\d)?[/-]/;
 // ASCII classes, not \p{L}: a "u" regex scans about nine times slower, and these run over every sentence.
 // A product named after "vs" (a capital, not a quarter or a metric): "Acme vs Zendesk", not "+20% vs Q2" or "latency vs payload size".
-const COMPARISON_TEXT = /(?:^|[\s(])(?:vs\.?|versus)\s+(?!Q[1-4]\b|[A-Z][a-z]+ (?:\w+ ){0,3}[Ss]ize\b|[A-Z][a-z]+ (?:\w+ ){0,3}(?:[Tt]imes?|[Rr]ate|[Pp]ace|[Ss]peed|[Cc]ost)\b)[A-Z][\w.-]*|\b[Aa]lternatives? to\s+[A-Z]/;
+const COMPARISON_TEXT =
+  /(?:^|[\s(])(?:vs\.?|versus)\s+(?!Q[1-4]\b|[A-Z][a-z]+ (?:\w+ ){0,3}[Ss]ize\b|[A-Z][a-z]+ (?:\w+ ){0,3}(?:[Tt]imes?|[Rr]ate|[Pp]ace|[Ss]peed|[Cc]ost)\b)[A-Z][\w.-]*|\b[Aa]lternatives? to\s+[A-Z]/;
 // Research about the market: a state-of report, an industry or analyst paper, a benchmark, a survey. A "security white
 // paper" or a "technical whitepaper" describes the product, and "we provide research reports" sells a service.
 const RESEARCH =
@@ -53,26 +68,53 @@ export function marketIntelligence(facts: SiteFacts) {
   // Comparison pages, by URL ("/vs/zendesk", "/alternatives/x") or by a heading or sentence ("Acme vs Zendesk").
   // A code host's "/compare/v1...v2" is a diff between releases, not a page comparing products.
   // A dated blog post with "vs" in its address ("/2016-04-01-response-time-vs-payload-size") is an article, not a comparison page.
-  const links = facts.linksMatching(COMPARISON_LINK).filter((link) => !CODE_HOST.test(link.url) && !DATED_POST.test(pathOf(link.url)));
+  const links = facts
+    .linksMatching(COMPARISON_LINK)
+    .filter((link) => !CODE_HOST.test(link.url) && !DATED_POST.test(pathOf(link.url)));
   const texts = facts.mentions(COMPARISON_TEXT, { limit: 10 });
   const targets = new Set([...links.map((link) => link.url), ...texts.map((mention) => mention.url)]);
-  const comparisonEvidence: Evidence[] = [...links.slice(0, 2).map((link) => ({ url: link.url, text: `comparison page: ${link.text}` })), ...texts.slice(0, 2)];
+  const comparisonEvidence: Evidence[] = [
+    ...links.slice(0, 2).map((link) => ({ url: link.url, text: `comparison page: ${link.text}` })),
+    ...texts.slice(0, 2),
+  ];
   // A site with comparison content usually has one or two; six or more is a deliberate competitive programme.
-  counted(assessor, 2, targets.size, [2, 6], plural(targets.size, "comparison or alternatives page"), "no comparison or alternatives pages",
-    comparisonEvidence);
+  counted(
+    assessor,
+    2,
+    targets.size,
+    [2, 6],
+    plural(targets.size, "comparison or alternatives page"),
+    "no comparison or alternatives pages",
+    comparisonEvidence,
+  );
 
   const researchPages = facts.pagesMentioning(RESEARCH);
   // One report is already more than most sites publish; four shows a research habit.
-  counted(assessor, 1.5, researchPages, [1, 4], `reports or research on ${plural(researchPages, "page")}`,
-    "no reports, benchmarks or research published", facts.mentions(RESEARCH, { limit: 2 }));
+  counted(
+    assessor,
+    1.5,
+    researchPages,
+    [1, 4],
+    `reports or research on ${plural(researchPages, "page")}`,
+    "no reports, benchmarks or research published",
+    facts.mentions(RESEARCH, { limit: 2 }),
+  );
 
   const positioning = facts.mentions(POSITIONING, { limit: 5 });
   // Naming the category or an analyst placement once is common; three distinct claims is deliberate positioning.
-  counted(assessor, 1, positioning.length, [1, 3], "positions itself in a named category", "no positioning against a named category", positioning.slice(0, 2));
+  counted(
+    assessor,
+    1,
+    positioning.length,
+    [1, 3],
+    "positions itself in a named category",
+    "no positioning against a named category",
+    positioning.slice(0, 2),
+  );
 
   return assessor.done(
     targets.size === 0
-      ? "Publish honest comparison pages (\"Acme vs X\", alternatives) for the competitors buyers weigh you against."
+      ? 'Publish honest comparison pages ("Acme vs X", alternatives) for the competitors buyers weigh you against.'
       : "Publish original research or benchmarks about your market, and name the category you lead.",
   );
 }
@@ -87,7 +129,8 @@ const AUDIENCE =
   /\bfor (?:\w+ ){0,2}(?:teams?|developers|engineers|startups|businesses|companies|enterprises?|marketers|designers|agencies|creators|founders|sellers|recruiters|clinics|schools|lawyers|accountants)\b/i;
 const PROBLEM =
   /\b(?:tired of|struggl\w+|frustrat\w+|painful|wasted?|stop (?:wasting|losing|juggling)|instead of|manual(?:ly)?|spreadsheets?|the problem|too (?:slow|expensive|hard|many))\b/i;
-const SOLUTION = /\b(?:in \d+ (?:simple |easy )?steps|step \d|so (?:that )?you can|lets you|helps? (?:you|your|teams)|with \w+,? you)\b/i;
+const SOLUTION =
+  /\b(?:in \d+ (?:simple |easy )?steps|step \d|so (?:that )?you can|lets you|helps? (?:you|your|teams)|with \w+,? you)\b/i;
 
 /** A description the site generator wrote, not the company. */
 const GENERATOR_DEFAULT =
@@ -116,9 +159,14 @@ export function valueProposition(facts: SiteFacts) {
     assessor.signal(2, undefined, `no headline (h1) ${where}`);
   } else {
     const score = specificity(h1);
-    assessor.signal(2, score, score >= 50 ? "a specific headline (outcome and audience)" : "a vague headline (no outcome or audience, or buzzwords)", [
-      { url: front.url, text: `headline: "${h1}"` },
-    ]);
+    assessor.signal(
+      2,
+      score,
+      score >= 50
+        ? "a specific headline (outcome and audience)"
+        : "a vague headline (no outcome or audience, or buzzwords)",
+      [{ url: front.url, text: `headline: "${h1}"` }],
+    );
   }
 
   // A site generator's default ("A website built through Hugo and blogdown", "Just another WordPress site") says nothing.
@@ -128,35 +176,65 @@ export function valueProposition(facts: SiteFacts) {
     assessor.signal(1, undefined, "no meta description on the home page");
   } else {
     // Search engines show ~150 characters; 50 is a thin description, 120 a full one.
-    const score = weighted([[1, moreIsBetter(description.length, 50, 120)], [2, specificity(description)]]);
+    const score = weighted([
+      [1, moreIsBetter(description.length, 50, 120)],
+      [2, specificity(description)],
+    ]);
     assessor.signal(1, score, score >= 50 ? "a specific meta description" : "a thin or generic meta description", [
       { url: home.url, text: `meta description: "${description.slice(0, 160)}"` },
     ]);
   }
 
   // An outcome is a sentence ("50-300% faster than without Caffeine"), not a bare figure in a banner ("75% Apps Fail Basic").
-  const outcomes = onHome(facts, QUANTIFIED, 10).filter((mention) => wordsIn(mention.text) >= 5 && !/\b(uptime|availability|accuracy)\b/i.test(mention.text)).slice(0, 5);
+  const outcomes = onHome(facts, QUANTIFIED, 10)
+    .filter((mention) => wordsIn(mention.text) >= 5 && !/\b(uptime|availability|accuracy)\b/i.test(mention.text))
+    .slice(0, 5);
   // One measured outcome on the home page is typical of a good page; three makes the promise concrete.
-  counted(assessor, 2, outcomes.length, [1, 3], `${plural(outcomes.length, "quantified outcome")} ${where}`,
-    `no quantified outcomes ${where}`, outcomes.slice(0, 2));
+  counted(
+    assessor,
+    2,
+    outcomes.length,
+    [1, 3],
+    `${plural(outcomes.length, "quantified outcome")} ${where}`,
+    `no quantified outcomes ${where}`,
+    outcomes.slice(0, 2),
+  );
 
   // Each half is a sentence that says it: "how it works" as a heading, or "Let us help you be awesome", say neither.
-  const problem = onHome(facts, PROBLEM, 5).filter((mention) => wordsIn(mention.text) >= 5).slice(0, 1);
-  const solution = onHome(facts, SOLUTION, 5).filter((mention) => wordsIn(mention.text) >= 6 && !/\blet us help you be\b/i.test(mention.text)).slice(0, 1);
+  const problem = onHome(facts, PROBLEM, 5)
+    .filter((mention) => wordsIn(mention.text) >= 5)
+    .slice(0, 1);
+  const solution = onHome(facts, SOLUTION, 5)
+    .filter((mention) => wordsIn(mention.text) >= 6 && !/\blet us help you be\b/i.test(mention.text))
+    .slice(0, 1);
   const narrative = problem.length + solution.length;
   // Both halves tell a story (85); one half is a fragment (55).
-  const story = ["no problem → solution narrative", "half a narrative (problem or solution, not both)", `a problem → solution narrative ${where}`];
-  assessor.signal(1, narrative === 0 ? undefined : narrative === 2 ? 85 : 55, story[narrative]!, [...problem, ...solution]);
+  const story = [
+    "no problem → solution narrative",
+    "half a narrative (problem or solution, not both)",
+    `a problem → solution narrative ${where}`,
+  ];
+  assessor.signal(1, narrative === 0 ? undefined : narrative === 2 ? 85 : 55, story[narrative]!, [
+    ...problem,
+    ...solution,
+  ]);
 
   // Placeholder copy on the home page means no real proposition is being made yet.
   const placeholder = onHome(facts, /\b(lorem ipsum|coming soon|under construction)\b/i, 1);
   if (placeholder.length > 0) {
-    assessor.penalty(2, `placeholder copy ${where}`, placeholder.map((mention) => ({ url: mention.url, text: `placeholder copy ${where}: "${mention.text.slice(0, 80)}"` })));
+    assessor.penalty(
+      2,
+      `placeholder copy ${where}`,
+      placeholder.map((mention) => ({
+        url: mention.url,
+        text: `placeholder copy ${where}: "${mention.text.slice(0, 80)}"`,
+      })),
+    );
   }
 
   return assessor.done(
     outcomes.length === 0
-      ? "State a measured outcome on the home page (\"cut support costs 38%\") and say who it is for in the headline."
+      ? 'State a measured outcome on the home page ("cut support costs 38%") and say who it is for in the headline.'
       : "Make the headline name the audience and the outcome in plain words, without buzzwords.",
   );
 }
@@ -169,14 +247,28 @@ const HELP_DESK_ARTICLE = /\/(?:support|help|kb)\/solutions?\/|\/solutions?\/art
 const FOR_SEGMENT =
   /\b(?:built |made |designed )?for (?:(?:small|growing|modern|large|global|fast-growing|high-growth) )?(?:start-?ups?|smbs?|small business(?:es)?|mid-?market|enterprises?|agencies|freelancers|developers|engineering teams|product teams|marketing teams|sales teams|support teams|finance teams|hr teams|it teams|designers|marketers|recruiters|healthcare|fintech|financial services|banks|insurance|e-?commerce|retail(?:ers)?|education|schools|universities|government|public sector|non-?profits|manufacturing|logistics|real estate|legal|law firms|media)\b/i;
 const SEGMENTS: ReadonlyArray<readonly [string, RegExp]> = [
-  ["startups", /\bstart-?ups?\b/i], ["small business", /\b(?:small business(?:es)?|smbs?|smes?)\b/i], ["mid-market", /\bmid-?market\b/i],
-  ["enterprise", /\benterprises?\b/i], ["agencies", /\bagenc(?:y|ies)\b/i], ["freelancers", /\bfreelancers?\b/i],
-  ["developers", /\b(?:developers?|engineering)\b/i], ["product teams", /\bproduct (?:teams?|managers?)\b/i],
-  ["marketing", /\bmarket(?:ers|ing(?:[- ]teams?)?)\b/i], ["sales", /\bsales(?:[- ]teams?)?\b/i], ["support", /\bsupport[- ]teams?\b/i],
-  ["finance", /\b(?:finance|fintech|financial[- ]services|banks?|banking|insurance)\b/i], ["healthcare", /\b(?:health ?care|clinics?|hospitals?)\b/i],
-  ["commerce", /\b(?:e-?commerce|retail(?:ers)?)\b/i], ["education", /\b(?:education|schools?|universities|edtech)\b/i],
-  ["public sector", /\b(?:government|public[- ]sector)\b/i], ["nonprofits", /\bnon-?profits?\b/i], ["manufacturing", /\bmanufacturing\b/i],
-  ["logistics", /\blogistics\b/i], ["legal", /\b(?:legal|law[- ]firms?)\b/i], ["real estate", /\breal[- ]estate\b/i], ["media", /\bmedia\b/i],
+  ["startups", /\bstart-?ups?\b/i],
+  ["small business", /\b(?:small business(?:es)?|smbs?|smes?)\b/i],
+  ["mid-market", /\bmid-?market\b/i],
+  ["enterprise", /\benterprises?\b/i],
+  ["agencies", /\bagenc(?:y|ies)\b/i],
+  ["freelancers", /\bfreelancers?\b/i],
+  ["developers", /\b(?:developers?|engineering)\b/i],
+  ["product teams", /\bproduct (?:teams?|managers?)\b/i],
+  ["marketing", /\bmarket(?:ers|ing(?:[- ]teams?)?)\b/i],
+  ["sales", /\bsales(?:[- ]teams?)?\b/i],
+  ["support", /\bsupport[- ]teams?\b/i],
+  ["finance", /\b(?:finance|fintech|financial[- ]services|banks?|banking|insurance)\b/i],
+  ["healthcare", /\b(?:health ?care|clinics?|hospitals?)\b/i],
+  ["commerce", /\b(?:e-?commerce|retail(?:ers)?)\b/i],
+  ["education", /\b(?:education|schools?|universities|edtech)\b/i],
+  ["public sector", /\b(?:government|public[- ]sector)\b/i],
+  ["nonprofits", /\bnon-?profits?\b/i],
+  ["manufacturing", /\bmanufacturing\b/i],
+  ["logistics", /\blogistics\b/i],
+  ["legal", /\b(?:legal|law[- ]firms?)\b/i],
+  ["real estate", /\breal[- ]estate\b/i],
+  ["media", /\bmedia\b/i],
 ];
 const SEGMENT_PLAN =
   /^(?:start-?ups?|teams?|business|enterprise|agency|agencies|individual|personal|solo|freelancer|small business|scale-?up|nonprofit|education|student)\b/i;
@@ -184,19 +276,38 @@ const SEGMENT_PLAN =
 export function targetSegments(facts: SiteFacts) {
   const assessor = new Assessor();
 
-  const solutionLinks = facts.linksMatching(SOLUTION_LINK).filter((link) => SOLUTION_LINK.test(pathOf(link.url)) && !HELP_DESK_ARTICLE.test(pathOf(link.url)));
+  const solutionLinks = facts
+    .linksMatching(SOLUTION_LINK)
+    .filter((link) => SOLUTION_LINK.test(pathOf(link.url)) && !HELP_DESK_ARTICLE.test(pathOf(link.url)));
   // Two solutions pages (say, one per size) is a typical start; six covers industries and roles.
-  counted(assessor, 2, solutionLinks.length, [2, 6], `${plural(solutionLinks.length, "solutions page")} by industry, role or size`,
-    "no solutions pages by industry, role or size", solutionLinks.slice(0, 2).map((link) => ({ url: link.url, text: `solutions page: ${link.text}` })));
+  counted(
+    assessor,
+    2,
+    solutionLinks.length,
+    [2, 6],
+    `${plural(solutionLinks.length, "solutions page")} by industry, role or size`,
+    "no solutions pages by industry, role or size",
+    solutionLinks.slice(0, 2).map((link) => ({ url: link.url, text: `solutions page: ${link.text}` })),
+  );
 
   const forMentions = facts.mentions(FOR_SEGMENT, { limit: 20 });
   const named = new Set<string>();
-  for (const text of [...forMentions.map((mention) => mention.text), ...solutionLinks.map((link) => pathOf(link.url))]) {
+  for (const text of [
+    ...forMentions.map((mention) => mention.text),
+    ...solutionLinks.map((link) => pathOf(link.url)),
+  ]) {
     for (const [label, pattern] of SEGMENTS) if (pattern.test(text)) named.add(label);
   }
   // Naming two segments ("for startups and enterprises") is common; six distinct ones is a segmented go-to-market.
-  counted(assessor, 1.5, named.size, [2, 6], `names ${plural(named.size, "segment")} (${[...named].slice(0, 4).join(", ")})`,
-    "names no customer segment (\"for startups\", \"for healthcare\")", forMentions.slice(0, 2));
+  counted(
+    assessor,
+    1.5,
+    named.size,
+    [2, 6],
+    `names ${plural(named.size, "segment")} (${[...named].slice(0, 4).join(", ")})`,
+    'names no customer segment ("for startups", "for healthcare")',
+    forMentions.slice(0, 2),
+  );
 
   const pricing = facts.pagesIn("pricing");
   const plans = new Map<string, string>();
@@ -208,8 +319,15 @@ export function targetSegments(facts: SiteFacts) {
   }
   const [firstPlanUrl] = plans.values();
   // One segment-named plan ("Team") is usual; three (Startup, Team, Enterprise) maps the ladder onto segments.
-  counted(assessor, 1, plans.size, [1, 3], `${plural(plans.size, "plan")} named for a segment`, "no plans named for segments",
-    firstPlanUrl ? [{ url: firstPlanUrl, text: `plans named for segments: ${[...plans.keys()].join(", ")}` }] : []);
+  counted(
+    assessor,
+    1,
+    plans.size,
+    [1, 3],
+    `${plural(plans.size, "plan")} named for a segment`,
+    "no plans named for segments",
+    firstPlanUrl ? [{ url: firstPlanUrl, text: `plans named for segments: ${[...plans.keys()].join(", ")}` }] : [],
+  );
 
   return assessor.done(
     solutionLinks.length === 0
@@ -220,7 +338,8 @@ export function targetSegments(facts: SiteFacts) {
 
 // ---------------------------------------------------------------- customer_proof
 
-const STORY_LINK = /\/(?:customers|case-studies|case-study|customer-stories|stories|success-stories|clients|references|achievements|showcase)\/[\w-]+/i;
+const STORY_LINK =
+  /\/(?:customers|case-studies|case-study|customer-stories|stories|success-stories|clients|references|achievements|showcase)\/[\w-]+/i;
 /**
  * "Used by" alone is the label of a logo strip; in a sentence it must say by whom ("used by 500 teams"), not "used by You" or "used by banks".
  * "Companies like X" names customers only when they use the product ("companies like Stripe use Acme"): otherwise it is a
@@ -236,7 +355,8 @@ const NAMED =
  */
 const SELECTED_BY =
   /(?:^|[.!?]\s+|\n)(?!(?:The|Our|We|You|They|This|That|It|Customers|Companies|Teams|Users)\b)[A-Z][\w&'’.-]+(?: [A-Z][\w&'’.-]+){0,3}(?:, [^,.\n]{2,60},)? (?:has |have )?(?:selected|chose|chooses|picked|adopted|deployed|signed with) (?:[A-Z]|us\b)/;
-const CUSTOMER_COUNT = /(\d[\d,.]{0,15})\s?(k|m|million)?\+?\s(?:companies|teams|customers|businesses|organi[sz]ations|developers|users)\b/i;
+const CUSTOMER_COUNT =
+  /(\d[\d,.]{0,15})\s?(k|m|million)?\+?\s(?:companies|teams|customers|businesses|organi[sz]ations|developers|users)\b/i;
 const TESTIMONIAL =
   /(?:^|[—–~"”]\s*|\s-\s)[a-zà-öø-ÿ][a-zà-öø-ÿ.'’-]*(?: [a-zà-öø-ÿ][a-zà-öø-ÿ.'’-]*){1,3},\s*(?:ceo|cto|coo|cfo|cmo|cpo|vp\b|vice president|head of|director|(?:co-?)?founder|(?:[\w-]+ )?(?:manager|engineer|lead)|president|principal|owner|partner)\b/i;
 const RATING =
@@ -255,16 +375,24 @@ export function customerProof(facts: SiteFacts) {
   const customerPages = facts.pagesIn("customers");
 
   const stories = new Map<string, Evidence>();
-  for (const { url, title } of customerPages) if (STORY_LINK.test(pathOf(url))) stories.set(url, { url, text: `case study: ${title || url}` });
+  for (const { url, title } of customerPages)
+    if (STORY_LINK.test(pathOf(url))) stories.set(url, { url, text: `case study: ${title || url}` });
   for (const { url, text } of facts.linksMatching(STORY_LINK)) {
     if (STORY_LINK.test(pathOf(url)) && !stories.has(url)) stories.set(url, { url, text: `case study: ${text}` });
   }
   // Any story beats a bare customers page (40 floor); three stories is the norm (70), a dozen a proof library (94).
   const [index] = customerPages;
   if (stories.size > 0) {
-    assessor.signal(2, 40 + 0.6 * moreIsBetter(stories.size, 3, 12), plural(stories.size, "case study", "case studies"), [...stories.values()].slice(0, 2));
+    assessor.signal(
+      2,
+      40 + 0.6 * moreIsBetter(stories.size, 3, 12),
+      plural(stories.size, "case study", "case studies"),
+      [...stories.values()].slice(0, 2),
+    );
   } else if (index) {
-    assessor.signal(2, 35, "a customers page without individual case studies", [{ url: index.url, text: "customers page" }]);
+    assessor.signal(2, 35, "a customers page without individual case studies", [
+      { url: index.url, text: "customers page" },
+    ]);
   } else {
     assessor.signal(2, undefined, "no customers page or case studies");
   }
@@ -272,37 +400,67 @@ export function customerProof(facts: SiteFacts) {
   const named = [...facts.mentions(NAMED, { limit: 3 }), ...facts.mentions(SELECTED_BY, { limit: 3 })].slice(0, 3);
   const count = named.map((mention) => customerCount(mention.text)).find((value) => value !== undefined);
   // A stated base is worth more the larger it is: a thousand customers is a median claim, a hundred thousand a leading one.
-  const claim = count === undefined ? "names customers (\"trusted by …\")" : `claims ${count.toLocaleString("en-US")} customers`;
-  assessor.signal(1.5, named.length > 0 ? Math.max(65, count === undefined ? 0 : moreIsBetter(count, 1000, 100_000)) : undefined,
-    named.length > 0 ? claim : "no named customers or logos", named.slice(0, 2));
+  const claim =
+    count === undefined ? 'names customers ("trusted by …")' : `claims ${count.toLocaleString("en-US")} customers`;
+  assessor.signal(
+    1.5,
+    named.length > 0 ? Math.max(65, count === undefined ? 0 : moreIsBetter(count, 1000, 100_000)) : undefined,
+    named.length > 0 ? claim : "no named customers or logos",
+    named.slice(0, 2),
+  );
 
   // At most two measured results per page: one story's five figures are one customer's result, not five.
   const perPage = new Map<string, number>();
-  const numbers = facts.mentions(QUANTIFIED, { in: ["customers"], limit: 30 }).filter((mention) => {
-    const seen = perPage.get(mention.url) ?? 0;
-    perPage.set(mention.url, seen + 1);
-    return seen < 2;
-  }).slice(0, 10);
+  const numbers = facts
+    .mentions(QUANTIFIED, { in: ["customers"], limit: 30 })
+    .filter((mention) => {
+      const seen = perPage.get(mention.url) ?? 0;
+      perPage.set(mention.url, seen + 1);
+      return seen < 2;
+    })
+    .slice(0, 10);
   // Two measured results across the stories is typical; six makes the proof quantitative.
-  counted(assessor, 1.5, numbers.length, [2, 6], `${plural(numbers.length, "measured result")} in customer stories`, "no case studies with numbers",
-    numbers.slice(0, 2));
+  counted(
+    assessor,
+    1.5,
+    numbers.length,
+    [2, 6],
+    `${plural(numbers.length, "measured result")} in customer stories`,
+    "no case studies with numbers",
+    numbers.slice(0, 2),
+  );
 
   const testimonials = facts.mentions(TESTIMONIAL, { limit: 10 });
   // Two attributed quotes is common; six named people with roles is a strong wall of proof.
-  counted(assessor, 1.5, testimonials.length, [2, 6], `${plural(testimonials.length, "testimonial")} with name and role`,
-    "no testimonials with names and roles", testimonials.slice(0, 2));
+  counted(
+    assessor,
+    1.5,
+    testimonials.length,
+    [2, 6],
+    `${plural(testimonials.length, "testimonial")} with name and role`,
+    "no testimonials with names and roles",
+    testimonials.slice(0, 2),
+  );
 
   const ratings: Array<Evidence | Mention> = facts.mentions(RATING, { limit: 2 });
   for (const page of facts.pagesIn(...ALL)) {
-    const rating = page.jsonLd.find((entity) => entity.type === "AggregateRating" || entity.properties.ratingValue !== undefined);
+    const rating = page.jsonLd.find(
+      (entity) => entity.type === "AggregateRating" || entity.properties.ratingValue !== undefined,
+    );
     const value = rating?.properties.ratingValue;
-    if (rating && ratings.length < 2) ratings.push({ url: page.url, text: `structured data: ${rating.type}${value ? ` ${value}` : ""}` });
+    if (rating && ratings.length < 2)
+      ratings.push({ url: page.url, text: `structured data: ${rating.type}${value ? ` ${value}` : ""}` });
   }
-  assessor.signal(1, ratings.length > 0 ? 80 : undefined, ratings.length > 0 ? "review-site ratings shown" : "no review-site ratings", ratings);
+  assessor.signal(
+    1,
+    ratings.length > 0 ? 80 : undefined,
+    ratings.length > 0 ? "review-site ratings shown" : "no review-site ratings",
+    ratings,
+  );
 
   return assessor.done(
     stories.size === 0
-      ? "Publish case studies with named customers and measured results (\"cut onboarding time 40%\")."
+      ? 'Publish case studies with named customers and measured results ("cut onboarding time 40%").'
       : "Add numbers and named, titled quotes to every case study, and show review-site ratings.",
   );
 }

@@ -12,11 +12,21 @@ import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /** Every category, so rules can walk all pages through pagesIn (a new category breaks the build here). */
 const ALL: readonly PageCategory[] = Object.keys({
-  pricing: 1, docs: 1, api_reference: 1, changelog: 1, security: 1, privacy: 1, careers: 1,
-  customers: 1, integrations: 1, status: 1, blog: 1, about: 1, other: 1,
+  pricing: 1,
+  docs: 1,
+  api_reference: 1,
+  changelog: 1,
+  security: 1,
+  privacy: 1,
+  careers: 1,
+  customers: 1,
+  integrations: 1,
+  status: 1,
+  blog: 1,
+  about: 1,
+  other: 1,
 } satisfies Record<PageCategory, 1>) as PageCategory[];
 const DEV_PAGES = { in: ["docs", "api_reference"] } as const;
-
 
 type Kinds<T extends unknown[] = []> = ReadonlyArray<readonly [string, RegExp, ...T]>;
 const combined = new WeakMap<Kinds<unknown[]>, RegExp>();
@@ -25,7 +35,11 @@ const combined = new WeakMap<Kinds<unknown[]>, RegExp>();
  * The first sentence naming each kind, keyed by kind, in `kinds` order; `keep` filters sentences. One pass over the
  * site with all kinds as one alternation (a scan per kind costs several times as much), then sentences sorted locally.
  */
-function kindsFound<T extends unknown[]>(facts: SiteFacts, kinds: Kinds<T>, keep: (kind: Kinds<T>[number], mention: Mention) => boolean = () => true) {
+function kindsFound<T extends unknown[]>(
+  facts: SiteFacts,
+  kinds: Kinds<T>,
+  keep: (kind: Kinds<T>[number], mention: Mention) => boolean = () => true,
+) {
   let any = combined.get(kinds);
   if (!any) combined.set(kinds, (any = new RegExp(kinds.map(([, pattern]) => `(?:${pattern.source})`).join("|"), "i")));
   const sentences = facts.mentions(any, { limit: 200 });
@@ -43,15 +57,18 @@ const asList = (mention: Mention | undefined): Mention[] => (mention ? [mention]
 
 const MEDIA =
   /\b(?:(?:product |app |see |view )screenshots?|screenshots? of (?:the |our )?(?:product|app|dashboard)|product tour|watch (?:the |a |our )?(?:demo|video)|demo video|video (?:walkthrough|tour|demo)|see (?:it|\w+) in action|take a (?:quick )?tour|interactive demo)\b/i;
-const VIDEO_HOST = /^https?:\/\/(?:www\.)?(?:youtube\.com|youtu\.be|vimeo\.com|(?:www\.)?loom\.com|[\w-]+\.wistia\.com|vidyard\.com)\//i;
+const VIDEO_HOST =
+  /^https?:\/\/(?:www\.)?(?:youtube\.com|youtu\.be|vimeo\.com|(?:www\.)?loom\.com|[\w-]+\.wistia\.com|vidyard\.com)\//i;
 const A11Y: Kinds = [
   ["standard", /\b(?:wcag|vpat|section 508|en 301 549)\b/i],
   ["statement", /\baccessibility (?:statement|conformance|commitment|policy)\b|\bcommitted to accessibility\b/i],
   ["mention", /\b(?:accessibility|screen readers?|keyboard navigation|a11y)\b/i],
 ];
 const CRAFT: Kinds = [
-  ["design system", /\bdesign system\b/i], ["UI kit", /\b(?:ui kit|component library|figma (?:kit|file|community|plugin))\b/i],
-  ["dark mode", /\bdark (?:mode|theme)\b/i], ["keyboard shortcuts", /\b(?:keyboard shortcuts|command palette|command menu)\b/i],
+  ["design system", /\bdesign system\b/i],
+  ["UI kit", /\b(?:ui kit|component library|figma (?:kit|file|community|plugin))\b/i],
+  ["dark mode", /\bdark (?:mode|theme)\b/i],
+  ["keyboard shortcuts", /\b(?:keyboard shortcuts|command palette|command menu)\b/i],
   ["localisation", /\b(?:available in \d+ languages|\d+ languages supported|locali[sz]ed (?:in|into))\b/i],
 ];
 
@@ -62,21 +79,43 @@ export function experienceDesign(facts: SiteFacts) {
   const videos = facts.linksMatching(VIDEO_HOST);
   const shown = media.length + videos.length;
   // A screenshot or a demo video is the norm for a product site; four (tour, video, screenshots…) shows it off well.
-  counted(assessor, 2, shown, [1, 4], `shows the product (${plural(shown, "screenshot, tour or video", "screenshots, tours or videos")})`,
-    "no screenshots, product tour or demo video", [...media.slice(0, 2), ...videos.slice(0, 1).map((link) => ({ url: link.url, text: `video: ${link.text}` }))]);
+  counted(
+    assessor,
+    2,
+    shown,
+    [1, 4],
+    `shows the product (${plural(shown, "screenshot, tour or video", "screenshots, tours or videos")})`,
+    "no screenshots, product tour or demo video",
+    [...media.slice(0, 2), ...videos.slice(0, 1).map((link) => ({ url: link.url, text: `video: ${link.text}` }))],
+  );
 
   const a11yFound = kindsFound(facts, A11Y);
   const [standard, any] = [asList(a11yFound.get("standard")), asList(a11yFound.get("mention"))];
-  const page = facts.linksMatching(/\/accessibility(?:[/-]|$)/i).map((link) => ({ url: link.url, text: `accessibility page: ${link.text}` }));
+  const page = facts
+    .linksMatching(/\/accessibility(?:[/-]|$)/i)
+    .map((link) => ({ url: link.url, text: `accessibility page: ${link.text}` }));
   const statement = [...asList(a11yFound.get("statement")), ...page];
   // A named standard is a commitment that can be checked; a statement is a promise; a passing mention is a hint.
   const a11y = standard.length > 0 ? 90 : statement.length > 0 ? 75 : any.length > 0 ? 55 : undefined;
-  const a11yFact = a11y === 90 ? "names an accessibility standard (WCAG/VPAT/508)" : a11y !== undefined ? "mentions accessibility" : "no accessibility statement";
+  const a11yFact =
+    a11y === 90
+      ? "names an accessibility standard (WCAG/VPAT/508)"
+      : a11y !== undefined
+        ? "mentions accessibility"
+        : "no accessibility statement";
   assessor.signal(1.5, a11y, a11yFact, [...standard, ...statement, ...any].slice(0, 2));
 
   const craft = kindsFound(facts, CRAFT);
   // One craft signal (a design system, dark mode, shortcuts…) is typical; three shows a design-led team.
-  counted(assessor, 1, craft.size, [1, 3], `design craft: ${kindList(craft)}`, "no design system, UI kit or interface craft mentioned", [...craft.values()].slice(0, 2));
+  counted(
+    assessor,
+    1,
+    craft.size,
+    [1, 3],
+    `design craft: ${kindList(craft)}`,
+    "no design system, UI kit or interface craft mentioned",
+    [...craft.values()].slice(0, 2),
+  );
 
   // Consistency: every page titled distinctly and carrying the shared navigation. Needs two pages to judge.
   const pages = facts.pagesIn(...ALL);
@@ -86,33 +125,55 @@ export function experienceDesign(facts: SiteFacts) {
   } else {
     const distinct = new Set(titled.map((page) => page.title.trim().toLowerCase())).size;
     const withNav = pages.filter((page) => page.boilerplate.length > 0).length;
-    const score = weighted([[1, (100 * distinct) / pages.length], [1, (100 * withNav) / pages.length]]);
+    const score = weighted([
+      [1, (100 * distinct) / pages.length],
+      [1, (100 * withNav) / pages.length],
+    ]);
     const fact = `${distinct} of ${plural(pages.length, "page")} have distinct titles; ${withNav} carry navigation`;
-    assessor.signal(1, score, score >= 50 ? "consistent titles and navigation" : "pages share titles or lack navigation", [{ url: facts.home.url, text: fact }]);
+    assessor.signal(
+      1,
+      score,
+      score >= 50 ? "consistent titles and navigation" : "pages share titles or lack navigation",
+      [{ url: facts.home.url, text: fact }],
+    );
   }
 
-  return assessor.done(shown === 0
-    ? "Show the product: screenshots, a short demo video or an interactive tour."
-    : "Publish an accessibility statement naming WCAG 2.2 AA, and show the design system behind the product.");
+  return assessor.done(
+    shown === 0
+      ? "Show the product: screenshots, a short demo video or an interactive tour."
+      : "Publish an accessibility statement naming WCAG 2.2 AA, and show the design system behind the product.",
+  );
 }
 
 // ---------------------------------------------------------------- onboarding_activation
 
 const WAYS_IN: Kinds = [
   // A way in: "no credit card required", not "no credit card information is stored"; "get started" only with where it leads.
-  ["free", /\b(?:free trial|try (?:it )?(?:for )?free|start (?:for )?free|free (?:plan|tier|forever)|no credit card (?:required|needed|necessary))\b/i],
-  ["signup", /\b(?:sign ?up (?:for|free|now|today|in)|create (?:a |your )?(?:free )?account|get started (?:for free|free|in \d+|now|today)|start (?:your )?(?:free )?trial)\b/i],
+  [
+    "free",
+    /\b(?:free trial|try (?:it )?(?:for )?free|start (?:for )?free|free (?:plan|tier|forever)|no credit card (?:required|needed|necessary))\b/i,
+  ],
+  [
+    "signup",
+    /\b(?:sign ?up (?:for|free|now|today|in)|create (?:a |your )?(?:free )?account|get started (?:for free|free|in \d+|now|today)|start (?:your )?(?:free )?trial)\b/i,
+  ],
   ["sales", /\b(?:(?:book|request|schedule) a (?:demo|call)|contact sales|talk to sales)\b/i],
 ];
-const SIGNUP_LINK = /\/(?:signup|sign-up|register|join|get-started|start|trial)(?:[/?#]|$)|^(?:sign up|get started|start free|try (?:it )?free)$/i;
+const SIGNUP_LINK =
+  /\/(?:signup|sign-up|register|join|get-started|start|trial)(?:[/?#]|$)|^(?:sign up|get started|start free|try (?:it )?free)$/i;
 const QUICKSTART =
   /\b(?:quick ?start|getting started|get started in \d+|up and running in|in (?:under )?\d+ minutes|first (?:steps|project|app)|hello,? world|step[- ]by[- ]step)\b/i;
 const HELPERS: Kinds = [
   // Head starts for a new account, not a feature that manages templates.
-  ["templates", /\b(?:starter|ready-made|pre-?built|free|project|example) templates?\b|\bstart (?:from|with) (?:a |one of our )?templates?\b|\btemplates? (?:to|for) (?:get(?:ting)? started|start|begin)\b/i], ["sample data", /\bsample (?:data|datasets?|apps?|projects?|code)\b/i],
+  [
+    "templates",
+    /\b(?:starter|ready-made|pre-?built|free|project|example) templates?\b|\bstart (?:from|with) (?:a |one of our )?templates?\b|\btemplates? (?:to|for) (?:get(?:ting)? started|start|begin)\b/i,
+  ],
+  ["sample data", /\bsample (?:data|datasets?|apps?|projects?|code)\b/i],
   ["starter kits", /\b(?:starter (?:kits?|projects?)|boilerplates?)\b/i],
   ["interactive demo", /\b(?:interactive demo|product tour|live demo|try (?:the |a )?demo|playground)\b/i],
-  ["sandbox", /\b(?:api|developer|test|demo) sandbox\b|\bsandbox (?:environment|mode|account|keys?)\b/i], ["examples", /\bexample (?:apps?|projects?|gallery)\b/i],
+  ["sandbox", /\b(?:api|developer|test|demo) sandbox\b|\bsandbox (?:environment|mode|account|keys?)\b/i],
+  ["examples", /\bexample (?:apps?|projects?|gallery)\b/i],
 ];
 
 export function onboardingActivation(facts: SiteFacts) {
@@ -120,27 +181,50 @@ export function onboardingActivation(facts: SiteFacts) {
 
   const ways = kindsFound(facts, WAYS_IN);
   const [free, sales] = [asList(ways.get("free")), asList(ways.get("sales"))];
-  const links = facts.linksMatching(SIGNUP_LINK).slice(0, 1).map((link) => ({ url: link.url, text: `sign-up link: ${link.text}` }));
+  const links = facts
+    .linksMatching(SIGNUP_LINK)
+    .slice(0, 1)
+    .map((link) => ({ url: link.url, text: `sign-up link: ${link.text}` }));
   const signup = [...asList(ways.get("signup")), ...links];
   const [selfServe, describe, evidence]: [number | undefined, string, Array<Evidence | Mention>] =
-    free.length > 0 ? [90, "self-serve: a free plan or trial", free]
-    : signup.length > 0 ? [75, "self-serve sign-up", signup]
-    : sales.length > 0 ? [30, "only a demo request or sales contact, no self-serve sign-up", sales]
-    : [undefined, "no sign-up, trial or demo path", []];
+    free.length > 0
+      ? [90, "self-serve: a free plan or trial", free]
+      : signup.length > 0
+        ? [75, "self-serve sign-up", signup]
+        : sales.length > 0
+          ? [30, "only a demo request or sales contact, no self-serve sign-up", sales]
+          : [undefined, "no sign-up, trial or demo path", []];
   assessor.signal(2, selfServe, describe, evidence);
 
   const guides = facts.pagesMentioning(QUICKSTART) + facts.linksMatching(/quick-?start|getting-started/i).length;
   // One quickstart is the norm for a self-serve product; four (per language or use case) is generous.
-  counted(assessor, 1.5, guides, [1, 4], `a quickstart or getting-started guide (${plural(guides, "page or link", "pages or links")})`,
-    "no quickstart or getting-started guide", facts.mentions(QUICKSTART, { limit: 2 }));
+  counted(
+    assessor,
+    1.5,
+    guides,
+    [1, 4],
+    `a quickstart or getting-started guide (${plural(guides, "page or link", "pages or links")})`,
+    "no quickstart or getting-started guide",
+    facts.mentions(QUICKSTART, { limit: 2 }),
+  );
 
   const helpers = kindsFound(facts, HELPERS);
   // One head start (templates or a demo) is common; three kinds removes the blank-page problem.
-  counted(assessor, 1, helpers.size, [1, 3], `head starts: ${kindList(helpers)}`, "no templates, sample data or interactive demo", [...helpers.values()].slice(0, 2));
+  counted(
+    assessor,
+    1,
+    helpers.size,
+    [1, 3],
+    `head starts: ${kindList(helpers)}`,
+    "no templates, sample data or interactive demo",
+    [...helpers.values()].slice(0, 2),
+  );
 
-  return assessor.done(selfServe === undefined || selfServe < 75
-    ? "Let people start on their own: a free trial or plan, no credit card, straight into the product."
-    : "Add a five-minute quickstart and templates so a new account reaches value on day one.");
+  return assessor.done(
+    selfServe === undefined || selfServe < 75
+      ? "Let people start on their own: a free trial or plan, no credit card, straight into the product."
+      : "Add a five-minute quickstart and templates so a new account reaches value on day one.",
+  );
 }
 
 // ---------------------------------------------------------------- ai_capability_depth
@@ -149,14 +233,29 @@ export function onboardingActivation(facts: SiteFacts) {
 const AI_CONTEXT =
   /\b(?:ai|llms?|gpt[\w.-]*|machine learning|ml|genai|generative|neural|language models?|copilots?|agentic|openai|claude|gemini)\b/i;
 const AI_FEATURES: Kinds<[needsAiContext: boolean]> = [
-  ["agents", /\b(?:agents?|agentic)\b/i, true], ["copilot", /\b(?:copilots?|assistants?)\b/i, true],
+  ["agents", /\b(?:agents?|agentic)\b/i, true],
+  ["copilot", /\b(?:copilots?|assistants?)\b/i, true],
   ["summarisation", /\bsummar(?:y|ies|i[sz]es?|i[sz]ed|i[sz]ation|i[sz]ing)\b/i, true],
-  ["classification", /\b(?:classif(?:y|ies|ied|ication)|categori[sz](?:e|es|ation)|auto-?tag\w*|intent detection|sentiment)\b/i, true],
-  ["generation", /\bgenerat(?:e|es|ed|ion)\b/i, true], ["extraction", /\b(?:extract(?:s|ion|ed)?|ocr|document (?:parsing|understanding))\b/i, true],
-  ["retrieval (RAG)", /\b(?:rag|retrieval[- ]augmented|semantic search|vector (?:search|database|store)|embeddings?)\b/i, false],
+  [
+    "classification",
+    /\b(?:classif(?:y|ies|ied|ication)|categori[sz](?:e|es|ation)|auto-?tag\w*|intent detection|sentiment)\b/i,
+    true,
+  ],
+  ["generation", /\bgenerat(?:e|es|ed|ion)\b/i, true],
+  ["extraction", /\b(?:extract(?:s|ion|ed)?|ocr|document (?:parsing|understanding))\b/i, true],
+  [
+    "retrieval (RAG)",
+    /\b(?:rag|retrieval[- ]augmented|semantic search|vector (?:search|database|store)|embeddings?)\b/i,
+    false,
+  ],
   ["speech", /\b(?:transcri(?:be|bes|ption|ptions)|speech[- ]to[- ]text|text[- ]to[- ]speech)\b/i, false],
-  ["translation", /\btranslat(?:e|es|ion|ions)\b/i, true], ["prediction", /\b(?:forecast\w*|predict\w*|anomaly detection|recommendations?)\b/i, true],
-  ["natural-language query", /\b(?:natural[- ]language (?:queries|query|search)|text[- ]to[- ]sql|chat with your)\b/i, false],
+  ["translation", /\btranslat(?:e|es|ion|ions)\b/i, true],
+  ["prediction", /\b(?:forecast\w*|predict\w*|anomaly detection|recommendations?)\b/i, true],
+  [
+    "natural-language query",
+    /\b(?:natural[- ]language (?:queries|query|search)|text[- ]to[- ]sql|chat with your)\b/i,
+    false,
+  ],
   ["code assistance", /\b(?:code (?:completion|generation|review)|autocomplete)\b/i, true],
 ];
 const AI_EVALS =
@@ -169,46 +268,81 @@ const AI_BUZZ =
 export function aiCapabilityDepth(facts: SiteFacts) {
   const assessor = new Assessor();
 
-  const features = kindsFound(facts, AI_FEATURES, ([, , needsContext], sentence) => !needsContext || AI_CONTEXT.test(sentence.text));
+  const features = kindsFound(
+    facts,
+    AI_FEATURES,
+    ([, , needsContext], sentence) => !needsContext || AI_CONTEXT.test(sentence.text),
+  );
   // One or two AI features is what most products now claim; six distinct capabilities is real depth.
-  counted(assessor, 3, features.size, [2, 6], `concrete AI features: ${kindList(features)}`, "no concrete AI feature named", [...features.values()].slice(0, 3));
+  counted(
+    assessor,
+    3,
+    features.size,
+    [2, 6],
+    `concrete AI features: ${kindList(features)}`,
+    "no concrete AI feature named",
+    [...features.values()].slice(0, 3),
+  );
 
   const buzz = facts.mentions(AI_BUZZ, { limit: 2 });
   // "99% accuracy" is an AI figure only on a site that talks about AI (or in a sentence that does).
   const aiSite = features.size > 0 || buzz.length > 0;
   // (A quality figure of another kind, "Six Sigma 99.99966% accuracy", is not a model's.)
-  const evals = facts.mentions(AI_EVALS, { limit: 5 }).filter((mention) => (aiSite || AI_CONTEXT.test(mention.text)) && !/\bsix sigma\b/i.test(mention.text));
+  const evals = facts
+    .mentions(AI_EVALS, { limit: 5 })
+    .filter((mention) => (aiSite || AI_CONTEXT.test(mention.text)) && !/\bsix sigma\b/i.test(mention.text));
   // Publishing one accuracy or evaluation figure is rare and already good; three is a measured AI practice.
-  counted(assessor, 1.5, evals.length, [1, 3], plural(evals.length, "accuracy or evaluation figure"), "no accuracy or evaluation figures", evals.slice(0, 2));
+  counted(
+    assessor,
+    1.5,
+    evals.length,
+    [1, 3],
+    plural(evals.length, "accuracy or evaluation figure"),
+    "no accuracy or evaluation figures",
+    evals.slice(0, 2),
+  );
 
   const documented = facts.pagesMentioning(AI_IN_DOCS, DEV_PAGES);
   // AI that is documented (one page) can be built on; three pages documents it properly.
-  counted(assessor, 1, documented, [1, 3], `AI documented on ${plural(documented, "docs page")}`, "AI not documented in docs or API reference",
-    facts.mentions(AI_IN_DOCS, { ...DEV_PAGES, limit: 1 }));
+  counted(
+    assessor,
+    1,
+    documented,
+    [1, 3],
+    `AI documented on ${plural(documented, "docs page")}`,
+    "AI not documented in docs or API reference",
+    facts.mentions(AI_IN_DOCS, { ...DEV_PAGES, limit: 1 }),
+  );
 
   if (buzz.length > 0 && features.size === 0 && evals.length === 0) {
-    assessor.penalty(1.5, "AI claims (\"AI-powered\") with no concrete AI feature behind them", buzz);
+    assessor.penalty(1.5, 'AI claims ("AI-powered") with no concrete AI feature behind them', buzz);
   }
 
-  return assessor.done(features.size === 0
-    ? "Name what the AI actually does (summarises calls, drafts replies, classifies tickets) instead of \"AI-powered\"."
-    : "Publish accuracy or evaluation figures for the AI features, and document them for developers.");
+  return assessor.done(
+    features.size === 0
+      ? 'Name what the AI actually does (summarises calls, drafts replies, classifies tickets) instead of "AI-powered".'
+      : "Publish accuracy or evaluation figures for the AI features, and document them for developers.",
+  );
 }
 
 // ---------------------------------------------------------------- integration_ecosystem
 
 /** Well-known tools, as lower-case words or word pairs; ambiguous names (Make, Box, Linear, Segment) are left out. */
 const TOOLS: ReadonlyMap<string, string> = new Map(
-  ("Slack|GitHub|GitLab|Bitbucket|Jira|Confluence|Trello|Asana|ClickUp|Notion|Salesforce|HubSpot|Pipedrive|Zendesk|Intercom|Freshdesk|" +
+  (
+    "Slack|GitHub|GitLab|Bitbucket|Jira|Confluence|Trello|Asana|ClickUp|Notion|Salesforce|HubSpot|Pipedrive|Zendesk|Intercom|Freshdesk|" +
     "Zapier|Stripe|Shopify|WooCommerce|Google Drive|Google Sheets|Google Calendar|Gmail|Microsoft Teams|Microsoft 365|SharePoint|" +
     "OneDrive|Outlook|Dropbox|Figma|Airtable|Mailchimp|Snowflake|BigQuery|Redshift|Databricks|PostgreSQL|Postgres|MySQL|MongoDB|AWS|" +
     "Azure|Datadog|PagerDuty|Sentry|Okta|QuickBooks|Xero|NetSuite|Workday|ServiceNow|Twilio|SendGrid|Discord|WhatsApp|Zoom|Calendly|" +
-    "DocuSign|Typeform|Webflow|WordPress|Marketo|Amplitude|Mixpanel|Looker|Tableau|Power BI|Vercel|Netlify|Heroku|n8n")
+    "DocuSign|Typeform|Webflow|WordPress|Marketo|Amplitude|Mixpanel|Looker|Tableau|Power BI|Vercel|Netlify|Heroku|n8n"
+  )
     .split("|")
     .map((name) => [name.toLowerCase(), name === "Postgres" ? "PostgreSQL" : name]),
 );
 /** The first words of TOOLS' two-word names: no other word can begin a pair that names a tool. */
-const PAIR_STARTS: ReadonlySet<string> = new Set([...TOOLS.keys()].filter((key) => key.includes(" ")).map((key) => key.slice(0, key.indexOf(" "))));
+const PAIR_STARTS: ReadonlySet<string> = new Set(
+  [...TOOLS.keys()].filter((key) => key.includes(" ")).map((key) => key.slice(0, key.indexOf(" "))),
+);
 const CONNECTS = /\b(?:integrat\w*|connect(?:s|ors?|ions?)?|sync\w*|plug-?ins?|works with|apps?|extensions?)\b/i;
 const DIRECTORY_LINK = /\/(?:integrations?|marketplace|app-directory|apps|plugins)(?:\/|$)/i;
 const DETAIL_LINK = /\/(?:integrations?|marketplace|apps|plugins)\/[\w-]+/i;
@@ -223,7 +357,10 @@ const AUTOMATION_LINK = /^https?:\/\/(?:www\.)?(?:zapier\.com|make\.com|n8n\.io|
 function namedTools(facts: SiteFacts): Map<string, string> {
   const found = new Map<string, string>();
   const scan = (text: string, url: string) => {
-    const words = text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+    const words = text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
     words.forEach((word, index) => {
       const name = TOOLS.get(word);
       if (name && !found.has(name)) found.set(name, url);
@@ -233,7 +370,8 @@ function namedTools(facts: SiteFacts): Map<string, string> {
       if (pair && !found.has(pair)) found.set(pair, url);
     });
   };
-  for (const page of facts.pagesIn("integrations")) scan([page.title, ...page.headings.map((h) => h.text), page.text].join("\n"), page.url);
+  for (const page of facts.pagesIn("integrations"))
+    scan([page.title, ...page.headings.map((h) => h.text), page.text].join("\n"), page.url);
   for (const mention of facts.mentions(CONNECTS, { limit: 60 })) scan(mention.text, mention.url);
   return found;
 }
@@ -247,38 +385,71 @@ export function integrationEcosystem(facts: SiteFacts) {
   const [first] = directory;
   // A crawled directory is solid (75); its per-integration pages count on a curve (ten is typical, fifty a marketplace).
   if (first) {
-    assessor.signal(2, Math.max(75, moreIsBetter(detail, 10, 50)), `an integrations directory${detail > 0 ? ` linking ${plural(detail, "integration page")}` : ""}`,
-      [{ url: first.url, text: `integrations page: ${first.title || first.url}` }]);
+    assessor.signal(
+      2,
+      Math.max(75, moreIsBetter(detail, 10, 50)),
+      `an integrations directory${detail > 0 ? ` linking ${plural(detail, "integration page")}` : ""}`,
+      [{ url: first.url, text: `integrations page: ${first.title || first.url}` }],
+    );
   } else {
-    assessor.signal(2, directoryLink ? 55 : undefined, directoryLink ? "an integrations page linked (not crawled)" : "no integrations directory",
-      directoryLink ? [{ url: directoryLink.url, text: `integrations link: ${directoryLink.text}` }] : []);
+    assessor.signal(
+      2,
+      directoryLink ? 55 : undefined,
+      directoryLink ? "an integrations page linked (not crawled)" : "no integrations directory",
+      directoryLink ? [{ url: directoryLink.url, text: `integrations link: ${directoryLink.text}` }] : [],
+    );
   }
 
   const tools = namedTools(facts);
   const names = [...tools.keys()];
   // Five named tools is what a young product connects to; twenty-five is a real ecosystem.
   const toolsFact = `integrations: ${plural(tools.size, "well-known tool")} named (${names.slice(0, 8).join(", ")})`;
-  counted(assessor, 2, tools.size, [5, 25], toolsFact, "no well-known tools named as integrations",
-    names[0] === undefined ? [] : [{ url: tools.get(names[0]) ?? facts.home.url, text: toolsFact }]);
+  counted(
+    assessor,
+    2,
+    tools.size,
+    [5, 25],
+    toolsFact,
+    "no well-known tools named as integrations",
+    names[0] === undefined ? [] : [{ url: tools.get(names[0]) ?? facts.home.url, text: toolsFact }],
+  );
 
   const listings = new Map<string, Evidence>();
-  for (const link of facts.outbound("app_store")) listings.set(link.url, { url: link.foundOn, text: `listed at ${link.url}` });
-  for (const link of facts.linksMatching(MARKETPLACE_LINK)) listings.set(link.url, { url: link.url, text: `marketplace listing: ${link.text}` });
+  for (const link of facts.outbound("app_store"))
+    listings.set(link.url, { url: link.foundOn, text: `listed at ${link.url}` });
+  for (const link of facts.linksMatching(MARKETPLACE_LINK))
+    listings.set(link.url, { url: link.url, text: `marketplace listing: ${link.text}` });
   for (const mention of facts.mentions(MARKETPLACE_TEXT, { limit: 3 })) listings.set(mention.text, mention);
   // One marketplace listing is typical of a maturing product; four puts it where customers already shop.
-  counted(assessor, 1, listings.size, [1, 4], plural(listings.size, "marketplace or app-store listing"), "no marketplace or app-store listings",
-    [...listings.values()].slice(0, 2));
+  counted(
+    assessor,
+    1,
+    listings.size,
+    [1, 4],
+    plural(listings.size, "marketplace or app-store listing"),
+    "no marketplace or app-store listings",
+    [...listings.values()].slice(0, 2),
+  );
 
   const automation = [
-    ...facts.linksMatching(AUTOMATION_LINK).map((link) => ({ url: link.url, text: `automation connector: ${link.text}` })),
+    ...facts
+      .linksMatching(AUTOMATION_LINK)
+      .map((link) => ({ url: link.url, text: `automation connector: ${link.text}` })),
     ...facts.mentions(AUTOMATION, { limit: 1 }),
   ];
   const hasAutomation = automation.length > 0;
-  assessor.signal(0.75, hasAutomation ? 80 : undefined, hasAutomation ? "a Zapier/Make-style connector" : "no Zapier/Make connector", automation.slice(0, 1));
+  assessor.signal(
+    0.75,
+    hasAutomation ? 80 : undefined,
+    hasAutomation ? "a Zapier/Make-style connector" : "no Zapier/Make connector",
+    automation.slice(0, 1),
+  );
 
-  return assessor.done(first === undefined
-    ? "Publish an integrations directory naming the tools customers already use, one page each."
-    : "List the product in the marketplaces of the tools it integrates with (Slack, Salesforce, HubSpot…).");
+  return assessor.done(
+    first === undefined
+      ? "Publish an integrations directory naming the tools customers already use, one page each."
+      : "List the product in the marketplaces of the tools it integrates with (Slack, Salesforce, HubSpot…).",
+  );
 }
 
 // ---------------------------------------------------------------- developer_platform
@@ -288,15 +459,28 @@ const SDK_CONTEXT =
   /\b(?:sdks?|client librar(?:y|ies)|libraries|(?:npm|pnpm) (?:install|i)|yarn add|pip install|gem install|go get|composer require|cargo add|dotnet add)\b/i;
 const SDK_PAGE = /\bsdks?\b|\bclient librar/i;
 const LANGUAGES: ReadonlyArray<readonly [string, RegExp]> = [
-  ["Python", /\b(?:python|pip install)\b/i], ["JavaScript/Node", /\b(?:node(?:\.?js)?|javascript|typescript|npm|yarn|pnpm)\b/i],
-  ["Go", /\b(?:golang|go (?:sdk|client|library|module)|go get)\b/i], ["Ruby", /\b(?:ruby|gem install)\b/i], ["Java", /\bjava\b(?!script)/i],
-  ["PHP", /\b(?:php|composer require)\b/i], [".NET", /(?:\.net\b|\bc#|\bdotnet\b)/i], ["Swift", /\bswift\b/i], ["Kotlin", /\bkotlin\b/i],
-  ["Rust", /\b(?:rust|cargo add)\b/i], ["Elixir", /\belixir\b/i], ["Dart", /\b(?:dart|flutter)\b/i],
+  ["Python", /\b(?:python|pip install)\b/i],
+  ["JavaScript/Node", /\b(?:node(?:\.?js)?|javascript|typescript|npm|yarn|pnpm)\b/i],
+  ["Go", /\b(?:golang|go (?:sdk|client|library|module)|go get)\b/i],
+  ["Ruby", /\b(?:ruby|gem install)\b/i],
+  ["Java", /\bjava\b(?!script)/i],
+  ["PHP", /\b(?:php|composer require)\b/i],
+  [".NET", /(?:\.net\b|\bc#|\bdotnet\b)/i],
+  ["Swift", /\bswift\b/i],
+  ["Kotlin", /\bkotlin\b/i],
+  ["Rust", /\b(?:rust|cargo add)\b/i],
+  ["Elixir", /\belixir\b/i],
+  ["Dart", /\b(?:dart|flutter)\b/i],
 ];
 const DEV_EXTRAS: Kinds<[weight: number]> = [
-  ["webhooks", /\bwebhooks?\b/i, 1], ["OpenAPI spec", /\b(?:openapi|swagger|postman collection|graphql schema|api spec(?:ification)?)\b/i, 1],
+  ["webhooks", /\bwebhooks?\b/i, 1],
+  ["OpenAPI spec", /\b(?:openapi|swagger|postman collection|graphql schema|api spec(?:ification)?)\b/i, 1],
   ["CLI", /\b(?:cli|command[- ]line (?:tool|interface))\b/i, 0.75],
-  ["sandbox or self-serve API keys", /\b(?:(?:api|developer|test) sandbox|sandbox (?:environment|mode|account|keys?)|test (?:mode|keys?)|(?:your|an|generate|create) api keys?|developer (?:console|portal))\b/i, 0.75],
+  [
+    "sandbox or self-serve API keys",
+    /\b(?:(?:api|developer|test) sandbox|sandbox (?:environment|mode|account|keys?)|test (?:mode|keys?)|(?:your|an|generate|create) api keys?|developer (?:console|portal))\b/i,
+    0.75,
+  ],
 ];
 
 export function developerPlatform(facts: SiteFacts) {
@@ -307,26 +491,47 @@ export function developerPlatform(facts: SiteFacts) {
   const mentioned = facts.mentions(API_MENTION, { limit: 1 });
   // A crawled reference page is the bar (70); more of them (eight is a large API) lift it further.
   if (first) {
-    assessor.signal(3, 60 + 0.4 * moreIsBetter(reference.length, 2, 8), `API reference (${plural(reference.length, "page")})`,
-      [{ url: first.url, text: `API reference: ${first.title || first.url}` }]);
+    assessor.signal(
+      3,
+      60 + 0.4 * moreIsBetter(reference.length, 2, 8),
+      `API reference (${plural(reference.length, "page")})`,
+      [{ url: first.url, text: `API reference: ${first.title || first.url}` }],
+    );
   } else {
     const seen = mentioned.length > 0;
-    assessor.signal(3, seen ? 45 : undefined, seen ? "an API mentioned, no reference page found" : "no public API or reference", mentioned);
+    assessor.signal(
+      3,
+      seen ? 45 : undefined,
+      seen ? "an API mentioned, no reference page found" : "no public API or reference",
+      mentioned,
+    );
   }
 
   // Languages named near "SDK" / install commands, or anywhere on a docs page titled for SDKs.
-  const sdkPages = facts.pagesIn("docs", "api_reference").filter((page) => SDK_PAGE.test([page.title, ...page.headings.map((h) => h.text)].join(" ")));
-  const contexts = [...facts.mentions(SDK_CONTEXT, { limit: 30 }), ...sdkPages.map((page) => ({ url: page.url, text: page.text }))];
+  const sdkPages = facts
+    .pagesIn("docs", "api_reference")
+    .filter((page) => SDK_PAGE.test([page.title, ...page.headings.map((h) => h.text)].join(" ")));
+  const contexts = [
+    ...facts.mentions(SDK_CONTEXT, { limit: 30 }),
+    ...sdkPages.map((page) => ({ url: page.url, text: page.text })),
+  ];
   const languages = new Map<string, string>();
   for (const { url, text } of contexts) {
-    for (const [language, pattern] of LANGUAGES) if (!languages.has(language) && pattern.test(text)) languages.set(language, url);
+    for (const [language, pattern] of LANGUAGES)
+      if (!languages.has(language) && pattern.test(text)) languages.set(language, url);
   }
   const [firstSdkUrl] = languages.values();
   const sdkFact = `SDKs for ${[...languages.keys()].join(", ")}`;
   // Two SDKs (say Python and Node) is typical; six languages covers nearly every team.
-  if (firstSdkUrl) assessor.signal(2, moreIsBetter(languages.size, 2, 6), sdkFact, [{ url: firstSdkUrl, text: sdkFact }]);
-  else assessor.signal(2, contexts.length > 0 ? 40 : undefined, contexts.length > 0 ? "SDKs mentioned without naming languages" : "no SDKs",
-    contexts.slice(0, 1).map(({ url, text }) => ({ url, text: text.slice(0, 200) })));
+  if (firstSdkUrl)
+    assessor.signal(2, moreIsBetter(languages.size, 2, 6), sdkFact, [{ url: firstSdkUrl, text: sdkFact }]);
+  else
+    assessor.signal(
+      2,
+      contexts.length > 0 ? 40 : undefined,
+      contexts.length > 0 ? "SDKs mentioned without naming languages" : "no SDKs",
+      contexts.slice(0, 1).map(({ url, text }) => ({ url, text: text.slice(0, 200) })),
+    );
 
   const extras = kindsFound(facts, DEV_EXTRAS);
   for (const [kind, , weight] of DEV_EXTRAS) {
@@ -334,9 +539,11 @@ export function developerPlatform(facts: SiteFacts) {
     assessor.signal(weight, found ? 80 : undefined, found ? kind : `no ${kind}`, found ? [found] : []);
   }
 
-  return assessor.done(first === undefined
-    ? "Publish an API reference (with an OpenAPI spec) so developers can build on the product."
-    : "Ship official SDKs in the main languages, webhooks and a sandbox with test keys.");
+  return assessor.done(
+    first === undefined
+      ? "Publish an API reference (with an OpenAPI spec) so developers can build on the product."
+      : "Ship official SDKs in the main languages, webhooks and a sandbox with test keys.",
+  );
 }
 
 export const productExperienceRules = {

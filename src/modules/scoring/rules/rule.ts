@@ -27,7 +27,12 @@ export class Assessor {
    * pass `score: undefined` when it was looked for and not found (`describe` then
    * says what is missing).
    */
-  signal(weight: number, score: number | undefined, describe: string, evidence: ReadonlyArray<Evidence | Mention> = []): this {
+  signal(
+    weight: number,
+    score: number | undefined,
+    describe: string,
+    evidence: ReadonlyArray<Evidence | Mention> = [],
+  ): this {
     this.allWeight += weight;
     if (score === undefined) {
       this.lowered.push(describe);
@@ -54,7 +59,9 @@ export class Assessor {
   private keep(evidence: ReadonlyArray<Evidence | Mention>): void {
     for (const item of evidence) {
       if (this.evidence.length >= 8) return;
-      this.evidence.push(item.quoted ? { url: item.url, text: item.text, quoted: true } : { url: item.url, text: item.text });
+      this.evidence.push(
+        item.quoted ? { url: item.url, text: item.text, quoted: true } : { url: item.url, text: item.text },
+      );
     }
   }
 
@@ -71,7 +78,8 @@ export class Assessor {
 }
 
 /** "1 page", "3 pages". */
-export const plural = (count: number, noun: string, nouns = `${noun}s`): string => `${count} ${count === 1 ? noun : nouns}`;
+export const plural = (count: number, noun: string, nouns = `${noun}s`): string =>
+  `${count} ${count === 1 ? noun : nouns}`;
 
 /** A count on a curve (`median` scores 50, `p90` 90) when seen; "looked for, not found" (no coverage) when zero. */
 export function counted(
@@ -83,11 +91,23 @@ export function counted(
   missing: string,
   evidence: ReadonlyArray<Evidence | Mention>,
 ): void {
-  assessor.signal(weight, count > 0 ? moreIsBetter(count, median, p90) : undefined, count > 0 ? seen : missing, evidence);
+  assessor.signal(
+    weight,
+    count > 0 ? moreIsBetter(count, median, p90) : undefined,
+    count > 0 ? seen : missing,
+    evidence,
+  );
 }
 
 /** A presence signal: found raises it by `score`, not found is "looked for, not seen". */
-export function present(assessor: Assessor, weight: number, found: ReadonlyArray<Evidence | Mention>, score: number, yes: string, no: string): boolean {
+export function present(
+  assessor: Assessor,
+  weight: number,
+  found: ReadonlyArray<Evidence | Mention>,
+  score: number,
+  yes: string,
+  no: string,
+): boolean {
   assessor.signal(weight, found.length > 0 ? score : undefined, found.length > 0 ? yes : no, found.slice(0, 1));
   return found.length > 0;
 }
@@ -97,5 +117,7 @@ export type Kinds = ReadonlyArray<readonly [name: string, pattern: RegExp]>;
 
 /** The kinds the site mentions, each with its first sentence, in the order given. */
 export function kindsFound(facts: SiteFacts, kinds: Kinds): Array<{ name: string; mention: Mention }> {
-  return kinds.flatMap(([name, pattern]) => facts.mentions(pattern, { limit: 1 }).map((mention) => ({ name, mention })));
+  return kinds.flatMap(([name, pattern]) =>
+    facts.mentions(pattern, { limit: 1 }).map((mention) => ({ name, mention })),
+  );
 }

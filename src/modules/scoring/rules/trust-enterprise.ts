@@ -10,9 +10,6 @@ import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from 
  * organisations require (SSO, SCIM, audit logs, roles, an SLA).
  */
 
-
-
-
 /**
  * The crawled security page and the trust centre, as evidence, when the site has
  * them. A trust centre is a hosted one (outbound "trust_center") or a crawled
@@ -20,13 +17,18 @@ import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from 
  */
 function securityHome(facts: SiteFacts): { page?: Evidence; trustCenter?: Evidence } {
   const pages = facts.pagesIn("security");
-  const ownTrust = pages.find((candidate) => /\btrust\b/i.test(candidate.title) || /\/trust(-cent(er|re))?(\/|$)|\/\/trust\./i.test(candidate.url));
+  const ownTrust = pages.find(
+    (candidate) =>
+      /\btrust\b/i.test(candidate.title) || /\/trust(-cent(er|re))?(\/|$)|\/\/trust\./i.test(candidate.url),
+  );
   // Prefer a security page other than the trust centre, so one /trust page does not count twice.
   const page = pages.find((candidate) => candidate !== ownTrust) ?? ownTrust;
   const [hosted] = facts.outbound("trust_center");
   return {
     page: page && { url: page.url, text: `security page: ${page.title || page.headings[0]?.text || page.url}` },
-    trustCenter: hosted ? { url: hosted.url, text: `trust centre linked from ${hosted.foundOn}` } : ownTrust && { url: ownTrust.url, text: `trust centre: ${ownTrust.title || ownTrust.url}` },
+    trustCenter: hosted
+      ? { url: hosted.url, text: `trust centre linked from ${hosted.foundOn}` }
+      : ownTrust && { url: ownTrust.url, text: `trust centre: ${ownTrust.title || ownTrust.url}` },
   };
 }
 
@@ -34,13 +36,31 @@ export function securityPosture(facts: SiteFacts) {
   const assessor = new Assessor();
   const { page, trustCenter } = securityHome(facts);
   const both = page !== undefined && trustCenter !== undefined && page.url !== trustCenter.url;
-  const evidence = both ? [page, trustCenter] : [trustCenter ?? page].filter((item): item is Evidence => item !== undefined);
-  assessor.signal(2, both ? 95 : trustCenter ? 85 : page ? 80 : undefined,
-    both ? "a security page and a trust centre" : trustCenter ? "a trust centre" : page ? "a security page" : "no security page or trust centre", evidence);
+  const evidence = both
+    ? [page, trustCenter]
+    : [trustCenter ?? page].filter((item): item is Evidence => item !== undefined);
+  assessor.signal(
+    2,
+    both ? 95 : trustCenter ? 85 : page ? 80 : undefined,
+    both
+      ? "a security page and a trust centre"
+      : trustCenter
+        ? "a trust centre"
+        : page
+          ? "a security page"
+          : "no security page or trust centre",
+    evidence,
+  );
 
   const origin = new URL(facts.home.url).origin;
-  assessor.signal(1, facts.securityTxt ? 90 : undefined, facts.securityTxt ? "security.txt published" : "no security.txt",
-    facts.securityTxt ? [{ url: `${origin}/.well-known/security.txt`, text: "security.txt published for vulnerability reports" }] : []);
+  assessor.signal(
+    1,
+    facts.securityTxt ? 90 : undefined,
+    facts.securityTxt ? "security.txt published" : "no security.txt",
+    facts.securityTxt
+      ? [{ url: `${origin}/.well-known/security.txt`, text: "security.txt published for vulnerability reports" }]
+      : [],
+  );
 
   const headers = facts.home.trustHeaders;
   const sent = [
@@ -51,37 +71,67 @@ export function securityPosture(facts: SiteFacts) {
   ].filter((name): name is string => typeof name === "string");
   // HSTS and CSP count one and a half each: 2 (e.g. HSTS plus X-Frame-Options) is the median, all four headers (5) the top decile.
   const headerScore = moreIsBetter(sent.length + (headers.hsts ? 0.5 : 0) + (headers.csp ? 0.5 : 0), 2, 4.5);
-  assessor.signal(1, sent.length > 0 ? headerScore : undefined,
+  assessor.signal(
+    1,
+    sent.length > 0 ? headerScore : undefined,
     sent.length > 0 ? `home page sends ${sent.join(", ")}` : "no security headers (HSTS, CSP) on the home page",
-    sent.length > 0 ? [{ url: facts.home.url, text: `home page sends ${sent.join(", ")}` }] : []);
+    sent.length > 0 ? [{ url: facts.home.url, text: `home page sends ${sent.join(", ")}` }] : [],
+  );
 
-  present(assessor, 1.5,
-    facts.mentions(/\b(bug bounty|vulnerability disclosure|responsible disclosure|coordinated disclosure|hackerone|report (a|security) vulnerabilit(y|ies)|report (security )?(issues|vulnerabilities) to)\b/i, { limit: 1 }),
-    90, "a bug bounty or disclosure policy", "no bug bounty or vulnerability disclosure policy");
+  present(
+    assessor,
+    1.5,
+    facts.mentions(
+      /\b(bug bounty|vulnerability disclosure|responsible disclosure|coordinated disclosure|hackerone|report (a|security) vulnerabilit(y|ies)|report (security )?(issues|vulnerabilities) to)\b/i,
+      { limit: 1 },
+    ),
+    90,
+    "a bug bounty or disclosure policy",
+    "no bug bounty or vulnerability disclosure policy",
+  );
 
   // The site's own security programme, as its security or trust page describes it: on a security vendor's other
   // pages "threat detection" or "vulnerability management" is what it sells, and "backups" elsewhere is a feature.
   // An encryption claim the site makes in its own voice counts wherever it is.
-  const ownEncryption = facts.mentions(/\b(our|we) [^.]{0,40}\b(encrypt(ed|ion|s)?|aes[- ]?256|tls ?1\.[23])\b/i, { limit: 1 });
+  const ownEncryption = facts.mentions(/\b(our|we) [^.]{0,40}\b(encrypt(ed|ion|s)?|aes[- ]?256|tls ?1\.[23])\b/i, {
+    limit: 1,
+  });
   const practices = kindsFound(facts.securityPages(), [
-    ["encryption", /\b(encrypt(ed|ion|s)? (at rest|in transit)|aes[- ]?256|tls ?1\.[23]|end[- ]to[- ]end encrypt(ed|ion))\b/i],
+    [
+      "encryption",
+      /\b(encrypt(ed|ion|s)? (at rest|in transit)|aes[- ]?256|tls ?1\.[23]|end[- ]to[- ]end encrypt(ed|ion))\b/i,
+    ],
     ["penetration tests", /\b(pen(etration)?[- ]?test(s|ing|ed)?|third[- ]party security (audits?|assessments?))\b/i],
     ["MFA", /\b(mfa|2fa|multi[- ]factor|two[- ]factor)\b/i],
-    ["vulnerability scanning", /\b(vulnerability (scanning|management|scans)|dependency scanning|static analysis|sast|dast)\b/i],
+    [
+      "vulnerability scanning",
+      /\b(vulnerability (scanning|management|scans)|dependency scanning|static analysis|sast|dast)\b/i,
+    ],
     ["monitoring", /\b(24\/7 (security )?monitoring|intrusion detection|siem|security monitoring|threat detection)\b/i],
-    ["backups", /\b((automatic|automated|daily|hourly|nightly|regular|encrypted|off-?site) backups|backups (are|is) (created|taken|made|kept|stored|encrypted)|disaster recovery (plan|site|procedures?)|point[- ]in[- ]time recovery)\b/i],
+    [
+      "backups",
+      /\b((automatic|automated|daily|hourly|nightly|regular|encrypted|off-?site) backups|backups (are|is) (created|taken|made|kept|stored|encrypted)|disaster recovery (plan|site|procedures?)|point[- ]in[- ]time recovery)\b/i,
+    ],
     ["incident response", /\b(incident response|security incidents?)\b/i],
     ["least privilege", /\b(least privilege|access reviews?|background checks)\b/i],
   ]);
-  if (ownEncryption[0] && !practices.some((entry) => entry.name === "encryption")) practices.unshift({ name: "encryption", mention: ownEncryption[0] });
+  if (ownEncryption[0] && !practices.some((entry) => entry.name === "encryption"))
+    practices.unshift({ name: "encryption", mention: ownEncryption[0] });
   // Two described practices is the median for a SaaS security page; five (encryption, pentests, MFA …) is thorough.
-  assessor.signal(1.5, practices.length > 0 ? moreIsBetter(practices.length, 2, 5) : undefined,
-    practices.length > 0 ? `security practices described: ${practices.map((entry) => entry.name).join(", ")}` : "no encryption, pentests or other practices described",
-    practices.slice(0, 3).map((entry) => entry.mention));
+  assessor.signal(
+    1.5,
+    practices.length > 0 ? moreIsBetter(practices.length, 2, 5) : undefined,
+    practices.length > 0
+      ? `security practices described: ${practices.map((entry) => entry.name).join(", ")}`
+      : "no encryption, pentests or other practices described",
+    practices.slice(0, 3).map((entry) => entry.mention),
+  );
 
-  return assessor.done(page === undefined && trustCenter === undefined
-    ? "Publish a security page: encryption, penetration tests, disclosure policy and a security.txt."
-    : "Add what reviewers check first: security.txt, HSTS and CSP headers, a disclosure policy and third-party pentests.");
+  return assessor.done(
+    page === undefined && trustCenter === undefined
+      ? "Publish a security page: encryption, penetration tests, disclosure policy and a security.txt."
+      : "Add what reviewers check first: security.txt, HSTS and CSP headers, a disclosure policy and third-party pentests.",
+  );
 }
 
 /** Recognised certifications and regulations; each counts once. */
@@ -101,15 +151,23 @@ const CERTIFICATIONS: Kinds = [
   ["TISAX", /\btisax\b/i],
   ["BSI C5", /\b(bsi )?c5 (attestation|certified|compliance)\b/i],
   // A regulator's licence is a compliance programme too: payments, insurance, lending and health are sold on it.
-  ["a regulator's licence", /\b(licen[cs]ed|authori[sz]ed|regulated|supervised)\b[^.]{0,30}\bby (the )?[^.]{0,60}\b(authority|commission|central bank|regulator|FCA|SEC|FINRA|MAS|BaFin|FINMA|ASIC|OCC|FinCEN|CNMV|AMF|FSA|FSC|RBI|SEBI|IRDAI)\b|\blicen[cs]e (no\.|number\b|#)|\b(e-money institution|money transmitter licen[cs]es?|payment institution licen[cs]e)\b/i],
+  [
+    "a regulator's licence",
+    /\b(licen[cs]ed|authori[sz]ed|regulated|supervised)\b[^.]{0,30}\bby (the )?[^.]{0,60}\b(authority|commission|central bank|regulator|FCA|SEC|FINRA|MAS|BaFin|FINMA|ASIC|OCC|FinCEN|CNMV|AMF|FSA|FSC|RBI|SEBI|IRDAI)\b|\blicen[cs]e (no\.|number\b|#)|\b(e-money institution|money transmitter licen[cs]es?|payment institution licen[cs]e)\b/i,
+  ],
   ["ISO 9001 / 13485 quality", /\biso ?(9001|13485)\b/i],
-  ["FDA / CE medical clearance", /\bfda[- ](cleared|approved|clearance|510\(k\))|\bce[- ]marked\b|\bce mark(ing)? (as a )?medical device\b/i],
+  [
+    "FDA / CE medical clearance",
+    /\bfda[- ](cleared|approved|clearance|510\(k\))|\bce[- ]marked\b|\bce mark(ing)? (as a )?medical device\b/i,
+  ],
 ];
 
 /** Holding a certification or a licence, in the site's own voice. */
-const HOLDS = /\b(certifi(ed|cation|cate)|compliant|compliance|complies|conform(s|ant|ity)?|attest(ed|ation)|audited|accredited|registered|licen[cs]ed|licen[cs]e (no|number)|authori[sz]ed|regulated|supervised|achieved|holds?|maintains?|passed|ready|aligned|level [1-4]|baa|business associate agreement|we are|is (fully )?(soc|iso|hipaa|pci|gdpr))\b/i;
+const HOLDS =
+  /\b(certifi(ed|cation|cate)|compliant|compliance|complies|conform(s|ant|ity)?|attest(ed|ation)|audited|accredited|registered|licen[cs]ed|licen[cs]e (no|number)|authori[sz]ed|regulated|supervised|achieved|holds?|maintains?|passed|ready|aligned|level [1-4]|baa|business associate agreement|we are|is (fully )?(soc|iso|hipaa|pci|gdpr))\b/i;
 /** What a compliance or security product does for its customers: helps them comply, checks for a regulation. */
-const SELLS_COMPLIANCE = /\b(helps? (you |customers |organi[sz]ations |teams )?(to )?(ensure|achieve|maintain|meet|stay|with)|ensure (audit[- ]ready )?compliance|checks? (for|necessary)|test cases|such as|including regulatory|regulatory directives|solution set|for your (audit|compliance)|ensuring your\b|coverage for|\brequirements\b)/i;
+const SELLS_COMPLIANCE =
+  /\b(helps? (you |customers |organi[sz]ations |teams )?(to )?(ensure|achieve|maintain|meet|stay|with)|ensure (audit[- ]ready )?compliance|checks? (for|necessary)|test cases|such as|including regulatory|regulatory directives|solution set|for your (audit|compliance)|ensuring your\b|coverage for|\brequirements\b)/i;
 
 /**
  * Certifications and licences the company holds: named on its security or compliance pages, or
@@ -120,7 +178,11 @@ function heldCertifications(facts: SiteFacts): Array<{ name: string; mention: Me
   return CERTIFICATIONS.flatMap(([name, pattern]) => {
     const held = facts
       .mentions(pattern, { limit: 6 })
-      .find((mention) => !SELLS_COMPLIANCE.test(mention.text) && (facts.categoryOf(mention.url) === "security" || HOLDS.test(mention.text)));
+      .find(
+        (mention) =>
+          !SELLS_COMPLIANCE.test(mention.text) &&
+          (facts.categoryOf(mention.url) === "security" || HOLDS.test(mention.text)),
+      );
     return held ? [{ name, mention: held }] : [];
   });
 }
@@ -130,14 +192,24 @@ export function complianceCertifications(facts: SiteFacts) {
 
   const certifications = heldCertifications(facts);
   // Two (often GDPR plus SOC 2) is the median among sites that name any; five is a mature compliance programme.
-  assessor.signal(3, certifications.length > 0 ? moreIsBetter(certifications.length, 2, 5) : undefined,
-    certifications.length > 0 ? `${plural(certifications.length, "certification or regulation", "certifications or regulations")}: ${certifications.map((entry) => entry.name).join(", ")}` : "no certifications (SOC 2, ISO 27001, HIPAA, GDPR, PCI) or regulator's licence mentioned",
-    certifications.slice(0, 4).map((entry) => entry.mention));
+  assessor.signal(
+    3,
+    certifications.length > 0 ? moreIsBetter(certifications.length, 2, 5) : undefined,
+    certifications.length > 0
+      ? `${plural(certifications.length, "certification or regulation", "certifications or regulations")}: ${certifications.map((entry) => entry.name).join(", ")}`
+      : "no certifications (SOC 2, ISO 27001, HIPAA, GDPR, PCI) or regulator's licence mentioned",
+    certifications.slice(0, 4).map((entry) => entry.mention),
+  );
 
   const soc2 = certifications.find((entry) => entry.name === "SOC 2");
   if (soc2) {
     const typeTwo = facts.mentions(/\bsoc ?2 type (ii|2)\b/i, { limit: 1 });
-    assessor.signal(1, typeTwo.length > 0 ? 95 : 45, typeTwo.length > 0 ? "SOC 2 Type II" : "SOC 2 named without its type (Type II is the bar)", typeTwo.length > 0 ? typeTwo : [soc2.mention]);
+    assessor.signal(
+      1,
+      typeTwo.length > 0 ? 95 : 45,
+      typeTwo.length > 0 ? "SOC 2 Type II" : "SOC 2 named without its type (Type II is the bar)",
+      typeTwo.length > 0 ? typeTwo : [soc2.mention],
+    );
   } else {
     assessor.signal(1, undefined, "no SOC 2 report");
   }
@@ -145,16 +217,33 @@ export function complianceCertifications(facts: SiteFacts) {
   const { page, trustCenter } = securityHome(facts);
   // "Download our SOC 2 Type II report": an access verb and a report in one sentence (anchored lookaheads, linear).
   // The company's own reports: "download our SOC 2 Type II report", "ISO 27001 certificate on request".
-  const reports = facts.mentions(/\b(soc ?[123]|iso ?\d{4,5}|pci( dss)?|hipaa)( type (ii|2|i|1))?( audit)? (reports?|certificates?|attestations?)\b|^(?=.*\b(download|request|access|view)\b)(?=.*\b(reports?|certificates?|attestations?)\b)(?=.*\b(soc ?[123]|iso ?\d{4,5}|hipaa|pci|attestation)\b)/i, { limit: 1 });
-  assessor.signal(1.5, trustCenter ? (reports.length > 0 ? 95 : 85) : reports.length > 0 ? 75 : undefined,
-    trustCenter ? "a trust centre" + (reports.length > 0 ? " with reports" : "") : reports.length > 0 ? "audit reports available on request" : "no trust centre or audit reports",
-    [...(trustCenter ? [trustCenter] : []), ...reports]);
+  const reports = facts.mentions(
+    /\b(soc ?[123]|iso ?\d{4,5}|pci( dss)?|hipaa)( type (ii|2|i|1))?( audit)? (reports?|certificates?|attestations?)\b|^(?=.*\b(download|request|access|view)\b)(?=.*\b(reports?|certificates?|attestations?)\b)(?=.*\b(soc ?[123]|iso ?\d{4,5}|hipaa|pci|attestation)\b)/i,
+    { limit: 1 },
+  );
+  assessor.signal(
+    1.5,
+    trustCenter ? (reports.length > 0 ? 95 : 85) : reports.length > 0 ? 75 : undefined,
+    trustCenter
+      ? "a trust centre" + (reports.length > 0 ? " with reports" : "")
+      : reports.length > 0
+        ? "audit reports available on request"
+        : "no trust centre or audit reports",
+    [...(trustCenter ? [trustCenter] : []), ...reports],
+  );
 
-  assessor.signal(1, page ? 80 : undefined, page ? "a security or compliance page" : "no security or compliance page crawled", page ? [page] : []);
+  assessor.signal(
+    1,
+    page ? 80 : undefined,
+    page ? "a security or compliance page" : "no security or compliance page crawled",
+    page ? [page] : [],
+  );
 
-  return assessor.done(certifications.length === 0
-    ? "Name the certifications held (SOC 2 Type II, ISO 27001) on a security page."
-    : "Publish a trust centre where customers can request the SOC 2 Type II and ISO 27001 reports.");
+  return assessor.done(
+    certifications.length === 0
+      ? "Name the certifications held (SOC 2 Type II, ISO 27001) on a security page."
+      : "Publish a trust centre where customers can request the SOC 2 Type II and ISO 27001 reports.",
+  );
 }
 
 export function dataPrivacy(facts: SiteFacts) {
@@ -162,52 +251,141 @@ export function dataPrivacy(facts: SiteFacts) {
 
   const policyPage = facts.pagesIn("privacy").find((page) => /privacy/i.test(page.url) || /privacy/i.test(page.title));
   const [policyLink] = policyPage ? [] : facts.linksMatching(/\bprivacy([- ]policy|[- ]notice)?\b/i);
-  assessor.signal(2, policyPage ? 85 : policyLink ? 65 : undefined,
+  assessor.signal(
+    2,
+    policyPage ? 85 : policyLink ? 65 : undefined,
     policyPage ? "a privacy policy" : policyLink ? "a privacy policy linked (not crawled)" : "no privacy policy found",
-    policyPage ? [{ url: policyPage.url, text: `privacy policy: ${policyPage.title || policyPage.url}` }] : policyLink ? [{ url: policyLink.url, text: `privacy policy linked as "${policyLink.text}"` }] : []);
+    policyPage
+      ? [{ url: policyPage.url, text: `privacy policy: ${policyPage.title || policyPage.url}` }]
+      : policyLink
+        ? [{ url: policyLink.url, text: `privacy policy linked as "${policyLink.text}"` }]
+        : [],
+  );
 
   const dpa = facts.mentions(/\b(data processing (agreement|addendum)|dpa)\b/i, { limit: 1 });
   const [dpaLink] = dpa.length > 0 ? [] : facts.linksMatching(/\/dpa\b|\bdata processing (agreement|addendum)\b/i);
-  present(assessor, 1.5, dpaLink ? [{ url: dpaLink.url, text: `DPA linked: ${dpaLink.text}` }] : dpa, 85, "a data processing agreement (DPA)", "no DPA offered");
+  present(
+    assessor,
+    1.5,
+    dpaLink ? [{ url: dpaLink.url, text: `DPA linked: ${dpaLink.text}` }] : dpa,
+    85,
+    "a data processing agreement (DPA)",
+    "no DPA offered",
+  );
 
   const subprocessors = facts.mentions(/\bsub[- ]?processors?\b/i, { limit: 1 });
   const [subLink] = subprocessors.length > 0 ? [] : facts.linksMatching(/\bsub[- ]?processors?\b/i);
-  present(assessor, 1.5, subLink ? [{ url: subLink.url, text: `subprocessor list linked: ${subLink.text}` }] : subprocessors, 85, "a subprocessor list", "no subprocessor list");
+  present(
+    assessor,
+    1.5,
+    subLink ? [{ url: subLink.url, text: `subprocessor list linked: ${subLink.text}` }] : subprocessors,
+    85,
+    "a subprocessor list",
+    "no subprocessor list",
+  );
 
-  present(assessor, 1,
-    facts.mentions(/\b(data retention|retention (period|policy|schedule)|retain (your |personal |customer )?data|delete (your|all) (data|account)|deletion (requests?|of (your |personal )?data)|right to (erasure|be forgotten|deletion)|deleted within \d{1,4} days)\b/i, { limit: 1 }),
-    80, "data retention and deletion terms", "no retention or deletion terms");
+  present(
+    assessor,
+    1,
+    facts.mentions(
+      /\b(data retention|retention (period|policy|schedule)|retain (your |personal |customer )?data|delete (your|all) (data|account)|deletion (requests?|of (your |personal )?data)|right to (erasure|be forgotten|deletion)|deleted within \d{1,4} days)\b/i,
+      { limit: 1 },
+    ),
+    80,
+    "data retention and deletion terms",
+    "no retention or deletion terms",
+  );
 
-  present(assessor, 1,
-    facts.mentions(/\b(data residency|data (is |are )?(stored|hosted|processed) (exclusively |only )?in (the )?(eu|us|uk|europe|european union|united states|germany|canada|australia)|eu (data centers?|data centres?|region|hosting)|(choose|select) (your|a|the) (data )?(region|location))\b/i, { limit: 1 }),
-    85, "data residency options", "no data residency stated");
+  present(
+    assessor,
+    1,
+    facts.mentions(
+      /\b(data residency|data (is |are )?(stored|hosted|processed) (exclusively |only )?in (the )?(eu|us|uk|europe|european union|united states|germany|canada|australia)|eu (data centers?|data centres?|region|hosting)|(choose|select) (your|a|the) (data )?(region|location))\b/i,
+      { limit: 1 },
+    ),
+    85,
+    "data residency options",
+    "no data residency stated",
+  );
 
-  return assessor.done(policyPage === undefined && policyLink === undefined
-    ? "Publish a privacy policy, then a DPA and a subprocessor list."
-    : "Offer what privacy reviews ask for: a signable DPA, a subprocessor list, retention and deletion terms, data residency.");
+  return assessor.done(
+    policyPage === undefined && policyLink === undefined
+      ? "Publish a privacy policy, then a DPA and a subprocessor list."
+      : "Offer what privacy reviews ask for: a signable DPA, a subprocessor list, retention and deletion terms, data residency.",
+  );
 }
 
 export function enterpriseReadiness(facts: SiteFacts) {
   const assessor = new Assessor();
 
-  present(assessor, 2, facts.mentions(/\b(sso|single sign[- ]on|saml|okta|azure ad|entra id|oidc|openid connect)\b/i, { limit: 1 }),
-    85, "SSO / SAML", "no SSO or SAML");
-  present(assessor, 1, facts.mentions(/\b(scim|directory sync|automated (user )?provisioning|user provisioning)\b/i, { limit: 1 }),
-    90, "SCIM provisioning", "no SCIM or directory sync");
-  present(assessor, 1.5, facts.mentions(/\baudit (logs?|trails?|logging)\b/i, { limit: 1 }),
-    85, "audit logs", "no audit logs");
-  present(assessor, 1.5, facts.mentions(/\b(rbac|role[- ]based (access|permissions)|roles and permissions|granular permissions|custom roles|permission levels)\b/i, { limit: 1 }),
-    80, "role-based access control", "no role-based access control");
+  present(
+    assessor,
+    2,
+    facts.mentions(/\b(sso|single sign[- ]on|saml|okta|azure ad|entra id|oidc|openid connect)\b/i, { limit: 1 }),
+    85,
+    "SSO / SAML",
+    "no SSO or SAML",
+  );
+  present(
+    assessor,
+    1,
+    facts.mentions(/\b(scim|directory sync|automated (user )?provisioning|user provisioning)\b/i, { limit: 1 }),
+    90,
+    "SCIM provisioning",
+    "no SCIM or directory sync",
+  );
+  present(
+    assessor,
+    1.5,
+    facts.mentions(/\baudit (logs?|trails?|logging)\b/i, { limit: 1 }),
+    85,
+    "audit logs",
+    "no audit logs",
+  );
+  present(
+    assessor,
+    1.5,
+    facts.mentions(
+      /\b(rbac|role[- ]based (access|permissions)|roles and permissions|granular permissions|custom roles|permission levels)\b/i,
+      { limit: 1 },
+    ),
+    80,
+    "role-based access control",
+    "no role-based access control",
+  );
 
-  const plan = facts.mentions(/\b(enterprise (plan|tier|edition|pricing|license)|contact (sales|us) for enterprise|talk to sales|custom (contracts?|terms|pricing))\b/i, { limit: 1 });
+  const plan = facts.mentions(
+    /\b(enterprise (plan|tier|edition|pricing|license)|contact (sales|us) for enterprise|talk to sales|custom (contracts?|terms|pricing))\b/i,
+    { limit: 1 },
+  );
   const enterpriseHeading = plan.length > 0 ? [] : facts.mentions(/^enterprise$/i, { in: ["pricing"], limit: 1 });
   present(assessor, 1.5, plan.length > 0 ? plan : enterpriseHeading, 80, "an enterprise plan", "no enterprise plan");
-  present(assessor, 1, facts.mentions(/\b(sla|service level agreements?|uptime (guarantee|commitment)|99\.9{1,4}% (uptime|availability))\b/i, { limit: 1 }),
-    85, "an SLA", "no SLA offered");
-  present(assessor, 0.75, facts.mentions(/\b(self[- ]hosted|on[- ]prem(ise|ises)?|private cloud|your (own )?vpc|dedicated (instance|tenant|infrastructure)|single[- ]tenant)\b/i, { limit: 1 }),
-    85, "self-hosted or dedicated deployment", "no self-hosted or dedicated deployment");
+  present(
+    assessor,
+    1,
+    facts.mentions(
+      /\b(sla|service level agreements?|uptime (guarantee|commitment)|99\.9{1,4}% (uptime|availability))\b/i,
+      { limit: 1 },
+    ),
+    85,
+    "an SLA",
+    "no SLA offered",
+  );
+  present(
+    assessor,
+    0.75,
+    facts.mentions(
+      /\b(self[- ]hosted|on[- ]prem(ise|ises)?|private cloud|your (own )?vpc|dedicated (instance|tenant|infrastructure)|single[- ]tenant)\b/i,
+      { limit: 1 },
+    ),
+    85,
+    "self-hosted or dedicated deployment",
+    "no self-hosted or dedicated deployment",
+  );
 
-  return assessor.done("List the enterprise controls in one place (SSO/SAML, SCIM, audit logs, roles) with an enterprise plan and SLA.");
+  return assessor.done(
+    "List the enterprise controls in one place (SSO/SAML, SCIM, audit logs, roles) with an enterprise plan and SLA.",
+  );
 }
 
 export const trustEnterpriseRules = {
