@@ -74,13 +74,11 @@ function benchApp(): AppSite {
         title: "Benchly",
         html: `<h1>Benchly</h1>${Array.from({ length: 10 }, (_, i) => paragraph("home", i)).join("")}`,
       },
-      ...topics
-        .slice(0, ROUTES - 1)
-        .map((topic) => ({
-          path: `/${topic}`,
-          title: topic[0]!.toUpperCase() + topic.slice(1),
-          html: `<h1>${topic}</h1>${Array.from({ length: 10 }, (_, i) => paragraph(topic, i)).join("")}`,
-        })),
+      ...topics.slice(0, ROUTES - 1).map((topic) => ({
+        path: `/${topic}`,
+        title: topic[0]!.toUpperCase() + topic.slice(1),
+        html: `<h1>${topic}</h1>${Array.from({ length: 10 }, (_, i) => paragraph(topic, i)).join("")}`,
+      })),
     ],
   };
 }
