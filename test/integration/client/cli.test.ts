@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, request as httpRequest, type ServerResponse } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
@@ -12,13 +13,15 @@ import type { Route, Site } from "../../support/fixture-sites.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 
 /**
- * The `pms` command as a person or a script runs it (`node --import tsx
- * src/cli/pms.ts`, the source of the built `bin`), against the running service:
+ * The `pms` command as a person or a script runs it (the built `bin`,
+ * dist/src/cli/pms.js, which `npm test` builds first), against the running service:
  * plain progress when piped, the bar under a pseudo-terminal (util-linux
  * `script`), JSON output, and the documented exit codes.
  */
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
+const bin = fileURLToPath(new URL("../../../dist/src/cli/pms.js", import.meta.url));
+if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` (npm test does) first`);
 const leader = calibrationSites.find((site) => site.host === "leader.test")!;
 
 /** leader.test, whose home page waits for the gate: the test opens it once the CLI shows its first step. */
@@ -68,7 +71,7 @@ async function pms(
   env: Record<string, string | undefined> = {},
   onOutput?: (output: string) => void,
 ): Promise<Run> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/pms.ts", ...args], {
+  const child = spawn(process.execPath, [bin, ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? "", PMS_API_URL: service.url, PMS_API_KEY: apiKey, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -173,7 +176,7 @@ describe("pms score", { timeout: 120_000 }, () => {
   });
 
   it("draws a progress bar in place on a terminal (a pseudo-terminal through script)", async () => {
-    const command = `${process.execPath} --import tsx src/cli/pms.ts score '${service.siteUrl("gated.test")}' --quick`;
+    const command = `${process.execPath} ${bin} score '${service.siteUrl("gated.test")}' --quick`;
     const child = spawn("script", ["-qfec", command, "/dev/null"], {
       cwd: root,
       env: {
