@@ -41,12 +41,15 @@ const baseRef = arg("--base") ?? "HEAD";
 const fuzzPages = Number(arg("--fuzz") ?? 4000);
 const crawls = !process.argv.includes("--no-crawl");
 
-/** The crawl modules (and what they import from outside) as they are at `ref`. */
+/**
+ * The source tree as it is at `ref` (all of src/, so whatever the crawl modules import
+ * from outside their folder at that ref comes with them).
+ */
 function checkout(ref: string): string {
   const dir = mkdtempSync(join(tmpdir(), "crawl-base-"));
   const git = (...args: string[]) => execFileSync("git", args, { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-  const files = git("ls-tree", "-r", "--name-only", ref, "src/modules/crawl").toString().split("\n").filter(Boolean);
-  for (const file of [...files, "src/errors.ts"]) {
+  const files = git("ls-tree", "-r", "--name-only", ref, "src").toString().split("\n").filter(Boolean);
+  for (const file of files) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), git("show", `${ref}:${file}`));
   }
