@@ -30,7 +30,28 @@ import {
   type FragmentDefinitionNode,
 } from "graphql";
 import { errorCatalogue, type ErrorCode } from "../src/errors.js";
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../src/limits.js";
+import {
+  MAX_API_KEY_NAME_LENGTH,
+  MAX_CHAT_MESSAGE_LENGTH,
+  MAX_CONTEXT_LENGTH,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_URL_LENGTH,
+} from "../src/limits.js";
+
+/**
+ * The input limits the document states (`maxLength`), by input type and field. The
+ * document is also built from the committed schema.graphql, which carries no field
+ * extensions, so the limits are named here from src/limits.ts; a contract test checks
+ * this table against every `@MaxCharacters` field of the live schema.
+ */
+export const INPUT_MAX_LENGTHS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  ScoreInput: { url: MAX_URL_LENGTH, context: MAX_CONTEXT_LENGTH },
+  StartScoreInput: { url: MAX_URL_LENGTH, context: MAX_CONTEXT_LENGTH },
+  CreateWebhookInput: { url: MAX_URL_LENGTH },
+  UpdateWebhookInput: { url: MAX_URL_LENGTH },
+  SendChatMessageInput: { message: MAX_CHAT_MESSAGE_LENGTH },
+  CreateApiKeyInput: { name: MAX_API_KEY_NAME_LENGTH },
+};
 import type { AnyRestRoute } from "./route.js";
 import type { Shape } from "./shape.js";
 
@@ -470,7 +491,13 @@ class OperationDoc {
       properties: Object.fromEntries(
         fields.map((field) => [
           field.name,
-          { ...this.nullableInput(field.type), ...(field.description ? { description: field.description } : {}) },
+          {
+            ...this.nullableInput(field.type),
+            ...(field.description ? { description: field.description } : {}),
+            ...(INPUT_MAX_LENGTHS[input.name]?.[field.name] !== undefined
+              ? { maxLength: INPUT_MAX_LENGTHS[input.name]![field.name] }
+              : {}),
+          },
         ]),
       ),
     };

@@ -5,6 +5,12 @@ import { validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restRoutes } from "../../../rest-compat/routes.js";
 import { errorCatalogue } from "../../../src/errors.js";
+import {
+  MAX_API_KEY_NAME_LENGTH,
+  MAX_CHAT_MESSAGE_LENGTH,
+  MAX_CONTEXT_LENGTH,
+  MAX_URL_LENGTH,
+} from "../../../src/limits.js";
 import { startTestApp, type TestApp } from "../../support/app.js";
 import { checkAnswer, contractChecks, openApiDocument } from "../../support/contract.js";
 import { apiClient, signIn } from "../../support/http.js";
@@ -136,6 +142,24 @@ describe("GET /api/openapi.json", () => {
       }
     )["application/json"].schema;
     expect(job.$ref).toBe("#/components/schemas/ScoreJob");
+  });
+
+  it("states the input limits of src/limits.ts on the request bodies, as both doors enforce them", async () => {
+    const document = (await (await fetch(`${service.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>>;
+    };
+    const property = (path: string, method: string, name: string) =>
+      (
+        document.paths[path]![method]!.requestBody!.content["application/json"]!.schema as {
+          properties: Record<string, { maxLength?: number }>;
+        }
+      ).properties[name]?.maxLength;
+    expect(property("/api/score", "post", "url")).toBe(MAX_URL_LENGTH);
+    expect(property("/api/score", "post", "context")).toBe(MAX_CONTEXT_LENGTH);
+    expect(property("/api/score/quick", "post", "url")).toBe(MAX_URL_LENGTH);
+    expect(property("/api/webhooks", "post", "url")).toBe(MAX_URL_LENGTH);
+    expect(property("/api/chat", "post", "message")).toBe(MAX_CHAT_MESSAGE_LENGTH);
+    expect(property("/api/keys", "post", "name")).toBe(MAX_API_KEY_NAME_LENGTH);
   });
 
   it("answers 304 to its ETag", async () => {

@@ -10,7 +10,9 @@ import {
   isSpecifiedScalarType,
 } from "graphql";
 import { describe, expect, it } from "vitest";
+import { INPUT_MAX_LENGTHS } from "../../../rest-compat/openapi.js";
 import { buildAppSchema, printAppSchema, unservedContainer } from "../../../src/graphql/schema.js";
+import { MAX_API_KEY_NAME_LENGTH } from "../../../src/limits.js";
 
 const run = promisify(execFile);
 const root = new URL("../../../", import.meta.url);
@@ -21,6 +23,30 @@ describe("the committed GraphQL contract", () => {
   it("schema.graphql is exactly what the code emits (run `npm run schema:emit` after a change)", () => {
     const committed = readFileSync(new URL("schema.graphql", root), "utf8");
     expect(printAppSchema(schema)).toBe(committed);
+  });
+
+  it("publishes in the OpenAPI document the same input limits the input classes enforce", () => {
+    // Every @MaxCharacters field (its limit rides on the field's extensions) is in the table, with its limit.
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isInputObjectType(type)) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (typeof field.extensions.maxLength === "number") {
+          expect(INPUT_MAX_LENGTHS[type.name]?.[field.name], `${type.name}.${field.name}`).toBe(
+            field.extensions.maxLength,
+          );
+        }
+      }
+    }
+    // And the table names only fields that exist (subclasses such as StartScoreInput inherit
+    // the validation of their parent's fields, but type-graphql does not copy their extensions).
+    for (const [typeName, fields] of Object.entries(INPUT_MAX_LENGTHS)) {
+      const type = schema.getType(typeName);
+      expect(isInputObjectType(type), typeName).toBe(true);
+      for (const field of Object.keys(fields)) {
+        expect(isInputObjectType(type) && type.getFields()[field], `${typeName}.${field}`).toBeTruthy();
+      }
+    }
+    expect(INPUT_MAX_LENGTHS.CreateApiKeyInput).toEqual({ name: MAX_API_KEY_NAME_LENGTH });
   });
 
   it("describes every public type, field, argument and enum value", () => {
