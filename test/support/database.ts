@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import type { DataSource } from "typeorm";
 import { inject } from "vitest";
+import { dataSourceFor } from "../../src/db/database.js";
 import { withClient, withDatabase } from "./global-setup.js";
 
 export interface TestDatabase {
@@ -32,5 +34,26 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
         () => undefined,
       ),
+  };
+}
+
+export interface ClonedDatabase {
+  /** A pool on the file's own clone of the migrated template. */
+  readonly dataSource: DataSource;
+  /** Closes the pool and drops the clone. */
+  close(): Promise<void>;
+}
+
+/** A database of the file's own with a pool on it: what a service test builds its repositories over. */
+export async function openClonedDatabase(poolSize = 10): Promise<ClonedDatabase> {
+  const database = await createTestDatabase();
+  const dataSource = dataSourceFor(database.url, poolSize);
+  await dataSource.initialize();
+  return {
+    dataSource,
+    close: async () => {
+      await dataSource.destroy();
+      await database.drop();
+    },
   };
 }

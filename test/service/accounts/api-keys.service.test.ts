@@ -1,25 +1,22 @@
 import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataSourceFor } from "../../../src/db/database.js";
 import { newSecret } from "../../../src/modules/accounts/api-keys/api-key-secret.js";
 import { accountsServices } from "../../support/accounts-services.js";
 import { rejectionOf } from "../../support/app-error.js";
-import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { openClonedDatabase, type ClonedDatabase } from "../../support/database.js";
 
 /** ApiKeysService over its real repositories on a database of its own: the rules of keys, no HTTP. */
-let database: TestDatabase;
+let database: ClonedDatabase;
 let dataSource: DataSource;
 let now = new Date("2026-03-01T10:00:00.000Z");
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = dataSourceFor(database.url, 4);
-  await dataSource.initialize();
+  database = await openClonedDatabase(4);
+  dataSource = database.dataSource;
 });
 afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
+  await database?.close();
 });
 
 const services = () => accountsServices(dataSource, () => now);

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataSourceFor } from "../../../src/db/database.js";
 import { Transactions, type Transaction } from "../../../src/db/transaction.js";
 import { AccountRepository } from "../../../src/modules/accounts/account.repository.js";
 import { ApiKeyRepository } from "../../../src/modules/accounts/api-keys/api-key.repository.js";
@@ -11,20 +10,18 @@ import type { SessionClaims } from "../../../src/modules/accounts/session/sessio
 import { UserRepository } from "../../../src/modules/accounts/user.repository.js";
 import { accountsServices } from "../../support/accounts-services.js";
 import { rejectionOf } from "../../support/app-error.js";
-import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { openClonedDatabase, type ClonedDatabase } from "../../support/database.js";
 
 /** MembersService and sign-in over their real repositories on a database of their own: seats, invitations, removal. */
-let database: TestDatabase;
+let database: ClonedDatabase;
 let dataSource: DataSource;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = dataSourceFor(database.url, 4);
-  await dataSource.initialize();
+  database = await openClonedDatabase(4);
+  dataSource = database.dataSource;
 });
 afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
+  await database?.close();
 });
 
 const claims = (email: string, emailVerified = true): SessionClaims => ({

@@ -13,7 +13,8 @@ import { ProviderEventRepository } from "../../../src/modules/billing/checkout/p
 import { CreditBalanceRepository } from "../../../src/modules/billing/credit-balance.repository.js";
 import { CreditEntryRepository } from "../../../src/modules/billing/credit-entry.repository.js";
 import { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
-import { createAccount, openClonedDatabase } from "./support.js";
+import { openClonedDatabase } from "../../support/database.js";
+import { createAccount } from "./support.js";
 
 /** BillingService over its real repositories (and a real ledger) on a cloned database. */
 let dataSource: DataSource;

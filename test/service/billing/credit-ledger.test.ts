@@ -7,7 +7,8 @@ import { CreditEntryRepository } from "../../../src/modules/billing/credit-entry
 import { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
 import { actionCostTenths } from "../../../src/modules/billing/plans.js";
 import { rejectionOf } from "../../support/app-error.js";
-import { createAccount, openClonedDatabase } from "./support.js";
+import { openClonedDatabase } from "../../support/database.js";
+import { createAccount } from "./support.js";
 
 /**
  * CreditLedger over its real repositories on a cloned database: the money rules of

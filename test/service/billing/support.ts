@@ -1,22 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
-import { dataSourceFor } from "../../../src/db/database.js";
 import type { PlanId } from "../../../src/modules/accounts/account.entity.js";
-import { createTestDatabase, type TestDatabase } from "../../support/database.js";
-
-/** A cloned, migrated database of the file's own and a DataSource on it. */
-export async function openClonedDatabase(): Promise<{ dataSource: DataSource; close: () => Promise<void> }> {
-  const database: TestDatabase = await createTestDatabase();
-  const dataSource = dataSourceFor(database.url, 10);
-  await dataSource.initialize();
-  return {
-    dataSource,
-    close: async () => {
-      await dataSource.destroy();
-      await database.drop();
-    },
-  };
-}
 
 /** An account (and one member) on `plan`, its billing cycles anchored at `anchor`. */
 export async function createAccount(

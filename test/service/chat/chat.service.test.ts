@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { pino } from "pino";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataSourceFor } from "../../../src/db/database.js";
 import { Transactions } from "../../../src/db/transaction.js";
 import type { Viewer } from "../../../src/modules/accounts/viewer.js";
 import type { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
@@ -16,7 +15,7 @@ import { ProductRepository } from "../../../src/modules/products/product.reposit
 import { ProductsService } from "../../../src/modules/products/products.service.js";
 import type { ScoreResultsService } from "../../../src/modules/score/score-results.service.js";
 import type { ResultCore } from "../../../src/modules/score/score-result.view.js";
-import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { openClonedDatabase, type ClonedDatabase } from "../../support/database.js";
 import { insertAccount } from "../../support/webhook-rows.js";
 
 /**
@@ -25,7 +24,7 @@ import { insertAccount } from "../../support/webhook-rows.js";
  * conversation belongs to its account. The short-window limiter always allows here,
  * so the month's quota is what refuses; the engine and the stored result are stand-ins.
  */
-let database: TestDatabase;
+let database: ClonedDatabase;
 let dataSource: DataSource;
 let ledger: CreditLedger;
 let chat: ChatService;
@@ -47,9 +46,8 @@ const engine: ChatEngine = {
 };
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = dataSourceFor(database.url, 4);
-  await dataSource.initialize();
+  database = await openClonedDatabase(4);
+  dataSource = database.dataSource;
   ledger = creditLedgerOn(dataSource);
   chat = new ChatService(
     new ChatRepository(dataSource),
@@ -63,8 +61,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
+  await database?.close();
 });
 
 const member = (accountId: string): Viewer => ({ kind: "member", accountId, userId: randomUUID(), via: "session" });

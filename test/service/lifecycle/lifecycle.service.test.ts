@@ -1,13 +1,12 @@
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataSourceFor } from "../../../src/db/database.js";
 import { AssessmentRepository } from "../../../src/modules/lifecycle/assessment.repository.js";
 import { LifecycleService } from "../../../src/modules/lifecycle/lifecycle.service.js";
 import { LIFECYCLE_VERSION, lifecycleStages } from "../../../src/modules/lifecycle/stages.js";
 import { AccountRepository } from "../../../src/modules/accounts/account.repository.js";
 import { ProductRepository } from "../../../src/modules/products/product.repository.js";
 import { ProductsService } from "../../../src/modules/products/products.service.js";
-import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { openClonedDatabase, type ClonedDatabase } from "../../support/database.js";
 import { insertAccount } from "../../support/webhook-rows.js";
 
 /**
@@ -15,22 +14,20 @@ import { insertAccount } from "../../support/webhook-rows.js";
  * is stored as computed and read back as the latest and in the history, newest
  * first; another account's product is not found.
  */
-let database: TestDatabase;
+let database: ClonedDatabase;
 let dataSource: DataSource;
 let lifecycle: LifecycleService;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = dataSourceFor(database.url, 4);
-  await dataSource.initialize();
+  database = await openClonedDatabase(4);
+  dataSource = database.dataSource;
   lifecycle = new LifecycleService(
     new AssessmentRepository(dataSource),
     new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource)),
   );
 });
 afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
+  await database?.close();
 });
 
 async function productOf(accountId: string): Promise<string> {

@@ -1,29 +1,26 @@
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataSourceFor } from "../../../src/db/database.js";
 import { Transactions } from "../../../src/db/transaction.js";
 import { AccountRepository } from "../../../src/modules/accounts/account.repository.js";
 import { ProductRepository } from "../../../src/modules/products/product.repository.js";
 import { ProductsService } from "../../../src/modules/products/products.service.js";
 import { rejectionOf } from "../../support/app-error.js";
-import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { openClonedDatabase, type ClonedDatabase } from "../../support/database.js";
 
 /** ProductsService over its real repositories on a database of its own: find-or-create, the plan's cap, listing. */
-let database: TestDatabase;
+let database: ClonedDatabase;
 let dataSource: DataSource;
 let products: ProductsService;
 let transactions: Transactions;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = dataSourceFor(database.url, 8);
-  await dataSource.initialize();
+  database = await openClonedDatabase(8);
+  dataSource = database.dataSource;
   products = new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource));
   transactions = new Transactions(dataSource);
 });
 afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
+  await database?.close();
 });
 
 async function account(plan: string): Promise<string> {

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataSourceFor } from "../../../src/db/database.js";
 import { AppError } from "../../../src/errors.js";
 import type { CrawlOptions, Crawler } from "../../../src/modules/crawl/crawler.js";
-import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { openClonedDatabase, type ClonedDatabase } from "../../support/database.js";
 import { scoreJobRunnerOn, scoreServiceOn } from "../../support/score-services.js";
 import { syntheticCrawl } from "../../support/synthetic-crawl.js";
 
@@ -14,17 +13,15 @@ import { syntheticCrawl } from "../../support/synthetic-crawl.js";
  * result, its dimensions and the outbox event in one transaction, and a failure
  * refunds the charge. Jobs are created by ScoreService.start, as in production.
  */
-let database: TestDatabase;
+let database: ClonedDatabase;
 let dataSource: DataSource;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = dataSourceFor(database.url, 6);
-  await dataSource.initialize();
+  database = await openClonedDatabase(6);
+  dataSource = database.dataSource;
 });
 afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
+  await database?.close();
 });
 
 const crawl = syntheticCrawl([

@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataSourceFor } from "../../../src/db/database.js";
 import type { PlanId } from "../../../src/modules/accounts/account.entity.js";
 import type { Viewer } from "../../../src/modules/accounts/viewer.js";
 import { actionCostTenths } from "../../../src/modules/billing/plans.js";
 import type { ScoreCaller, ScoreRequest } from "../../../src/modules/score/score.service.js";
 import { rejectionOf } from "../../support/app-error.js";
-import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { openClonedDatabase, type ClonedDatabase } from "../../support/database.js";
 import { scoreServiceOn } from "../../support/score-services.js";
 
 /**
@@ -15,19 +14,17 @@ import { scoreServiceOn } from "../../support/score-services.js";
  * no app): the layers of docs/api.md §6 run in order, a refused request is charged
  * nothing, and one Idempotency-Key is one job and one charge.
  */
-let database: TestDatabase;
+let database: ClonedDatabase;
 let dataSource: DataSource;
 let service: ReturnType<typeof scoreServiceOn>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = dataSourceFor(database.url, 6);
-  await dataSource.initialize();
+  database = await openClonedDatabase(6);
+  dataSource = database.dataSource;
   service = scoreServiceOn(dataSource);
 });
 afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
+  await database?.close();
 });
 
 async function account(plan: PlanId): Promise<string> {

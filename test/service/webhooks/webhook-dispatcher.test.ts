@@ -3,10 +3,9 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataSourceFor } from "../../../src/db/database.js";
 import { DomainEvents } from "../../../src/events/domain-events.js";
 import { AddressGuard } from "../../../src/modules/crawl/address-guard.js";
-import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { openClonedDatabase, type ClonedDatabase } from "../../support/database.js";
 import { insertAccount, insertWebhook, newDispatcher } from "../../support/webhook-rows.js";
 
 /**
@@ -15,16 +14,15 @@ import { insertAccount, insertWebhook, newDispatcher } from "../../support/webho
  * deliveries in flight, nor one webhook more than the webhook's, while another
  * account's deliveries are claimed beside them.
  */
-let database: TestDatabase;
+let database: ClonedDatabase;
 let dataSource: DataSource;
 let tarpit: Server;
 const sockets = new Set<Socket>();
 const silent = pino({ level: "silent" });
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = dataSourceFor(database.url, 6);
-  await dataSource.initialize();
+  database = await openClonedDatabase(6);
+  dataSource = database.dataSource;
   // Accepts connections and never answers (no TLS handshake): each delivery holds its lease until its timeouts.
   tarpit = createServer((socket) => {
     sockets.add(socket);
@@ -35,8 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => tarpit?.close(() => resolve()));
-  await dataSource?.destroy();
-  await database?.drop();
+  await database?.close();
 });
 
 const url = (path: string) => `https://127.0.0.1:${(tarpit.address() as AddressInfo).port}${path}`;

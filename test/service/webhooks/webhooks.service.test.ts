@@ -1,7 +1,6 @@
 import { pino } from "pino";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataSourceFor } from "../../../src/db/database.js";
 import { MAX_WEBHOOKS_PER_ACCOUNT } from "../../../src/limits.js";
 import { Transactions } from "../../../src/db/transaction.js";
 import { DomainEvents } from "../../../src/events/domain-events.js";
@@ -12,7 +11,7 @@ import { AddressGuard } from "../../../src/modules/crawl/address-guard.js";
 import { WebhookDeliveryRepository } from "../../../src/modules/webhooks/webhook-delivery.repository.js";
 import { WebhookRepository } from "../../../src/modules/webhooks/webhook.repository.js";
 import { WebhooksService } from "../../../src/modules/webhooks/webhooks.service.js";
-import { createTestDatabase, type TestDatabase } from "../../support/database.js";
+import { openClonedDatabase, type ClonedDatabase } from "../../support/database.js";
 import { insertAccount } from "../../support/webhook-rows.js";
 
 /**
@@ -21,15 +20,14 @@ import { insertAccount } from "../../support/webhook-rows.js";
  * found, a rotation keeps the old secret beside the new one, and test events are
  * limited per account with a refusal recording nothing.
  */
-let database: TestDatabase;
+let database: ClonedDatabase;
 let dataSource: DataSource;
 let service: WebhooksService;
 const silent = pino({ level: "silent" });
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = dataSourceFor(database.url, 12);
-  await dataSource.initialize();
+  database = await openClonedDatabase(12);
+  dataSource = database.dataSource;
   service = new WebhooksService(
     new WebhookRepository(dataSource),
     new WebhookDeliveryRepository(dataSource),
@@ -40,8 +38,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
+  await database?.close();
 });
 
 const hook = (path: string) => ({ url: `https://127.0.0.1:9${path}` });
