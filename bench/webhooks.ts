@@ -29,15 +29,12 @@ import { pino } from "pino";
 import { dataSourceFor } from "../src/db/database.js";
 import { DomainEvents } from "../src/events/domain-events.js";
 import { AddressGuard } from "../src/modules/crawl/address-guard.js";
-import { WebhookDispatcher } from "../src/modules/webhooks/webhook-dispatcher.js";
-import { WebhookHealthRepository } from "../src/modules/webhooks/webhook-health.repository.js";
-import { WebhookLeaseRepository } from "../src/modules/webhooks/webhook-lease.repository.js";
-import { Transactions } from "../src/db/transaction.js";
 import { signatureHeader } from "../src/modules/webhooks/signature.js";
 import { newWebhookSecret } from "../src/modules/webhooks/webhooks.service.js";
 import { withClient, withDatabase } from "../test/support/global-setup.js";
 import { makeTestTls } from "../test/support/test-tls.js";
 import { WebhookReceiver } from "../test/support/webhook-receiver.js";
+import { newDispatcher } from "../test/support/webhook-rows.js";
 
 const EVENTS = 1_000;
 const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -115,15 +112,9 @@ async function run(tls: { key: string; cert: string }): Promise<void> {
 
     for (const pacing of ["burst", "100/s"] as const) {
       const events = new DomainEvents(silent);
-      const dispatcher = new WebhookDispatcher(
-        new WebhookLeaseRepository(dataSource),
-        new WebhookHealthRepository(dataSource),
-        new Transactions(dataSource),
-        guard,
-        events,
-        silent,
-        { publicBaseUrl: "https://pms.test" },
-      ).start();
+      const dispatcher = newDispatcher(dataSource, guard, events, silent, {
+        publicBaseUrl: "https://pms.test",
+      }).start();
       const committedAt = new Map<string, number>();
       const before = receiver.received.length;
       const started = performance.now();
@@ -218,15 +209,7 @@ async function fairness(tls: { key: string; cert: string }): Promise<void> {
 
     for (const scenario of ["baseline: healthy account alone", "with the hostile account"] as const) {
       const events = new DomainEvents(silent);
-      const dispatcher = new WebhookDispatcher(
-        new WebhookLeaseRepository(dataSource),
-        new WebhookHealthRepository(dataSource),
-        new Transactions(dataSource),
-        guard,
-        events,
-        silent,
-        { publicBaseUrl: "https://pms.test" },
-      );
+      const dispatcher = newDispatcher(dataSource, guard, events, silent, { publicBaseUrl: "https://pms.test" });
       const hostileRun = scenario !== "baseline: healthy account alone";
       let spamming: NodeJS.Timeout | undefined;
       if (hostileRun) {

@@ -1,5 +1,6 @@
 import type { DataSource } from "typeorm";
 import { Transactions } from "../../src/db/transaction.js";
+import type { DomainEvents } from "../../src/events/domain-events.js";
 import { WebhookDispatcher } from "../../src/modules/webhooks/webhook-dispatcher.js";
 import { WebhookHealthRepository } from "../../src/modules/webhooks/webhook-health.repository.js";
 import { WebhookLeaseRepository } from "../../src/modules/webhooks/webhook-lease.repository.js";
@@ -35,3 +36,23 @@ export function newDispatcher(dataSource: DataSource, ...rest: DispatcherArgs): 
 
 type DispatcherArgs =
   ConstructorParameters<typeof WebhookDispatcher> extends [unknown, unknown, unknown, ...infer Rest] ? Rest : never;
+
+/** n subscription.changed events of the account, each committed on its own as a checkout would: one delivery per webhook of the account each. */
+export async function recordSubscriptionEvents(
+  dataSource: DataSource,
+  events: DomainEvents,
+  accountId: string,
+  n: number,
+): Promise<void> {
+  for (let i = 0; i < n; i += 1) {
+    await dataSource.transaction((manager) =>
+      events.record(manager, "subscription.changed", {
+        accountId,
+        previousPlan: "free",
+        plan: "pro",
+        reason: "checkout",
+        checkoutSessionId: `chk_${i}`,
+      }),
+    );
+  }
+}

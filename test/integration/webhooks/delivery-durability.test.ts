@@ -1,4 +1,4 @@
-import { insertAccount, insertWebhook, newDispatcher } from "../../support/webhook-rows.js";
+import { insertAccount, insertWebhook, newDispatcher, recordSubscriptionEvents } from "../../support/webhook-rows.js";
 import { createServer as createHttpsServer, type Server } from "node:https";
 import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -44,20 +44,9 @@ afterAll(async () => {
 const account = (name: string) => insertAccount(dataSource, name);
 const webhookFor = (accountId: string, path: string) => insertWebhook(dataSource, accountId, receiver.url(path));
 
-/** n subscription.changed events of the account, each committed on its own, as a checkout would. */
-async function recordEvents(events: DomainEvents, accountId: string, n: number): Promise<void> {
-  for (let i = 0; i < n; i += 1) {
-    await dataSource.transaction((manager) =>
-      events.record(manager, "subscription.changed", {
-        accountId,
-        previousPlan: "free",
-        plan: "pro",
-        reason: "checkout",
-        checkoutSessionId: `chk_${i}`,
-      }),
-    );
-  }
-}
+/** n subscription.changed events of the account, each committed on its own. */
+const recordEvents = (events: DomainEvents, accountId: string, n: number) =>
+  recordSubscriptionEvents(dataSource, events, accountId, n);
 
 describe("webhook delivery under failure", () => {
   it("delivers to a receiver that was down while the service restarted, once it is back", async () => {

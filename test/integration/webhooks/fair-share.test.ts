@@ -1,4 +1,4 @@
-import { insertAccount, insertWebhook, newDispatcher } from "../../support/webhook-rows.js";
+import { insertAccount, insertWebhook, newDispatcher, recordSubscriptionEvents } from "../../support/webhook-rows.js";
 import { createServer as createHttpsServer, type Server } from "node:https";
 import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -51,20 +51,9 @@ afterAll(async () => {
 const account = (name: string) => insertAccount(dataSource, name);
 const webhookFor = (accountId: string, url: string) => insertWebhook(dataSource, accountId, url);
 
-/** n subscription.changed events of the account, each committed on its own: one delivery per webhook of the account each. */
-async function recordEvents(events: DomainEvents, accountId: string, n: number): Promise<void> {
-  for (let i = 0; i < n; i += 1) {
-    await dataSource.transaction((manager) =>
-      events.record(manager, "subscription.changed", {
-        accountId,
-        previousPlan: "free",
-        plan: "pro",
-        reason: "checkout",
-        checkoutSessionId: `chk_${i}`,
-      }),
-    );
-  }
-}
+/** n subscription.changed events of the account, each committed on its own. */
+const recordEvents = (events: DomainEvents, accountId: string, n: number) =>
+  recordSubscriptionEvents(dataSource, events, accountId, n);
 
 /** An HTTPS destination that reads each request and answers nothing until released (or the dispatcher's timeouts). */
 async function tarpit(): Promise<{ url: (path: string) => string; held: ServerResponse[] }> {
