@@ -40,7 +40,12 @@ export function connectRedis(url: string, logger: Logger): RedisConnection {
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
-          client.ping(),
+          // A connection still being opened (the first moments after start) is waited for within the
+          // same bound: without an offline queue a PING sent now fails at once, and health would call
+          // a Redis that is merely connecting unreachable. One that is down or retrying fails at once.
+          (client.status === "connecting" || client.status === "connect" ? readyOf(client) : Promise.resolve()).then(
+            () => client.ping(),
+          ),
           new Promise<never>((_, reject) => {
             timer = setTimeout(
               () => reject(Object.assign(new Error("Redis ping timed out"), { code: "ETIMEDOUT" })),
@@ -57,4 +62,24 @@ export function connectRedis(url: string, logger: Logger): RedisConnection {
       client.disconnect();
     },
   };
+}
+
+/** Resolves when the client is ready; rejects if the connection attempt ends first. */
+function readyOf(client: Redis): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ready = () => {
+      client.off("end", ended);
+      client.off("close", ended);
+      resolve();
+    };
+    const ended = () => {
+      client.off("ready", ready);
+      client.off("end", ended);
+      client.off("close", ended);
+      reject(Object.assign(new Error("Redis connection closed"), { code: "ECONNREFUSED" }));
+    };
+    client.once("ready", ready);
+    client.once("end", ended);
+    client.once("close", ended);
+  });
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.js";
+import { TcpRelay } from "../support/tcp-relay.js";
 
 /**
  * With REDIS_URL set, health reports whether Redis answers (rate limits fail
@@ -29,6 +30,24 @@ describe("health with Redis configured", () => {
       detail: expect.stringContaining("Redis answered"),
     });
     expect(JSON.stringify(body)).not.toContain(liveRedis);
+  });
+
+  it("passes right after start while the connection to Redis is still being opened", async () => {
+    // Redis behind a relay that answers 150 ms late: the client is not ready yet when health asks.
+    const target = new URL(liveRedis);
+    const relay = new TcpRelay({ host: target.hostname, port: Number(target.port || 6379) });
+    await relay.open();
+    relay.delay(150);
+    try {
+      const { body } = await environmentCheck({ REDIS_URL: `redis://127.0.0.1:${relay.port}` });
+      expect(body.checks.environment).toMatchObject({
+        status: "pass",
+        detail: expect.stringContaining("Redis answered"),
+      });
+    } finally {
+      await started.pop()?.close();
+      await relay.cut();
+    }
   });
 
   it("warns, without failing the service, when Redis does not answer", async () => {
