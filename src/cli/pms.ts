@@ -90,7 +90,8 @@ Environment:
   XDG_CONFIG_HOME  where pms login stores the key: $XDG_CONFIG_HOME/pms/config.json
                (default ~/.config/pms/config.json, mode 0600)
 
-Throttled requests (429) are retried up to 3 times after Retry-After; nothing else is.
+Throttled requests (429) are sent up to 3 times, waiting Retry-After (a wait over 120 s, such as
+the anonymous hour, is not waited: the refusal is shown at once); nothing else is retried.
 
 Exit codes:
 ${codes.join("\n")}
