@@ -35,6 +35,7 @@ import {
 } from "./generated/operations.js";
 import { AppError } from "../src/errors.js";
 import { LIFECYCLE_VERSION } from "../src/modules/lifecycle/stages.js";
+import { pollAfterSeconds } from "../src/modules/score/poll-after.js";
 import { objectBody, route, type AnyRestRoute, type HttpMethod, type RestInput, type RouteDoc } from "./route.js";
 import { merge, object, recordOf, select } from "./shape.js";
 
@@ -657,9 +658,13 @@ function scoreStatus(answer: ScoreAnswerFragment): number {
   return answer.result ? 200 : 202;
 }
 
-/** A 202 names where to follow the job (it exists and is charged: follow it, do not score again). */
+/**
+ * A 202 names where to follow the job (it exists and is charged: follow it, do not
+ * score again) and when to look there first (`Retry-After`, from where the job stands).
+ */
 function scoreHeaders(answer: Pick<ScoreAnswerFragment, "result" | "job">): Record<string, string> {
-  return answer.result ? {} : { location: `/api/score/jobs/${answer.job.id}` };
+  if (answer.result) return {};
+  return { location: `/api/score/jobs/${answer.job.id}`, "retry-after": String(pollAfterSeconds(answer.job)) };
 }
 
 function scoreBody(answer: ScoreAnswerFragment) {
