@@ -98,6 +98,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
       requestBody: { variable: "input" },
       responses: { 201: select("createApiKey") },
       errors: ["PLAN_LIMIT_REACHED"],
+      idempotent: true,
     },
     // Named fields only: nothing else of the body reaches the operation.
     variables: (input) => ({ input: { name: objectBody(input).name as string } }),
@@ -144,6 +145,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
       requestBody: { variable: "input" },
       responses: { 201: select("inviteMember") },
       errors: ["PLAN_LIMIT_REACHED"],
+      idempotent: true,
     },
     variables: (input) => ({ input: { email: objectBody(input).email as string } }),
     status: () => 201,
@@ -190,6 +192,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
       requestBody: { variable: "input" },
       responses: { 201: select("startCheckout") },
       errors: ["PLAN_LIMIT_REACHED"],
+      idempotent: true,
     },
     variables: (input) => {
       const { plan, pack } = objectBody(input);
@@ -344,6 +347,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
         }),
       },
       errors: ["PLAN_LIMIT_REACHED"],
+      idempotent: true,
     },
     variables: (input) => {
       const { url, events } = objectBody(input);
@@ -575,6 +579,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
       requestBody: { variable: "input" },
       responses: { 200: select("sendChatMessage") },
       errors: ["NOT_FOUND", "SCORING_RATE_LIMITED"],
+      idempotent: true,
       rateLimited: true,
     },
     // Named fields only: nothing else of the body reaches the operation.
