@@ -236,7 +236,14 @@ export function toAppError(error: unknown): AppError {
  */
 function graphQLRequestError(error: GraphQLError): AppError {
   const code = error.extensions?.code;
-  if (isErrorCode(code)) return new AppError(code, error.message);
+  // An error already formatted once (graphql-ws formats refusals again on their way out) keeps its wait.
+  const retryAfter = error.extensions?.retryAfter;
+  if (isErrorCode(code))
+    return new AppError(
+      code,
+      error.message,
+      Number.isInteger(retryAfter) ? { headers: { "Retry-After": String(retryAfter) } } : {},
+    );
   if (error.path) return new AppError("INTERNAL", "An unexpected error occurred.", { cause: error });
   return new AppError("VALIDATION_FAILED", error.message);
 }
