@@ -33,11 +33,7 @@ export interface IdempotentCall {
 
 /** Operations besides scoring that honour `Idempotency-Key` (scoring uses its kinds: full, quick, product). */
 export type IdempotentOperation =
-  | "api_key.create"
-  | "webhook.create"
-  | "checkout.start"
-  | "chat.send"
-  | "invitation.create";
+  "api_key.create" | "webhook.create" | "checkout.start" | "chat.send" | "invitation.create";
 
 /** One request's idempotency identity: whose key, the key as sent and its digest, and the request. */
 export interface IdempotencyClaim {

@@ -88,10 +88,16 @@ describe("IdempotentRequests.once", () => {
     expect(await requests.once(call("k-2"), scope, "checkout.start", {}, working)).toBe("run 1");
 
     // A first request that never records what it made (its process died mid-way) holds the key "in progress"…
-    void requests.once(call("k-3"), scope, "checkout.start", {}, {
-      run: () => new Promise<never>(() => undefined),
-      replay: async (id: string) => id,
-    });
+    void requests.once(
+      call("k-3"),
+      scope,
+      "checkout.start",
+      {},
+      {
+        run: () => new Promise<never>(() => undefined),
+        replay: async (id: string) => id,
+      },
+    );
     const stuck = () => requests.once(call("k-3"), scope, "checkout.start", {}, working);
     for (let i = 0; i < 50; i += 1) {
       const [row] = (await database.dataSource.query(

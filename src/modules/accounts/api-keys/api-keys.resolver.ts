@@ -33,13 +33,19 @@ export class ApiKeysResolver {
     @SessionMember() member: MemberBySession,
     @Ctx() context: GraphQLContext,
   ): Promise<CreatedApiKey> {
-    return this.idempotency.once<CreatedApiKey>(idempotentCall(context), member.accountId, "api_key.create", { name: input.name }, {
-      run: async () => {
-        const created = await this.keys.create(member.accountId, member.userId, input.name);
-        return { answer: created, resourceId: created.key.id };
+    return this.idempotency.once<CreatedApiKey>(
+      idempotentCall(context),
+      member.accountId,
+      "api_key.create",
+      { name: input.name },
+      {
+        run: async () => {
+          const created = await this.keys.create(member.accountId, member.userId, input.name);
+          return { answer: created, resourceId: created.key.id };
+        },
+        replay: (id) => this.keys.created(member.accountId, id),
       },
-      replay: (id) => this.keys.created(member.accountId, id),
-    });
+    );
   }
 
   @Authorized("session")
