@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Start a checkout for a plan or a score pack
-         * @description Starts a checkout for a plan upgrade or a score pack (signed-in session). REST: POST /api/billing/checkout.
+         * @description Starts a checkout for a plan upgrade or a score pack (signed-in session). Honours Idempotency-Key: a replay answers the same checkout. REST: POST /api/billing/checkout.
          *
          *     GraphQL: the `StartCheckout` operation (mutation `startCheckout`).
          */
@@ -34,7 +34,7 @@ export interface paths {
         put?: never;
         /**
          * Ask about a result or a product
-         * @description Asks about a result: 1 credit and one chat message; a failed reply is refunded. At most once per operation. REST: POST /api/chat.
+         * @description Asks about a result: 1 credit and one chat message; a failed reply is refunded. At most once per operation. Honours Idempotency-Key: a replay answers the same reply, without a second charge or model call. REST: POST /api/chat.
          *
          *     GraphQL: the `SendChatMessage` operation (mutation `sendChatMessage`).
          */
@@ -106,7 +106,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Creates an API key (signed-in session; Business and Enterprise plans). REST: POST /api/keys.
+         * @description Creates an API key (signed-in session; Business and Enterprise plans). Honours Idempotency-Key: a replay answers the same key without its secret. REST: POST /api/keys.
          *
          *     GraphQL: the `CreateApiKey` operation (mutation `createApiKey`).
          */
@@ -238,7 +238,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a member
-         * @description Offers a seat to an e-mail address (signed-in session); PLAN_LIMIT_REACHED when every seat is taken. REST: POST /api/members/invitations.
+         * @description Offers a seat to an e-mail address (signed-in session); PLAN_LIMIT_REACHED when every seat is taken. Honours Idempotency-Key. REST: POST /api/members/invitations.
          *
          *     GraphQL: the `InviteMember` operation (mutation `inviteMember`).
          */
@@ -486,7 +486,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook (its secret is shown once)
-         * @description Creates a webhook (at most 10 per account). REST: POST /api/webhooks (201).
+         * @description Creates a webhook (at most 10 per account). Honours Idempotency-Key: a replay answers the same webhook. REST: POST /api/webhooks (201).
          *
          *     GraphQL: the `CreateWebhook` operation (mutation `createWebhook`).
          */
@@ -743,8 +743,8 @@ export interface components {
         CreatedApiKey: {
             /** @description The key. */
             key: components["schemas"]["ApiKey"];
-            /** @description The secret to send as 'Authorization: Bearer <secret>'. Store it now: it is not stored readable. */
-            secret: string;
+            /** @description The secret to send as 'Authorization: Bearer <secret>'. Store it now: it is not stored readable. Null in a replay of the creation (same Idempotency-Key): the secret is shown in the first answer only. */
+            secret: string | null;
         };
         /** @description A new (or the already pending) invitation. REST: POST /api/members/invitations (201). */
         CreatedInvitation: {
@@ -799,7 +799,7 @@ export interface components {
                  * @description A stable code; switch on it, not on the message.
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED" | "AUTH_REQUIRED" | "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "DELIVERY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED" | "AUTH_REQUIRED" | "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS" | "DELIVERY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
                 /** @description What went wrong, safe to show. */
                 message: string;
                 /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -1187,7 +1187,10 @@ export interface operations {
     StartCheckout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1205,6 +1208,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1305,6 +1310,33 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -1447,7 +1479,10 @@ export interface operations {
     SendChatMessage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1469,9 +1504,11 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -1606,6 +1643,33 @@ export interface operations {
                     };
                 };
             };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
@@ -1659,9 +1723,9 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -1761,6 +1825,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1913,6 +1981,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2188,6 +2260,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2299,6 +2375,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2380,7 +2460,10 @@ export interface operations {
     CreateApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2396,6 +2479,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2496,6 +2581,33 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -2935,6 +3047,10 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3144,6 +3260,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3457,6 +3577,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3568,6 +3692,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3926,7 +4054,10 @@ export interface operations {
     InviteMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3942,6 +4073,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4042,6 +4175,33 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -4478,6 +4638,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4632,6 +4796,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4714,7 +4882,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to 255 visible ASCII characters. */
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4734,9 +4902,11 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -4781,12 +4951,16 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds until the job is worth reading again, estimated from where it stands (1 to 30); following it over graphql-ws needs no polling. */
+                    "Retry-After": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4925,9 +5099,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_CONFLICT` */
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4941,7 +5117,7 @@ export interface operations {
                              * @description A stable code; switch on it, not on the message.
                              * @enum {string}
                              */
-                            code: "IDEMPOTENCY_CONFLICT";
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -5003,9 +5179,9 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `ANON_RATE_LIMIT` (retryable), `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -5346,6 +5522,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5482,6 +5662,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5581,6 +5765,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5770,6 +5958,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5852,7 +6044,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to 255 visible ASCII characters. */
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5872,9 +6064,11 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -5929,12 +6123,16 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds until the job is worth reading again, estimated from where it stands (1 to 30); following it over graphql-ws needs no polling. */
+                    "Retry-After": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6073,9 +6271,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_CONFLICT` */
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6089,7 +6289,7 @@ export interface operations {
                              * @description A stable code; switch on it, not on the message.
                              * @enum {string}
                              */
-                            code: "IDEMPOTENCY_CONFLICT";
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -6151,9 +6351,9 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `ANON_RATE_LIMIT` (retryable), `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -6237,7 +6437,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to 255 visible ASCII characters. */
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6257,9 +6457,11 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -6304,12 +6506,16 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds until the job is worth reading again, estimated from where it stands (1 to 30); following it over graphql-ws needs no polling. */
+                    "Retry-After": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6448,9 +6654,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_CONFLICT` */
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6464,7 +6672,7 @@ export interface operations {
                              * @description A stable code; switch on it, not on the message.
                              * @enum {string}
                              */
-                            code: "IDEMPOTENCY_CONFLICT";
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -6526,9 +6734,9 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `ANON_RATE_LIMIT` (retryable), `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -6625,6 +6833,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6736,6 +6948,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -6826,6 +7042,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6937,6 +7157,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7027,6 +7251,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7138,6 +7366,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7219,7 +7451,10 @@ export interface operations {
     CreateWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7237,6 +7472,12 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7368,6 +7609,33 @@ export interface operations {
                     };
                 };
             };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
@@ -7421,6 +7689,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7514,6 +7786,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7653,6 +7929,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7746,6 +8026,10 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7930,6 +8214,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8034,6 +8322,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8223,6 +8515,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8321,6 +8617,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8457,6 +8757,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8552,9 +8856,9 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -8770,9 +9074,9 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -8867,6 +9171,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9076,6 +9384,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -9169,9 +9481,9 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -9362,9 +9674,9 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -9455,6 +9767,7 @@ export const errorStatus = {
     DELIVERY_IN_PROGRESS: 409,
     FORBIDDEN: 403,
     IDEMPOTENCY_CONFLICT: 409,
+    IDEMPOTENCY_IN_PROGRESS: 409,
     INTERNAL: 500,
     INVALID_URL: 400,
     NOT_FOUND: 404,
