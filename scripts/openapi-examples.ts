@@ -379,7 +379,7 @@ async function drive(service: Service): Promise<ExampleFile> {
   await api.call("Conversation", { params: { conversationId }, bearer: key }, 200);
 
   // Members: invite one who joins and is removed, invite one and cancel.
-  const invited = await api.call("InviteMember", { body: { email: `grace@${PUBLIC_SITE}` }, cookie: ada }, 201);
+  await api.call("InviteMember", { body: { email: `grace@${PUBLIC_SITE}` }, cookie: ada }, 201);
   await signIn(service.url, `grace@${PUBLIC_SITE}`, "Grace Hopper");
   const other = (
     await api.send("POST", "/api/members/invitations", { body: { email: `alan@${PUBLIC_SITE}` }, cookie: ada })
@@ -387,7 +387,6 @@ async function drive(service: Service): Promise<ExampleFile> {
   const members = (await api.call("ListMembers", { cookie: ada }, 200)).body as {
     members: Array<{ id: string; email: string }>;
   };
-  void invited;
   await api.call("CancelInvitation", { params: { id: other.invitation.id }, cookie: ada }, 204);
   const grace = members.members.find((member) => member.email.startsWith("grace@"))!;
   await api.call("RemoveMember", { params: { id: grace.id }, cookie: ada }, 204);
