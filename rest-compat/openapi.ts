@@ -54,6 +54,10 @@ export const INPUT_MAX_LENGTHS: Readonly<Record<string, Readonly<Record<string, 
 };
 import type { AnyRestRoute } from "./route.js";
 import type { Shape } from "./shape.js";
+import { codeSamples } from "./openapi/code-samples.js";
+import { examples, type OperationExamples } from "./openapi/examples.js";
+import { describeService, LICENSE, SECURITY_SCHEMES, tagsOf } from "./openapi/overview.js";
+import { WEBHOOK_TAG, webhookOperations } from "./openapi/webhooks.js";
 
 /**
  * The OpenAPI 3.1 document of the REST compatibility layer, generated from the
@@ -67,6 +71,10 @@ import type { Shape } from "./shape.js";
  * (`additionalProperties: false`), with the schema's descriptions. Request bodies
  * are the operation's input types; unknown request fields are ignored by the
  * service, so they are allowed.
+ *
+ * What a generator cannot know comes from rest-compat/openapi/: the examples a real
+ * run recorded (`npm run openapi:examples`), the code samples, the `webhooks` payloads,
+ * and the prose (Getting started, authentication, errors, limits, tag descriptions).
  */
 
 export type JsonSchema = Record<string, unknown>;
@@ -150,23 +158,24 @@ export function buildOpenApiDocument(
       title: "Product Maturity Scoring API (REST)",
       version: options.version,
       description:
-        "The REST compatibility layer: every route runs one named GraphQL operation of `/graphql` (the full contract, with live progress over graphql-ws). " +
-        'Errors answer `{"error": {code, message, action, retryable}}`; retry only what says `retryable: true`, after `Retry-After` when it is sent. ' +
-        "Generated from the route table and the GraphQL schema at start-up.",
+        describeService(routes, examples.errors.NOT_FOUND) +
+        "\n\n# About this document\n\nThe REST compatibility layer: every route runs one named GraphQL operation of `/graphql` (the full contract, with live progress over graphql-ws). " +
+        "Generated from the route table and the GraphQL schema at start-up; its examples were recorded from a real run of the service.",
+      license: LICENSE,
     },
     servers: [{ url: options.serverUrl }],
-    tags: [...tags].map((name) => ({ name })),
+    tags: tagsOf([...tags, WEBHOOK_TAG]),
     paths,
+    webhooks: webhookOperations(examples.webhooks),
     components: {
-      securitySchemes: {
-        bearer: {
-          type: "http",
-          scheme: "bearer",
-          description: "An API key: `Authorization: Bearer <key>` (Business and Enterprise plans).",
-        },
-        session: { type: "apiKey", in: "cookie", name: "__session", description: "The session cookie set at sign-in." },
-      },
+      securitySchemes: SECURITY_SCHEMES,
       schemas: { ...enumSchemas, ...objectSchemas, Error: errorSchema(Object.keys(errorCatalogue) as ErrorCode[]) },
+      // One envelope per code that some response answers (a 405 is never documented per route).
+      examples: Object.fromEntries(
+        (Object.keys(errorCatalogue) as ErrorCode[])
+          .filter((code) => JSON.stringify(paths).includes(`"#/components/examples/${code}"`))
+          .map((code) => [code, { summary: code, value: examples.errors[code] }]),
+      ),
     },
   };
 }
@@ -337,14 +346,29 @@ class OperationDoc {
 
   describe(row: AnyRestRoute): JsonSchema {
     const { doc } = row;
+    const operationId = this.operation.name?.value ?? `${row.method.toLowerCase()}${row.path}`;
+    const recorded: OperationExamples | undefined = examples.operations[operationId];
     const rootField = this.rootFields()[0];
     const description = rootField ? this.rootType.getFields()[rootField.name.value]?.description : undefined;
     const parameters: JsonSchema[] = [];
     for (const name of [...row.path.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]!)) {
-      parameters.push({ name, in: "path", required: true, ...this.parameterSchema(doc.params?.[name] ?? name) });
+      parameters.push({
+        name,
+        in: "path",
+        required: true,
+        ...this.parameterSchema(doc.params?.[name] ?? name),
+        ...exampleOf(recorded?.params?.[name]),
+      });
     }
     for (const [name, variable] of Object.entries(doc.query ?? {})) {
-      parameters.push({ name, in: "query", required: false, ...this.parameterSchema(variable) });
+      const described = this.parameterSchema(variable);
+      parameters.push({
+        name,
+        in: "query",
+        required: false,
+        ...described,
+        ...exampleOf(queryValue(recorded?.query?.[name], described.schema as JsonSchema)),
+      });
     }
     if (doc.idempotent) {
       parameters.push({
@@ -353,6 +377,7 @@ class OperationDoc {
         required: false,
         description: `Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with \`Idempotent-Replayed: true\`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters.`,
         schema: { type: "string", minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: "^[\\x21-\\x7E]+$" },
+        example: "5b0f0e0c-3c9d-4f57-9a51-6e2d1c7b8a42",
       });
     }
     if (row.immutable) {
@@ -415,7 +440,16 @@ class OperationDoc {
                 ? "Failing: the same body, with the failing part named."
                 : "Success.",
         headers,
-        ...(shape ? { content: { "application/json": { schema: this.shapeSchema(shape) } } } : {}),
+        ...(shape
+          ? {
+              content: {
+                "application/json": {
+                  schema: this.shapeSchema(shape),
+                  ...exampleOf(recorded?.responses[status]),
+                },
+              },
+            }
+          : {}),
       };
     }
     if (row.immutable)
@@ -441,12 +475,21 @@ class OperationDoc {
           .map((code) => `\`${code}\`${errorCatalogue[code].retryable ? " (retryable)" : ""}`)
           .join(", "),
         headers,
-        content: { "application/json": { schema: errorSchema(statusCodes) } },
+        content: {
+          "application/json": {
+            schema: errorSchema(statusCodes),
+            examples: Object.fromEntries(
+              statusCodes
+                .filter((code) => examples.errors[code] !== undefined)
+                .map((code) => [code, { $ref: `#/components/examples/${code}` }]),
+            ),
+          },
+        },
       };
     }
 
     return {
-      operationId: this.operation.name?.value ?? `${row.method.toLowerCase()}${row.path}`,
+      operationId,
       summary: doc.summary,
       ...(description
         ? {
@@ -460,11 +503,17 @@ class OperationDoc {
         ? {
             requestBody: {
               required: true,
-              content: { "application/json": { schema: this.requestSchema(doc.requestBody) } },
+              content: {
+                "application/json": {
+                  schema: this.requestSchema(doc.requestBody),
+                  ...exampleOf(recorded?.request),
+                },
+              },
             },
           }
         : {}),
       responses,
+      "x-codeSamples": codeSamples(row, operationId, recorded),
     };
   }
 
@@ -656,6 +705,16 @@ class OperationDoc {
     }
     return [...into];
   }
+}
+
+/** A recorded query string value as its schema types it (`limit=2` is the integer 2). */
+function queryValue(value: string | undefined, schema: JsonSchema): unknown {
+  return value !== undefined && schema.type === "integer" ? Number(value) : value;
+}
+
+/** `{example}` when one was recorded. */
+function exampleOf(value: unknown): { example?: unknown } {
+  return value === undefined ? {} : { example: value };
 }
 
 function mergedSelection(nodes: readonly FieldNode[]): SelectionSetNode {

@@ -620,7 +620,74 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "score.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * score.completed: A score finished
+         * @description Sent when a score of the account completes (the default subscription of a new webhook). Read the whole result with `GET /api/score/{id}`.
+         *
+         *     Delivered as the Standard Webhooks specification says: verify `webhook-signature` before trusting the body, answer 2xx within 10 seconds, and use `webhook-id` to drop a copy you have already handled (delivery is at least once: 8 attempts over about 28 hours).
+         */
+        post: operations["scoreCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.changed: The account's plan changed
+         * @description Sent when a checkout, a renewal or a cancellation changes the account's plan.
+         *
+         *     Delivered as the Standard Webhooks specification says: verify `webhook-signature` before trusting the body, answer 2xx within 10 seconds, and use `webhook-id` to drop a copy you have already handled (delivery is at least once: 8 attempts over about 28 hours).
+         */
+        post: operations["subscriptionChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test: A test event
+         * @description Sent to one webhook on request (`POST /api/webhooks/{id}/test`); not a kind a webhook subscribes to.
+         *
+         *     Delivered as the Standard Webhooks specification says: verify `webhook-signature` before trusting the body, answer 2xx within 10 seconds, and use `webhook-id` to drop a copy you have already handled (delivery is at least once: 8 attempts over about 28 hours).
+         */
+        post: operations["webhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A programmatic credential of the account (Business and Enterprise plans). Its secret is never shown again after creation. */
@@ -9753,6 +9820,170 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    scoreCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part of the webhook's `whsec_` secret. For 24 hours after a rotation, two signatures separated by a space (new and old secret): accept either. */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse one far from your clock (replayed traffic). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @enum {string} */
+                        framework: "maturity" | "product";
+                        /** @description Null on events recorded before it was sent. */
+                        frameworkVersion: string | null;
+                        /** @description The result's id. */
+                        id: string;
+                        /** @description The product of a product score, else null. */
+                        productId: string | null;
+                        /** @description The result's public share page. */
+                        shareUrl: string;
+                        /** @description The maturity stage of the total. */
+                        stageName: string;
+                        totalScore: number;
+                        /** @description The address scored. */
+                        url: string;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "score.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; its body is kept (4 KiB) in the delivery log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook at once and sends it nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    subscriptionChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part of the webhook's `whsec_` secret. For 24 hours after a rotation, two signatures separated by a space (new and old secret): accept either. */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse one far from your clock (replayed traffic). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        accountId: string;
+                        /** Format: date-time */
+                        effectiveAt: string;
+                        /** @enum {string} */
+                        plan: "free" | "pro" | "business" | "enterprise";
+                        /** @enum {string} */
+                        previousPlan: "free" | "pro" | "business" | "enterprise";
+                        /** @enum {string} */
+                        reason: "checkout" | "subscription_updated" | "subscription_cancelled";
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "subscription.changed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; its body is kept (4 KiB) in the delivery log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook at once and sends it nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part of the webhook's `whsec_` secret. For 24 hours after a rotation, two signatures separated by a space (new and old secret): accept either. */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse one far from your clock (replayed traffic). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        message: string;
+                        webhookId: string;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "webhook.test";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; its body is kept (4 KiB) in the delivery log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook at once and sends it nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
