@@ -5,6 +5,8 @@ import { dimensionById } from "../modules/scoring/framework/dimensions.js";
 import { stageLadder } from "../modules/scoring/framework/stages.js";
 import { STRENGTH_MIN_SCORE } from "../modules/scoring/aggregate.js";
 import {
+  NOT_APPLICABLE_COLOR,
+  applies,
   esc,
   inFrameworkOrder,
   pillarAverage,
@@ -103,6 +105,9 @@ ${pillarIds.map((p) => `.p-${p}{color:${pillarColors[p]}}`).join("\n")}
 .src{display:block;font-size:.8rem;color:#6366f1;overflow-wrap:anywhere}
 .reasoning{margin:0;font-size:.9rem;color:#334155}
 .muted{color:#64748b}
+.dim.na{background:#f8fafc;border-style:dashed}
+.dim-score.na,.tag.na{color:#64748b}
+.held{margin:10px 0 0;color:#fde68a;font-size:.9rem}
 footer{color:#64748b;font-size:.85rem;padding:28px 0 40px;border-top:1px solid #e2e8f0;margin-top:28px}
 footer p{margin:4px 0}
 @media (max-width:760px){.overview,.hero-grid{grid-template-columns:minmax(0,1fr)}.wrap{padding:0 16px}.hero{padding:28px 0 72px}.card{padding:18px}
@@ -113,7 +118,7 @@ footer p{margin:4px 0}
   body{background:#fff;color:#000;font-size:11pt}
   .hero{background:none;color:#000;padding:0 0 12px;border-bottom:2px solid #0f172a}
   main.wrap{margin-top:16px}
-  .hero a,.meta,.lede,.stage-label,.stage-note,.eyebrow,.rung,.total-num small{color:#334155}
+  .hero a,.meta,.lede,.held,.stage-label,.stage-note,.eyebrow,.rung,.total-num small{color:#334155}
   .rung::before{background:#cbd5e1}.rung.passed::before{background:#94a3b8}.rung.current::before{background:#4338ca}
   .rung.current{color:#000}
   .card,.dim{box-shadow:none;border-color:#cbd5e1;background:none}
@@ -168,16 +173,20 @@ function evidenceItem(item: Evidence): string {
 
 function dimensionCard(dim: DimensionView): string {
   const conf = ["high", "medium", "low"].includes(dim.confidence) ? dim.confidence : "low";
+  const counts = applies(dim);
   const items =
     dim.evidenceItems.length > 0
       ? `<ul class="evidence">${dim.evidenceItems.map(evidenceItem).join("")}</ul>`
       : `<p class="reasoning${dim.evidence ? "" : " muted"}">${esc(dim.evidence || "No public evidence found.")}</p>`;
   return (
-    `<article class="dim" id="dim-${esc(dim.dimensionId)}">` +
-    `<div class="dim-head"><h3>${esc(dim.dimensionName)}</h3><span class="dim-score p-${esc(dim.pillar)}">${num(dim.score)}<small>/100</small></span></div>` +
-    scoreBar(dim.score, pillarColors[dim.pillar] ?? "#475569") +
-    `<div class="tags"><span class="tag ${stageClass(dim.stageName)}">${esc(dim.stageName)}</span>` +
-    `<span class="tag conf-${conf}">${esc(conf)} confidence</span></div>` +
+    `<article class="dim${counts ? "" : " na"}" id="dim-${esc(dim.dimensionId)}">` +
+    `<div class="dim-head"><h3>${esc(dim.dimensionName)}</h3><span class="dim-score ${counts ? `p-${esc(dim.pillar)}` : "na"}">${num(dim.score)}<small>/100</small></span></div>` +
+    scoreBar(dim.score, counts ? (pillarColors[dim.pillar] ?? "#475569") : NOT_APPLICABLE_COLOR) +
+    `<div class="tags">` +
+    (counts
+      ? `<span class="tag ${stageClass(dim.stageName)}">${esc(dim.stageName)}</span><span class="tag conf-${conf}">${esc(conf)} confidence</span>`
+      : `<span class="tag na">Does not apply</span><span class="tag">Not in the averages</span>`) +
+    `</div>` +
     `<h4>Evidence</h4>${items}<h4>Reasoning</h4><p class="reasoning">${esc(dim.reasoning)}</p></article>`
   );
 }
@@ -196,6 +205,18 @@ function highlights(
   return `<section class="card ${cls}"><h2>${esc(title)}</h2>${rows.length ? `<ul class="hl">${rows.join("")}</ul>` : `<p class="muted">${esc(none)}</p>`}</section>`;
 }
 
+const longDate = new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" });
+
+/** A held (anonymous, unclaimed) result says when it is deleted; a claimed one is kept. */
+function heldNotice(result: ScoreResultView): string {
+  const end = result.held && result.expiresAt ? new Date(result.expiresAt) : null;
+  if (!end || Number.isNaN(end.getTime())) return "";
+  return (
+    `<p class="held">Kept until <time datetime="${esc(end.toISOString())}">${esc(longDate.format(end))}</time> unless claimed: ` +
+    `an anonymous result is deleted then, unless linked to an account with its claim token.</p>\n`
+  );
+}
+
 export function renderSharePage(result: ScoreResultView, options: { publicBaseUrl: string }): string {
   const dims = inFrameworkOrder(result.dimensions);
   const company = result.companyName.trim() || shortUrl(result.url).text;
@@ -209,7 +230,8 @@ export function renderSharePage(result: ScoreResultView, options: { publicBaseUr
   const created = new Date(result.createdAt);
   const dated = Number.isNaN(created.getTime())
     ? ""
-    : ` · <time datetime="${esc(created.toISOString().slice(0, 10))}">${esc(new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" }).format(created))}</time>`;
+    : ` · <time datetime="${esc(created.toISOString().slice(0, 10))}">${esc(longDate.format(created))}</time>`;
+  const keptUntil = heldNotice(result);
   const stageIndex = stageLadder.findIndex((rung) => rung.name === result.stageName);
   const next = stageIndex >= 0 ? stageLadder[stageIndex + 1] : undefined;
   const stageNote = next
@@ -276,7 +298,7 @@ export function renderSharePage(result: ScoreResultView, options: { publicBaseUr
 <h1>${esc(company)}</h1>
 <p class="meta">${siteLink}${dated}</p>
 <p class="lede">Scored on 27 dimensions in 6 pillars from ${esc(num(pages))} public pages.</p>
-</div>
+${keptUntil}</div>
 <div>
 <div class="summary">
 <div class="total">${scoreGauge(result.totalScore, STAGE_COLORS[result.stageName] ?? "#818cf8")}<div class="total-num">${esc(total)}<small>out of 100</small></div></div>

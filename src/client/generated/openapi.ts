@@ -1017,6 +1017,11 @@ export interface components {
             createdAt: string;
             /** @description The 27 dimensions, pillar by pillar. */
             dimensions: components["schemas"]["DimensionResult"][];
+            /**
+             * Format: date-time
+             * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+             */
+            expiresAt: string | null;
             /** @description The rubric used. */
             framework: components["schemas"]["Framework"];
             /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -1057,6 +1062,11 @@ export interface components {
             crossDimensionNotes: string;
             /** @description The 27 dimensions, pillar by pillar. */
             dimensions: components["schemas"]["DimensionResult"][];
+            /**
+             * Format: date-time
+             * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+             */
+            expiresAt: string | null;
             /** @description The rubric used. */
             framework: components["schemas"]["Framework"];
             /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -4755,6 +4765,11 @@ export interface operations {
                         createdAt: string;
                         /** @description The 27 dimensions, pillar by pillar. */
                         dimensions: components["schemas"]["DimensionResult"][];
+                        /**
+                         * Format: date-time
+                         * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+                         */
+                        expiresAt: string | null;
                         /** @description The rubric used. */
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -5901,6 +5916,11 @@ export interface operations {
                         crossDimensionNotes: string;
                         /** @description The 27 dimensions, pillar by pillar. */
                         dimensions: components["schemas"]["DimensionResult"][];
+                        /**
+                         * Format: date-time
+                         * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+                         */
+                        expiresAt: string | null;
                         /** @description The rubric used. */
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -6278,6 +6298,11 @@ export interface operations {
                         createdAt: string;
                         /** @description The 27 dimensions, pillar by pillar. */
                         dimensions: components["schemas"]["DimensionResult"][];
+                        /**
+                         * Format: date-time
+                         * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+                         */
+                        expiresAt: string | null;
                         /** @description The rubric used. */
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
