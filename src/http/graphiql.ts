@@ -3,7 +3,17 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { CSS, JS, escapeHtml, makeAsset, packageRoot, sendPage, serveAssets, type Asset } from "./static-assets.js";
+import {
+  CSS,
+  JS,
+  escapeHtml,
+  makeAsset,
+  packageRoot,
+  sameHostWebSocketSources,
+  sendPage,
+  serveAssets,
+  type Asset,
+} from "./static-assets.js";
 
 /**
  * GraphiQL served entirely from installed packages: no CDN, nothing fetched at
@@ -92,17 +102,6 @@ function bootstrapScript(endpoint: string): string {
 `;
 }
 
-/** Host as the browser sent it (or X-Forwarded-Host under trustProxy), if it is safe to echo. */
-function websocketSources(request: FastifyRequest): string {
-  const host = request.host;
-  if (typeof host !== "string" || !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)) {
-    return "";
-  }
-  // CSP level 3 lets 'self' match ws:/wss: on the same host; listing them keeps
-  // browsers that predate that rule working.
-  return ` ws://${host} wss://${host}`;
-}
-
 function contentSecurityPolicy(request: FastifyRequest, nonce: string): string {
   return [
     "default-src 'none'",
@@ -113,7 +112,7 @@ function contentSecurityPolicy(request: FastifyRequest, nonce: string): string {
     `style-src 'self' 'nonce-${nonce}'`,
     "img-src 'self' data:",
     "font-src 'self' data:",
-    `connect-src 'self'${websocketSources(request)}`,
+    `connect-src 'self'${sameHostWebSocketSources(request)}`,
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",

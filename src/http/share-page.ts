@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { DimensionView, ScoreResultView } from "../modules/score/score-result.view.js";
 import { pillarIds, type DimensionId, type Evidence } from "../modules/scoring/scoring.types.js";
 import { dimensionById } from "../modules/scoring/framework/dimensions.js";
@@ -16,6 +15,7 @@ import {
   scoreBar,
   scoreGauge,
 } from "./share-chart.js";
+import { BASE_CSS, styleOnlyCsp } from "./page-style.js";
 
 /**
  * The public share page `/r/{id}`: one self-contained HTML document for people.
@@ -33,19 +33,9 @@ const STAGE_COLORS: Readonly<Record<string, string>> = {
 };
 
 const CSS = `
-*,*::before,*::after{box-sizing:border-box}
-html{-webkit-text-size-adjust:100%}
-body{margin:0;background:#f1f5f9;color:#0f172a;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
-a{color:#4338ca;text-underline-offset:2px}
-h1,h2,h3,h4{line-height:1.2;margin:0}
-.wrap{max-width:1120px;margin:0 auto;padding:0 20px}
-.hero{background:#0f172a;color:#f8fafc;padding:40px 0 84px}
+${BASE_CSS}
 .hero-grid{display:grid;grid-template-columns:minmax(0,1fr) auto;gap:24px 56px;align-items:center}
-.hero a{color:#c7d2fe}
-.eyebrow{margin:0 0 8px;font-size:.75rem;letter-spacing:.12em;text-transform:uppercase;color:#94a3b8;font-weight:600}
-.hero h1{font-size:clamp(1.75rem,5vw,2.75rem);font-weight:750;overflow-wrap:anywhere}
 .meta{margin:8px 0 0;color:#cbd5e1;overflow-wrap:anywhere}
-.lede{margin:14px 0 0;color:#94a3b8;max-width:36em}
 .summary{display:flex;align-items:center;gap:24px}
 .total{position:relative;width:136px;height:136px;flex:none}
 .gauge{width:100%;height:100%;display:block}
@@ -61,8 +51,6 @@ h1,h2,h3,h4{line-height:1.2;margin:0}
 .rung.passed::before{background:#64748b}
 .rung.current{color:#f8fafc;font-weight:700}
 .rung.current::before{background:#a5b4fc}
-main.wrap{margin-top:-52px;padding-top:0;padding-bottom:8px}
-.card{background:#fff;border:1px solid #e2e8f0;border-radius:14px;padding:22px;margin-bottom:22px;box-shadow:0 1px 2px rgba(15,23,42,.04)}
 .card>h2,.section-title{font-size:1.15rem;margin-bottom:14px}
 .overview{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:24px;align-items:center}
 .radar{width:100%;max-width:560px;height:auto;display:block;margin:0 auto;font-size:17px}
@@ -108,8 +96,6 @@ ${pillarIds.map((p) => `.p-${p}{color:${pillarColors[p]}}`).join("\n")}
 .dim.na{background:#f8fafc;border-style:dashed}
 .dim-score.na,.tag.na{color:#64748b}
 .held{margin:10px 0 0;color:#fde68a;font-size:.9rem}
-footer{color:#64748b;font-size:.85rem;padding:28px 0 40px;border-top:1px solid #e2e8f0;margin-top:28px}
-footer p{margin:4px 0}
 @media (max-width:760px){.overview,.hero-grid{grid-template-columns:minmax(0,1fr)}.wrap{padding:0 16px}.hero{padding:28px 0 72px}.card{padding:18px}
   .total{width:112px;height:112px}.total-num{font-size:2.3rem}.stage-name{font-size:1.6rem}.ladder{width:100%}.rung{font-size:.6rem}
   .radar{font-size:19.5px}.radar-tick{font-size:13px}}
@@ -322,20 +308,5 @@ ${pillars}
 `;
 }
 
-/** The CSP for a page renderSharePage made: its <style> elements by hash, nothing else. */
-export function sharePageCsp(html: string): string {
-  const hashes = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
-    (match) =>
-      `'sha256-${createHash("sha256")
-        .update(match[1] ?? "", "utf8")
-        .digest("base64")}'`,
-  );
-  return [
-    "default-src 'none'",
-    `style-src ${hashes.length ? hashes.join(" ") : "'none'"}`,
-    "img-src data:",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-}
+/** The CSP for a page renderSharePage made: its <style> element by hash, nothing else. */
+export const sharePageCsp = styleOnlyCsp;
