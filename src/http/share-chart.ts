@@ -145,21 +145,22 @@ export function radarChart(input: readonly DimensionView[], companyName: string)
     return `<line x1="${cx}" y1="${cy}" x2="${f(x)}" y2="${f(y)}" stroke="#cbd5e1" stroke-width="0.75"${dash}/>`;
   });
   // A dimension that does not apply is not a vertex of the shape: its low prior would draw a dent
-  // the total does not have. It is shown as a hollow grey dot on its spoke instead.
+  // the total does not have. It is shown as a hollow grey dot instead.
   const shape = dims
     .flatMap((dim, i) => (applies(dim) ? [pt(angle(i), (R * clampScore(dim.score)) / 100)] : []))
     .join(" ");
+  // Such a dot sits on the rim at the end of its dashed spoke: at its prior it would hide in the centre.
   const dots = dims.map((dim, i) => {
-    const [x, y] = at(angle(i), (R * clampScore(dim.score)) / 100);
+    const [x, y] = at(angle(i), applies(dim) ? (R * clampScore(dim.score)) / 100 : R);
     const score = esc(Math.round(clampScore(dim.score)));
     return applies(dim)
       ? `<circle cx="${f(x)}" cy="${f(y)}" r="4.5" fill="${pillarColors[dim.pillar] ?? "#475569"}" stroke="#ffffff" stroke-width="1.5"><title>${esc(dim.dimensionName)}: ${score}</title></circle>`
-      : `<circle class="radar-na" cx="${f(x)}" cy="${f(y)}" r="4.5" fill="#ffffff" stroke="${NOT_APPLICABLE_COLOR}" stroke-width="1.5" stroke-dasharray="2 1.5"><title>${esc(dim.dimensionName)}: does not apply (${score}, not counted)</title></circle>`;
+      : `<circle class="radar-na" cx="${f(x)}" cy="${f(y)}" r="5" fill="#ffffff" stroke="${NOT_APPLICABLE_COLOR}" stroke-width="2"><title>${esc(dim.dimensionName)}: does not apply (${score}, not counted)</title></circle>`;
   });
   const summary = pillarIds.map((p) => `${pillarNames[p]} ${pillarAverage(dims, p) ?? "n/a"}`).join(", ");
   const excused = dims.filter((dim) => !applies(dim)).length;
   const excusedNote = excused
-    ? ` ${excused} ${excused === 1 ? "dimension does" : "dimensions do"} not apply: drawn as hollow grey dots, outside the shape and the averages.`
+    ? ` ${excused} ${excused === 1 ? "dimension does" : "dimensions do"} not apply: drawn as hollow grey dots on the rim, outside the shape and the averages.`
     : "";
 
   return (

@@ -201,4 +201,35 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("home page in a real browser")
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it("shows misses outside /api as pages in the share page's style", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    const page = await context.newPage();
+    const { requests, errors, violations } = await watchPage(page);
+    for (const [path, title] of [
+      ["/r/00000000-0000-4000-8000-000000000000", "Result not found"],
+      ["/no/such/page", "Page not found"],
+    ] as const) {
+      const response = await page.goto(`${service.url}${path}`, { waitUntil: "load" });
+      expect(response?.status()).toBe(404);
+      expect(await page.locator("h1").innerText()).toBe(title);
+      expect(await page.evaluate("getComputedStyle(document.querySelector('.hero')).backgroundColor")).toBe(
+        "rgb(15, 23, 42)",
+      );
+      await noOverflow(page, 390);
+      await page.screenshot({
+        path: path.replace(/\W+/g, "-").replace(/^-/, `${SHOTS}/404-`) + ".png",
+        fullPage: true,
+      });
+      await Promise.all([page.waitForURL(`${service.url}/`), page.click('main a[href="/"]')]);
+    }
+    // An /api miss stays JSON, even for a browser.
+    const api = await page.goto(`${service.url}/api/nothing`);
+    expect(api?.status()).toBe(404);
+    expect(api?.headers()["content-type"]).toMatch(/^application\/json/);
+    expectLocalOnly(requests);
+    expect(await violations()).toEqual([]);
+    expect(errors.filter((error) => !error.includes("404"))).toEqual([]);
+    await context.close();
+  }, 60_000);
 });

@@ -172,8 +172,10 @@ describe("share page", () => {
       "Model Strategy: does not apply (5, not counted)",
       "AI Governance: does not apply (5, not counted)",
     ]);
-    expect(svg.match(/<circle [^>]*r="4.5"/g)).toHaveLength(27);
-    expect(svg).toContain("4 dimensions do not apply: drawn as hollow grey dots, outside the shape and the averages.");
+    expect(svg.match(/<circle [^>]*r="4.5"/g)).toHaveLength(23);
+    expect(svg).toContain(
+      "4 dimensions do not apply: drawn as hollow grey dots on the rim, outside the shape and the averages.",
+    );
 
     // Pillar averages of the applicable ones only: Data, AI & Economics is data_strategy_flywheel's 38 alone,
     // Product & Experience (69, 74, 62, 83) is 72, in the chart, the legend and the pillar heading alike.
