@@ -22,10 +22,12 @@ import { createContext, type ContextStreams, type GraphQLContext } from "../grap
 import { trustProxyFunction } from "./client-ip.js";
 import { registerGraphiql } from "./graphiql.js";
 import { registerApiDocs } from "./api-docs.js";
+import { registerHomePage } from "./home-page.js";
 import { refuseControlCharactersInRequest } from "../text/control-characters.js";
 import { sendError } from "./error-reply.js";
 import { answerClientError, answerFrameworkError, parseJsonBody } from "./malformed-requests.js";
-import { notFound, registerMethodRefusals } from "./method-refusals.js";
+import { registerMethodRefusals } from "./method-refusals.js";
+import { answerNotFound } from "./not-found-page.js";
 import { BODY_LIMIT_BYTES } from "../limits.js";
 
 export const GRAPHQL_PATH = "/graphql";
@@ -120,7 +122,7 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
     if (appError.code === "INTERNAL") request.log.error({ err: error }, "unexpected error");
     return sendError(reply, appError);
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, notFound(request)));
+  app.setNotFoundHandler((request, reply) => answerNotFound(request, reply));
 
   await app.register(fastifyApollo(apollo), {
     path: GRAPHQL_PATH,
@@ -140,6 +142,7 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
   // (GraphQL checks its variables and literals itself).
   await app.register(async (pages) => {
     pages.addHook("preHandler", async (request) => refuseControlCharactersInRequest(request));
+    await registerHomePage(pages, { endpoint: GRAPHQL_PATH });
     await registerGraphiql(pages, { path: GRAPHIQL_PATH, endpoint: GRAPHQL_PATH });
     await registerApiDocs(pages);
     for (const register of options.extraRoutes ?? []) await register(pages);

@@ -1084,6 +1084,11 @@ export interface components {
             createdAt: string;
             /** @description The 27 dimensions, pillar by pillar. */
             dimensions: components["schemas"]["DimensionResult"][];
+            /**
+             * Format: date-time
+             * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+             */
+            expiresAt: string | null;
             /** @description The rubric used. */
             framework: components["schemas"]["Framework"];
             /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -1124,6 +1129,11 @@ export interface components {
             crossDimensionNotes: string;
             /** @description The 27 dimensions, pillar by pillar. */
             dimensions: components["schemas"]["DimensionResult"][];
+            /**
+             * Format: date-time
+             * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+             */
+            expiresAt: string | null;
             /** @description The rubric used. */
             framework: components["schemas"]["Framework"];
             /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -4992,6 +5002,11 @@ export interface operations {
                         createdAt: string;
                         /** @description The 27 dimensions, pillar by pillar. */
                         dimensions: components["schemas"]["DimensionResult"][];
+                        /**
+                         * Format: date-time
+                         * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+                         */
+                        expiresAt: string | null;
                         /** @description The rubric used. */
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -6162,6 +6177,11 @@ export interface operations {
                         crossDimensionNotes: string;
                         /** @description The 27 dimensions, pillar by pillar. */
                         dimensions: components["schemas"]["DimensionResult"][];
+                        /**
+                         * Format: date-time
+                         * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+                         */
+                        expiresAt: string | null;
                         /** @description The rubric used. */
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -6547,6 +6567,11 @@ export interface operations {
                         createdAt: string;
                         /** @description The 27 dimensions, pillar by pillar. */
                         dimensions: components["schemas"]["DimensionResult"][];
+                        /**
+                         * Format: date-time
+                         * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+                         */
+                        expiresAt: string | null;
                         /** @description The rubric used. */
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
