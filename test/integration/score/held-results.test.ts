@@ -294,7 +294,7 @@ describe("an anonymous Idempotency-Key replay", () => {
       expect(viaGraphQL.data?.score).toEqual({ result: { id: firstBody.id }, claimToken: firstBody.claimToken });
 
       const rows = (await dataSource().query(
-        `SELECT "key", "sealed_claim_token" FROM "idempotency_keys" WHERE "job_id" = (SELECT "id" FROM "score_jobs" WHERE "result_id" = $1)`,
+        `SELECT "key", "sealed_claim_token" FROM "idempotency_keys" WHERE "resource_id" = (SELECT "id"::text FROM "score_jobs" WHERE "result_id" = $1)`,
         [firstBody.id],
       )) as Array<{ key: string; sealed_claim_token: string }>;
       expect(rows).toHaveLength(1);
