@@ -153,7 +153,8 @@ export function buildOpenApiDocument(
         bearer: {
           type: "http",
           scheme: "bearer",
-          description: "An API key: `Authorization: Bearer <key>` (Business and Enterprise plans).",
+          description:
+            "An API key: `Authorization: Bearer <key>`. Live keys (`pms_live_…`): Business and Enterprise plans. Test keys (`pms_test_…`): any plan, accepted only by a service outside production.",
         },
         session: { type: "apiKey", in: "cookie", name: "__session", description: "The session cookie set at sign-in." },
       },

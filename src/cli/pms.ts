@@ -63,7 +63,7 @@ Usage:
 
 Environment:
   PMS_API_URL  the service (default http://localhost:4000)
-  PMS_API_KEY  an API key (pms_live_…); without it, score runs anonymously (1 per hour)
+  PMS_API_KEY  an API key (pms_live_… or pms_test_…); without it, score runs anonymously (1 per hour)
 
 Throttled requests (429) are retried up to 3 times after Retry-After; nothing else is.
 

@@ -106,7 +106,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Creates an API key (signed-in session; Business and Enterprise plans). REST: POST /api/keys.
+         * @description Creates an API key (signed-in session): live on Business and Enterprise plans, test on any plan outside production. REST: POST /api/keys.
          *
          *     GraphQL: the `CreateApiKey` operation (mutation `createApiKey`).
          */
@@ -623,7 +623,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A programmatic credential of the account (Business and Enterprise plans). Its secret is never shown again after creation. */
+        /** @description A programmatic credential of the account (live: Business and Enterprise plans; test: any plan, outside production). Its secret is never shown again after creation. */
         ApiKey: {
             /**
              * Format: date-time
@@ -637,9 +637,11 @@ export interface components {
              * @description When it last authenticated a request (to the minute); null if never.
              */
             lastUsedAt: string | null;
+            /** @description live or test: where the key works. */
+            mode: components["schemas"]["ApiKeyMode"];
             /** @description A name to recognise it by. */
             name: string;
-            /** @description The first characters of the secret (pms_live_…), to tell keys apart. */
+            /** @description The first characters of the secret (pms_live_… or pms_test_…), to tell keys apart. */
             prefix: string;
         };
         /** @description The account's active API keys, newest first. REST: GET /api/keys. */
@@ -647,6 +649,11 @@ export interface components {
             /** @description Active keys. */
             keys: components["schemas"]["ApiKey"][];
         };
+        /**
+         * @description Where an API key works; its secret's prefix says the same (pms_live_ or pms_test_).
+         * @enum {string}
+         */
+        ApiKeyMode: "live" | "test";
         /** @description The current billing cycle. */
         BillingPeriod: {
             /**
@@ -2387,6 +2394,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description live (the default; Business and Enterprise) or test (any plan; only on a service outside production). */
+                    mode?: components["schemas"]["ApiKeyMode"];
                     /** @description A name to recognise the key by, 1 to 100 characters. */
                     name: string;
                 };

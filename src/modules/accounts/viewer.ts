@@ -3,6 +3,7 @@ import { AppError } from "../../errors.js";
 import { actionCostTenths } from "../billing/plans.js";
 import type { CreditLedger, LedgerOptions } from "../billing/ledger.service.js";
 import type { AccountsService } from "./accounts.service.js";
+import type { ApiKeyMode } from "./api-keys/api-key-secret.js";
 import type { ApiKeysService } from "./api-keys/api-keys.service.js";
 import type { SessionVerifier } from "./session/session-verifier.js";
 
@@ -10,7 +11,14 @@ import type { SessionVerifier } from "./session/session-verifier.js";
 export type Viewer =
   | { readonly kind: "anonymous" }
   | { readonly kind: "member"; readonly accountId: string; readonly userId: string; readonly via: "session" }
-  | { readonly kind: "member"; readonly accountId: string; readonly apiKeyId: string; readonly via: "api_key" };
+  | {
+      readonly kind: "member";
+      readonly accountId: string;
+      readonly apiKeyId: string;
+      readonly via: "api_key";
+      /** A test key is metered as a session is: no API call (docs/api.md §14). */
+      readonly keyMode: ApiKeyMode;
+    };
 
 export const ANONYMOUS: Viewer = { kind: "anonymous" };
 export const SESSION_COOKIE = "__session";
@@ -47,7 +55,7 @@ export class Authenticator {
         throw new AppError("AUTH_REQUIRED", "Send the API key as 'Authorization: Bearer <key>'.");
       }
       const key = await this.apiKeys.authenticate(secret);
-      return { kind: "member", accountId: key.accountId, apiKeyId: key.keyId, via: "api_key" };
+      return { kind: "member", accountId: key.accountId, apiKeyId: key.keyId, via: "api_key", keyMode: key.mode };
     }
     const token = cookieValue(cookie, SESSION_COOKIE);
     if (token === undefined) return ANONYMOUS;
@@ -56,9 +64,14 @@ export class Authenticator {
     return { kind: "member", ...member, via: "session" };
   }
 
-  /** One API call for a key-authenticated viewer (nothing for others), optionally inside the caller's transaction. */
+  /**
+   * One API call for a live-key-authenticated viewer (nothing for others), optionally
+   * inside the caller's transaction. A test key is charged as its account's session
+   * would be: the operation's own credits and quotas, no API call, since Free and Pro
+   * have no API-call allowance and test keys exist to try the API on any plan.
+   */
   async chargeApiCall(viewer: Viewer, requestId: string, options: LedgerOptions = {}): Promise<void> {
-    if (viewer.kind !== "member" || viewer.via !== "api_key") return;
+    if (viewer.kind !== "member" || viewer.via !== "api_key" || viewer.keyMode === "test") return;
     await this.ledger.spend(viewer.accountId, "api_call", actionCostTenths.api_call, `request:${requestId}`, options);
   }
 }

@@ -20,13 +20,14 @@ export class ApiKeysResolver {
 
   @Authorized("session")
   @Mutation(() => CreatedApiKey, {
-    description: "Creates an API key (signed-in session; Business and Enterprise plans). REST: POST /api/keys.",
+    description:
+      "Creates an API key (signed-in session): live on Business and Enterprise plans, test on any plan outside production. REST: POST /api/keys.",
   })
   async createApiKey(
-    @Arg("input", () => CreateApiKeyInput, { description: "The new key's name." }) input: CreateApiKeyInput,
+    @Arg("input", () => CreateApiKeyInput, { description: "The new key's name and mode." }) input: CreateApiKeyInput,
     @SessionMember() member: MemberBySession,
   ): Promise<CreatedApiKey> {
-    return this.keys.create(member.accountId, member.userId, input.name);
+    return this.keys.create(member.accountId, member.userId, input.name, input.mode);
   }
 
   @Authorized("session")
