@@ -95,12 +95,21 @@ const BODY_CODES: readonly ErrorCode[] = ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDI
 const RATE_LIMIT_HEADERS = {
   "RateLimit-Policy": {
     description:
-      'The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds).',
+      'The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route\'s short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle).',
     schema: { type: "string" },
   },
   RateLimit: {
-    description: 'What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds).',
+    description:
+      'What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds).',
     schema: { type: "string" },
+  },
+} as const;
+
+const IDEMPOTENT_REPLAYED_HEADER = {
+  "Idempotent-Replayed": {
+    description:
+      "`true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer.",
+    schema: { type: "string", enum: ["true"] },
   },
 } as const;
 
@@ -343,7 +352,7 @@ class OperationDoc {
         name: "Idempotency-Key",
         in: "header",
         required: false,
-        description: `Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters.`,
+        description: `Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with \`Idempotent-Replayed: true\`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters.`,
         schema: { type: "string", minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: "^[\\x21-\\x7E]+$" },
       });
     }
@@ -357,16 +366,33 @@ class OperationDoc {
       });
     }
 
-    const codes = new Set<ErrorCode>([...SHARED_CODES, ...(row.method === "GET" ? [] : BODY_CODES), ...doc.errors]);
+    const codes = new Set<ErrorCode>([
+      ...SHARED_CODES,
+      ...(row.method === "GET" ? [] : BODY_CODES),
+      ...doc.errors,
+      ...(doc.idempotent ? (["IDEMPOTENCY_CONFLICT", "IDEMPOTENCY_IN_PROGRESS"] as const) : []),
+    ]);
+    // A request an API key authenticates carries the monthly allowance's RateLimit items on any route that takes one.
+    const rateLimitHeaders = doc.rateLimited || doc.auth === "member" || doc.auth === "anonymous";
     const responses: Record<string, JsonSchema> = {};
     for (const [status, shape] of Object.entries(doc.responses)) {
-      const headers: Record<string, unknown> = { ...REQUEST_ID_HEADER, ...(doc.rateLimited ? RATE_LIMIT_HEADERS : {}) };
+      const headers: Record<string, unknown> = {
+        ...REQUEST_ID_HEADER,
+        ...(rateLimitHeaders ? RATE_LIMIT_HEADERS : {}),
+        ...(doc.idempotent ? IDEMPOTENT_REPLAYED_HEADER : {}),
+      };
       if (status === "202" && doc.idempotent) {
         headers.Location = {
           description:
             "Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again.",
           required: true,
           schema: { type: "string" },
+        };
+        headers["Retry-After"] = {
+          description:
+            "Seconds until the job is worth reading again, estimated from where it stands (1 to 30); following it over graphql-ws needs no polling.",
+          required: true,
+          schema: { type: "string", pattern: "^\\d+$" },
         };
       }
       if (row.immutable) {
@@ -405,12 +431,12 @@ class OperationDoc {
       // A status the route answers with its own body (health's 503) is not an error envelope there.
       if (String(status) in doc.responses) continue;
       const headers: Record<string, unknown> = { ...REQUEST_ID_HEADER };
-      if (status === 429 || status === 503)
+      if (status === 429 || status === 503 || (status === 409 && statusCodes.includes("IDEMPOTENCY_IN_PROGRESS")))
         headers["Retry-After"] = {
           description: "Seconds to wait before retrying (when the refusal is retryable).",
           schema: { type: "string", pattern: "^\\d+$" },
         };
-      if (status === 429 && doc.rateLimited) Object.assign(headers, RATE_LIMIT_HEADERS);
+      if (status === 429 && rateLimitHeaders) Object.assign(headers, RATE_LIMIT_HEADERS);
       responses[String(status)] = {
         description: statusCodes
           .map((code) => `\`${code}\`${errorCatalogue[code].retryable ? " (retryable)" : ""}`)

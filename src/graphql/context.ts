@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from "fastify";
 import { ANONYMOUS, type MeteredCaller, type Viewer } from "../modules/accounts/viewer.js";
 import type { ScoreProgressStreams } from "../modules/score/score-progress.js";
 import type { Transaction } from "../db/transaction.js";
+import { addResponseHeaders } from "../modules/billing/rate-limit/rate-limit-headers.js";
+import { IDEMPOTENT_REPLAYED_HEADER, type IdempotentCall } from "../modules/idempotency/idempotent-requests.js";
 
 import type { ChatInput, ChatReplyEvent } from "../modules/chat/chat.service.js";
 
@@ -65,9 +67,17 @@ export async function meteredCaller(context: GraphQLContext): Promise<MeteredCal
   const viewer = await context.identify();
   return {
     viewer,
-    setHeaders: (headers) => Object.assign(context.responseHeaders, headers),
+    setHeaders: (headers) => addResponseHeaders(context.responseHeaders, headers),
     apiCallCharged: () => context.apiCallCharged(),
     chargeApiCall: (tx) => context.chargeApiCallIn(viewer, tx),
+  };
+}
+
+/** The request's Idempotency-Key, and how an operation marks its answer as a replay. */
+export function idempotentCall(context: GraphQLContext): IdempotentCall {
+  return {
+    key: context.idempotencyKey,
+    replayed: () => addResponseHeaders(context.responseHeaders, { [IDEMPOTENT_REPLAYED_HEADER]: "true" }),
   };
 }
 
@@ -78,8 +88,11 @@ export interface ContextSource {
   idempotencyKey?: string | undefined;
   /** Resolves the caller's credentials; absent: anonymous. */
   identify?: () => Promise<Viewer>;
-  /** Charges one API call for a key-authenticated viewer. */
-  chargeApiCall?: (viewer: Viewer, tx?: Transaction) => Promise<void>;
+  /**
+   * Charges one API call for a key-authenticated viewer; answers the monthly
+   * allowance's RateLimit headers after it, when there are any.
+   */
+  chargeApiCall?: (viewer: Viewer, tx?: Transaction) => Promise<Readonly<Record<string, string>> | undefined>;
   streams?: ContextStreams | undefined;
   operator?: boolean;
 }
@@ -88,27 +101,34 @@ export function createContext(source: ContextSource): GraphQLContext {
   let identified: Promise<Viewer> | undefined;
   let charged: Promise<Viewer> | undefined;
   let chargedElsewhere = false;
+  /** The allowance headers of a charge inside an operation's transaction: sent once it says the charge committed. */
+  let pendingAllowance: Readonly<Record<string, string>> | undefined;
   const identify = () => (identified ??= source.identify ? source.identify() : Promise.resolve(ANONYMOUS));
+  const responseHeaders: Record<string, string> = {};
   return {
     requestId: source.requestId,
     log: source.log,
     clientIp: source.clientIp,
     idempotencyKey: source.idempotencyKey,
-    responseHeaders: {},
+    responseHeaders,
     loaders: new Map(),
     streams: source.streams,
     operator: source.operator ?? false,
     identify,
     viewer: () =>
       (charged ??= identify().then(async (viewer) => {
-        if (!chargedElsewhere && source.chargeApiCall) await source.chargeApiCall(viewer);
+        if (!chargedElsewhere && source.chargeApiCall) {
+          const allowance = await source.chargeApiCall(viewer);
+          if (allowance) addResponseHeaders(responseHeaders, allowance);
+        }
         return viewer;
       })),
     apiCallCharged: () => {
       chargedElsewhere = true;
+      if (pendingAllowance) addResponseHeaders(responseHeaders, pendingAllowance);
     },
     chargeApiCallIn: async (viewer, tx) => {
-      if (source.chargeApiCall) await source.chargeApiCall(viewer, tx);
+      if (source.chargeApiCall) pendingAllowance = await source.chargeApiCall(viewer, tx);
     },
   };
 }

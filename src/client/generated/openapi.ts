@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Start a checkout for a plan or a score pack
-         * @description Starts a checkout for a plan upgrade or a score pack (signed-in session). REST: POST /api/billing/checkout.
+         * @description Starts a checkout for a plan upgrade or a score pack (signed-in session). Honours Idempotency-Key: a replay answers the same checkout. REST: POST /api/billing/checkout.
          *
          *     GraphQL: the `StartCheckout` operation (mutation `startCheckout`).
          */
@@ -34,7 +34,7 @@ export interface paths {
         put?: never;
         /**
          * Ask about a result or a product
-         * @description Asks about a result: 1 credit and one chat message; a failed reply is refunded. At most once per operation. REST: POST /api/chat.
+         * @description Asks about a result: 1 credit and one chat message; a failed reply is refunded. At most once per operation. Honours Idempotency-Key: a replay answers the same reply, without a second charge or model call. REST: POST /api/chat.
          *
          *     GraphQL: the `SendChatMessage` operation (mutation `sendChatMessage`).
          */
@@ -106,7 +106,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Creates an API key (signed-in session): live on Business and Enterprise plans, test on any plan outside production. REST: POST /api/keys.
+         * @description Creates an API key (signed-in session): live on Business and Enterprise plans, test on any plan outside production. Honours Idempotency-Key: a replay answers the same key without its secret. REST: POST /api/keys.
          *
          *     GraphQL: the `CreateApiKey` operation (mutation `createApiKey`).
          */
@@ -238,7 +238,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a member
-         * @description Offers a seat to an e-mail address (signed-in session); PLAN_LIMIT_REACHED when every seat is taken. REST: POST /api/members/invitations.
+         * @description Offers a seat to an e-mail address (signed-in session); PLAN_LIMIT_REACHED when every seat is taken. Honours Idempotency-Key. REST: POST /api/members/invitations.
          *
          *     GraphQL: the `InviteMember` operation (mutation `inviteMember`).
          */
@@ -486,7 +486,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook (its secret is shown once)
-         * @description Creates a webhook (at most 10 per account). REST: POST /api/webhooks (201).
+         * @description Creates a webhook (at most 10 per account). Honours Idempotency-Key: a replay answers the same webhook. REST: POST /api/webhooks (201).
          *
          *     GraphQL: the `CreateWebhook` operation (mutation `createWebhook`).
          */
@@ -750,8 +750,8 @@ export interface components {
         CreatedApiKey: {
             /** @description The key. */
             key: components["schemas"]["ApiKey"];
-            /** @description The secret to send as 'Authorization: Bearer <secret>'. Store it now: it is not stored readable. */
-            secret: string;
+            /** @description The secret to send as 'Authorization: Bearer <secret>'. Store it now: it is not stored readable. Null in a replay of the creation (same Idempotency-Key): the secret is shown in the first answer only. */
+            secret: string | null;
         };
         /** @description A new (or the already pending) invitation. REST: POST /api/members/invitations (201). */
         CreatedInvitation: {
@@ -806,7 +806,7 @@ export interface components {
                  * @description A stable code; switch on it, not on the message.
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED" | "AUTH_REQUIRED" | "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "DELIVERY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED" | "AUTH_REQUIRED" | "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS" | "DELIVERY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
                 /** @description What went wrong, safe to show. */
                 message: string;
                 /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -1194,7 +1194,10 @@ export interface operations {
     StartCheckout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1212,6 +1215,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1312,6 +1317,33 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -1454,7 +1486,10 @@ export interface operations {
     SendChatMessage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1476,9 +1511,11 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -1613,6 +1650,33 @@ export interface operations {
                     };
                 };
             };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
@@ -1666,9 +1730,9 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -1768,6 +1832,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1920,6 +1988,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2195,6 +2267,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2306,6 +2382,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2387,7 +2467,10 @@ export interface operations {
     CreateApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2405,6 +2488,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2505,6 +2590,33 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -2944,6 +3056,10 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3153,6 +3269,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3466,6 +3586,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3577,6 +3701,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3935,7 +4063,10 @@ export interface operations {
     InviteMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3951,6 +4082,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4051,6 +4184,33 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -4487,6 +4647,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4641,6 +4805,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4723,7 +4891,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to 255 visible ASCII characters. */
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4743,9 +4911,11 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -4790,12 +4960,16 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds until the job is worth reading again, estimated from where it stands (1 to 30); following it over graphql-ws needs no polling. */
+                    "Retry-After": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4934,9 +5108,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_CONFLICT` */
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4950,7 +5126,7 @@ export interface operations {
                              * @description A stable code; switch on it, not on the message.
                              * @enum {string}
                              */
-                            code: "IDEMPOTENCY_CONFLICT";
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -5012,9 +5188,9 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `ANON_RATE_LIMIT` (retryable), `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -5355,6 +5531,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5491,6 +5671,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5590,6 +5774,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5779,6 +5967,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5861,7 +6053,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to 255 visible ASCII characters. */
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5881,9 +6073,11 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -5938,12 +6132,16 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds until the job is worth reading again, estimated from where it stands (1 to 30); following it over graphql-ws needs no polling. */
+                    "Retry-After": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6082,9 +6280,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_CONFLICT` */
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6098,7 +6298,7 @@ export interface operations {
                              * @description A stable code; switch on it, not on the message.
                              * @enum {string}
                              */
-                            code: "IDEMPOTENCY_CONFLICT";
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -6160,9 +6360,9 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `ANON_RATE_LIMIT` (retryable), `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -6246,7 +6446,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to 255 visible ASCII characters. */
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6266,9 +6466,11 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -6313,12 +6515,16 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds until the job is worth reading again, estimated from where it stands (1 to 30); following it over graphql-ws needs no polling. */
+                    "Retry-After": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6457,9 +6663,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_CONFLICT` */
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6473,7 +6681,7 @@ export interface operations {
                              * @description A stable code; switch on it, not on the message.
                              * @enum {string}
                              */
-                            code: "IDEMPOTENCY_CONFLICT";
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description What went wrong, safe to show. */
                             message: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
@@ -6535,9 +6743,9 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `ANON_RATE_LIMIT` (retryable), `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -6634,6 +6842,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6745,6 +6957,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -6835,6 +7051,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6946,6 +7166,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7036,6 +7260,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7147,6 +7375,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7228,7 +7460,10 @@ export interface operations {
     CreateWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7246,6 +7481,12 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7377,6 +7618,33 @@ export interface operations {
                     };
                 };
             };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
@@ -7430,6 +7698,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7523,6 +7795,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7662,6 +7938,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7755,6 +8035,10 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7939,6 +8223,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8043,6 +8331,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8232,6 +8524,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8330,6 +8626,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8466,6 +8766,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8561,9 +8865,9 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -8779,9 +9083,9 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -8876,6 +9180,10 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9085,6 +9393,10 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -9178,9 +9490,9 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -9371,9 +9683,9 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -9464,6 +9776,7 @@ export const errorStatus = {
     DELIVERY_IN_PROGRESS: 409,
     FORBIDDEN: 403,
     IDEMPOTENCY_CONFLICT: 409,
+    IDEMPOTENCY_IN_PROGRESS: 409,
     INTERNAL: 500,
     INVALID_URL: 400,
     NOT_FOUND: 404,

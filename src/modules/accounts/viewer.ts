@@ -2,6 +2,7 @@ import type { Transaction } from "../../db/transaction.js";
 import { AppError } from "../../errors.js";
 import { actionCostTenths } from "../billing/plans.js";
 import type { CreditLedger, LedgerOptions } from "../billing/ledger.service.js";
+import { apiCallAllowanceHeaders } from "../billing/rate-limit/rate-limit-headers.js";
 import type { AccountsService } from "./accounts.service.js";
 import type { ApiKeyMode } from "./api-keys/api-key-secret.js";
 import type { ApiKeysService } from "./api-keys/api-keys.service.js";
@@ -65,14 +66,27 @@ export class Authenticator {
   }
 
   /**
-   * One API call for a live-key-authenticated viewer (nothing for others), optionally
-   * inside the caller's transaction. A test key is charged as its account's session
-   * would be: the operation's own credits and quotas, no API call, since Free and Pro
-   * have no API-call allowance and test keys exist to try the API on any plan.
+   * One API call for a live-key-authenticated viewer (nothing for others), optionally inside
+   * the caller's transaction. Answers the RateLimit headers of the monthly allowance
+   * after this call, from the count the charge itself wrote (undefined: nothing charged,
+   * or no ceiling). A test key is charged as its account's session would be: the
+   * operation's own credits and quotas, no API call, since Free and Pro have no API-call
+   * allowance and test keys exist to try the API on any plan.
    */
-  async chargeApiCall(viewer: Viewer, requestId: string, options: LedgerOptions = {}): Promise<void> {
-    if (viewer.kind !== "member" || viewer.via !== "api_key" || viewer.keyMode === "test") return;
-    await this.ledger.spend(viewer.accountId, "api_call", actionCostTenths.api_call, `request:${requestId}`, options);
+  async chargeApiCall(
+    viewer: Viewer,
+    requestId: string,
+    options: LedgerOptions = {},
+  ): Promise<Record<string, string> | undefined> {
+    if (viewer.kind !== "member" || viewer.via !== "api_key" || viewer.keyMode === "test") return undefined;
+    const spent = await this.ledger.spendCounted(
+      viewer.accountId,
+      "api_call",
+      actionCostTenths.api_call,
+      `request:${requestId}`,
+      options,
+    );
+    return apiCallAllowanceHeaders(spent, new Date());
   }
 }
 

@@ -1,4 +1,6 @@
-import { Arg, Authorized, ID, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
+import { idempotentCall, type GraphQLContext } from "../../../graphql/context.js";
+import type { IdempotentRequests } from "../../idempotency/idempotent-requests.js";
 import {
   CurrentMember,
   SessionMember,
@@ -10,7 +12,10 @@ import { ApiKeyList, ApiKeyType, CreatedApiKey, CreateApiKeyInput } from "./api-
 
 @Resolver(() => ApiKeyType)
 export class ApiKeysResolver {
-  constructor(private readonly keys: ApiKeysService) {}
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly idempotency: IdempotentRequests,
+  ) {}
 
   @Authorized()
   @Query(() => ApiKeyList, { description: "The account's active API keys. REST: GET /api/keys." })
@@ -21,13 +26,27 @@ export class ApiKeysResolver {
   @Authorized("session")
   @Mutation(() => CreatedApiKey, {
     description:
-      "Creates an API key (signed-in session): live on Business and Enterprise plans, test on any plan outside production. REST: POST /api/keys.",
+      "Creates an API key (signed-in session): live on Business and Enterprise plans, test on any plan outside production. Honours Idempotency-Key: a replay answers the same key without its secret. REST: POST /api/keys.",
   })
   async createApiKey(
     @Arg("input", () => CreateApiKeyInput, { description: "The new key's name and mode." }) input: CreateApiKeyInput,
     @SessionMember() member: MemberBySession,
+    @Ctx() context: GraphQLContext,
   ): Promise<CreatedApiKey> {
-    return this.keys.create(member.accountId, member.userId, input.name, input.mode);
+    return this.idempotency.once<CreatedApiKey>(
+      idempotentCall(context),
+      member.accountId,
+      "api_key.create",
+      // A live key's request is fingerprinted as before test keys existed.
+      input.mode === "test" ? { name: input.name, mode: input.mode } : { name: input.name },
+      {
+        run: async () => {
+          const created = await this.keys.create(member.accountId, member.userId, input.name, input.mode);
+          return { answer: created, resourceId: created.key.id };
+        },
+        replay: (id) => this.keys.created(member.accountId, id),
+      },
+    );
   }
 
   @Authorized("session")
