@@ -35,6 +35,7 @@ describe("test keys outside production", () => {
     for (let call = 0; call < 2; call += 1) {
       const usage = await api("/api/usage", { bearer: secret });
       expect(usage.status).toBe(200);
+      expect(usage.headers.get("ratelimit-policy") ?? "").not.toContain("api-calls");
       // Charged as the account's session would be: Free has no API-call allowance, and nothing is spent.
       expect(await usage.json()).toMatchObject({ plan: "free", apiCalls: { limit: 0, used: 0 }, credits: { used: 0 } });
     }
