@@ -17,6 +17,7 @@ import { DeliveryAttemptLimit1765200000000 } from "./1765200000000-delivery-atte
 import { WebhookFairShare1765220000000 } from "./1765220000000-webhook-fair-share.js";
 import { RefundTime1765240000000 } from "./1765240000000-refund-time.js";
 import { IdempotentCreations1765320000000 } from "./1765320000000-idempotent-creations.js";
+import { ApiKeyMode1765340000000 } from "./1765340000000-api-key-mode.js";
 
 /** Applied in this order at start; never edit one that has shipped, add a new one. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   WebhookFairShare1765220000000,
   RefundTime1765240000000,
   IdempotentCreations1765320000000,
+  ApiKeyMode1765340000000,
 ];
