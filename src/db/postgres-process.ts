@@ -15,11 +15,17 @@ import { promisify } from "node:util";
  * folder beside the data, removed on every way out of initdb.
  */
 
-/** A start of the embedded database that failed; its message is the whole story, one line, no stack needed. */
+/**
+ * A start of the embedded database that failed. Its message is the whole story in
+ * one line, so its stack is that line too: wherever it is printed (the service's
+ * log, `npm test`'s global setup, an uncaught error) no trace buries it. The
+ * error underneath, if any, is its `cause`.
+ */
 export class EmbeddedDatabaseError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "EmbeddedDatabaseError";
+    this.stack = `${this.name}: ${message}`;
   }
 }
 
