@@ -46,8 +46,8 @@ async function runIn(cwd: string, command: string, args: string[], env: NodeJS.P
   return { code, output: lines.join("\n") };
 }
 
-/** The process under `root` (its child, or theirs) whose command line contains `marker`. */
-async function descendant(root: number, marker: string): Promise<number | undefined> {
+/** The Node process under `root` (its child, or theirs) that runs `script` (not a shell that was told to). */
+async function nodeRunning(root: number, script: string): Promise<number | undefined> {
   const parents = new Map<number, number>();
   for (const entry of await readdir("/proc")) {
     const pid = Number(entry);
@@ -61,8 +61,8 @@ async function descendant(root: number, marker: string): Promise<number | undefi
     let up = parents.get(pid);
     while (up !== undefined && up !== root) up = parents.get(up);
     if (up !== root) continue;
-    const command = (await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).replaceAll("\0", " ");
-    if (command.includes(marker)) return pid;
+    const args = (await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).split("\0");
+    if (path.basename(args[0] ?? "").startsWith("node") && args.includes(script)) return pid;
   }
   return undefined;
 }
@@ -123,7 +123,8 @@ describe.runIf(process.getuid?.() === 0)("a newcomer, as root, in a home directo
 
       // npm start: builds (prestart), then serves on the embedded PostgreSQL.
       const env = newcomerEnv(tmp, { HOST: "127.0.0.1", PORT: "0", LOG_FORMAT: "json" });
-      const npmStart = spawn("npm", ["start"], { cwd: clone, env, stdio: ["ignore", "pipe", "pipe"] });
+      // A process group of its own: should the test fail half-way, nothing it started is left running.
+      const npmStart = spawn("npm", ["start"], { cwd: clone, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
       const lines = collectLines(npmStart);
       const ended = closed(npmStart);
       try {
@@ -135,12 +136,12 @@ describe.runIf(process.getuid?.() === 0)("a newcomer, as root, in a home directo
         expect((await stat(home)).mode & 0o777).toBe(0o700);
 
         // SIGTERM to the service (npm itself does not pass it on): it drains, stops its database, exits 0, and so does npm.
-        const service = await descendant(npmStart.pid!, "dist/src/main.js");
+        const service = await nodeRunning(npmStart.pid!, "dist/src/main.js");
         expect(service).toBeDefined();
         process.kill(service!, "SIGTERM");
         expect(await ended).toBe(0);
       } finally {
-        if (npmStart.exitCode === null) npmStart.kill("SIGKILL");
+        if (!groupGone(npmStart.pid!)) process.kill(-npmStart.pid!, "SIGTERM");
       }
       expect(lines.join("\n")).toContain('"service shutting down"');
       await expect(stat(path.join(relocatedData!, "postmaster.pid"))).rejects.toThrow(/ENOENT/);
