@@ -63,9 +63,12 @@ export async function startEmbeddedPostgres(
     return await start(requestedDataDir, logger, options);
   } catch (error) {
     if (error instanceof EmbeddedDatabaseError) throw error;
+    // Anything else is the file system refusing (DATA_DIR not writable, a read-only or full disk).
+    const code = (error as NodeJS.ErrnoException).code;
+    const elsewhere = code === "EACCES" || code === "EPERM" || code === "EROFS" || code === "ENOSPC";
     throw new EmbeddedDatabaseError(
       `the embedded PostgreSQL could not start under ${path.dirname(requestedDataDir)}: ${(error as Error).message ?? String(error)}; ` +
-        `set DATA_DIR to a directory this user may write, ${OR_DATABASE_URL}`,
+        `${elsewhere ? "set DATA_DIR to a directory this user may write, " : ""}${OR_DATABASE_URL}`,
       { cause: error },
     );
   }

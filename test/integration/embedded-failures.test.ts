@@ -45,11 +45,11 @@ interface Run {
   besideData: string[];
 }
 
-async function startIn(name: string, extraEnv: Record<string, string> = {}): Promise<Run> {
+async function startIn(name: string, extraEnv: Record<string, string> = {}, data = "data"): Promise<Run> {
   const home = path.join(scratch, name);
   const tmp = path.join(home, "tmp");
   await mkdir(tmp, { recursive: true });
-  const dataDir = path.join(home, "data", "postgres");
+  const dataDir = path.join(home, data, "postgres");
   const child = spawn(
     process.execPath,
     [
@@ -93,6 +93,16 @@ describe("embedded PostgreSQL start failures", () => {
     } finally {
       await rm(path.join(bin, "initdb"), { recursive: true, force: true });
     }
+  }, 60_000);
+
+  it("a DATA_DIR that cannot be made: one line with the file system's reason", async () => {
+    await mkdir(path.join(scratch, "blocked"));
+    await writeFile(path.join(scratch, "blocked", "a-file"), "not a directory\n");
+    const run = await startIn("blocked", {}, path.join("a-file", "data"));
+    expectOneClearLine(run);
+    expect(run.failure).toMatch(
+      /^the embedded PostgreSQL could not start under .*a-file\/data: ENOTDIR: not a directory/,
+    );
   }, 60_000);
 
   it("writes initdb's password file mode 0600 in a private folder, and removes it; a missing server binary is one clear line", async () => {
