@@ -1,5 +1,6 @@
 import "reflect-metadata";
 import { createApp } from "./app.js";
+import { EmbeddedDatabaseError } from "./db/embedded-postgres.js";
 import { createLogger } from "./logger.js";
 import { configOrExit, listenFailure, stopOnSignals } from "./process-lifecycle.js";
 
@@ -9,7 +10,9 @@ async function main(): Promise<void> {
   const config = configOrExit();
   const logger = createLogger(config);
   const app = await createApp(config, logger).catch((error: unknown) => {
-    logger.fatal({ err: error }, listenFailure(error, config, "metrics") ?? "service failed to start");
+    // Its message says what failed and what to do; a stack would only bury it.
+    if (error instanceof EmbeddedDatabaseError) logger.fatal(error.message);
+    else logger.fatal({ err: error }, listenFailure(error, config, "metrics") ?? "service failed to start");
     process.exit(1);
   });
   const url = await app.listen().catch(async (error: unknown) => {

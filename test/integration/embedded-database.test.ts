@@ -75,18 +75,19 @@ describe("embedded PostgreSQL (no DATABASE_URL)", () => {
   });
 
   it("leaves the process its exit code, and stops a server it left running as it exits", async () => {
-    // The package's beforeExit hook called process.exit(0): `npm test` on this database passed with failing tests.
+    // The package's own class hooked beforeExit with process.exit(0): `npm test` on this database passed with
+    // failing tests. A process that starts and stops the server keeps its exit code, and ends by itself.
     const module = new URL("../../dist/src/db/embedded-postgres.js", import.meta.url).href;
+    const stoppedDir = path.join(await mkdtemp(path.join(tmpdir(), "pms-exit-")), "postgres");
     const loaded = spawn(
       process.execPath,
       [
         "--input-type=module",
         "-e",
-        `const { loadEmbeddedPostgres } = await import(${JSON.stringify(module)}); await loadEmbeddedPostgres(); process.exitCode = 3;`,
+        `import { pino } from "pino"; const { startEmbeddedPostgres } = await import(${JSON.stringify(module)});
+        const database = await startEmbeddedPostgres(${JSON.stringify(stoppedDir)}, pino({ level: "silent" })); await database.stop(); process.exitCode = 3;`,
       ],
-      {
-        stdio: ["ignore", "ignore", "inherit"],
-      },
+      { cwd: fileURLToPath(new URL("../..", import.meta.url)), stdio: ["ignore", "ignore", "inherit"] },
     );
     expect(await exitOf(loaded)).toBe(3);
 

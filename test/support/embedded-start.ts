@@ -1,13 +1,14 @@
-// Starts the embedded PostgreSQL in a process of its own (the binaries package is imported
-// once per process, so where it is read from can only be tested in a fresh one), reads
-// which binary the server runs from, stops it, and prints what it found as JSON.
+// Starts the embedded PostgreSQL in a process of its own (with its own TMPDIR, and a start
+// that goes wrong cannot take the test's process down with it), reads which binary the
+// server runs from, stops it, and prints what it found as JSON; a start
+// that fails prints {"failure": message} and exits 1.
 //
 //   node --import tsx test/support/embedded-start.ts '{"dataDir","sharedRoot","binaryPackage"}'
 
 import { readlink } from "node:fs/promises";
 import pg from "pg";
 import { pino } from "pino";
-import { startEmbeddedPostgres } from "../../src/db/embedded-postgres.js";
+import { EmbeddedDatabaseError, startEmbeddedPostgres } from "../../src/db/embedded-postgres.js";
 
 const options = JSON.parse(process.argv[2] ?? "{}") as { dataDir: string; sharedRoot: string; binaryPackage: string };
 const lines: Array<{ msg: string; binaries?: string }> = [];
@@ -15,6 +16,11 @@ const logger = pino({ level: "info" }, { write: (line: string) => void lines.pus
 const database = await startEmbeddedPostgres(options.dataDir, logger, {
   sharedRoot: options.sharedRoot,
   binaryPackage: options.binaryPackage,
+}).catch((error: unknown) => {
+  // As the service does: a failure it explains is one line, and the exit code says it failed.
+  if (!(error instanceof EmbeddedDatabaseError)) throw error;
+  console.log(JSON.stringify({ failure: error.message }));
+  process.exit(1);
 });
 const client = new pg.Client({ connectionString: database.url });
 await client.connect();

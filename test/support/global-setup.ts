@@ -35,7 +35,13 @@ export default async function setup(project: TestProject) {
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     scratch = await mkdtemp(path.join(tmpdir(), "pms-test-db-"));
-    embedded = await startEmbeddedPostgres(path.join(scratch, "postgres"), pino({ level: "warn" }));
+    // A start that fails is an EmbeddedDatabaseError: vitest prints its one line (what failed, what to do), no trace.
+    embedded = await startEmbeddedPostgres(path.join(scratch, "postgres"), pino({ level: "warn" })).catch(
+      async (error: unknown) => {
+        await rm(scratch!, { recursive: true, force: true });
+        throw error;
+      },
+    );
     adminUrl = embedded.url;
   }
 
