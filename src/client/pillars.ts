@@ -7,10 +7,9 @@ export { pillarIds, pillarNames, type PillarId } from "../scale/pillars.js";
  * of the pillar's dimensions that apply (`applicable`), null for a pillar the
  * result has no applicable dimension of. The share page calls the same function.
  */
-export function pillarScores(result: { readonly dimensions: readonly PillarDimension[] }): Record<
-  PillarId,
-  number | null
-> {
+export function pillarScores(result: {
+  readonly dimensions: readonly PillarDimension[];
+}): Record<PillarId, number | null> {
   return Object.fromEntries(pillarIds.map((pillar) => [pillar, pillarAverage(result.dimensions, pillar)])) as Record<
     PillarId,
     number | null
