@@ -70,6 +70,7 @@ query ScoreResult($id: ID!) {
       confidence
       evidence
       reasoning
+      applicable
     }
     strengths
     gaps

@@ -1,11 +1,11 @@
 import type { DimensionView } from "../modules/score/score-result.view.js";
 import { dimensionIds, pillarIds, type PillarId } from "../modules/scoring/scoring.types.js";
 import { stageLadder } from "../modules/scoring/framework/stages.js";
-import { clampScore, pillarAverage as scalePillarAverage, pillarNames } from "../scale/pillars.js";
+import { applies, clampScore, pillarAverage, pillarNames } from "../scale/pillars.js";
 
-// The pillar names are the scale's (a leaf the CLI gates with too); the share page re-exports them. Its
-// averages leave out the dimensions that do not apply, which the API does not mark (see pillarAverage).
-export { clampScore, pillarNames };
+// The pillar names and averages are the scale's (a leaf the CLI gates with too, over the API's
+// `applicable`): the share page and `pms --min-pillar` leave out the same dimensions.
+export { applies, clampScore, pillarAverage, pillarNames };
 
 /** Server-drawn SVG for the share page: no script, no external assets, presentation attributes only (the CSP allows no style="…"). */
 
@@ -41,16 +41,6 @@ export function inFrameworkOrder(dims: readonly DimensionView[]): DimensionView[
     return index === -1 ? dimensionIds.length : index;
   };
   return [...dims].sort((a, b) => rank(a.dimensionId) - rank(b.dimensionId));
-}
-
-/** Whether a dimension counts: one that does not apply to what the site sells is shown apart, outside every average. */
-export function applies(dim: DimensionView): boolean {
-  return dim.applicable !== false;
-}
-
-/** The scale's pillar average over the dimensions that apply; null when none does. */
-export function pillarAverage(dims: readonly DimensionView[], pillar: PillarId): number | null {
-  return scalePillarAverage(dims.filter(applies), pillar);
 }
 
 const f = (n: number) => n.toFixed(1);

@@ -29,11 +29,25 @@ export function clampScore(score: number): number {
   return Number.isFinite(score) ? Math.min(100, Math.max(0, score)) : 0;
 }
 
-/** A pillar's score: the rounded mean of its dimensions in the result; null when the result has none of them. */
-export function pillarAverage(
-  dims: readonly { readonly pillar: string; readonly score: number }[],
-  pillar: PillarId,
-): number | null {
-  const scores = dims.filter((dim) => dim.pillar === pillar).map((dim) => clampScore(dim.score));
+/** The part of a dimension a pillar's score reads: a server view and a REST answer's dimension alike. */
+export interface PillarDimension {
+  readonly pillar: string;
+  readonly score: number;
+  /** False: the dimension does not apply to what the product sells. Absent (older answers): it applies. */
+  readonly applicable?: boolean;
+}
+
+/** Whether a dimension counts: one that does not apply to what the product sells stays outside every average. */
+export function applies(dim: Pick<PillarDimension, "applicable">): boolean {
+  return dim.applicable !== false;
+}
+
+/**
+ * A pillar's score: the rounded mean of its dimensions in the result that apply;
+ * null when the result has none of them (or none applies). The share page draws
+ * it and the `pms` CLI gates on it, with the same dimensions.
+ */
+export function pillarAverage(dims: readonly PillarDimension[], pillar: PillarId): number | null {
+  const scores = dims.filter((dim) => dim.pillar === pillar && applies(dim)).map((dim) => clampScore(dim.score));
   return scores.length === 0 ? null : Math.round(scores.reduce((sum, score) => sum + score, 0) / scores.length);
 }

@@ -838,6 +838,8 @@ export interface components {
         };
         /** @description One of the 27 dimensions of a result. */
         DimensionResult: {
+            /** @description False when the dimension does not apply to what the product sells (for example the AI dimensions of a product that sells no AI): it weighs little in totalScore, is never a gap and is left out of its pillar's average. */
+            applicable: boolean;
             /** @description high, medium or low. */
             confidence: components["schemas"]["Confidence"];
             /** @description Identifier, for example market_intelligence. */

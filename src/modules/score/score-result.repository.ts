@@ -79,8 +79,9 @@ export class ScoreResultRepository {
   }
 
   /**
-   * The hot read of share links: the result's core columns and its dimensions as
-   * plain rows (no entity hydration, none of the wide product-view columns), both
+   * The hot read of share links: the result's core columns (with the scorer's list
+   * of dimensions that did not apply) and its dimensions as plain rows (no entity
+   * hydration, none of the wide product-view columns), both
    * queries at once on two pooled connections.
    */
   async readCore(id: string): Promise<{ record: CoreRecord; dimensions: ScoreDimensionRecord[] } | undefined> {
@@ -88,7 +89,7 @@ export class ScoreResultRepository {
       this.dataSource.query(
         `SELECT "id", "account_id", "product_id", "url", "company_name", "total_score", "stage_name", "framework",
                 "framework_version", "mode", "strengths", "gaps", "lifecycle_stage_id", "created_at",
-                "claim_expires_at"
+                "claim_expires_at", "scorer" -> 'notApplicable' AS "not_applicable"
            FROM "score_results" WHERE "id" = $1`,
         [id],
       ),
@@ -117,6 +118,8 @@ export class ScoreResultRepository {
         lifecycleStageId: row.lifecycle_stage_id as string | null,
         createdAt: row.created_at as Date,
         claimExpiresAt: row.claim_expires_at as Date | null,
+        // Only the list of dimensions that did not apply: the rest of the scorer's record is a detail.
+        scorer: { notApplicable: (row.not_applicable as ScorerInfo["notApplicable"] | null) ?? undefined },
       },
       dimensions: dimensions as unknown as ScoreDimensionRecord[],
     };

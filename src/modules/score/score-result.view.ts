@@ -20,7 +20,10 @@ export interface DimensionView {
   readonly evidenceItems: readonly Evidence[];
   readonly confidence: Confidence;
   readonly reasoning: string;
-  /** False when the dimension does not apply to what the site sells (known only with the result's details). */
+  /**
+   * False when the dimension does not apply to what the site sells (the scorer's
+   * record lists it): it stays out of every pillar average. Absent: it applies.
+   */
   readonly applicable?: false;
 }
 
@@ -64,8 +67,11 @@ export interface ScoreResultView {
   readonly expiresAt: Date | null;
 }
 
-/** The columns of a result that its core view reads. */
-export type CoreRecord = Pick<
+/**
+ * The columns of a result that its core view reads, and of its scorer's record
+ * only which dimensions did not apply (the dimension rows do not carry it).
+ */
+export type CoreRecord = { readonly scorer: Pick<ScorerInfo, "notApplicable"> } & Pick<
   ScoreResultRecord,
   | "id"
   | "accountId"
@@ -85,6 +91,8 @@ export type CoreRecord = Pick<
 >;
 
 export function coreView(record: CoreRecord, dimensions: readonly ScoreDimensionRecord[]): ResultCore {
+  // Results stored before the list was kept have none: every dimension applied.
+  const notApplicable = new Set<string>(record.scorer.notApplicable ?? []);
   return {
     id: record.id,
     url: record.url,
@@ -106,6 +114,7 @@ export function coreView(record: CoreRecord, dimensions: readonly ScoreDimension
         evidenceItems: dimension.evidenceItems,
         confidence: dimension.confidence,
         reasoning: dimension.reasoning,
+        ...(notApplicable.has(dimension.dimensionId) ? { applicable: false as const } : {}),
       })),
     strengths: record.strengths as DimensionId[],
     gaps: record.gaps as DimensionId[],
@@ -121,16 +130,9 @@ export function resultView(record: ScoreResultRecord, dimensions: readonly Score
   return withDetails(coreView(record, dimensions), detailsOf(record));
 }
 
-/** A core view with its details; the dimensions that did not apply (kept in the scorer's record) are marked. */
+/** A core view with its details (the core already marks the dimensions that did not apply). */
 export function withDetails(core: ResultCore, details: ResultDetails): ScoreResultView {
-  const notApplicable = new Set<string>(details.scorer.notApplicable ?? []);
-  const dimensions =
-    notApplicable.size === 0
-      ? core.dimensions
-      : core.dimensions.map((dimension) =>
-          notApplicable.has(dimension.dimensionId) ? { ...dimension, applicable: false as const } : dimension,
-        );
-  return { ...core, ...details, dimensions };
+  return { ...core, ...details };
 }
 
 export function detailsOf(

@@ -35,6 +35,7 @@ export function toGraphQLResult(view: ResultCore | ScoreResultView): ScoreResult
       })),
       confidence: ConfidenceLevel[dimension.confidence],
       reasoning: dimension.reasoning,
+      applicable: dimension.applicable !== false,
     })),
     strengths: [...view.strengths],
     gaps: [...view.gaps],

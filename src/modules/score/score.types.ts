@@ -130,6 +130,12 @@ export class DimensionResultType {
 
   @Field(() => String, { description: "Why this score: what raised it, what lowered it, what would raise it." })
   reasoning: string;
+
+  @Field(() => Boolean, {
+    description:
+      "False when the dimension does not apply to what the product sells (for example the AI dimensions of a product that sells no AI): it weighs little in totalScore, is never a gap and is left out of its pillar's average.",
+  })
+  applicable: boolean;
 }
 
 @ObjectType({ description: "What the crawl read." })

@@ -68,14 +68,17 @@ async function pms(args: readonly string[], env: Record<string, string | undefin
 /** The gate's line: the last line on stderr. */
 const gateLine = (run: Run) => run.stderr.trim().split("\n").at(-1)!;
 
-/** Each pillar's average as the share page prints it (`id="pillar-…"` … `class="pillar-avg">N`). */
-async function sharePagePillars(id: string): Promise<Record<string, number>> {
+/**
+ * Each pillar's average as the share page prints it (`id="pillar-…"` … `class="pillar-avg">N`);
+ * null where it prints "–" (no dimension of the pillar applies).
+ */
+async function sharePagePillars(id: string): Promise<Record<string, number | null>> {
   const html = await (await fetch(`${service.url}/r/${id}`)).text();
   return Object.fromEntries(
     pillarIds.map((pillar) => {
-      const match = new RegExp(`id="pillar-${pillar}"[\\s\\S]*?class="pillar-avg">(\\d+)<`).exec(html);
+      const match = new RegExp(`id="pillar-${pillar}"[\\s\\S]*?class="pillar-avg">(\\d+|–)<`).exec(html);
       if (!match) throw new Error(`no average for ${pillar} on the share page`);
-      return [pillar, Number(match[1])];
+      return [pillar, match[1] === "–" ? null : Number(match[1])];
     }),
   );
 }
@@ -134,7 +137,50 @@ describe("pms as a CI gate", { timeout: 120_000 }, () => {
     expect(failed.stdout).toMatch(/^Total \d+\/100/m);
     expect(failed.stderr).toBe(`${gateLine(failed)}\n`);
     expect(gateLine(failed)).toBe(
-      `pms: FAIL ${result.totalScore}/100 ${result.stageName} ≥ ${result.totalScore}; data_ai_economics ${pillars.data_ai_economics} < 100`,
+      `pms: FAIL ${result.totalScore}/100 ${result.stageName} ≥ ${result.totalScore}; data_ai_economics ${pillars.data_ai_economics ?? "n/a"} < 100`,
+    );
+  });
+
+  it("leaves out the dimensions that do not apply, as the share page does (AI dimensions of a product without AI)", async () => {
+    const run = await pms([
+      "score",
+      service.siteUrl("early.test"),
+      "--quick",
+      "--json",
+      "--min-pillar",
+      "product_experience=0",
+      "--min-pillar",
+      "data_ai_economics=0",
+    ]);
+    const result = JSON.parse(run.stdout);
+    const dimensions = result.dimensions as {
+      dimensionId: string;
+      pillar: string;
+      score: number;
+      applicable: boolean;
+    }[];
+    const ai = dimensions.find((dimension) => dimension.dimensionId === "ai_capability_depth")!;
+    expect(ai.applicable).toBe(false);
+    // The average over every dimension of the pillar is not what the share page shows: it differs here.
+    const experience = dimensions.filter((dimension) => dimension.pillar === "product_experience");
+    const applicable = experience.filter((dimension) => dimension.applicable);
+    const mean = (list: typeof dimensions) => Math.round(list.reduce((sum, d) => sum + d.score, 0) / list.length);
+    expect(mean(experience)).not.toBe(mean(applicable));
+
+    const pillars = await sharePagePillars(result.id);
+    expect(pillars.product_experience).toBe(mean(applicable));
+    // No dimension of Data, AI & Economics applies: the page shows "–", the gate n/a, which fails.
+    expect(pillars.data_ai_economics).toBeNull();
+    expect(result.gate).toEqual({
+      passed: false,
+      checks: [
+        { name: "product_experience", min: 0, score: pillars.product_experience, passed: true },
+        { name: "data_ai_economics", min: 0, score: null, passed: false },
+      ],
+    });
+    expect(run.code).toBe(exitCodes.belowThreshold.code);
+    expect(gateLine(run)).toBe(
+      `pms: FAIL ${result.totalScore}/100 ${result.stageName}; product_experience ${pillars.product_experience} ≥ 0; data_ai_economics n/a < 0`,
     );
   });
 

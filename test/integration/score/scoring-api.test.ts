@@ -47,7 +47,7 @@ const guessedEtag = (id: string) =>
   `"${createHash("sha256").update(`/api/score/:id\n${id}`).digest("base64url").slice(0, 27)}"`;
 
 const SCORE_FIELDS = `id url companyName totalScore stageName framework frameworkVersion mode
-  dimensions { dimensionId dimensionName pillar score stageName evidence evidenceItems { url text selfReported } confidence reasoning }
+  dimensions { dimensionId dimensionName pillar score stageName evidence evidenceItems { url text selfReported } confidence reasoning applicable }
   strengths gaps createdAt held expiresAt`;
 
 describe("POST /api/score and mutation score", () => {

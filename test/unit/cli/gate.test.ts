@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { ScoreResult } from "../../../src/client/index.js";
 import { UsageError } from "../../../src/cli/exit-codes.js";
 import { evaluateGate, gateLine, parseThresholds, pillarNamed } from "../../../src/cli/gate.js";
+import { pillarAverage as sharePageAverage } from "../../../src/http/share-chart.js";
+import type { DimensionView } from "../../../src/modules/score/score-result.view.js";
 
 /** A result with one dimension in two pillars, enough for the gate (which reads total, stage and dimensions). */
 const result = {
@@ -62,5 +64,36 @@ describe("the CI gate's thresholds", () => {
     // A pillar the result has no dimension of fails.
     const missing = evaluateGate(result, parseThresholds(undefined, ["growth_organization=0"])!);
     expect(gateLine(result, missing)).toBe("pms: FAIL 58/100 Developing; growth_organization n/a < 0\n");
+  });
+
+  it("leaves out a dimension that does not apply, and so gates on the share page's number", () => {
+    const dimension = (dimensionId: string, score: number, applicable: boolean) => ({
+      dimensionId,
+      pillar: "product_experience",
+      score,
+      applicable,
+    });
+    const answered = {
+      totalScore: 40,
+      stageName: "Developing",
+      dimensions: [
+        dimension("experience_design", 60, true),
+        dimension("onboarding_activation", 50, true),
+        dimension("ai_capability_depth", 5, false),
+      ],
+    } as unknown as ScoreResult;
+    // The share page reads the stored view, where only a dimension that does not apply carries the flag.
+    const stored = answered.dimensions.map(({ applicable, ...rest }) =>
+      applicable ? rest : { ...rest, applicable: false as const },
+    ) as unknown as DimensionView[];
+    const thresholds = parseThresholds(undefined, ["product_experience=55"])!;
+
+    expect(evaluateGate(answered, thresholds).checks).toEqual([
+      { name: "product_experience", min: 55, score: 55, passed: true },
+    ]);
+    expect(sharePageAverage(stored, "product_experience")).toBe(55);
+    // Counted, it would drag the pillar to (60 + 50 + 5) / 3 = 38 and fail the gate.
+    const counted = { ...answered, dimensions: answered.dimensions.map((d) => ({ ...d, applicable: true })) };
+    expect(evaluateGate(counted, thresholds).checks[0]).toMatchObject({ score: 38, passed: false });
   });
 });
