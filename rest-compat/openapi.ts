@@ -65,8 +65,8 @@ import type { Shape } from "./shape.js";
  * the operation's selection: exactly the selected fields, each required (GraphQL
  * always answers a selected field, `null` when it is nullable), nothing else
  * (`additionalProperties: false`), with the schema's descriptions. Request bodies
- * are the operation's input types; unknown request fields are ignored by the
- * service, so they are allowed.
+ * are the operation's input types, closed the same way: the service refuses a field
+ * they do not name (rest-compat/body-fields.ts reads these schemas to decide).
  */
 
 export type JsonSchema = Record<string, unknown>;
@@ -246,6 +246,14 @@ function nameObjectSchemas(
   );
 }
 
+/** The JSON Schema of a route's request body in a document `buildOpenApiDocument` made; undefined: it takes none. */
+export function requestBodySchemaOf(document: JsonSchema, row: AnyRestRoute): JsonSchema | undefined {
+  const paths = document.paths as Record<string, Record<string, JsonSchema>>;
+  const operation = paths[row.path.replace(/:([A-Za-z]+)/g, "{$1}")]?.[row.method.toLowerCase()];
+  const body = operation?.requestBody as { content: Record<string, { schema: JsonSchema }> } | undefined;
+  return body?.content["application/json"]?.schema;
+}
+
 function operationOf(row: AnyRestRoute): OperationDefinitionNode {
   const operation = row.operation.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
   if (!operation) throw new Error(`${row.method} ${row.path}: its document has no operation`);
@@ -262,7 +270,7 @@ function errorSchema(codes: readonly ErrorCode[]): JsonSchema {
     properties: {
       error: {
         type: "object",
-        required: ["code", "message", "action", "retryable"],
+        required: ["code", "message", "action", "retryable", "requestId", "docUrl"],
         additionalProperties: false,
         properties: {
           code: { type: "string", enum: [...codes], description: "A stable code; switch on it, not on the message." },
@@ -271,6 +279,19 @@ function errorSchema(codes: readonly ErrorCode[]): JsonSchema {
           retryable: {
             type: "boolean",
             description: "Whether the same request may succeed later (after Retry-After when sent).",
+          },
+          param: {
+            type: "string",
+            description:
+              "The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is.",
+          },
+          requestId: {
+            type: "string",
+            description: "The answer's X-Request-Id; the same id is in the service's logs. Quote it to support.",
+          },
+          docUrl: {
+            type: "string",
+            description: "Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service.",
           },
         },
       },
@@ -485,6 +506,7 @@ class OperationDoc {
     return {
       type: "object",
       ...(input.description ? { description: input.description } : {}),
+      additionalProperties: false,
       required: fields
         .filter((field) => isNonNullType(field.type) && field.defaultValue === undefined)
         .map((field) => field.name),

@@ -22,6 +22,7 @@ import { createContext, type ContextStreams, type GraphQLContext } from "../grap
 import { trustProxyFunction } from "./client-ip.js";
 import { registerGraphiql } from "./graphiql.js";
 import { registerApiDocs } from "./api-docs.js";
+import { withGraphQLRequestId } from "./graphql-request-ids.js";
 import { refuseControlCharactersInRequest } from "../text/control-characters.js";
 import { sendError } from "./error-reply.js";
 import { answerClientError, answerFrameworkError, parseJsonBody } from "./malformed-requests.js";
@@ -122,9 +123,12 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
   });
   app.setNotFoundHandler((request, reply) => sendError(reply, notFound(request)));
 
-  await app.register(fastifyApollo(apollo), {
-    path: GRAPHQL_PATH,
-    context: async (request) => contextFor(request),
+  await app.register(async (graphql) => {
+    graphql.addHook("onSend", async (request, _reply, payload) => withGraphQLRequestId(payload, request.id));
+    await graphql.register(fastifyApollo(apollo), {
+      path: GRAPHQL_PATH,
+      context: async (request) => contextFor(request),
+    });
   });
   await app.register(restCompat, {
     prefix: REST_PREFIX,
