@@ -7,7 +7,7 @@ import tseslint from "typescript-eslint";
  * import boundaries between layers, which `tsc` cannot see.
  *
  * Layers, each importing only those before it:
- *   leaves (src/config.ts, src/errors.ts, src/limits.ts, src/net, src/text, src/platform)
+ *   leaves (src/config.ts, src/errors.ts, src/limits.ts, src/api-versions.ts, src/net, src/text, src/platform)
  *   → features (src/modules, src/events, src/db)
  *   → GraphQL (src/graphql) → REST compatibility (rest-compat) → HTTP (src/http)
  *   → the composition roots (src/app.ts, src/worker.ts, src/main.ts), which wire them all.
@@ -108,7 +108,15 @@ export default tseslint.config(
   { files: graphqlFacing, rules: { "no-restricted-imports": restricted(noRest, noHttp) } },
   // Leaves: config, errors and the neutral helpers import no feature and no door.
   {
-    files: ["src/config.ts", "src/errors.ts", "src/limits.ts", "src/net/**", "src/text/**", "src/platform/**"],
+    files: [
+      "src/config.ts",
+      "src/errors.ts",
+      "src/limits.ts",
+      "src/api-versions.ts",
+      "src/net/**",
+      "src/text/**",
+      "src/platform/**",
+    ],
     rules: { "no-restricted-imports": restricted(...noFeatures, noGraphql, noRest, noHttp) },
   },
   // The doors, one way: GraphQL → REST → HTTP.
@@ -117,7 +125,7 @@ export default tseslint.config(
   { files: ["rest-compat/**/*.repository.ts"], rules: { "no-restricted-imports": restrictedWith(true, [noHttp]) } },
   {
     files: ["src/http/**", "src/*.ts", "src/cli/**", "src/client/**"],
-    ignores: ["src/config.ts", "src/errors.ts", "src/limits.ts"],
+    ignores: ["src/config.ts", "src/errors.ts", "src/limits.ts", "src/api-versions.ts"],
     rules: { "no-restricted-imports": restricted() },
   },
 );

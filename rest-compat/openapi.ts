@@ -29,6 +29,7 @@ import {
   type DocumentNode,
   type FragmentDefinitionNode,
 } from "graphql";
+import { API_VERSIONS } from "../src/api-versions.js";
 import { errorCatalogue, type ErrorCode } from "../src/errors.js";
 import {
   MAX_API_KEY_NAME_LENGTH,
@@ -77,6 +78,8 @@ export interface OpenApiOptions {
   readonly serverUrl: string;
 }
 
+const API_VERSION_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
+
 /** Codes every route can answer, whatever it does. */
 const SHARED_CODES: readonly ErrorCode[] = [
   // Control characters in a path or query parameter; a malformed body.
@@ -104,12 +107,27 @@ const RATE_LIMIT_HEADERS = {
   },
 } as const;
 
-const REQUEST_ID_HEADER = {
+/** Headers on every answer of the table. */
+const EVERY_ANSWER_HEADERS = {
   "X-Request-Id": {
     description: "This request's id; the same id is in the service's logs. Quote it to support.",
     required: true,
     schema: { type: "string" },
   },
+  "Pms-Version": {
+    description:
+      "The dated API version this answer used: the one requested, else the account's pinned version, else the newest.",
+    required: true,
+    schema: { type: "string", pattern: API_VERSION_PATTERN },
+  },
+} as const;
+
+const API_VERSION_PARAMETER = {
+  name: "Pms-Version",
+  in: "header",
+  required: false,
+  description: `A dated API version (${API_VERSIONS.map((entry) => `\`${entry.version}\``).join(", ")}); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED.`,
+  schema: { type: "string", enum: API_VERSIONS.map((entry) => entry.version) },
 } as const;
 
 export function buildOpenApiDocument(
@@ -291,7 +309,8 @@ function errorSchema(codes: readonly ErrorCode[]): JsonSchema {
           },
           docUrl: {
             type: "string",
-            description: "Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service.",
+            description:
+              "Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service.",
           },
         },
       },
@@ -367,6 +386,7 @@ class OperationDoc {
         schema: { type: "string", minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: "^[\\x21-\\x7E]+$" },
       });
     }
+    parameters.push(API_VERSION_PARAMETER);
     if (row.immutable) {
       parameters.push({
         name: "If-None-Match",
@@ -380,7 +400,10 @@ class OperationDoc {
     const codes = new Set<ErrorCode>([...SHARED_CODES, ...(row.method === "GET" ? [] : BODY_CODES), ...doc.errors]);
     const responses: Record<string, JsonSchema> = {};
     for (const [status, shape] of Object.entries(doc.responses)) {
-      const headers: Record<string, unknown> = { ...REQUEST_ID_HEADER, ...(doc.rateLimited ? RATE_LIMIT_HEADERS : {}) };
+      const headers: Record<string, unknown> = {
+        ...EVERY_ANSWER_HEADERS,
+        ...(doc.rateLimited ? RATE_LIMIT_HEADERS : {}),
+      };
       if (status === "202" && doc.idempotent) {
         headers.Location = {
           description:
@@ -416,7 +439,7 @@ class OperationDoc {
     if (row.immutable)
       responses["304"] = {
         description: "Not modified: the ETag sent is still the answer.",
-        headers: { ...REQUEST_ID_HEADER, ETag: { schema: { type: "string" } } },
+        headers: { ...EVERY_ANSWER_HEADERS, ETag: { schema: { type: "string" } } },
       };
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of codes)
@@ -424,7 +447,7 @@ class OperationDoc {
     for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
       // A status the route answers with its own body (health's 503) is not an error envelope there.
       if (String(status) in doc.responses) continue;
-      const headers: Record<string, unknown> = { ...REQUEST_ID_HEADER };
+      const headers: Record<string, unknown> = { ...EVERY_ANSWER_HEADERS };
       if (status === 429 || status === 503)
         headers["Retry-After"] = {
           description: "Seconds to wait before retrying (when the refusal is retryable).",

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import { apiVersionHeaders } from "../api-versions.js";
 import { ANONYMOUS, type MeteredCaller, type Viewer } from "../modules/accounts/viewer.js";
 import type { ScoreProgressStreams } from "../modules/score/score-progress.js";
 import type { Transaction } from "../db/transaction.js";
@@ -76,6 +77,8 @@ export interface ContextSource {
   log: RequestLogger;
   clientIp: string;
   idempotencyKey?: string | undefined;
+  /** The API version the request asked for (`Pms-Version`, already checked), if it did. */
+  requestedApiVersion?: string | undefined;
   /** Resolves the caller's credentials; absent: anonymous. */
   identify?: () => Promise<Viewer>;
   /** Charges one API call for a key-authenticated viewer. */
@@ -88,13 +91,20 @@ export function createContext(source: ContextSource): GraphQLContext {
   let identified: Promise<Viewer> | undefined;
   let charged: Promise<Viewer> | undefined;
   let chargedElsewhere = false;
-  const identify = () => (identified ??= source.identify ? source.identify() : Promise.resolve(ANONYMOUS));
+  const responseHeaders: Record<string, string> = {};
+  // Without `Pms-Version`, an authenticated request uses its account's pinned version, and says so.
+  const identify = () =>
+    (identified ??= (source.identify ? source.identify() : Promise.resolve(ANONYMOUS)).then((viewer) => {
+      if (source.requestedApiVersion === undefined && viewer.kind === "member" && viewer.apiVersion)
+        Object.assign(responseHeaders, apiVersionHeaders(viewer.apiVersion));
+      return viewer;
+    }));
   return {
     requestId: source.requestId,
     log: source.log,
     clientIp: source.clientIp,
     idempotencyKey: source.idempotencyKey,
-    responseHeaders: {},
+    responseHeaders,
     loaders: new Map(),
     streams: source.streams,
     operator: source.operator ?? false,

@@ -16,6 +16,7 @@ import { JobErrorAction1765100000000 } from "./1765100000000-job-error-action.js
 import { DeliveryAttemptLimit1765200000000 } from "./1765200000000-delivery-attempt-limit.js";
 import { WebhookFairShare1765220000000 } from "./1765220000000-webhook-fair-share.js";
 import { RefundTime1765240000000 } from "./1765240000000-refund-time.js";
+import { AccountApiVersion1765300000000 } from "./1765300000000-account-api-version.js";
 
 /** Applied in this order at start; never edit one that has shipped, add a new one. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   DeliveryAttemptLimit1765200000000,
   WebhookFairShare1765220000000,
   RefundTime1765240000000,
+  AccountApiVersion1765300000000,
 ];

@@ -6,11 +6,26 @@ import type { AccountsService } from "./accounts.service.js";
 import type { ApiKeysService } from "./api-keys/api-keys.service.js";
 import type { SessionVerifier } from "./session/session-verifier.js";
 
-/** Who is calling: nobody, or a member of an account. */
+/**
+ * Who is calling: nobody, or a member of an account. `apiVersion` is the account's
+ * pinned API version where the credential check read it (docs/api.md §14).
+ */
 export type Viewer =
   | { readonly kind: "anonymous" }
-  | { readonly kind: "member"; readonly accountId: string; readonly userId: string; readonly via: "session" }
-  | { readonly kind: "member"; readonly accountId: string; readonly apiKeyId: string; readonly via: "api_key" };
+  | {
+      readonly kind: "member";
+      readonly accountId: string;
+      readonly userId: string;
+      readonly via: "session";
+      readonly apiVersion?: string;
+    }
+  | {
+      readonly kind: "member";
+      readonly accountId: string;
+      readonly apiKeyId: string;
+      readonly via: "api_key";
+      readonly apiVersion?: string;
+    };
 
 export const ANONYMOUS: Viewer = { kind: "anonymous" };
 export const SESSION_COOKIE = "__session";
@@ -47,7 +62,13 @@ export class Authenticator {
         throw new AppError("AUTH_REQUIRED", "Send the API key as 'Authorization: Bearer <key>'.");
       }
       const key = await this.apiKeys.authenticate(secret);
-      return { kind: "member", accountId: key.accountId, apiKeyId: key.keyId, via: "api_key" };
+      return {
+        kind: "member",
+        accountId: key.accountId,
+        apiKeyId: key.keyId,
+        via: "api_key",
+        apiVersion: key.apiVersion,
+      };
     }
     const token = cookieValue(cookie, SESSION_COOKIE);
     if (token === undefined) return ANONYMOUS;

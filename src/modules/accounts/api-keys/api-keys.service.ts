@@ -67,7 +67,7 @@ export class ApiKeysService {
    * someone no longer a member: AUTH_REQUIRED.
    * A key of an account that is no longer on an API plan: FORBIDDEN.
    */
-  async authenticate(secret: string): Promise<{ accountId: string; keyId: string }> {
+  async authenticate(secret: string): Promise<{ accountId: string; keyId: string; apiVersion: string }> {
     if (!isWellFormed(secret)) throw new AppError("AUTH_REQUIRED", "The API key is not valid.");
     const key = await this.keys.findUsable(hashSecret(secret));
     if (!key) throw new AppError("AUTH_REQUIRED", "The API key is not valid.");
@@ -81,7 +81,7 @@ export class ApiKeysService {
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       await this.keys.recordUse(key.id, now);
     }
-    return { accountId: key.accountId, keyId: key.id };
+    return { accountId: key.accountId, keyId: key.id, apiVersion: key.account.apiVersion };
   }
 }
 
