@@ -800,8 +800,14 @@ export interface components {
                  * @enum {string}
                  */
                 code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED" | "AUTH_REQUIRED" | "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "DELIVERY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                docUrl: string;
                 /** @description What went wrong, safe to show. */
                 message: string;
+                /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                param?: string;
+                /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                requestId: string;
                 /** @description Whether the same request may succeed later (after Retry-After when sent). */
                 retryable: boolean;
             };
@@ -1187,7 +1193,10 @@ export interface operations {
     StartCheckout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -1205,6 +1214,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1216,6 +1227,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1230,8 +1243,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1241,6 +1260,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1255,8 +1276,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1266,6 +1293,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1280,8 +1309,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1291,6 +1326,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1305,8 +1342,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1316,6 +1359,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1330,8 +1375,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1341,6 +1392,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1355,8 +1408,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1366,6 +1425,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -1382,8 +1443,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1393,6 +1460,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1407,8 +1476,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1418,6 +1493,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -1434,8 +1511,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1447,7 +1530,10 @@ export interface operations {
     SendChatMessage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -1469,6 +1555,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -1484,6 +1572,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1498,8 +1588,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1509,6 +1605,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1523,8 +1621,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1534,6 +1638,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1548,8 +1654,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1559,6 +1671,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1573,8 +1687,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1584,6 +1704,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1598,8 +1720,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1609,6 +1737,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1623,8 +1753,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1634,6 +1770,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1648,8 +1786,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1659,6 +1803,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -1679,8 +1825,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED" | "SCORING_RATE_LIMITED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1690,6 +1842,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1704,8 +1858,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1715,6 +1875,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -1731,8 +1893,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1749,7 +1917,10 @@ export interface operations {
                 /** @description 1 to 100, default 20. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The conversation's id. */
                 conversationId: string;
@@ -1761,6 +1932,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1788,6 +1961,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1802,8 +1977,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1813,6 +1994,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1827,8 +2010,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1838,6 +2027,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1852,8 +2043,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1863,6 +2060,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1877,8 +2076,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1888,6 +2093,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1902,8 +2109,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1913,6 +2126,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -1929,8 +2144,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1940,6 +2161,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1954,8 +2177,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1965,6 +2194,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -1981,8 +2212,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1994,7 +2231,10 @@ export interface operations {
     Health: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -2003,6 +2243,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2014,6 +2256,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2028,8 +2272,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2039,6 +2289,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2053,8 +2305,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2064,6 +2322,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2078,8 +2338,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2089,6 +2355,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2103,8 +2371,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2114,6 +2388,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2130,8 +2406,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2141,6 +2423,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2155,8 +2439,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2166,6 +2456,8 @@ export interface operations {
             /** @description Failing: the same body, with the failing part named. */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2179,7 +2471,10 @@ export interface operations {
     ListApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -2188,6 +2483,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2199,6 +2496,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2213,8 +2512,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2224,6 +2529,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2238,8 +2545,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2249,6 +2562,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2263,8 +2578,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2274,6 +2595,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2288,8 +2611,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2299,6 +2628,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2315,8 +2646,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2326,6 +2663,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2340,8 +2679,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2351,6 +2696,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2367,8 +2714,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2380,7 +2733,10 @@ export interface operations {
     CreateApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -2396,6 +2752,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2407,6 +2765,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2421,8 +2781,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2432,6 +2798,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2446,8 +2814,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2457,6 +2831,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2471,8 +2847,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2482,6 +2864,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2496,8 +2880,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2507,6 +2897,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2521,8 +2913,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2532,6 +2930,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2546,8 +2946,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2557,6 +2963,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2573,8 +2981,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2584,6 +2998,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2598,8 +3014,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2609,6 +3031,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2625,8 +3049,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2638,7 +3068,10 @@ export interface operations {
     RevokeApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The key's id. */
                 id: string;
@@ -2650,6 +3083,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2659,6 +3094,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2673,8 +3110,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2684,6 +3127,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2698,8 +3143,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2709,6 +3160,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2723,8 +3176,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2734,6 +3193,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2748,8 +3209,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2759,6 +3226,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2773,8 +3242,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2784,6 +3259,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2798,8 +3275,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2809,6 +3292,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2823,8 +3308,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2834,6 +3325,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2850,8 +3343,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2861,6 +3360,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2875,8 +3376,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2886,6 +3393,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2902,8 +3411,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2915,7 +3430,10 @@ export interface operations {
     AssessLifecycle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -2935,6 +3453,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2969,6 +3489,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2983,8 +3505,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2994,6 +3522,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3008,8 +3538,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3019,6 +3555,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3033,8 +3571,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3044,6 +3588,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3058,8 +3604,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3069,6 +3621,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3083,8 +3637,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3094,6 +3654,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3108,8 +3670,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3119,6 +3687,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3133,8 +3703,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3144,6 +3720,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3160,8 +3738,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3171,6 +3755,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3185,8 +3771,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3196,6 +3788,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3212,8 +3806,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3228,6 +3828,8 @@ export interface operations {
             header?: {
                 /** @description The ETag of an answer you hold: 304 when it is still the answer. */
                 "If-None-Match"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path?: never;
             cookie?: never;
@@ -3241,6 +3843,8 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Names this final answer; send it as If-None-Match. */
                     ETag?: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3258,6 +3862,8 @@ export interface operations {
             304: {
                 headers: {
                     ETag?: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3267,6 +3873,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3281,8 +3889,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3292,6 +3906,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3306,8 +3922,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3317,6 +3939,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3331,8 +3955,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3342,6 +3972,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3356,8 +3988,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3367,6 +4005,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3383,8 +4023,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3394,6 +4040,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3408,8 +4056,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3419,6 +4073,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3435,8 +4091,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3448,7 +4110,10 @@ export interface operations {
     ListMembers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -3457,6 +4122,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3468,6 +4135,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3482,8 +4151,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3493,6 +4168,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3507,8 +4184,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3518,6 +4201,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3532,8 +4217,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3543,6 +4234,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3557,8 +4250,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3568,6 +4267,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3584,8 +4285,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3595,6 +4302,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3609,8 +4318,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3620,6 +4335,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3636,8 +4353,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3649,7 +4372,10 @@ export interface operations {
     RemoveMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The member's user id. */
                 id: string;
@@ -3661,6 +4387,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3670,6 +4398,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3684,8 +4414,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3695,6 +4431,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3709,8 +4447,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3720,6 +4464,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3734,8 +4480,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3745,6 +4497,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3759,8 +4513,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3770,6 +4530,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3784,8 +4546,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3795,6 +4563,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3809,8 +4579,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3820,6 +4596,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3834,8 +4612,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3845,6 +4629,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3861,8 +4647,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3872,6 +4664,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3886,8 +4680,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3897,6 +4697,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3913,8 +4715,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3926,7 +4734,10 @@ export interface operations {
     InviteMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -3942,6 +4753,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3953,6 +4766,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3967,8 +4782,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3978,6 +4799,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3992,8 +4815,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4003,6 +4832,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4017,8 +4848,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4028,6 +4865,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4042,8 +4881,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4053,6 +4898,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4067,8 +4914,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4078,6 +4931,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4092,8 +4947,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4103,6 +4964,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4119,8 +4982,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4130,6 +4999,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4144,8 +5015,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4155,6 +5032,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4171,8 +5050,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4184,7 +5069,10 @@ export interface operations {
     CancelInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The invitation's id. */
                 id: string;
@@ -4196,6 +5084,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4205,6 +5095,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4219,8 +5111,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4230,6 +5128,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4244,8 +5144,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4255,6 +5161,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4269,8 +5177,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4280,6 +5194,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4294,8 +5210,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4305,6 +5227,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4319,8 +5243,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4330,6 +5260,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4344,8 +5276,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4355,6 +5293,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4369,8 +5309,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4380,6 +5326,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4396,8 +5344,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4407,6 +5361,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4421,8 +5377,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4432,6 +5394,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4448,8 +5412,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4466,7 +5436,10 @@ export interface operations {
                 /** @description 1–100, default 20. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The product id. */
                 id: string;
@@ -4478,6 +5451,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4507,6 +5482,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4521,8 +5498,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4532,6 +5515,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4546,8 +5531,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4557,6 +5548,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4571,8 +5564,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4582,6 +5581,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4596,8 +5597,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4607,6 +5614,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4621,8 +5630,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4632,6 +5647,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4648,8 +5665,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4659,6 +5682,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4673,8 +5698,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4684,6 +5715,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4700,8 +5733,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4716,6 +5755,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path?: never;
             cookie?: never;
@@ -4734,6 +5775,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -4783,6 +5826,8 @@ export interface operations {
                 headers: {
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -4803,6 +5848,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED`, `INVALID_URL`, `CRAWL_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4817,8 +5864,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4828,6 +5881,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4842,8 +5897,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4853,6 +5914,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4867,8 +5930,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4878,6 +5947,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4892,8 +5963,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4903,6 +5980,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4917,8 +5996,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4928,6 +6013,8 @@ export interface operations {
             /** @description `IDEMPOTENCY_CONFLICT` */
             409: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4942,8 +6029,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "IDEMPOTENCY_CONFLICT";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4953,6 +6046,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4967,8 +6062,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4978,6 +6079,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4992,8 +6095,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5003,6 +6112,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `ANON_RATE_LIMIT` (retryable), `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -5023,8 +6134,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5034,6 +6151,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5048,8 +6167,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5059,6 +6184,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5075,8 +6202,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5091,6 +6224,8 @@ export interface operations {
             header?: {
                 /** @description The ETag of an answer you hold: 304 when it is still the answer. */
                 "If-None-Match"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path: {
                 /** @description The result id. */
@@ -5107,6 +6242,8 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Names this final answer; send it as If-None-Match. */
                     ETag?: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5119,6 +6256,8 @@ export interface operations {
             304: {
                 headers: {
                     ETag?: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5128,6 +6267,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5142,8 +6283,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5153,6 +6300,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5167,8 +6316,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5178,6 +6333,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5192,8 +6349,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5203,6 +6366,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5217,8 +6382,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5228,6 +6399,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5242,8 +6415,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5253,6 +6432,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5269,8 +6450,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5280,6 +6467,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5294,8 +6483,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5305,6 +6500,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5321,8 +6518,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5334,7 +6537,10 @@ export interface operations {
     ScoreJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The job id. */
                 id: string;
@@ -5346,6 +6552,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5357,6 +6565,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5371,8 +6581,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5382,6 +6598,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5396,8 +6614,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5407,6 +6631,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5421,8 +6647,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5432,6 +6664,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5446,8 +6680,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5457,6 +6697,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5471,8 +6713,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5482,6 +6730,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5498,8 +6748,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5509,6 +6765,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5523,8 +6781,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5534,6 +6798,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5550,8 +6816,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5563,7 +6835,10 @@ export interface operations {
     LinkScore: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -5581,6 +6856,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5595,6 +6872,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5609,8 +6888,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5620,6 +6905,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5634,8 +6921,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5645,6 +6938,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5659,8 +6954,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5670,6 +6971,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5684,8 +6987,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5695,6 +7004,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5709,8 +7020,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5720,6 +7037,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5734,8 +7053,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5745,6 +7070,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5759,8 +7086,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5770,6 +7103,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5786,8 +7121,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5797,6 +7138,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5811,8 +7154,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5822,6 +7171,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5838,8 +7189,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5854,6 +7211,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path?: never;
             cookie?: never;
@@ -5872,6 +7231,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -5931,6 +7292,8 @@ export interface operations {
                 headers: {
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -5951,6 +7314,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED`, `INVALID_URL`, `CRAWL_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5965,8 +7330,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5976,6 +7347,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5990,8 +7363,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6001,6 +7380,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6015,8 +7396,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6026,6 +7413,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6040,8 +7429,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6051,6 +7446,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6065,8 +7462,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6076,6 +7479,8 @@ export interface operations {
             /** @description `IDEMPOTENCY_CONFLICT` */
             409: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6090,8 +7495,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "IDEMPOTENCY_CONFLICT";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6101,6 +7512,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6115,8 +7528,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6126,6 +7545,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6140,8 +7561,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6151,6 +7578,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `ANON_RATE_LIMIT` (retryable), `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -6171,8 +7600,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6182,6 +7617,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6196,8 +7633,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6207,6 +7650,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -6223,8 +7668,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6239,6 +7690,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path?: never;
             cookie?: never;
@@ -6257,6 +7710,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -6306,6 +7761,8 @@ export interface operations {
                 headers: {
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -6326,6 +7783,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED`, `INVALID_URL`, `CRAWL_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6340,8 +7799,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6351,6 +7816,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6365,8 +7832,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6376,6 +7849,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6390,8 +7865,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6401,6 +7882,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6415,8 +7898,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6426,6 +7915,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6440,8 +7931,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6451,6 +7948,8 @@ export interface operations {
             /** @description `IDEMPOTENCY_CONFLICT` */
             409: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6465,8 +7964,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "IDEMPOTENCY_CONFLICT";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6476,6 +7981,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6490,8 +7997,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6501,6 +8014,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6515,8 +8030,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6526,6 +8047,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `ANON_RATE_LIMIT` (retryable), `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -6546,8 +8069,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6557,6 +8086,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6571,8 +8102,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6582,6 +8119,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -6598,8 +8137,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6616,7 +8161,10 @@ export interface operations {
                 /** @description 1–100, default 20. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -6625,6 +8173,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6636,6 +8186,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6650,8 +8202,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6661,6 +8219,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6675,8 +8235,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6686,6 +8252,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6700,8 +8268,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6711,6 +8285,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6725,8 +8301,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6736,6 +8318,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -6752,8 +8336,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6763,6 +8353,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6777,8 +8369,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6788,6 +8386,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -6804,8 +8404,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6817,7 +8423,10 @@ export interface operations {
     Usage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -6826,6 +8435,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6837,6 +8448,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6851,8 +8464,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6862,6 +8481,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6876,8 +8497,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6887,6 +8514,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6901,8 +8530,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6912,6 +8547,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6926,8 +8563,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6937,6 +8580,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -6953,8 +8598,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6964,6 +8615,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6978,8 +8631,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6989,6 +8648,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7005,8 +8666,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7018,7 +8685,10 @@ export interface operations {
     ListWebhooks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -7027,6 +8697,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7038,6 +8710,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7052,8 +8726,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7063,6 +8743,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7077,8 +8759,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7088,6 +8776,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7102,8 +8792,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7113,6 +8809,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7127,8 +8825,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7138,6 +8842,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7154,8 +8860,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7165,6 +8877,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7179,8 +8893,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7190,6 +8910,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7206,8 +8928,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7219,7 +8947,10 @@ export interface operations {
     CreateWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -7237,6 +8968,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7271,6 +9004,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7285,8 +9020,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7296,6 +9037,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7310,8 +9053,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7321,6 +9070,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7335,8 +9086,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7346,6 +9103,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7360,8 +9119,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7371,6 +9136,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7385,8 +9152,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7396,6 +9169,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7410,8 +9185,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7421,6 +9202,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7437,8 +9220,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7448,6 +9237,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7462,8 +9253,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7473,6 +9270,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7489,8 +9288,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7502,7 +9307,10 @@ export interface operations {
     Webhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The webhook's id. */
                 id: string;
@@ -7514,6 +9322,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7528,6 +9338,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7542,8 +9354,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7553,6 +9371,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7567,8 +9387,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7578,6 +9404,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7592,8 +9420,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7603,6 +9437,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7617,8 +9453,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7628,6 +9470,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7642,8 +9486,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7653,6 +9503,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7669,8 +9521,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7680,6 +9538,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7694,8 +9554,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7705,6 +9571,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7721,8 +9589,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7734,7 +9608,10 @@ export interface operations {
     DeleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The webhook's id. */
                 id: string;
@@ -7746,6 +9623,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7755,6 +9634,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7769,8 +9650,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7780,6 +9667,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7794,8 +9683,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7805,6 +9700,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7819,8 +9716,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7830,6 +9733,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7844,8 +9749,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7855,6 +9766,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7869,8 +9782,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7880,6 +9799,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7894,8 +9815,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7905,6 +9832,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7919,8 +9848,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7930,6 +9865,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7946,8 +9883,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7957,6 +9900,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7971,8 +9916,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7982,6 +9933,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7998,8 +9951,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8011,7 +9970,10 @@ export interface operations {
     UpdateWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The webhook's id. */
                 id: string;
@@ -8034,6 +9996,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8048,6 +10012,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8062,8 +10028,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8073,6 +10045,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8087,8 +10061,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8098,6 +10078,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8112,8 +10094,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8123,6 +10111,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8137,8 +10127,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8148,6 +10144,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8162,8 +10160,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8173,6 +10177,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8187,8 +10193,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8198,6 +10210,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8212,8 +10226,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8223,6 +10243,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8239,8 +10261,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8250,6 +10278,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8264,8 +10294,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8275,6 +10311,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8291,8 +10329,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8309,7 +10353,10 @@ export interface operations {
                 /** @description 1 to 100, default 20. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The webhook's id. */
                 id: string;
@@ -8321,6 +10368,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8332,6 +10381,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8346,8 +10397,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8357,6 +10414,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8371,8 +10430,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8382,6 +10447,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8396,8 +10463,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8407,6 +10480,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8421,8 +10496,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8432,6 +10513,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8446,8 +10529,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8457,6 +10546,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8473,8 +10564,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8484,6 +10581,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8498,8 +10597,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8509,6 +10614,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8525,8 +10632,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8538,7 +10651,10 @@ export interface operations {
     RetryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The delivery's id. */
                 deliveryId: string;
@@ -8552,6 +10668,8 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -8570,6 +10688,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8584,8 +10704,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8595,6 +10721,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8609,8 +10737,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8620,6 +10754,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8634,8 +10770,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8645,6 +10787,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8659,8 +10803,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8670,6 +10820,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8684,8 +10836,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8695,6 +10853,8 @@ export interface operations {
             /** @description `DELIVERY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8709,8 +10869,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "DELIVERY_IN_PROGRESS";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8720,6 +10886,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8734,8 +10902,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8745,6 +10919,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8759,8 +10935,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8770,6 +10952,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -8790,8 +10974,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED" | "SCORING_RATE_LIMITED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8801,6 +10991,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8815,8 +11007,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8826,6 +11024,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8842,8 +11042,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8855,7 +11061,10 @@ export interface operations {
     RotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The webhook's id. */
                 id: string;
@@ -8867,6 +11076,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8901,6 +11112,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8915,8 +11128,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8926,6 +11145,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8940,8 +11161,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8951,6 +11178,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8965,8 +11194,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8976,6 +11211,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8990,8 +11227,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9001,6 +11244,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9015,8 +11260,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9026,6 +11277,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9040,8 +11293,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9051,6 +11310,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9065,8 +11326,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9076,6 +11343,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -9092,8 +11361,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9103,6 +11378,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9117,8 +11394,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9128,6 +11411,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -9144,8 +11429,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9157,7 +11448,10 @@ export interface operations {
     SendTestWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The webhook's id. */
                 id: string;
@@ -9169,6 +11463,8 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -9187,6 +11483,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9201,8 +11499,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9212,6 +11516,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9226,8 +11532,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9237,6 +11549,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9251,8 +11565,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9262,6 +11582,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9276,8 +11598,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9287,6 +11615,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9301,8 +11631,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9312,6 +11648,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9326,8 +11664,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9337,6 +11681,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9351,8 +11697,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9362,6 +11714,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
@@ -9382,8 +11736,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED" | "SCORING_RATE_LIMITED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9393,6 +11753,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9407,8 +11769,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9418,6 +11786,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -9434,8 +11804,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
