@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CURRENT_API_VERSION } from "../../../src/api-versions.js";
 import { newSecret } from "../../../src/modules/accounts/api-keys/api-key-secret.js";
 import { accountsServices } from "../../support/accounts-services.js";
 import { rejectionOf } from "../../support/app-error.js";
@@ -49,7 +50,12 @@ describe("ApiKeysService", () => {
     const { key, secret } = await apiKeys.create(owner.accountId, owner.userId, " deploys ");
     expect(key).toMatchObject({ name: "deploys", prefix: secret.slice(0, 13), lastUsedAt: null });
 
-    expect(await apiKeys.authenticate(secret)).toEqual({ accountId: owner.accountId, keyId: key.id });
+    // With the account's pinned API version, which the request then uses (a new account: the newest).
+    expect(await apiKeys.authenticate(secret)).toEqual({
+      accountId: owner.accountId,
+      keyId: key.id,
+      apiVersion: CURRENT_API_VERSION,
+    });
     expect((await rejectionOf(apiKeys.authenticate(newSecret()))).code).toBe("AUTH_REQUIRED");
     expect((await rejectionOf(apiKeys.authenticate(`${secret.slice(0, -1)}x`))).code).toBe("AUTH_REQUIRED");
     // Only the hash is stored.
