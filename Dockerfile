@@ -26,6 +26,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# docs/quickstart.md is the Getting started section of /docs, read when the OpenAPI document is built.
+COPY docs ./docs
 USER node
 EXPOSE 4000
 CMD ["node", "--max-semi-space-size=32", "dist/src/main.js"]

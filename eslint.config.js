@@ -7,7 +7,8 @@ import tseslint from "typescript-eslint";
  * import boundaries between layers, which `tsc` cannot see.
  *
  * Layers, each importing only those before it:
- *   leaves (src/config.ts, src/errors.ts, src/limits.ts, src/api-versions.ts, src/net, src/text, src/platform)
+ *   leaves (src/config.ts, src/errors.ts, src/limits.ts, src/api-versions.ts, src/net, src/text, src/platform,
+ *   src/scale)
  *   → features (src/modules, src/events, src/db)
  *   → GraphQL (src/graphql) → REST compatibility (rest-compat) → HTTP (src/http)
  *   → the composition roots (src/app.ts, src/worker.ts, src/main.ts), which wire them all.
@@ -116,6 +117,7 @@ export default tseslint.config(
       "src/net/**",
       "src/text/**",
       "src/platform/**",
+      "src/scale/**",
     ],
     rules: { "no-restricted-imports": restricted(...noFeatures, noGraphql, noRest, noHttp) },
   },
@@ -123,8 +125,31 @@ export default tseslint.config(
   { files: ["src/graphql/**"], rules: { "no-restricted-imports": restricted(noRest, noHttp) } },
   { files: ["rest-compat/**"], ignores: dataAccess, rules: { "no-restricted-imports": restricted(noHttp) } },
   { files: ["rest-compat/**/*.repository.ts"], rules: { "no-restricted-imports": restrictedWith(true, [noHttp]) } },
+  // The installable client package (`npm run client:pack`) holds src/client, src/cli and src/scale alone,
+  // with graphql, graphql-ws and ws as its dependencies: anything else imported would be missing from it.
   {
-    files: ["src/http/**", "src/*.ts", "src/cli/**", "src/client/**"],
+    files: ["src/cli/**", "src/client/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^\\.\\./(?!client/|cli/|scale/)|^\\.\\./\\.\\./",
+              message:
+                "The client package holds src/client, src/cli and src/scale only: move what you need into a leaf.",
+            },
+            {
+              regex: "^(?!node:|graphql$|graphql-ws$|ws$|\\.)",
+              message: "The client package depends on graphql, graphql-ws and ws only (scripts/pack-client.mjs).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/http/**", "src/*.ts"],
     ignores: ["src/config.ts", "src/errors.ts", "src/limits.ts", "src/api-versions.ts"],
     rules: { "no-restricted-imports": restricted() },
   },

@@ -55,6 +55,10 @@ export const INPUT_MAX_LENGTHS: Readonly<Record<string, Readonly<Record<string, 
 };
 import type { AnyRestRoute } from "./route.js";
 import type { Shape } from "./shape.js";
+import { codeSamples } from "./openapi/code-samples.js";
+import { examples, type OperationExamples } from "./openapi/examples.js";
+import { describeService, LICENSE, SECURITY_SCHEMES, tagsOf } from "./openapi/overview.js";
+import { WEBHOOK_TAG, webhookOperations } from "./openapi/webhooks.js";
 
 /**
  * The OpenAPI 3.1 document of the REST compatibility layer, generated from the
@@ -68,6 +72,10 @@ import type { Shape } from "./shape.js";
  * (`additionalProperties: false`), with the schema's descriptions. Request bodies
  * are the operation's input types, closed the same way: the service refuses a field
  * they do not name (rest-compat/body-fields.ts reads these schemas to decide).
+ *
+ * What a generator cannot know comes from rest-compat/openapi/: the examples a real
+ * run recorded (`npm run openapi:examples`), the code samples, the `webhooks` payloads,
+ * and the prose (Getting started, authentication, errors, limits, tag descriptions).
  */
 
 export type JsonSchema = Record<string, unknown>;
@@ -98,12 +106,21 @@ const BODY_CODES: readonly ErrorCode[] = ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDI
 const RATE_LIMIT_HEADERS = {
   "RateLimit-Policy": {
     description:
-      'The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds).',
+      'The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route\'s short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle).',
     schema: { type: "string" },
   },
   RateLimit: {
-    description: 'What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds).',
+    description:
+      'What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds).',
     schema: { type: "string" },
+  },
+} as const;
+
+const IDEMPOTENT_REPLAYED_HEADER = {
+  "Idempotent-Replayed": {
+    description:
+      "`true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer.",
+    schema: { type: "string", enum: ["true"] },
   },
 } as const;
 
@@ -159,23 +176,24 @@ export function buildOpenApiDocument(
       title: "Product Maturity Scoring API (REST)",
       version: options.version,
       description:
-        "The REST compatibility layer: every route runs one named GraphQL operation of `/graphql` (the full contract, with live progress over graphql-ws). " +
-        'Errors answer `{"error": {code, message, action, retryable}}`; retry only what says `retryable: true`, after `Retry-After` when it is sent. ' +
-        "Generated from the route table and the GraphQL schema at start-up.",
+        describeService(routes, examples.errors.NOT_FOUND) +
+        "\n\n# About this document\n\nThe REST compatibility layer: every route runs one named GraphQL operation of `/graphql` (the full contract, with live progress over graphql-ws). " +
+        "Generated from the route table and the GraphQL schema at start-up; its examples were recorded from a real run of the service.",
+      license: LICENSE,
     },
     servers: [{ url: options.serverUrl }],
-    tags: [...tags].map((name) => ({ name })),
+    tags: tagsOf([...tags, WEBHOOK_TAG]),
     paths,
+    webhooks: webhookOperations(examples.webhooks),
     components: {
-      securitySchemes: {
-        bearer: {
-          type: "http",
-          scheme: "bearer",
-          description: "An API key: `Authorization: Bearer <key>` (Business and Enterprise plans).",
-        },
-        session: { type: "apiKey", in: "cookie", name: "__session", description: "The session cookie set at sign-in." },
-      },
+      securitySchemes: SECURITY_SCHEMES,
       schemas: { ...enumSchemas, ...objectSchemas, Error: errorSchema(Object.keys(errorCatalogue) as ErrorCode[]) },
+      // One envelope per code that some response answers (a 405 is never documented per route).
+      examples: Object.fromEntries(
+        (Object.keys(errorCatalogue) as ErrorCode[])
+          .filter((code) => JSON.stringify(paths).includes(`"#/components/examples/${code}"`))
+          .map((code) => [code, { summary: code, value: examples.errors[code] }]),
+      ),
     },
   };
 }
@@ -368,22 +386,38 @@ class OperationDoc {
 
   describe(row: AnyRestRoute): JsonSchema {
     const { doc } = row;
+    const operationId = this.operation.name?.value ?? `${row.method.toLowerCase()}${row.path}`;
+    const recorded: OperationExamples | undefined = examples.operations[operationId];
     const rootField = this.rootFields()[0];
     const description = rootField ? this.rootType.getFields()[rootField.name.value]?.description : undefined;
     const parameters: JsonSchema[] = [];
     for (const name of [...row.path.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]!)) {
-      parameters.push({ name, in: "path", required: true, ...this.parameterSchema(doc.params?.[name] ?? name) });
+      parameters.push({
+        name,
+        in: "path",
+        required: true,
+        ...this.parameterSchema(doc.params?.[name] ?? name),
+        ...exampleOf(recorded?.params?.[name]),
+      });
     }
     for (const [name, variable] of Object.entries(doc.query ?? {})) {
-      parameters.push({ name, in: "query", required: false, ...this.parameterSchema(variable) });
+      const described = this.parameterSchema(variable);
+      parameters.push({
+        name,
+        in: "query",
+        required: false,
+        ...described,
+        ...exampleOf(queryValue(recorded?.query?.[name], described.schema as JsonSchema)),
+      });
     }
     if (doc.idempotent) {
       parameters.push({
         name: "Idempotency-Key",
         in: "header",
         required: false,
-        description: `Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters.`,
+        description: `Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with \`Idempotent-Replayed: true\`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters.`,
         schema: { type: "string", minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: "^[\\x21-\\x7E]+$" },
+        example: "5b0f0e0c-3c9d-4f57-9a51-6e2d1c7b8a42",
       });
     }
     parameters.push(API_VERSION_PARAMETER);
@@ -397,12 +431,20 @@ class OperationDoc {
       });
     }
 
-    const codes = new Set<ErrorCode>([...SHARED_CODES, ...(row.method === "GET" ? [] : BODY_CODES), ...doc.errors]);
+    const codes = new Set<ErrorCode>([
+      ...SHARED_CODES,
+      ...(row.method === "GET" ? [] : BODY_CODES),
+      ...doc.errors,
+      ...(doc.idempotent ? (["IDEMPOTENCY_CONFLICT", "IDEMPOTENCY_IN_PROGRESS"] as const) : []),
+    ]);
+    // A request an API key authenticates carries the monthly allowance's RateLimit items on any route that takes one.
+    const rateLimitHeaders = doc.rateLimited || doc.auth === "member" || doc.auth === "anonymous";
     const responses: Record<string, JsonSchema> = {};
     for (const [status, shape] of Object.entries(doc.responses)) {
       const headers: Record<string, unknown> = {
         ...EVERY_ANSWER_HEADERS,
-        ...(doc.rateLimited ? RATE_LIMIT_HEADERS : {}),
+        ...(rateLimitHeaders ? RATE_LIMIT_HEADERS : {}),
+        ...(doc.idempotent ? IDEMPOTENT_REPLAYED_HEADER : {}),
       };
       if (status === "202" && doc.idempotent) {
         headers.Location = {
@@ -410,6 +452,12 @@ class OperationDoc {
             "Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again.",
           required: true,
           schema: { type: "string" },
+        };
+        headers["Retry-After"] = {
+          description:
+            "Seconds until the job is worth reading again, estimated from where it stands (1 to 30); following it over graphql-ws needs no polling.",
+          required: true,
+          schema: { type: "string", pattern: "^\\d+$" },
         };
       }
       if (row.immutable) {
@@ -433,7 +481,16 @@ class OperationDoc {
                 ? "Failing: the same body, with the failing part named."
                 : "Success.",
         headers,
-        ...(shape ? { content: { "application/json": { schema: this.shapeSchema(shape) } } } : {}),
+        ...(shape
+          ? {
+              content: {
+                "application/json": {
+                  schema: this.shapeSchema(shape),
+                  ...exampleOf(recorded?.responses[status]),
+                },
+              },
+            }
+          : {}),
       };
     }
     if (row.immutable)
@@ -448,23 +505,32 @@ class OperationDoc {
       // A status the route answers with its own body (health's 503) is not an error envelope there.
       if (String(status) in doc.responses) continue;
       const headers: Record<string, unknown> = { ...EVERY_ANSWER_HEADERS };
-      if (status === 429 || status === 503)
+      if (status === 429 || status === 503 || (status === 409 && statusCodes.includes("IDEMPOTENCY_IN_PROGRESS")))
         headers["Retry-After"] = {
           description: "Seconds to wait before retrying (when the refusal is retryable).",
           schema: { type: "string", pattern: "^\\d+$" },
         };
-      if (status === 429 && doc.rateLimited) Object.assign(headers, RATE_LIMIT_HEADERS);
+      if (status === 429 && rateLimitHeaders) Object.assign(headers, RATE_LIMIT_HEADERS);
       responses[String(status)] = {
         description: statusCodes
           .map((code) => `\`${code}\`${errorCatalogue[code].retryable ? " (retryable)" : ""}`)
           .join(", "),
         headers,
-        content: { "application/json": { schema: errorSchema(statusCodes) } },
+        content: {
+          "application/json": {
+            schema: errorSchema(statusCodes),
+            examples: Object.fromEntries(
+              statusCodes
+                .filter((code) => examples.errors[code] !== undefined)
+                .map((code) => [code, { $ref: `#/components/examples/${code}` }]),
+            ),
+          },
+        },
       };
     }
 
     return {
-      operationId: this.operation.name?.value ?? `${row.method.toLowerCase()}${row.path}`,
+      operationId,
       summary: doc.summary,
       ...(description
         ? {
@@ -478,11 +544,17 @@ class OperationDoc {
         ? {
             requestBody: {
               required: true,
-              content: { "application/json": { schema: this.requestSchema(doc.requestBody) } },
+              content: {
+                "application/json": {
+                  schema: this.requestSchema(doc.requestBody),
+                  ...exampleOf(recorded?.request),
+                },
+              },
             },
           }
         : {}),
       responses,
+      "x-codeSamples": codeSamples(row, operationId, recorded),
     };
   }
 
@@ -675,6 +747,16 @@ class OperationDoc {
     }
     return [...into];
   }
+}
+
+/** A recorded query string value as its schema types it (`limit=2` is the integer 2). */
+function queryValue(value: string | undefined, schema: JsonSchema): unknown {
+  return value !== undefined && schema.type === "integer" ? Number(value) : value;
+}
+
+/** `{example}` when one was recorded. */
+function exampleOf(value: unknown): { example?: unknown } {
+  return value === undefined ? {} : { example: value };
 }
 
 function mergedSelection(nodes: readonly FieldNode[]): SelectionSetNode {

@@ -35,6 +35,7 @@ import {
 } from "./generated/operations.js";
 import { AppError } from "../src/errors.js";
 import { LIFECYCLE_VERSION } from "../src/modules/lifecycle/stages.js";
+import { pollAfterSeconds } from "../src/modules/score/poll-after.js";
 import { objectBody, route, type AnyRestRoute, type HttpMethod, type RestInput, type RouteDoc } from "./route.js";
 import { merge, object, recordOf, select } from "./shape.js";
 
@@ -97,6 +98,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
       requestBody: { variable: "input" },
       responses: { 201: select("createApiKey") },
       errors: ["PLAN_LIMIT_REACHED"],
+      idempotent: true,
     },
     // Named fields only: nothing else of the body reaches the operation.
     variables: (input) => ({ input: { name: objectBody(input).name as string } }),
@@ -143,6 +145,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
       requestBody: { variable: "input" },
       responses: { 201: select("inviteMember") },
       errors: ["PLAN_LIMIT_REACHED"],
+      idempotent: true,
     },
     variables: (input) => ({ input: { email: objectBody(input).email as string } }),
     status: () => 201,
@@ -189,6 +192,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
       requestBody: { variable: "input" },
       responses: { 201: select("startCheckout") },
       errors: ["PLAN_LIMIT_REACHED"],
+      idempotent: true,
     },
     variables: (input) => {
       const { plan, pack } = objectBody(input);
@@ -343,6 +347,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
         }),
       },
       errors: ["PLAN_LIMIT_REACHED"],
+      idempotent: true,
     },
     variables: (input) => {
       const { url, events } = objectBody(input);
@@ -575,6 +580,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
       requestBody: { variable: "input" },
       responses: { 200: select("sendChatMessage") },
       errors: ["NOT_FOUND", "SCORING_RATE_LIMITED"],
+      idempotent: true,
       rateLimited: true,
     },
     // Named fields only: nothing else of the body reaches the operation.
@@ -658,9 +664,13 @@ function scoreStatus(answer: ScoreAnswerFragment): number {
   return answer.result ? 200 : 202;
 }
 
-/** A 202 names where to follow the job (it exists and is charged: follow it, do not score again). */
+/**
+ * A 202 names where to follow the job (it exists and is charged: follow it, do not
+ * score again) and when to look there first (`Retry-After`, from where the job stands).
+ */
 function scoreHeaders(answer: Pick<ScoreAnswerFragment, "result" | "job">): Record<string, string> {
-  return answer.result ? {} : { location: `/api/score/jobs/${answer.job.id}` };
+  if (answer.result) return {};
+  return { location: `/api/score/jobs/${answer.job.id}`, "retry-after": String(pollAfterSeconds(answer.job)) };
 }
 
 function scoreBody(answer: ScoreAnswerFragment) {

@@ -22,8 +22,23 @@ export async function renderClientTypes(): Promise<string> {
   const schema = buildSchema(readFileSync(fileURLToPath(new URL("../schema.graphql", import.meta.url)), "utf8"));
   // A fixed version and server: the generated types hold neither, and the file must not change with the deploy.
   const document = buildOpenApiDocument(schema, restRoutes, { version: "client", serverUrl: "http://localhost" });
-  const ast = await openapiTS(document as unknown as OpenAPI3, { silent: true, alphabetize: true });
+  const ast = await openapiTS(withoutExamples(document) as unknown as OpenAPI3, { silent: true, alphabetize: true });
   return HEADER + astToString(ast) + errorStatusTable(document);
+}
+
+/**
+ * The document without its recorded examples: openapi-typescript copies them into
+ * JSDoc, which would make the types change with every `npm run openapi:examples`.
+ * (A schema property that happens to be named `example` is kept.)
+ */
+function withoutExamples(node: unknown, parentKey = ""): unknown {
+  if (Array.isArray(node)) return node.map((item) => withoutExamples(item));
+  if (node === null || typeof node !== "object") return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key]) => parentKey === "properties" || (key !== "example" && key !== "examples"))
+      .map(([key, value]) => [key, withoutExamples(value, key)]),
+  );
 }
 
 /**

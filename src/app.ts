@@ -215,20 +215,20 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     const container = new ResolverContainer()
       .register(HealthResolver, new HealthResolver(new HealthService(config, database, redis, scoring.renderer)))
       .register(UsageResolver, new UsageResolver(ledger))
-      .register(ApiKeysResolver, new ApiKeysResolver(apiKeys))
-      .register(MembersResolver, new MembersResolver(members))
-      .register(BillingResolver, new BillingResolver(billing))
+      .register(ApiKeysResolver, new ApiKeysResolver(apiKeys, scoring.idempotency))
+      .register(MembersResolver, new MembersResolver(members, scoring.idempotency))
+      .register(BillingResolver, new BillingResolver(billing, scoring.idempotency))
       .register(
         ScoreResolver,
         new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs),
       )
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
-      .register(WebhooksResolver, new WebhooksResolver(webhooks))
+      .register(WebhooksResolver, new WebhooksResolver(webhooks, scoring.idempotency))
       .register(
         LifecycleResolver,
         new LifecycleResolver(new LifecycleService(new AssessmentRepository(database.dataSource), scoring.products)),
       )
-      .register(ChatResolver, new ChatResolver(chat));
+      .register(ChatResolver, new ChatResolver(chat, scoring.idempotency));
     const schema = buildAppSchema(container);
     const answerStore = new ResultAnswerStore(new ResultAnswerRepository(database.dataSource));
     storeFinalResultAnswers({ schema, store: answerStore, events, logger });

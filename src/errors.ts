@@ -36,6 +36,11 @@ export const errorCatalogue = {
     retryable: false,
     action: "Use a new Idempotency-Key for a different request body.",
   },
+  IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    retryable: true,
+    action: "Retry the same request with the same Idempotency-Key shortly: the first one's answer will be replayed.",
+  },
   DELIVERY_IN_PROGRESS: {
     status: 409,
     retryable: true,
@@ -51,12 +56,12 @@ export const errorCatalogue = {
   ANON_RATE_LIMIT: {
     status: 429,
     retryable: true,
-    action: "Sign up to score more, or retry after the time in the Retry-After header.",
+    action: "Sign up to score more, or retry once the hour has passed.",
   },
   SCORING_RATE_LIMITED: {
     status: 429,
     retryable: true,
-    action: "Retry after the number of seconds in the Retry-After header.",
+    action: "Retry after a short wait.",
   },
   INTERNAL: {
     status: 500,
@@ -69,6 +74,17 @@ export const errorCatalogue = {
     action: "Retry with backoff; a dependency of the service is unavailable.",
   },
 } as const satisfies Record<string, { status: number; retryable: boolean; action: string }>;
+
+/**
+ * The advice of a refusal that knows its wait, in words every transport can follow
+ * (a GraphQL caller never sees the Retry-After header; it gets `retryAfter`).
+ */
+const actionsWithWait: Partial<Record<keyof typeof errorCatalogue, (seconds: number) => string>> = {
+  ANON_RATE_LIMIT: (seconds) => `Sign up to score more, or retry after ${seconds} seconds.`,
+  SCORING_RATE_LIMITED: (seconds) => `Retry after ${seconds} seconds.`,
+  IDEMPOTENCY_IN_PROGRESS: (seconds) =>
+    `Retry the same request with the same Idempotency-Key after ${seconds} seconds: the first one's answer will be replayed.`,
+};
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
@@ -138,6 +154,8 @@ export class AppError extends Error {
   readonly action: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly param: string | undefined;
+  /** The wait its Retry-After header names, in whole seconds: `extensions.retryAfter` over GraphQL. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -149,12 +167,14 @@ export class AppError extends Error {
     const entry = errorCatalogue[code];
     this.status = entry.status;
     this.retryable = entry.retryable;
-    this.action = options.action ?? entry.action;
     this.headers = options.headers ?? {};
     this.param =
       options.param === null
         ? undefined
         : (options.param ?? (fieldCodes.has(code) ? fieldNamedBy(message) : undefined));
+    this.retryAfterSeconds = retryAfterOf(this.headers);
+    const withWait = this.retryAfterSeconds === undefined ? undefined : actionsWithWait[code];
+    this.action = options.action ?? withWait?.(this.retryAfterSeconds!) ?? entry.action;
   }
 
   /** The REST body; `requestId` is the answer's X-Request-Id. */
@@ -171,12 +191,13 @@ export class AppError extends Error {
     };
   }
 
-  /** The same fields for a GraphQL error's `extensions` (the message is the error's own). */
+  /** The same fields for a GraphQL error's `extensions` (the message is the error's own), and the wait. */
   toGraphQLExtensions(requestId?: string): Record<string, unknown> {
     return {
       code: this.code,
       action: this.action,
       retryable: this.retryable,
+      ...(this.retryAfterSeconds === undefined ? {} : { retryAfter: this.retryAfterSeconds }),
       ...this.extras(requestId),
       docUrl: docUrlFor(this.code),
     };
@@ -188,6 +209,13 @@ export class AppError extends Error {
       ...(requestId === undefined ? {} : { requestId }),
     };
   }
+}
+
+/** A Retry-After header's delay in seconds (any case of the name); undefined without one or for an HTTP date. */
+function retryAfterOf(headers: Readonly<Record<string, string>>): number | undefined {
+  const name = Object.keys(headers).find((candidate) => candidate.toLowerCase() === "retry-after");
+  const value = name === undefined ? undefined : headers[name];
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 /** Errors a database driver raises when the server cannot be reached, is shutting down or will not take a session now. */
@@ -277,7 +305,14 @@ export function toAppError(error: unknown): AppError {
  */
 function graphQLRequestError(error: GraphQLError): AppError {
   const code = error.extensions?.code;
-  if (isErrorCode(code)) return new AppError(code, error.message);
+  // An error already formatted once (graphql-ws formats refusals again on their way out) keeps its wait.
+  const retryAfter = error.extensions?.retryAfter;
+  const param = error.extensions?.param;
+  if (isErrorCode(code))
+    return new AppError(code, error.message, {
+      ...(Number.isInteger(retryAfter) ? { headers: { "Retry-After": String(retryAfter) } } : {}),
+      ...(typeof param === "string" ? { param } : {}),
+    });
   if (error.path) return new AppError("INTERNAL", "An unexpected error occurred.", { cause: error });
   return new AppError("VALIDATION_FAILED", error.message, { param: variableField(error.message) ?? null });
 }

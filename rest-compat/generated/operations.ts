@@ -170,7 +170,7 @@ export type CreateApiKeyMutationVariables = Exact<{
 }>;
 
 
-export type CreateApiKeyMutation = { createApiKey: { secret: string, key: { id: string, name: string, prefix: string, createdAt: string, lastUsedAt: string | null } } };
+export type CreateApiKeyMutation = { createApiKey: { secret: string | null, key: { id: string, name: string, prefix: string, createdAt: string, lastUsedAt: string | null } } };
 
 export type RevokeApiKeyMutationVariables = Exact<{
   id: string | number;

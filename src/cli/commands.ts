@@ -1,5 +1,14 @@
-import { jobFailure, PmsClient, PmsNetworkError, type ProgressStep, type ScoreMode } from "../client/index.js";
-import { UsageError } from "./exit-codes.js";
+import {
+  jobFailure,
+  PmsClient,
+  PmsNetworkError,
+  type ProgressStep,
+  type ScoreMode,
+  type ScoreResult,
+} from "../client/index.js";
+import { exitCodes, UsageError, type ExitCode } from "./exit-codes.js";
+import { evaluateGate, gateLine, parseThresholds, type Threshold } from "./gate.js";
+import { configPath, removeLogin, saveLogin } from "./stored-login.js";
 import { PlainProgress, SilentProgress, TerminalProgress, type Output, type ProgressView } from "./progress-view.js";
 import {
   createdWebhookReport,
@@ -14,16 +23,26 @@ import {
 export interface Io {
   readonly client: PmsClient;
   readonly hasKey: boolean;
+  /** The service's address (PMS_API_URL, else the stored login's, else the default). */
+  readonly apiUrl: string;
+  /** A client of the same service with another key (`pms login` checks the key it is given). */
+  readonly clientWithKey: (apiKey: string) => PmsClient;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The key for pms login: piped in, or typed at a prompt that does not echo it. */
+  readonly readKey: () => Promise<string>;
   readonly stdout: Output;
   readonly stderr: Output & { readonly isTTY?: boolean | undefined };
 }
+
+/** What a command answers: nothing for done (exit 0), or the exit code it decided (the gate's 8). */
+export type Outcome = ExitCode | void;
 
 export type Flags = Readonly<Record<string, string | boolean | string[] | undefined>>;
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 function requireKey(io: Io, command: string): void {
-  if (!io.hasKey) throw new UsageError(`${command} needs an API key: set PMS_API_KEY`);
+  if (!io.hasKey) throw new UsageError(`${command} needs an API key: set PMS_API_KEY, or run pms login`);
 }
 
 function one(positionals: readonly string[], what: string): string {
@@ -31,8 +50,36 @@ function one(positionals: readonly string[], what: string): string {
   return positionals[0];
 }
 
-export async function scoreCommand(io: Io, positionals: readonly string[], flags: Flags): Promise<void> {
+/**
+ * Prints a result (the report, or with --json the API's answer plus `extra`) and,
+ * with thresholds, the gate: its line on stderr, `gate` in the JSON, exit 8 below it.
+ */
+function printResult(
+  io: Io,
+  result: ScoreResult,
+  flags: Flags,
+  thresholds: readonly Threshold[] | undefined,
+  extra: { claimToken?: string | null | undefined } = {},
+): Outcome {
+  const gate = thresholds ? evaluateGate(result, thresholds) : undefined;
+  if (flags.json) {
+    io.stdout.write(
+      json({ ...result, ...(extra.claimToken ? { claimToken: extra.claimToken } : {}), ...(gate ? { gate } : {}) }),
+    );
+  } else {
+    io.stdout.write(
+      scoreReport(result, { shareUrl: `${io.client.baseUrl}/r/${result.id}`, claimToken: extra.claimToken }),
+    );
+  }
+  if (!gate) return;
+  io.stderr.write(gateLine(result, gate));
+  return gate.passed ? exitCodes.ok.code : exitCodes.belowThreshold.code;
+}
+
+export async function scoreCommand(io: Io, positionals: readonly string[], flags: Flags): Promise<Outcome> {
   const url = one(positionals, "one address: pms score <url>");
+  // Read before the job starts: a threshold mistyped is a usage error, not a charged score.
+  const thresholds = parseThresholds(flags["min-score"], flags["min-pillar"]);
   if (flags.quick && flags.product) throw new UsageError("--quick and --product exclude each other");
   const mode: ScoreMode = flags.product ? "product" : flags.quick ? "quick" : "full";
   if (mode === "product") requireKey(io, "pms score --product");
@@ -80,18 +127,42 @@ export async function scoreCommand(io: Io, positionals: readonly string[], flags
       last?.error ?? { code: "INTERNAL", message: "The progress stream ended before the job did." },
     );
   const result = await io.client.result(last.resultId);
-  if (flags.json) {
-    io.stdout.write(json(started.claimToken ? { ...result, claimToken: started.claimToken } : result));
-    return;
-  }
-  io.stdout.write(
-    scoreReport(result, { shareUrl: `${io.client.baseUrl}/r/${result.id}`, claimToken: started.claimToken }),
-  );
+  return printResult(io, result, flags, thresholds, { claimToken: started.claimToken });
 }
 
-export async function resultCommand(io: Io, positionals: readonly string[], flags: Flags): Promise<void> {
-  const result = await io.client.result(one(positionals, "one result id: pms result <id>"));
-  io.stdout.write(flags.json ? json(result) : scoreReport(result, { shareUrl: `${io.client.baseUrl}/r/${result.id}` }));
+export async function resultCommand(io: Io, positionals: readonly string[], flags: Flags): Promise<Outcome> {
+  const id = one(positionals, "one result id: pms result <id>");
+  const thresholds = parseThresholds(flags["min-score"], flags["min-pillar"]);
+  return printResult(io, await io.client.result(id), flags, thresholds);
+}
+
+/**
+ * Checks a key with one call (`GET /api/usage`) and stores it for this service
+ * (stored-login.ts); the key comes from --key, else stdin when piped, else a
+ * prompt that does not echo it.
+ */
+export async function loginCommand(io: Io, positionals: readonly string[], flags: Flags): Promise<void> {
+  if (positionals.length > 0)
+    throw new UsageError("pms login takes no arguments (the key: --key, stdin or the prompt)");
+  const apiKey = typeof flags.key === "string" ? flags.key.trim() : await io.readKey();
+  if (!apiKey) throw new UsageError("no API key given");
+  const usage = await io.clientWithKey(apiKey).usage();
+  const path = saveLogin(io.env, { apiUrl: io.apiUrl, apiKey, savedAt: new Date().toISOString() });
+  if (flags.json) {
+    io.stdout.write(json({ apiUrl: io.apiUrl, plan: usage.plan, configPath: path }));
+    return;
+  }
+  io.stdout.write(`Logged in to ${io.apiUrl} (${usage.plan} plan). The key is stored in ${path}.\n`);
+  if (io.env.PMS_API_KEY?.trim())
+    io.stderr.write("Note: PMS_API_KEY is set, and it wins over the stored key while it is.\n");
+}
+
+export async function logoutCommand(io: Io, positionals: readonly string[], flags: Flags): Promise<void> {
+  if (positionals.length > 0) throw new UsageError("pms logout takes no arguments");
+  const path = configPath(io.env);
+  const removed = removeLogin(io.env);
+  if (flags.json) io.stdout.write(json({ removed, configPath: path }));
+  else io.stdout.write(removed ? `Logged out: removed ${path}.\n` : `Not logged in (no ${path}).\n`);
 }
 
 export async function historyCommand(io: Io, positionals: readonly string[], flags: Flags): Promise<void> {

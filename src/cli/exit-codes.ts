@@ -3,7 +3,8 @@ import { PmsApiError, PmsJobFailedError, PmsNetworkError } from "../client/index
 /**
  * The CLI's exit codes: the one place they are decided, and what `pms --help`
  * prints. A script can tell "try later" (5, 7) from "fix something" (2, 3) from
- * "pay" (4) from "the site could not be scored" (6).
+ * "pay" (4) from "the site could not be scored" (6) from "scored, but below
+ * the bar the CI gate set" (8).
  */
 export const exitCodes = {
   ok: { code: 0, meaning: "done" },
@@ -27,6 +28,7 @@ export const exitCodes = {
     meaning: "the job ran and failed (the site could not be crawled or scored; credits refunded)",
   },
   unavailable: { code: 7, meaning: "the service could not be reached or answered 5xx: try again later" },
+  belowThreshold: { code: 8, meaning: "scored, but below a threshold you set (--min-score, --min-pillar)" },
 } as const;
 
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]["code"];

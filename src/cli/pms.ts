@@ -2,31 +2,42 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { PmsApiError, PmsClient, PmsError, type RetryNotice } from "../client/index.js";
+import { PmsApiError, PmsClient, PmsError, pillarIds, pillarNames, type RetryNotice } from "../client/index.js";
 import {
   healthCommand,
   historyCommand,
+  loginCommand,
+  logoutCommand,
   resultCommand,
   scoreCommand,
   usageCommand,
   webhooksCommand,
   type Flags,
   type Io,
+  type Outcome,
 } from "./commands.js";
 import { exitCodeFor, exitCodes, UsageError, type ExitCode } from "./exit-codes.js";
 import type { Output } from "./progress-view.js";
+import { readKey, type Input } from "./read-key.js";
+import { readLogin, sameService } from "./stored-login.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 const json = { json: { type: "boolean" } } as const satisfies Options;
+/** The CI gate's thresholds (gate.ts). */
+const thresholds = {
+  "min-score": { type: "string" },
+  "min-pillar": { type: "string", multiple: true },
+} as const satisfies Options;
 
 /** Each command with the options it takes. */
 const commands: Record<
   string,
-  { options: Options; run: (io: Io, positionals: readonly string[], flags: Flags) => Promise<void> }
+  { options: Options; run: (io: Io, positionals: readonly string[], flags: Flags) => Promise<Outcome> }
 > = {
   score: {
     options: {
       ...json,
+      ...thresholds,
       quick: { type: "boolean" },
       product: { type: "boolean" },
       context: { type: "string" },
@@ -34,7 +45,9 @@ const commands: Record<
     },
     run: scoreCommand,
   },
-  result: { options: json, run: resultCommand },
+  result: { options: { ...json, ...thresholds }, run: resultCommand },
+  login: { options: { ...json, key: { type: "string" } }, run: loginCommand },
+  logout: { options: json, run: logoutCommand },
   history: { options: { ...json, limit: { type: "string" }, cursor: { type: "string" } }, run: historyCommand },
   usage: { options: json, run: usageCommand },
   webhooks: { options: { ...json, events: { type: "string" } }, run: webhooksCommand },
@@ -47,25 +60,38 @@ export function helpText(): string {
 
 Usage:
   pms score <url> [--quick | --product] [--context TEXT] [--json] [--quiet]
+            [--min-score N] [--min-pillar PILLAR=N ...]
       Scores a website with live progress (a bar on a terminal, a line per step otherwise),
       then prints the report: total, stage, the 27 dimensions, strongest, weakest, share link.
       --quick: home page and at most 4 more; --product: product framework (needs a key).
-  pms result <id> [--json]          A stored result (public: anyone with the id)
+      --min-score N, --min-pillar PILLAR=N (repeatable): a CI gate. One line on stderr,
+      "pms: PASS …" or "pms: FAIL …", and exit 8 below any threshold. A pillar's score is
+      the mean of its dimensions, as on the share page; PILLAR is its id or its name:
+        ${pillarIds.map((id) => `${id} ("${pillarNames[id]}")`).join(",\n        ")}
+  pms result <id> [--json] [--min-score N] [--min-pillar PILLAR=N ...]
+                                    A stored result (public: anyone with the id)
   pms history [--limit N] [--cursor C] [--json]
   pms usage [--json]                Credits and quotas of this billing cycle
   pms webhooks list [--json]
   pms webhooks create <https url> [--events score.completed,subscription.changed] [--json]
   pms webhooks delete <id>
   pms health [--json]
+  pms login [--key KEY] [--json]    Checks a key and stores it for PMS_API_URL (piped: read from stdin;
+                                    on a terminal: a prompt that does not echo it)
+  pms logout [--json]               Removes the stored key
   pms --help
 
   --json prints the API's answer as JSON on stdout; progress and notes go to stderr.
 
 Environment:
   PMS_API_URL  the service (default http://localhost:4000)
-  PMS_API_KEY  an API key (pms_live_…); without it, score runs anonymously (1 per hour)
+  PMS_API_KEY  an API key (pms_live_…, pms_test_…); it wins over the key pms login stored.
+               Without either, score runs anonymously (1 per hour)
+  XDG_CONFIG_HOME  where pms login stores the key: $XDG_CONFIG_HOME/pms/config.json
+               (default ~/.config/pms/config.json, mode 0600)
 
-Throttled requests (429) are retried up to 3 times after Retry-After; nothing else is.
+Throttled requests (429) are sent up to 3 times, waiting Retry-After (a wait over 120 s, such as
+the anonymous hour, is not waited: the refusal is shown at once); nothing else is retried.
 
 Exit codes:
 ${codes.join("\n")}
@@ -75,7 +101,7 @@ ${codes.join("\n")}
 export async function main(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
-  streams: { stdout: Output; stderr: Io["stderr"] },
+  streams: { stdout: Output; stderr: Io["stderr"]; stdin?: Input },
 ): Promise<ExitCode> {
   const { stdout, stderr } = streams;
   const [name, ...rest] = argv;
@@ -83,7 +109,7 @@ export async function main(
     (name === undefined ? stderr : stdout).write(helpText());
     return name === undefined ? exitCodes.usage.code : exitCodes.ok.code;
   }
-  let client: PmsClient | undefined;
+  const clients: PmsClient[] = [];
   try {
     const command = commands[name];
     if (!command) throw new UsageError(`unknown command "${name}"`);
@@ -92,21 +118,41 @@ export async function main(
       stdout.write(helpText());
       return exitCodes.ok.code;
     }
-    const apiKey = env.PMS_API_KEY?.trim() || undefined;
-    client = new PmsClient({
-      baseUrl: apiUrl(env.PMS_API_URL),
-      ...(apiKey ? { apiKey } : {}),
-      userAgent: "pms-cli",
-      onRetry: (notice) => stderr.write(retryLine(notice)),
-    });
-    await command.run({ client, hasKey: apiKey !== undefined, stdout, stderr }, parsed.positionals, parsed.values);
-    return exitCodes.ok.code;
+    // PMS_API_KEY wins; else the key pms login stored, and only for the service it was checked against.
+    const stored = name === "login" || name === "logout" ? undefined : readLogin(env);
+    const baseUrl = apiUrl(env.PMS_API_URL?.trim() || stored?.apiUrl);
+    const storedHere = stored !== undefined && sameService(stored.apiUrl, baseUrl);
+    const apiKey = env.PMS_API_KEY?.trim() || (storedHere ? stored.apiKey : undefined);
+    if (stored && !storedHere && !apiKey)
+      stderr.write(`pms: the stored key is for ${stored.apiUrl}, not ${baseUrl}: not sent.\n`);
+    const clientWithKey = (key: string | undefined) => {
+      const client = new PmsClient({
+        baseUrl,
+        ...(key ? { apiKey: key } : {}),
+        userAgent: "pms-cli",
+        onRetry: (notice) => stderr.write(retryLine(notice)),
+      });
+      clients.push(client);
+      return client;
+    };
+    const io: Io = {
+      client: clientWithKey(apiKey),
+      hasKey: apiKey !== undefined,
+      apiUrl: baseUrl,
+      clientWithKey,
+      env,
+      // Only pms login reads stdin (process.stdin is opened when first touched).
+      readKey: () => readKey(streams.stdin ?? (async function* () {})(), stderr),
+      stdout,
+      stderr,
+    };
+    return (await command.run(io, parsed.positionals, parsed.values)) ?? exitCodes.ok.code;
   } catch (error) {
     stderr.write(describe(error));
     if (error instanceof UsageError) stderr.write("Run pms --help for usage.\n");
     return exitCodeFor(error);
   } finally {
-    await client?.close();
+    await Promise.all(clients.map((client) => client.close()));
   }
 }
 
@@ -124,7 +170,7 @@ function parseArguments(args: readonly string[], options: Options) {
 }
 
 function apiUrl(value: string | undefined): string {
-  const url = value?.trim() || "http://localhost:4000";
+  const url = (value?.trim() || "http://localhost:4000").replace(/\/+$/, "");
   if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))
     throw new UsageError(`PMS_API_URL must be an http(s) address (got "${url}")`);
   return url;
@@ -155,5 +201,11 @@ const invokedDirectly = (() => {
 })();
 
 if (invokedDirectly) {
-  process.exitCode = await main(process.argv.slice(2), process.env, { stdout: process.stdout, stderr: process.stderr });
+  process.exitCode = await main(process.argv.slice(2), process.env, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    get stdin() {
+      return process.stdin;
+    },
+  });
 }

@@ -20,6 +20,7 @@ export {
   PmsProtocolError,
   type ErrorCode,
 } from "./errors.js";
+export { pillarIds, pillarNames, pillarScores, type PillarId } from "./pillars.js";
 export { defaultRetryPolicy, type RetryPolicy } from "./retry.js";
 export type { ProgressStep } from "./progress.js";
 export type { RetryNotice } from "./transport.js";
@@ -58,6 +59,14 @@ export type CreatedWebhook = Ok<"/api/webhooks", "post", 201>["webhook"];
 export type WebhookRequest = RequestBody<"/api/webhooks", "post">;
 export type LinkedScore = Ok<"/api/score/link", "post">;
 export type StartedScore = StartScoreMutation["startScore"];
+/**
+ * What `score()` answers, told apart by `status`: `completed` holds the result;
+ * `accepted` means the service's wait ran out and the job goes on (it is charged:
+ * follow `job.id` with `waitForJob` or `followProgress`, do not score again).
+ */
+export type ScoreOutcome<M extends ScoreMode = ScoreMode> =
+  | { readonly status: "completed"; readonly result: ScoreAnswer<M> }
+  | ({ readonly status: "accepted" } & ScoreAccepted<M>);
 
 export interface ScoreOptions<M extends ScoreMode = ScoreMode> {
   /** full (the default: maturity framework, full crawl), quick (at most 5 pages) or product (product framework, attached to a product). */
@@ -121,10 +130,7 @@ export class PmsClient {
    * `/product`): `{status: "completed", result}` when it finished within the
    * service's wait, else `{status: "accepted", job}` to follow (`waitForJob`).
    */
-  async score<M extends ScoreMode = "full">(
-    url: string,
-    options: ScoreOptions<M> = {},
-  ): Promise<{ status: "completed"; result: ScoreAnswer<M> } | ({ status: "accepted" } & ScoreAccepted<M>)> {
+  async score<M extends ScoreMode = "full">(url: string, options: ScoreOptions<M> = {}): Promise<ScoreOutcome<M>> {
     const body: ScoreRequest = { url, ...(options.context === undefined ? {} : { context: options.context }) };
     const answer = await this.transport.send({
       method: "POST",

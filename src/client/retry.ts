@@ -50,3 +50,21 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1_000));
 }
+
+/**
+ * A GraphQL refusal's wait: `extensions.retryAfter` in seconds, read like a
+ * Retry-After header (the service puts the same wait in both; the extension is
+ * what a graphql-ws answer, which has no headers, carries).
+ */
+export function graphQLRetryAfter(extensions: Readonly<Record<string, unknown>> | undefined): number | undefined {
+  const value = extensions?.retryAfter;
+  if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? Math.ceil(value) : undefined;
+  return typeof value === "string" ? parseRetryAfter(value) : undefined;
+}
+
+/** A wait for people: "45 s", "12 min", "1 h". */
+export function formatWait(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 3_600) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 360) / 10} h`;
+}

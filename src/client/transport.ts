@@ -1,6 +1,6 @@
 import { isErrorEnvelope, PmsApiError, PmsNetworkError, PmsProtocolError, type ErrorCode } from "./errors.js";
 import { errorStatus } from "./generated/openapi.js";
-import { parseRetryAfter, retryDelayMs, type RetryPolicy } from "./retry.js";
+import { formatWait, graphQLRetryAfter, parseRetryAfter, retryDelayMs, type RetryPolicy } from "./retry.js";
 
 /** What a retry is about to do: the refusal it follows and the wait before the next send. */
 export interface RetryNotice {
@@ -68,10 +68,23 @@ export class Transport {
       const delayMs = refusal.throttled
         ? retryDelayMs(this.options.retry, attempt, refusal.retryAfterSeconds)
         : undefined;
-      if (delayMs === undefined) throw refusal;
+      if (delayMs === undefined) throw this.unretried(refusal);
       this.options.onRetry?.({ attempt, delayMs, error: refusal });
       await this.options.sleep(delayMs);
     }
+  }
+
+  /**
+   * The refusal as thrown: one whose wait is longer than the policy's longest
+   * (an anonymous caller's hour) is answered at once, saying the wait.
+   */
+  private unretried(refusal: PmsApiError): PmsApiError {
+    const seconds = refusal.retryAfterSeconds;
+    if (refusal.throttled && seconds !== undefined && seconds * 1_000 > this.options.retry.maxDelayMs) {
+      const longest = Math.round(this.options.retry.maxDelayMs / 1_000);
+      refusal.message = `${refusal.message} Not retried: the service asks to wait ${seconds} s (${formatWait(seconds)}), beyond the client's longest wait of ${longest} s.`;
+    }
+    return refusal;
   }
 
   private async exchange(
@@ -141,7 +154,10 @@ export class Transport {
   }
 }
 
-/** A GraphQL error's `extensions` as the service formats them (the same catalogue as REST). */
+/**
+ * A GraphQL error's `extensions` as the service formats them (the same catalogue
+ * as REST); its wait is `extensions.retryAfter`, else the answer's Retry-After.
+ */
 export function graphQLError(
   error: { message: string; extensions?: Record<string, unknown> },
   answer: { status: number; requestId: string | undefined; retryAfterSeconds: number | undefined; attempts: number },
@@ -156,7 +172,7 @@ export function graphQLError(
     typeof extensions.action === "string" ? extensions.action : "",
     extensions.retryable === true,
     answer.requestId ?? (typeof extensions.requestId === "string" ? extensions.requestId : undefined),
-    answer.retryAfterSeconds,
+    graphQLRetryAfter(extensions) ?? answer.retryAfterSeconds,
     answer.attempts,
     {
       param: typeof extensions.param === "string" ? extensions.param : undefined,

@@ -8,7 +8,7 @@ import { CheckoutSession } from "../modules/billing/checkout/checkout-session.en
 import { ProviderEvent } from "../modules/billing/checkout/provider-event.entity.js";
 import { DomainEventRecord } from "../events/domain-event.entity.js";
 import { Product } from "../modules/products/product.entity.js";
-import { IdempotencyKey } from "../modules/score/idempotency-key.entity.js";
+import { IdempotencyKey } from "../modules/idempotency/idempotency-key.entity.js";
 import { ScoreJob } from "../modules/score/score-job.entity.js";
 import { ScoreDimensionRecord, ScoreResultRecord } from "../modules/score/score-result.entity.js";
 import { Webhook, WebhookDelivery } from "../modules/webhooks/webhook.entity.js";

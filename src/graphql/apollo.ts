@@ -6,6 +6,8 @@ import type { GraphQLContext } from "./context.js";
 import { OperationLimitsRule } from "./limits.js";
 import { refuseControlCharacters, refuseControlCharactersInDocument } from "../text/control-characters.js";
 import type { ServiceMetrics } from "../metrics.js";
+import { addResponseHeaders } from "../modules/billing/rate-limit/rate-limit-headers.js";
+import { IDEMPOTENT_REPLAYED_HEADER } from "../modules/idempotency/idempotent-requests.js";
 
 /** Apollo's own codes that clients act on (automatic persisted queries): kept as they are. */
 const apolloProtocolCodes = new Set(["PERSISTED_QUERY_NOT_FOUND", "PERSISTED_QUERY_NOT_SUPPORTED"]);
@@ -97,13 +99,27 @@ export function asRequestError(error: unknown): GraphQLError {
   return new GraphQLError(appError.message, { extensions: { code: appError.code, http: { status: appError.status } } });
 }
 
-/** Headers an operation asked for (rate-limit state) go out on the HTTP answer, as on REST. */
+/**
+ * Headers an operation asked for (rate-limit state, Idempotent-Replayed) go out on the
+ * HTTP answer, as on REST, and so do a refusal's own (Retry-After with its RateLimit
+ * state). A replayed answer also says so in `extensions.idempotentReplayed`.
+ */
 const responseHeaders: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
     return {
+      async didEncounterErrors({ errors, contextValue }) {
+        for (const error of errors) {
+          const original = error.originalError;
+          if (original instanceof AppError) addResponseHeaders(contextValue.responseHeaders, original.headers);
+        }
+      },
       async willSendResponse({ response, contextValue }) {
         for (const [name, value] of Object.entries(contextValue.responseHeaders))
           response.http.headers.set(name, value);
+        if (contextValue.responseHeaders[IDEMPOTENT_REPLAYED_HEADER] === "true" && response.body.kind === "single") {
+          const result = response.body.singleResult;
+          result.extensions = { ...result.extensions, idempotentReplayed: true };
+        }
       },
     };
   },

@@ -3,6 +3,8 @@ import { apiVersionHeaders } from "../api-versions.js";
 import { ANONYMOUS, type MeteredCaller, type Viewer } from "../modules/accounts/viewer.js";
 import type { ScoreProgressStreams } from "../modules/score/score-progress.js";
 import type { Transaction } from "../db/transaction.js";
+import { addResponseHeaders } from "../modules/billing/rate-limit/rate-limit-headers.js";
+import { IDEMPOTENT_REPLAYED_HEADER, type IdempotentCall } from "../modules/idempotency/idempotent-requests.js";
 
 import type { ChatInput, ChatReplyEvent } from "../modules/chat/chat.service.js";
 
@@ -66,9 +68,17 @@ export async function meteredCaller(context: GraphQLContext): Promise<MeteredCal
   const viewer = await context.identify();
   return {
     viewer,
-    setHeaders: (headers) => Object.assign(context.responseHeaders, headers),
+    setHeaders: (headers) => addResponseHeaders(context.responseHeaders, headers),
     apiCallCharged: () => context.apiCallCharged(),
     chargeApiCall: (tx) => context.chargeApiCallIn(viewer, tx),
+  };
+}
+
+/** The request's Idempotency-Key, and how an operation marks its answer as a replay. */
+export function idempotentCall(context: GraphQLContext): IdempotentCall {
+  return {
+    key: context.idempotencyKey,
+    replayed: () => addResponseHeaders(context.responseHeaders, { [IDEMPOTENT_REPLAYED_HEADER]: "true" }),
   };
 }
 
@@ -81,8 +91,11 @@ export interface ContextSource {
   requestedApiVersion?: string | undefined;
   /** Resolves the caller's credentials; absent: anonymous. */
   identify?: () => Promise<Viewer>;
-  /** Charges one API call for a key-authenticated viewer. */
-  chargeApiCall?: (viewer: Viewer, tx?: Transaction) => Promise<void>;
+  /**
+   * Charges one API call for a key-authenticated viewer; answers the monthly
+   * allowance's RateLimit headers after it, when there are any.
+   */
+  chargeApiCall?: (viewer: Viewer, tx?: Transaction) => Promise<Readonly<Record<string, string>> | undefined>;
   streams?: ContextStreams | undefined;
   operator?: boolean;
 }
@@ -91,6 +104,8 @@ export function createContext(source: ContextSource): GraphQLContext {
   let identified: Promise<Viewer> | undefined;
   let charged: Promise<Viewer> | undefined;
   let chargedElsewhere = false;
+  /** The allowance headers of a charge inside an operation's transaction: sent once it says the charge committed. */
+  let pendingAllowance: Readonly<Record<string, string>> | undefined;
   const responseHeaders: Record<string, string> = {};
   // Without `Pms-Version`, an authenticated request uses its account's pinned version, and says so.
   const identify = () =>
@@ -111,14 +126,18 @@ export function createContext(source: ContextSource): GraphQLContext {
     identify,
     viewer: () =>
       (charged ??= identify().then(async (viewer) => {
-        if (!chargedElsewhere && source.chargeApiCall) await source.chargeApiCall(viewer);
+        if (!chargedElsewhere && source.chargeApiCall) {
+          const allowance = await source.chargeApiCall(viewer);
+          if (allowance) addResponseHeaders(responseHeaders, allowance);
+        }
         return viewer;
       })),
     apiCallCharged: () => {
       chargedElsewhere = true;
+      if (pendingAllowance) addResponseHeaders(responseHeaders, pendingAllowance);
     },
     chargeApiCallIn: async (viewer, tx) => {
-      if (source.chargeApiCall) await source.chargeApiCall(viewer, tx);
+      if (source.chargeApiCall) pendingAllowance = await source.chargeApiCall(viewer, tx);
     },
   };
 }

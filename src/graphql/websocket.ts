@@ -199,10 +199,13 @@ export function attachGraphQLWebSocket(
           startedByAddress.set(address, (window = { since: now, count: 0 }));
         }
         if (++window.count > MAX_OPERATIONS_PER_WINDOW) {
+          // The wait goes out as the error's extensions.retryAfter (a socket has no headers).
+          const retryAfter = Math.max(1, Math.ceil((window.since + OPERATION_WINDOW_MS - now) / 1000));
           return refuse(
             new AppError(
               "SCORING_RATE_LIMITED",
-              `At most ${MAX_OPERATIONS_PER_WINDOW} operations may start per ${OPERATION_WINDOW_MS / 1000} s from one address; retry after a few seconds.`,
+              `At most ${MAX_OPERATIONS_PER_WINDOW} operations may start per ${OPERATION_WINDOW_MS / 1000} s from one address; retry in ${retryAfter} seconds.`,
+              { headers: { "Retry-After": String(retryAfter) } },
             ),
           );
         }

@@ -1,17 +1,12 @@
 import type { DimensionView } from "../modules/score/score-result.view.js";
 import { dimensionIds, pillarIds, type PillarId } from "../modules/scoring/scoring.types.js";
 import { stageLadder } from "../modules/scoring/framework/stages.js";
+import { clampScore, pillarAverage, pillarNames } from "../scale/pillars.js";
+
+// The pillar names and averages are the scale's (a leaf the CLI gates with too); the share page re-exports them.
+export { clampScore, pillarAverage, pillarNames };
 
 /** Server-drawn SVG for the share page: no script, no external assets, presentation attributes only (the CSP allows no style="…"). */
-
-export const pillarNames: Readonly<Record<PillarId, string>> = {
-  market_strategy: "Market & Strategy",
-  product_experience: "Product & Experience",
-  engineering_delivery: "Engineering & Delivery",
-  data_ai_economics: "Data, AI & Economics",
-  trust_enterprise: "Trust & Enterprise",
-  growth_organization: "Growth & Organization",
-};
 
 export const pillarColors: Readonly<Record<PillarId, string>> = {
   market_strategy: "#4f46e5",
@@ -35,11 +30,6 @@ export function esc(value: unknown): string {
   return String(value ?? "").replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 }
 
-/** A score as a finite 0–100 number for geometry. */
-export function clampScore(score: number): number {
-  return Number.isFinite(score) ? Math.min(100, Math.max(0, score)) : 0;
-}
-
 /** Dimensions in the framework's order, whatever order they arrive in. */
 export function inFrameworkOrder(dims: readonly DimensionView[]): DimensionView[] {
   const rank = (id: string) => {
@@ -47,11 +37,6 @@ export function inFrameworkOrder(dims: readonly DimensionView[]): DimensionView[
     return index === -1 ? dimensionIds.length : index;
   };
   return [...dims].sort((a, b) => rank(a.dimensionId) - rank(b.dimensionId));
-}
-
-export function pillarAverage(dims: readonly DimensionView[], pillar: PillarId): number | null {
-  const scores = dims.filter((dim) => dim.pillar === pillar).map((dim) => clampScore(dim.score));
-  return scores.length === 0 ? null : Math.round(scores.reduce((sum, score) => sum + score, 0) / scores.length);
 }
 
 const f = (n: number) => n.toFixed(1);

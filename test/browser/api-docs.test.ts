@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, browserSuite, launchChromium, RUN_BROWSER_SUITES, watchPage } from "../support/browser.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 
@@ -9,6 +9,14 @@ const local = (url: string, origin: string): boolean => {
   const parsed = new URL(url);
   return parsed.protocol === "data:" || parsed.protocol === "blob:" || parsed.origin === origin;
 };
+
+/** The first entry of Redoc's menu: the first section of the page. */
+const firstMenuItem = (page: Page) =>
+  page
+    .locator(".menu-content li[data-item-id]")
+    .first()
+    .getAttribute("data-item-id", { timeout: 1_000 })
+    .catch(() => null);
 
 describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("/docs, the REST reference, in a real browser"), () => {
   let browser: Browser;
@@ -54,14 +62,42 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("/docs, the REST reference, in
     await expect.poll(() => page.content()).toContain("Idempotency-Key");
     await expect.poll(() => page.content()).toContain("CREDIT_EXHAUSTED");
 
+    // The first section is Getting started, and an operation shows its code samples (curl first).
+    await expect.poll(() => firstMenuItem(page)).toBe("section/Getting-started");
+    await expect.poll(() => page.getByRole("heading", { name: "Getting started" }).first().isVisible()).toBe(true);
+    await expect
+      .poll(() => page.locator("text=curl -X POST").first().isVisible(), { message: "a curl sample" })
+      .toBe(true);
+    await expect.poll(() => page.content()).toContain("TypeScript client");
+
     await page.waitForLoadState("networkidle");
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, "api-docs.png") });
+    await page.screenshot({ path: path.join(ARTIFACTS, "api-docs-1440-top.png") });
+    await page.locator("text=curl -X POST").first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(ARTIFACTS, "api-docs-1440-sample.png") });
 
     expect(requests).toContain(`${service.url}/api/openapi.json`);
     expect(requests.filter((url) => !local(url, service.url))).toEqual([]);
     expect(errors).toEqual([]);
     expect(await violations()).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it("lays out on a phone: Getting started first, the page no wider than the screen", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const { errors } = await watchPage(page);
+    await page.goto(`${service.url}/docs`, { waitUntil: "load" });
+    await expect.poll(() => firstMenuItem(page), { timeout: 30_000 }).toBe("section/Getting-started");
+    await expect.poll(() => page.getByRole("heading", { name: "Getting started" }).first().isVisible()).toBe(true);
+    await page.waitForLoadState("networkidle");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, "api-docs-390-top.png") });
+    await page.locator("text=curl -X POST").first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(ARTIFACTS, "api-docs-390-sample.png") });
+    expect(errors).toEqual([]);
     await context.close();
   }, 90_000);
 });

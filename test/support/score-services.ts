@@ -10,7 +10,8 @@ import type { Crawler } from "../../src/modules/crawl/crawler.js";
 import { AccountRepository } from "../../src/modules/accounts/account.repository.js";
 import { ProductRepository } from "../../src/modules/products/product.repository.js";
 import { ProductsService } from "../../src/modules/products/products.service.js";
-import { IdempotencyKeyRepository } from "../../src/modules/score/idempotency-key.repository.js";
+import { IdempotencyKeyRepository } from "../../src/modules/idempotency/idempotency-key.repository.js";
+import { IdempotentRequests } from "../../src/modules/idempotency/idempotent-requests.js";
 import { MemoryProgressBus } from "../../src/modules/score/in-process-queue.js";
 import { ScoreJobRepository } from "../../src/modules/score/score-job.repository.js";
 import { ScoreJobRunner, type RunnerOptions } from "../../src/modules/score/score-job.runner.js";
@@ -53,7 +54,7 @@ export function scoreServiceOn(dataSource: DataSource, options: { clock?: () => 
   const bus = new MemoryProgressBus();
   const scores = new ScoreService(
     stores.jobs,
-    stores.idempotencyKeys,
+    new IdempotentRequests(stores.idempotencyKeys, silentLogger, options.clock),
     stores.transactions,
     stores.accounts,
     stores.ledger,
@@ -63,7 +64,6 @@ export function scoreServiceOn(dataSource: DataSource, options: { clock?: () => 
     queue,
     bus,
     silentLogger,
-    options.clock,
   );
   return { scores, queue, bus, ...stores };
 }

@@ -17,6 +17,7 @@ describe("error catalogue", () => {
       PLAN_LIMIT_REACHED: [402, false],
       VALIDATION_FAILED: [400, false],
       IDEMPOTENCY_CONFLICT: [409, false],
+      IDEMPOTENCY_IN_PROGRESS: [409, true],
       DELIVERY_IN_PROGRESS: [409, true],
       SERVICE_UNAVAILABLE: [503, true],
       INTERNAL: [500, true],
@@ -46,6 +47,7 @@ describe("error catalogue", () => {
       code: "SCORING_RATE_LIMITED",
       action: error.action,
       retryable: true,
+      retryAfter: 60,
       requestId: "req_1",
       docUrl: "/docs#section/Errors/SCORING_RATE_LIMITED",
     });
@@ -91,6 +93,19 @@ describe("error catalogue", () => {
     ).toBe("inner.b");
     expect(param('Variable "$limit" of required type "Int!" was not provided.')).toBe("limit");
     expect(param('Cannot query field "nope" on type "Query".')).toBeUndefined();
+  });
+
+  it("says a refusal's wait in words every transport can follow, never by naming a header GraphQL callers do not get", () => {
+    const limited = new AppError("ANON_RATE_LIMIT", "One per hour.", { headers: { "Retry-After": "3541" } });
+    expect(limited.retryAfterSeconds).toBe(3541);
+    expect(limited.action).toBe("Sign up to score more, or retry after 3541 seconds.");
+    expect(new AppError("SCORING_RATE_LIMITED", "Too many.", { headers: { "Retry-After": "7" } }).action).toBe(
+      "Retry after 7 seconds.",
+    );
+    // Without a wait there is no retryAfter, and no advice mentions a header.
+    const unknownWait = new AppError("SCORING_RATE_LIMITED", "Too many.");
+    expect(unknownWait.toGraphQLExtensions()).not.toHaveProperty("retryAfter");
+    for (const entry of Object.values(errorCatalogue)) expect(entry.action).not.toMatch(/Retry-After/);
   });
 
   it("masks unknown errors: no message, stack or SQL reaches the caller", () => {

@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Start a checkout for a plan or a score pack
-         * @description Starts a checkout for a plan upgrade or a score pack (signed-in session). REST: POST /api/billing/checkout.
+         * @description Starts a checkout for a plan upgrade or a score pack (signed-in session). Honours Idempotency-Key: a replay answers the same checkout. REST: POST /api/billing/checkout.
          *
          *     GraphQL: the `StartCheckout` operation (mutation `startCheckout`).
          */
@@ -34,7 +34,7 @@ export interface paths {
         put?: never;
         /**
          * Ask about a result or a product
-         * @description Asks about a result: 1 credit and one chat message; a failed reply is refunded. At most once per operation. REST: POST /api/chat.
+         * @description Asks about a result: 1 credit and one chat message; a failed reply is refunded. At most once per operation. Honours Idempotency-Key: a replay answers the same reply, without a second charge or model call. REST: POST /api/chat.
          *
          *     GraphQL: the `SendChatMessage` operation (mutation `sendChatMessage`).
          */
@@ -106,7 +106,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Creates an API key (signed-in session; Business and Enterprise plans). REST: POST /api/keys.
+         * @description Creates an API key (signed-in session; Business and Enterprise plans). Honours Idempotency-Key: a replay answers the same key without its secret. REST: POST /api/keys.
          *
          *     GraphQL: the `CreateApiKey` operation (mutation `createApiKey`).
          */
@@ -238,7 +238,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a member
-         * @description Offers a seat to an e-mail address (signed-in session); PLAN_LIMIT_REACHED when every seat is taken. REST: POST /api/members/invitations.
+         * @description Offers a seat to an e-mail address (signed-in session); PLAN_LIMIT_REACHED when every seat is taken. Honours Idempotency-Key. REST: POST /api/members/invitations.
          *
          *     GraphQL: the `InviteMember` operation (mutation `inviteMember`).
          */
@@ -486,7 +486,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook (its secret is shown once)
-         * @description Creates a webhook (at most 10 per account). REST: POST /api/webhooks (201).
+         * @description Creates a webhook (at most 10 per account). Honours Idempotency-Key: a replay answers the same webhook. REST: POST /api/webhooks (201).
          *
          *     GraphQL: the `CreateWebhook` operation (mutation `createWebhook`).
          */
@@ -620,7 +620,74 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "score.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * score.completed: A score finished
+         * @description Sent when a score of the account completes (the default subscription of a new webhook). Read the whole result with `GET /api/score/{id}`.
+         *
+         *     Delivered as the Standard Webhooks specification says: verify `webhook-signature` before trusting the body, answer 2xx within 10 seconds, and use `webhook-id` to drop a copy you have already handled (delivery is at least once: 8 attempts over about 28 hours).
+         */
+        post: operations["scoreCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.changed: The account's plan changed
+         * @description Sent when a checkout, a renewal or a cancellation changes the account's plan.
+         *
+         *     Delivered as the Standard Webhooks specification says: verify `webhook-signature` before trusting the body, answer 2xx within 10 seconds, and use `webhook-id` to drop a copy you have already handled (delivery is at least once: 8 attempts over about 28 hours).
+         */
+        post: operations["subscriptionChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test: A test event
+         * @description Sent to one webhook on request (`POST /api/webhooks/{id}/test`); not a kind a webhook subscribes to.
+         *
+         *     Delivered as the Standard Webhooks specification says: verify `webhook-signature` before trusting the body, answer 2xx within 10 seconds, and use `webhook-id` to drop a copy you have already handled (delivery is at least once: 8 attempts over about 28 hours).
+         */
+        post: operations["webhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A programmatic credential of the account (Business and Enterprise plans). Its secret is never shown again after creation. */
@@ -743,8 +810,8 @@ export interface components {
         CreatedApiKey: {
             /** @description The key. */
             key: components["schemas"]["ApiKey"];
-            /** @description The secret to send as 'Authorization: Bearer <secret>'. Store it now: it is not stored readable. */
-            secret: string;
+            /** @description The secret to send as 'Authorization: Bearer <secret>'. Store it now: it is not stored readable. Null in a replay of the creation (same Idempotency-Key): the secret is shown in the first answer only. */
+            secret: string | null;
         };
         /** @description A new (or the already pending) invitation. REST: POST /api/members/invitations (201). */
         CreatedInvitation: {
@@ -799,7 +866,7 @@ export interface components {
                  * @description A stable code; switch on it, not on the message.
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED" | "AUTH_REQUIRED" | "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "DELIVERY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED" | "AUTH_REQUIRED" | "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS" | "DELIVERY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
                 /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
                 docUrl: string;
                 /** @description What went wrong, safe to show. */
@@ -1194,6 +1261,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
                 /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
                 "Pms-Version"?: "2026-11-01";
             };
@@ -1214,6 +1283,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -1342,6 +1413,41 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
                             docUrl: string;
                             /** @description What went wrong, safe to show. */
@@ -1531,6 +1637,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
                 /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
                 "Pms-Version"?: "2026-11-01";
             };
@@ -1555,11 +1663,13 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -1734,6 +1844,41 @@ export interface operations {
                     };
                 };
             };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
@@ -1805,9 +1950,9 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -1934,6 +2079,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2128,6 +2277,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2485,6 +2638,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2630,6 +2787,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2734,6 +2895,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
                 /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
                 "Pms-Version"?: "2026-11-01";
             };
@@ -2752,6 +2915,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2880,6 +3045,41 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
                             docUrl: string;
                             /** @description What went wrong, safe to show. */
@@ -3455,6 +3655,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3722,6 +3926,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4124,6 +4332,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4269,6 +4481,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4735,6 +4951,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
                 /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
                 "Pms-Version"?: "2026-11-01";
             };
@@ -4753,6 +4971,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4881,6 +5101,41 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
                             docUrl: string;
                             /** @description What went wrong, safe to show. */
@@ -5453,6 +5708,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5649,6 +5908,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5753,7 +6016,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to 255 visible ASCII characters. */
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
                 /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
                 "Pms-Version"?: "2026-11-01";
@@ -5775,11 +6038,13 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -5824,14 +6089,18 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds until the job is worth reading again, estimated from where it stands (1 to 30); following it over graphql-ws needs no polling. */
+                    "Retry-After": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6010,11 +6279,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_CONFLICT` */
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6028,7 +6299,7 @@ export interface operations {
                              * @description A stable code; switch on it, not on the message.
                              * @enum {string}
                              */
-                            code: "IDEMPOTENCY_CONFLICT";
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
                             docUrl: string;
                             /** @description What went wrong, safe to show. */
@@ -6114,9 +6385,9 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -6554,6 +6825,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6732,6 +7007,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -6858,6 +7137,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7105,6 +7388,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7209,7 +7496,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to 255 visible ASCII characters. */
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
                 /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
                 "Pms-Version"?: "2026-11-01";
@@ -7231,11 +7518,13 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -7290,14 +7579,18 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds until the job is worth reading again, estimated from where it stands (1 to 30); following it over graphql-ws needs no polling. */
+                    "Retry-After": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7476,11 +7769,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_CONFLICT` */
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7494,7 +7789,7 @@ export interface operations {
                              * @description A stable code; switch on it, not on the message.
                              * @enum {string}
                              */
-                            code: "IDEMPOTENCY_CONFLICT";
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
                             docUrl: string;
                             /** @description What went wrong, safe to show. */
@@ -7580,9 +7875,9 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -7688,7 +7983,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same body within 24 hours answers the first request's job instead of scoring (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT. 1 to 255 visible ASCII characters. */
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
                 /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
                 "Pms-Version"?: "2026-11-01";
@@ -7710,11 +8005,13 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -7759,14 +8056,18 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds until the job is worth reading again, estimated from where it stands (1 to 30); following it over graphql-ws needs no polling. */
+                    "Retry-After": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7945,11 +8246,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description `IDEMPOTENCY_CONFLICT` */
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7963,7 +8266,7 @@ export interface operations {
                              * @description A stable code; switch on it, not on the message.
                              * @enum {string}
                              */
-                            code: "IDEMPOTENCY_CONFLICT";
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
                             /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
                             docUrl: string;
                             /** @description What went wrong, safe to show. */
@@ -8049,9 +8352,9 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -8175,6 +8478,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8320,6 +8627,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8437,6 +8748,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8582,6 +8897,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8699,6 +9018,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8844,6 +9167,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8948,6 +9275,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
                 /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
                 "Pms-Version"?: "2026-11-01";
             };
@@ -8968,8 +9297,14 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9133,6 +9468,41 @@ export interface operations {
                     };
                 };
             };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
@@ -9204,6 +9574,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -9324,6 +9698,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9505,6 +9883,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -9625,6 +10007,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9867,6 +10253,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -9998,6 +10388,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -10245,6 +10639,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -10370,6 +10768,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -10548,6 +10950,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -10670,9 +11076,9 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -10954,9 +11360,9 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -11078,6 +11484,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -11345,6 +11755,10 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -11465,9 +11879,9 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
@@ -11716,9 +12130,9 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
-                    /** @description What is left of it: `"score";r=2;t=41` (r requests left for the next t seconds). */
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
-                    /** @description The limit that applies, per draft-ietf-httpapi-ratelimit-headers: `"score";q=5;w=60` (quota q per window of w seconds). */
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
@@ -11820,6 +12234,170 @@ export interface operations {
             };
         };
     };
+    scoreCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part of the webhook's `whsec_` secret. For 24 hours after a rotation, two signatures separated by a space (new and old secret): accept either. */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse one far from your clock (replayed traffic). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @enum {string} */
+                        framework: "maturity" | "product";
+                        /** @description Null on events recorded before it was sent. */
+                        frameworkVersion: string | null;
+                        /** @description The result's id. */
+                        id: string;
+                        /** @description The product of a product score, else null. */
+                        productId: string | null;
+                        /** @description The result's public share page. */
+                        shareUrl: string;
+                        /** @description The maturity stage of the total. */
+                        stageName: string;
+                        totalScore: number;
+                        /** @description The address scored. */
+                        url: string;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "score.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; its body is kept (4 KiB) in the delivery log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook at once and sends it nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    subscriptionChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part of the webhook's `whsec_` secret. For 24 hours after a rotation, two signatures separated by a space (new and old secret): accept either. */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse one far from your clock (replayed traffic). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        accountId: string;
+                        /** Format: date-time */
+                        effectiveAt: string;
+                        /** @enum {string} */
+                        plan: "free" | "pro" | "business" | "enterprise";
+                        /** @enum {string} */
+                        previousPlan: "free" | "pro" | "business" | "enterprise";
+                        /** @enum {string} */
+                        reason: "checkout" | "subscription_updated" | "subscription_cancelled";
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "subscription.changed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; its body is kept (4 KiB) in the delivery log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook at once and sends it nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part of the webhook's `whsec_` secret. For 24 hours after a rotation, two signatures separated by a space (new and old secret): accept either. */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse one far from your clock (replayed traffic). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        message: string;
+                        webhookId: string;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "webhook.test";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; its body is kept (4 KiB) in the delivery log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook at once and sends it nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }
 
 /** Each error code's HTTP status, as the document's error responses answer it. */
@@ -11831,6 +12409,7 @@ export const errorStatus = {
     DELIVERY_IN_PROGRESS: 409,
     FORBIDDEN: 403,
     IDEMPOTENCY_CONFLICT: 409,
+    IDEMPOTENCY_IN_PROGRESS: 409,
     INTERNAL: 500,
     INVALID_URL: 400,
     NOT_FOUND: 404,

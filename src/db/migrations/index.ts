@@ -17,6 +17,7 @@ import { DeliveryAttemptLimit1765200000000 } from "./1765200000000-delivery-atte
 import { WebhookFairShare1765220000000 } from "./1765220000000-webhook-fair-share.js";
 import { RefundTime1765240000000 } from "./1765240000000-refund-time.js";
 import { AccountApiVersion1765300000000 } from "./1765300000000-account-api-version.js";
+import { IdempotentCreations1765320000000 } from "./1765320000000-idempotent-creations.js";
 
 /** Applied in this order at start; never edit one that has shipped, add a new one. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   WebhookFairShare1765220000000,
   RefundTime1765240000000,
   AccountApiVersion1765300000000,
+  IdempotentCreations1765320000000,
 ];

@@ -1,4 +1,6 @@
-import { Arg, Authorized, ID, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
+import { idempotentCall, type GraphQLContext } from "../../graphql/context.js";
+import type { IdempotentRequests } from "../idempotency/idempotent-requests.js";
 import {
   CurrentMember,
   SessionMember,
@@ -10,7 +12,10 @@ import { CreatedInvitation, InvitationType, InviteMemberInput, MemberList, Membe
 
 @Resolver(() => MemberType)
 export class MembersResolver {
-  constructor(private readonly service: MembersService) {}
+  constructor(
+    private readonly service: MembersService,
+    private readonly idempotency: IdempotentRequests,
+  ) {}
 
   @Authorized()
   @Query(() => MemberList, { description: "The account's members and pending invitations. REST: GET /api/members." })
@@ -21,13 +26,27 @@ export class MembersResolver {
   @Authorized("session")
   @Mutation(() => CreatedInvitation, {
     description:
-      "Offers a seat to an e-mail address (signed-in session); PLAN_LIMIT_REACHED when every seat is taken. REST: POST /api/members/invitations.",
+      "Offers a seat to an e-mail address (signed-in session); PLAN_LIMIT_REACHED when every seat is taken. Honours Idempotency-Key. REST: POST /api/members/invitations.",
   })
   async inviteMember(
     @Arg("input", () => InviteMemberInput, { description: "Who to invite." }) input: InviteMemberInput,
     @SessionMember() member: MemberBySession,
+    @Ctx() context: GraphQLContext,
   ): Promise<CreatedInvitation> {
-    return { invitation: await this.service.invite(member.accountId, member.userId, input.email) };
+    const invitation = await this.idempotency.once(
+      idempotentCall(context),
+      member.accountId,
+      "invitation.create",
+      { email: input.email },
+      {
+        run: async () => {
+          const invited = await this.service.invite(member.accountId, member.userId, input.email);
+          return { answer: invited, resourceId: invited.id };
+        },
+        replay: (id) => this.service.invitation(member.accountId, id),
+      },
+    );
+    return { invitation };
   }
 
   @Authorized("session")

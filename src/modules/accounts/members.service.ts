@@ -72,6 +72,14 @@ export class MembersService {
     });
   }
 
+  /** The invitation an idempotent request made, for its replay: NOT_FOUND once it was accepted or cancelled. */
+  async invitation(accountId: string, id: string): Promise<InvitationView> {
+    const invitation = isUuid(id) ? await this.invitations.findPendingById(accountId, id) : null;
+    if (!invitation)
+      throw new AppError("NOT_FOUND", "The invitation this Idempotency-Key created is no longer pending.");
+    return invitationView(invitation);
+  }
+
   async cancelInvitation(accountId: string, id: string): Promise<InvitationView> {
     const invitation = isUuid(id) ? await this.invitations.findPendingById(accountId, id) : null;
     if (!invitation) throw new AppError("NOT_FOUND", "No such invitation.");

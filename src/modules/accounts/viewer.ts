@@ -2,6 +2,7 @@ import type { Transaction } from "../../db/transaction.js";
 import { AppError } from "../../errors.js";
 import { actionCostTenths } from "../billing/plans.js";
 import type { CreditLedger, LedgerOptions } from "../billing/ledger.service.js";
+import { apiCallAllowanceHeaders } from "../billing/rate-limit/rate-limit-headers.js";
 import type { AccountsService } from "./accounts.service.js";
 import type { ApiKeysService } from "./api-keys/api-keys.service.js";
 import type { SessionVerifier } from "./session/session-verifier.js";
@@ -77,10 +78,26 @@ export class Authenticator {
     return { kind: "member", ...member, via: "session" };
   }
 
-  /** One API call for a key-authenticated viewer (nothing for others), optionally inside the caller's transaction. */
-  async chargeApiCall(viewer: Viewer, requestId: string, options: LedgerOptions = {}): Promise<void> {
-    if (viewer.kind !== "member" || viewer.via !== "api_key") return;
-    await this.ledger.spend(viewer.accountId, "api_call", actionCostTenths.api_call, `request:${requestId}`, options);
+  /**
+   * One API call for a key-authenticated viewer (nothing for others), optionally inside
+   * the caller's transaction. Answers the RateLimit headers of the monthly allowance
+   * after this call, from the count the charge itself wrote (undefined: nothing charged,
+   * or no ceiling).
+   */
+  async chargeApiCall(
+    viewer: Viewer,
+    requestId: string,
+    options: LedgerOptions = {},
+  ): Promise<Record<string, string> | undefined> {
+    if (viewer.kind !== "member" || viewer.via !== "api_key") return undefined;
+    const spent = await this.ledger.spendCounted(
+      viewer.accountId,
+      "api_call",
+      actionCostTenths.api_call,
+      `request:${requestId}`,
+      options,
+    );
+    return apiCallAllowanceHeaders(spent, new Date());
   }
 }
 

@@ -96,9 +96,14 @@ export class CreditBalanceRepository {
    * The common charge in one statement: decrements the cycle's existing row and
    * writes the plan-bucket spend entry, only if the row holds the full grant, the
    * count is under the ceiling, plan credits cover the cost (or are unlimited) and
-   * the plan and anchor are unchanged. Empty (nothing written) when any fails.
+   * the plan and anchor are unchanged. Empty (nothing written) when any fails; else
+   * the entry and the action's count in the cycle after this charge, as the UPDATE
+   * left it (no second read).
    */
-  async chargePlan(tx: Transaction | null, charge: PlanCharge): Promise<CreditEntry[]> {
+  async chargePlan(
+    tx: Transaction | null,
+    charge: PlanCharge,
+  ): Promise<{ entries: CreditEntry[]; count: number | undefined }> {
     const column = countColumns[charge.action];
     const rows = (await this.on(tx).query(
       `WITH "charged" AS (
@@ -108,10 +113,12 @@ export class CreditBalanceRepository {
             AND ($5::boolean OR "plan_balance" >= $3) AND ($6::integer IS NULL OR "${column}" < $6)
             -- the plan and cycle this charge was priced on are still the account's
             AND EXISTS (SELECT 1 FROM "accounts" WHERE "id" = $1 AND "plan" = $9 AND "billing_cycle_anchor" = $10::timestamptz)
-          RETURNING "account_id")
-       INSERT INTO "credit_entries" ("account_id", "kind", "bucket", "amount_tenths", "action", "reference", "cycle_start")
-       SELECT "account_id", 'spend', 'plan', -$3::integer, $7, $8, $2 FROM "charged"
-       RETURNING ${ENTRY_COLUMNS}`,
+          RETURNING "account_id", "${column}" AS "count"),
+       "entry" AS (
+         INSERT INTO "credit_entries" ("account_id", "kind", "bucket", "amount_tenths", "action", "reference", "cycle_start")
+         SELECT "account_id", 'spend', 'plan', -$3::integer, $7, $8, $2 FROM "charged"
+         RETURNING ${ENTRY_COLUMNS})
+       SELECT "entry".*, "charged"."count" AS "action_count" FROM "entry", "charged"`,
       [
         charge.accountId,
         charge.cycleStart,
@@ -124,8 +131,8 @@ export class CreditBalanceRepository {
         charge.planId,
         charge.anchorText,
       ],
-    )) as RawEntry[];
-    return rows.map(entryOfRow);
+    )) as Array<RawEntry & { action_count: number }>;
+    return { entries: rows.map(entryOfRow), count: rows[0]?.action_count };
   }
 
   /**

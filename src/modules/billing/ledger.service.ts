@@ -33,6 +33,17 @@ interface CycleAccount {
   readonly cycle: BillingCycle;
 }
 
+/** A charge written, with where the action's monthly count stands after it. */
+export interface CountedSpend {
+  readonly entries: CreditEntry[];
+  /** The action's count in the current cycle, this charge included. */
+  readonly count: number;
+  /** The plan's monthly ceiling of the action, or null when it has none. */
+  readonly limit: number | null;
+  /** The cycle the count belongs to: it starts again at its end. */
+  readonly cycle: BillingCycle;
+}
+
 const actionNouns: Record<BillableAction, string> = { score: "scores", chat: "chat messages", api_call: "API calls" };
 
 /**
@@ -77,31 +88,43 @@ export class CreditLedger {
     reference: string | null,
     options: LedgerOptions = {},
   ): Promise<CreditEntry[]> {
+    return (await this.spendCounted(accountId, action, costTenths, reference, options)).entries;
+  }
+
+  /**
+   * `spend`, also answering the action's count after this charge, its ceiling and the
+   * cycle's end (the API-call allowance's RateLimit headers): the count is the one the
+   * charge's own statement wrote, so knowing it costs no further read or lock.
+   */
+  async spendCounted(
+    accountId: string,
+    action: BillableAction,
+    costTenths: number,
+    reference: string | null,
+    options: LedgerOptions = {},
+  ): Promise<CountedSpend> {
     if (!Number.isSafeInteger(costTenths) || costTenths <= 0)
       throw new RangeError(`costTenths must be a positive integer, got ${costTenths}`);
     if (!options.manager) {
       // On its own (an API call's charge), the common case is one autocommit statement: the row lock
       // lasts for the statement and its commit inside the server, with no round trip to this process
       // in between (a busy event loop would otherwise stretch every lock hold of the account).
-      const charged = await this.spendFromPlan(
-        null,
-        await this.readAccount(null, accountId),
-        action,
-        costTenths,
-        reference,
-      );
+      const account = await this.readAccount(null, accountId);
+      const charged = await this.spendFromPlan(null, account, action, costTenths, reference);
       if (charged) {
         this.onSpent(action, costTenths);
-        return charged;
+        return counted(account, action, charged);
       }
     }
-    const entries = await this.inTransaction(options.manager, async (tx) => {
+    const spent = await this.inTransaction(options.manager, async (tx) => {
       const account = await this.readAccount(tx, accountId);
-      const charged = await this.spendFromPlan(tx, account, action, costTenths, reference);
-      return charged ?? this.spendSplit(tx, account, action, costTenths, reference);
+      const charged =
+        (await this.spendFromPlan(tx, account, action, costTenths, reference)) ??
+        (await this.spendSplit(tx, account, action, costTenths, reference));
+      return counted(account, action, charged);
     });
     this.onSpent(action, costTenths);
-    return entries;
+    return spent;
   }
 
   /**
@@ -271,7 +294,7 @@ export class CreditLedger {
     action: BillableAction,
     costTenths: number,
     reference: string | null,
-  ): Promise<CreditEntry[] | undefined> {
+  ): Promise<{ entries: CreditEntry[]; count: number } | undefined> {
     const { plan, cycle } = account;
     const quota = plan.quotas[action];
     const charged = await this.balances.chargePlan(tx, {
@@ -286,7 +309,9 @@ export class CreditLedger {
       planId: plan.id,
       anchorText: account.anchorText,
     });
-    return charged.length > 0 ? charged : undefined;
+    return charged.entries.length > 0 && charged.count !== undefined
+      ? { entries: charged.entries, count: charged.count }
+      : undefined;
   }
 
   /**
@@ -300,7 +325,7 @@ export class CreditLedger {
     action: BillableAction,
     costTenths: number,
     reference: string | null,
-  ): Promise<CreditEntry[]> {
+  ): Promise<{ entries: CreditEntry[]; count: number }> {
     const { plan, cycle } = account;
     const row = await this.openCycle(tx, account);
     const quota = plan.quotas[action];
@@ -334,7 +359,7 @@ export class CreditLedger {
     const entries = [entryOf(account.id, cycle.start, "spend", "plan", debit(fromPlan), action, reference)];
     if (fromPack > 0)
       entries.push(entryOf(account.id, cycle.start, "spend", "pack", debit(fromPack), action, reference));
-    return this.entries.append(tx, entries);
+    return { entries: await this.entries.append(tx, entries), count: count + 1 };
   }
 
   /**
@@ -356,4 +381,12 @@ export class CreditLedger {
     await this.entries.append(tx, [entryOf(account.id, account.cycle.start, "grant", "plan", missing, null, null)]);
     return { ...row, plan_granted: String(monthly), plan_balance: String(Number(row.plan_balance) + missing) };
   }
+}
+
+function counted(
+  account: CycleAccount,
+  action: BillableAction,
+  charged: { entries: CreditEntry[]; count: number },
+): CountedSpend {
+  return { ...charged, limit: account.plan.quotas[action].limit, cycle: account.cycle };
 }

@@ -37,6 +37,13 @@ export class ChatRepository {
     return messages.save(messages.create({ conversationId, role: "assistant", content, citations: [...citations] }));
   }
 
+  /** A message of one of the account's conversations, or null. */
+  async findMessageOfAccount(accountId: string, id: string): Promise<ChatMessage | null> {
+    const message = await this.dataSource.getRepository(ChatMessage).findOneBy({ id });
+    if (!message) return null;
+    return (await this.findConversationOfAccount(accountId, message.conversationId)) ? message : null;
+  }
+
   /** The conversation's messages, newest first, keyset-paginated. */
   pageOfMessages(
     conversationId: string,

@@ -1,7 +1,8 @@
-import { Arg, Args, Authorized, ID, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
+import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
 import { AppError } from "../../errors.js";
 import type { ChatReplyEvent } from "./chat.service.js";
-import type { GraphQLContext } from "../../graphql/context.js";
+import { idempotentCall, type GraphQLContext } from "../../graphql/context.js";
+import type { IdempotentRequests } from "../idempotency/idempotent-requests.js";
 import { CurrentMember, currentViewer, type Member } from "../../graphql/decorators/current-member.js";
 import { WordedPageArgs } from "../../graphql/page.args.js";
 import type { ChatService } from "./chat.service.js";
@@ -9,19 +10,35 @@ import { ChatAnswerType, ChatReplyEventType, ConversationType, SendChatMessageIn
 
 @Resolver()
 export class ChatResolver {
-  constructor(private readonly chat: ChatService) {}
+  constructor(
+    private readonly chat: ChatService,
+    private readonly idempotency: IdempotentRequests,
+  ) {}
 
   @Authorized()
   @Mutation(() => ChatAnswerType, {
     description:
-      "Asks about a result: 1 credit and one chat message; a failed reply is refunded. At most once per operation. REST: POST /api/chat.",
+      "Asks about a result: 1 credit and one chat message; a failed reply is refunded. At most once per operation. Honours Idempotency-Key: a replay answers the same reply, without a second charge or model call. REST: POST /api/chat.",
   })
   async sendChatMessage(
     @Arg("input", () => SendChatMessageInput, { description: "The message and what it is about." })
     input: SendChatMessageInput,
     @CurrentMember() member: Member,
+    @Ctx() context: GraphQLContext,
   ): Promise<ChatAnswerType> {
-    const answer = await this.chat.send(member, input);
+    const request = {
+      message: input.message,
+      resultId: input.resultId,
+      productId: input.productId,
+      conversationId: input.conversationId,
+    };
+    const answer = await this.idempotency.once(idempotentCall(context), member.accountId, "chat.send", request, {
+      run: async () => {
+        const sent = await this.chat.send(member, input);
+        return { answer: sent, resourceId: sent.reply.id };
+      },
+      replay: (id) => this.chat.answered(member, id),
+    });
     return { conversationId: answer.conversationId, reply: answer.reply, usage: answer.usage };
   }
 

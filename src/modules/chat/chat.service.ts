@@ -168,6 +168,21 @@ export class ChatService {
     );
   }
 
+  /**
+   * The answer of a chat an idempotent request sent, for its replay: the stored reply,
+   * read back (no model call, no charge).
+   */
+  async answered(viewer: Viewer, replyId: string): Promise<ChatAnswer> {
+    const member = requireMember(viewer);
+    const reply = isUuid(replyId) ? await this.chats.findMessageOfAccount(member.accountId, replyId) : null;
+    if (!reply) throw new AppError("NOT_FOUND", "The reply this Idempotency-Key was answered with is gone.");
+    return {
+      conversationId: reply.conversationId,
+      reply,
+      usage: { credits: tenthsToCredits(actionCostTenths.chat) },
+    };
+  }
+
   /** A conversation of the account, its messages newest first, keyset-paginated. */
   async conversation(viewer: Viewer, id: string, limit: number | null | undefined, cursor: string | undefined) {
     const member = requireMember(viewer);

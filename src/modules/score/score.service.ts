@@ -12,15 +12,19 @@ import { memberSubject, type RateLimiter } from "../billing/rate-limit/rate-limi
 import { normalizeInputUrl } from "../crawl/url.js";
 import { clientNetwork } from "../../net/client-network.js";
 import type { ProductsService } from "../products/products.service.js";
-import { IdempotencyKeyRepository } from "./idempotency-key.repository.js";
-import { idempotencyKeyDigest, openClaimToken, sealClaimToken } from "./idempotency-seal.js";
+import { openClaimToken, sealClaimToken } from "../idempotency/idempotency-seal.js";
+import {
+  IDEMPOTENT_REPLAYED_HEADER,
+  idempotencyClaim,
+  type IdempotencyClaim,
+  type IdempotentRequests,
+} from "../idempotency/idempotent-requests.js";
 import type { ScoreJob, ScoreKind } from "./score-job.entity.js";
 import type { ScoreJobRepository } from "./score-job.repository.js";
 import { isTerminal, type JobQueue, type ProgressBus, type ScoreProgress } from "./score-progress.js";
 
-import { MAX_CONTEXT_LENGTH, MAX_IDEMPOTENCY_KEY_LENGTH as MAX_IDEMPOTENCY_KEY, MAX_URL_LENGTH } from "../../limits.js";
-/** Idempotency keys are remembered this long (docs/api.md §3: a replay within 24 h). */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+import { MAX_CONTEXT_LENGTH, MAX_URL_LENGTH } from "../../limits.js";
+export { IDEMPOTENCY_WINDOW_MS } from "../idempotency/idempotent-requests.js";
 
 export interface ScoreRequest {
   readonly kind: ScoreKind;
@@ -48,10 +52,8 @@ interface Admitted {
   readonly context: string | null;
   /** The requester's network (an address, or an IPv6 /64): what anonymous callers are counted by. */
   readonly network: string;
-  /** Whose keys these are: the account, or `ip:<network>`. */
-  readonly scope: string;
-  readonly key: string | undefined;
-  readonly requestHash: string;
+  /** The request's idempotency identity, when it sent a key (scoped to the account, or `ip:<network>`). */
+  readonly claim: IdempotencyClaim | undefined;
 }
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
@@ -69,7 +71,7 @@ export class ScoreService {
 
   constructor(
     private readonly jobs: ScoreJobRepository,
-    private readonly idempotencyKeys: IdempotencyKeyRepository,
+    private readonly idempotency: IdempotentRequests,
     private readonly transactions: Transactions,
     private readonly accounts: AccountRepository,
     private readonly ledger: CreditLedger,
@@ -79,7 +81,6 @@ export class ScoreService {
     private readonly queue: JobQueue,
     private readonly bus: ProgressBus,
     private readonly logger: Pick<Logger, "warn">,
-    private readonly clock: () => Date = () => new Date(),
     /** Refuses at once an address the crawl would refuse without DNS (the crawler's address guard). */
     private readonly checkAddress: (url: URL) => void = () => undefined,
   ) {}
@@ -90,14 +91,14 @@ export class ScoreService {
    */
   async start(caller: ScoreCaller, request: ScoreRequest): Promise<StartedJob> {
     const admitted = this.admit(caller, request);
-    if (admitted.key) {
+    if (admitted.claim) {
       const replay = await this.replay(caller, admitted);
       if (replay) return replay;
     }
     // With a key, layer 1 runs once the key is this request's (in `reserve`): concurrent retries of one
     // request then wait for the first and replay it, instead of each spending a slot (or, anonymous,
     // being refused the hour's one score that the first request is using).
-    if (!admitted.key) await this.limit(caller, admitted);
+    if (!admitted.claim) await this.limit(caller, admitted);
 
     const claimToken = caller.viewer.kind === "anonymous" ? `clm_${randomBytes(24).toString("base64url")}` : null;
     let job: ScoreJob;
@@ -110,7 +111,7 @@ export class ScoreService {
       });
     } catch (error) {
       // A concurrent request with the same key committed first: answer its job.
-      if (admitted.key && IdempotencyKeyRepository.isTaken(error)) {
+      if (admitted.claim && this.idempotency.isTaken(error)) {
         const replay = await this.replay(caller, admitted);
         if (replay) return replay;
       }
@@ -137,15 +138,15 @@ export class ScoreService {
     // Anonymous callers are counted by network (an IPv6 /64), not by address.
     const network = clientNetwork(caller.clientIp);
     const scope = viewer.kind === "member" ? viewer.accountId : `ip:${network}`;
-    const key = validIdempotencyKey(caller.idempotencyKey);
-    const requestHash = hashToken(JSON.stringify([request.kind, url.href, context]));
-    return { kind: request.kind, url, context, network, scope, key, requestHash };
+    const claim = idempotencyClaim(scope, caller.idempotencyKey, request.kind, [request.kind, url.href, context]);
+    return { kind: request.kind, url, context, network, claim };
   }
 
   /** The job a stored key names, when this request's key was used before (undefined: it was not). */
   private async replay(caller: ScoreCaller, admitted: Admitted): Promise<StartedJob | undefined> {
-    const replay = await this.findReplay(admitted.scope, admitted.key!, admitted.kind, admitted.requestHash);
+    const replay = await this.findReplay(admitted.claim!);
     if (!replay) return undefined;
+    caller.setHeaders({ [IDEMPOTENT_REPLAYED_HEADER]: "true" });
     // A replay spends no slot, but says where the caller stands, as any answer of a limited route does.
     const { viewer } = caller;
     const headers =
@@ -180,17 +181,15 @@ export class ScoreService {
     jobId: string,
     claimToken: string | null,
   ): Promise<void> {
-    const { key, scope } = admitted;
-    if (!key) return;
+    const { claim } = admitted;
+    if (!claim) return;
     // First, so a concurrent request with the same key waits here (holding nothing else) and then replays.
-    await this.idempotencyKeys.reserve(tx, {
-      scope,
-      key: idempotencyKeyDigest(key),
-      operation: admitted.kind,
-      requestHash: admitted.requestHash,
+    await this.idempotency.reserve(
+      tx,
+      claim,
       jobId,
-      sealedClaimToken: claimToken ? sealClaimToken(claimToken, scope, key) : null,
-    });
+      claimToken ? sealClaimToken(claimToken, claim.scope, claim.key) : null,
+    );
     // A refusal rolls the key back with everything else: a later retry with it is a first request.
     await this.limit(caller, admitted);
   }
@@ -311,32 +310,18 @@ export class ScoreService {
 
   /** Forgets idempotency keys older than the window; returns how many went. */
   async purgeIdempotencyKeys(): Promise<number> {
-    return this.idempotencyKeys.purgeCreatedBefore(new Date(this.clock().getTime() - IDEMPOTENCY_WINDOW_MS));
+    return this.idempotency.purge();
   }
 
   /** The first answer of a key used within the window with the same request; a different request is a conflict. */
-  private async findReplay(
-    scope: string,
-    key: string,
-    kind: ScoreKind,
-    requestHash: string,
-  ): Promise<StartedJob | undefined> {
-    const cutoff = new Date(this.clock().getTime() - IDEMPOTENCY_WINDOW_MS);
-    const digest = idempotencyKeyDigest(key);
-    const record = await this.idempotencyKeys.find(scope, digest);
-    if (!record || record.createdAt < cutoff) {
-      if (record) await this.idempotencyKeys.forget(scope, digest);
-      return undefined;
-    }
-    if (record.operation !== kind || record.requestHash !== requestHash) {
-      throw new AppError(
-        "IDEMPOTENCY_CONFLICT",
-        "This Idempotency-Key was used with a different request in the last 24 hours.",
-      );
-    }
-    const job = await this.job(record.jobId);
+  private async findReplay(claim: IdempotencyClaim): Promise<StartedJob | undefined> {
+    const record = await this.idempotency.recorded(claim);
+    // A scoring key is reserved with its job, in the job's transaction: a record always names one.
+    if (!record?.resourceId) return undefined;
+    const job = await this.job(record.resourceId);
     // The same token the first answer carried, whichever process answered it.
-    const claimToken = record.sealedClaimToken === null ? null : openClaimToken(record.sealedClaimToken, scope, key);
+    const claimToken =
+      record.sealedClaimToken === null ? null : openClaimToken(record.sealedClaimToken, claim.scope, claim.key);
     if (claimToken === undefined)
       this.logger.warn({ jobId: job.id }, "an idempotency record's claim token did not open with its key");
     return { job, claimToken: claimToken ?? null };
@@ -358,15 +343,4 @@ function validContext(input: unknown): string | null {
     throw new AppError("VALIDATION_FAILED", `context: must be at most ${MAX_CONTEXT_LENGTH} characters`);
   const trimmed = input.trim();
   return trimmed === "" ? null : trimmed;
-}
-
-function validIdempotencyKey(key: string | undefined): string | undefined {
-  if (key === undefined) return undefined;
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new AppError(
-      "VALIDATION_FAILED",
-      `Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY} visible ASCII characters`,
-    );
-  }
-  return key;
 }

@@ -25,7 +25,8 @@ import { OutboxRetentionRepository } from "../../events/outbox-retention.reposit
 import { progressStream } from "./progress-stream.js";
 import { RedisProgressBus } from "./redis-progress-bus.js";
 import { StoredProgressBus } from "./stored-progress-bus.js";
-import { IdempotencyKeyRepository } from "./idempotency-key.repository.js";
+import { IdempotencyKeyRepository } from "../idempotency/idempotency-key.repository.js";
+import { IdempotentRequests } from "../idempotency/idempotent-requests.js";
 import { ScoreJobRepository } from "./score-job.repository.js";
 import { ScoreJobRunner } from "./score-job.runner.js";
 import type { JobQueue, ProgressBus, ScoreProgressStreams } from "./score-progress.js";
@@ -48,6 +49,7 @@ export interface ScoringRuntime {
   readonly results: ScoreResultsService;
   readonly products: ProductsService;
   readonly limiter: RateLimiter;
+  readonly idempotency: IdempotentRequests;
   readonly runner: ScoreJobRunner;
   readonly bus: ProgressBus;
   readonly streams: ScoreProgressStreams;
@@ -157,10 +159,10 @@ export function createScoringRuntime(deps: {
   );
   const products = new ProductsService(productRows, accounts);
   const results = new ScoreResultsService(resultRows, transactions);
-  const idempotencyKeys = new IdempotencyKeyRepository(dataSource);
+  const idempotency = new IdempotentRequests(new IdempotencyKeyRepository(dataSource), logger);
   const scores = new ScoreService(
     jobs,
-    idempotencyKeys,
+    idempotency,
     transactions,
     accounts,
     ledger,
@@ -170,7 +172,6 @@ export function createScoringRuntime(deps: {
     queue,
     bus,
     logger,
-    undefined,
     (url) => crawler.checkAddress(url),
   );
   const maintenance = startMaintenance(
@@ -193,6 +194,8 @@ export function createScoringRuntime(deps: {
     products,
     /** The short-window limits (score here; chat uses the same store). */
     limiter,
+    /** The idempotency store of every POST that creates something (scoring here; the other creations share it). */
+    idempotency,
     runner,
     bus,
     streams,

@@ -2,15 +2,9 @@ import type { CrawlResult, CrawlStats } from "../crawl/crawl.types.js";
 
 /** docs/api.md §1–§3: the scale, the ladder, the 27 dimensions in 6 pillars. */
 
-export const pillarIds = [
-  "market_strategy",
-  "product_experience",
-  "engineering_delivery",
-  "data_ai_economics",
-  "trust_enterprise",
-  "growth_organization",
-] as const;
-export type PillarId = (typeof pillarIds)[number];
+// The pillars are a leaf (src/scale), shared with the installable client.
+import type { PillarId } from "../../scale/pillars.js";
+export { pillarIds, type PillarId } from "../../scale/pillars.js";
 
 export const dimensionIds = [
   "market_intelligence",

@@ -1,5 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
-import { meteredCaller, type GraphQLContext } from "../../graphql/context.js";
+import { idempotentCall, meteredCaller, type GraphQLContext } from "../../graphql/context.js";
+import type { IdempotentRequests } from "../idempotency/idempotent-requests.js";
 import { CurrentMember, type Member } from "../../graphql/decorators/current-member.js";
 import { WordedPageArgs } from "../../graphql/page.args.js";
 import type { WebhooksService } from "./webhooks.service.js";
@@ -18,7 +19,10 @@ const defined = <T>(value: T | null | undefined): T | undefined => (value === nu
 /** Webhooks of the account: a signed-in session or an API key of the account may manage them. */
 @Resolver(() => WebhookType)
 export class WebhooksResolver {
-  constructor(private readonly service: WebhooksService) {}
+  constructor(
+    private readonly service: WebhooksService,
+    private readonly idempotency: IdempotentRequests,
+  ) {}
 
   @Authorized()
   @Query(() => WebhookList, { description: "The account's webhooks. REST: GET /api/webhooks." })
@@ -49,13 +53,22 @@ export class WebhooksResolver {
 
   @Authorized()
   @Mutation(() => WebhookWithSecret, {
-    description: "Creates a webhook (at most 10 per account). REST: POST /api/webhooks (201).",
+    description:
+      "Creates a webhook (at most 10 per account). Honours Idempotency-Key: a replay answers the same webhook. REST: POST /api/webhooks (201).",
   })
   async createWebhook(
     @Arg("input", () => CreateWebhookInput, { description: "Destination and event kinds." }) input: CreateWebhookInput,
     @CurrentMember() member: Member,
+    @Ctx() context: GraphQLContext,
   ): Promise<WebhookWithSecret> {
-    return this.service.create(member.accountId, { url: input.url, events: defined(input.events) });
+    const request = { url: input.url, events: defined(input.events) };
+    return this.idempotency.once(idempotentCall(context), member.accountId, "webhook.create", request, {
+      run: async () => {
+        const created = await this.service.create(member.accountId, request);
+        return { answer: created, resourceId: created.webhook.id };
+      },
+      replay: (id) => this.service.created(member.accountId, id),
+    });
   }
 
   @Authorized()

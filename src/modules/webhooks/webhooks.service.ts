@@ -76,6 +76,18 @@ export class WebhooksService {
     return { webhook: view(webhook), secret };
   }
 
+  /**
+   * The webhook an idempotent creation made, for its replay, with its current signing
+   * secret: the secret is stored to sign deliveries anyway, and anyone holding the
+   * account's credentials could rotate it to read a new one, so a replay reveals
+   * nothing new; without it a caller that lost the first answer could not verify.
+   */
+  async created(accountId: string, id: string): Promise<{ webhook: WebhookView; secret: string }> {
+    const webhook = isUuid(id) ? await this.webhooks.findOfAccount(accountId, id) : null;
+    if (!webhook) throw new AppError("NOT_FOUND", "The webhook this Idempotency-Key created has been deleted.");
+    return { webhook: view(webhook), secret: webhook.secret };
+  }
+
   async list(accountId: string): Promise<WebhookView[]> {
     const rows = await this.webhooks.listOfAccount(accountId, MAX_WEBHOOKS_PER_ACCOUNT);
     return rows.map(view);

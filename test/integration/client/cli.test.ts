@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, request as httpRequest, type ServerResponse } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PmsClient } from "../../../src/client/index.js";
@@ -22,6 +24,7 @@ import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const bin = fileURLToPath(new URL("../../../dist/src/cli/pms.js", import.meta.url));
 if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` (npm test does) first`);
+const noHome = join(tmpdir(), "pms-cli-test-no-home");
 const leader = calibrationSites.find((site) => site.host === "leader.test")!;
 
 /** leader.test, whose home page waits for the gate: the test opens it once the CLI shows its first step. */
@@ -73,7 +76,8 @@ async function pms(
 ): Promise<Run> {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? "", PMS_API_URL: service.url, PMS_API_KEY: apiKey, ...env },
+    // HOME: a folder that does not exist, so no login the machine's user stored (pms login) is read.
+    env: { PATH: process.env.PATH ?? "", HOME: noHome, PMS_API_URL: service.url, PMS_API_KEY: apiKey, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   return collect(child, onOutput);

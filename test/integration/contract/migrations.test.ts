@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DataSource } from "typeorm";
 import { dataSourceFor } from "../../../src/db/database.js";
-import { idempotencyKeyDigest } from "../../../src/modules/score/idempotency-seal.js";
+import { idempotencyKeyDigest } from "../../../src/modules/idempotency/idempotency-seal.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
 
 let database: TestDatabase;

@@ -148,6 +148,12 @@ describe("graphql-ws limits", () => {
       }
       expect(answers.slice(0, MAX_OPERATIONS_PER_WINDOW).every((answer) => answer.includes("NOT_FOUND"))).toBe(true);
       expect(answers.at(-1)).toContain(`At most ${MAX_OPERATIONS_PER_WINDOW} operations may start per 10 s`);
+      // A socket has no Retry-After header: the wait is in the error's extensions, and in its advice.
+      const refused = JSON.parse(answers.at(-1)!) as Array<{ extensions: { retryAfter: number; action: string } }>;
+      const { retryAfter, action } = refused[0]!.extensions;
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(10);
+      expect(action).toBe(`Retry after ${retryAfter} seconds.`);
     } finally {
       await client.dispose();
     }

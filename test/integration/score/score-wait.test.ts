@@ -36,12 +36,17 @@ describe("the scoring wait", () => {
       body: { url: service.siteUrl("slow.test") },
     });
     expect(response.status).toBe(202);
+    // When to look again: estimated from where the job stands, at least a second.
+    const retryAfter = Number(response.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(30);
     const { job } = await response.json();
     expect(job).toMatchObject({
       id: expect.any(String),
       kind: "quick",
       status: expect.stringMatching(/^(queued|crawling)$/),
     });
+    expect(response.headers.get("location")).toBe(`/api/score/jobs/${job.id}`);
 
     const graphql = graphqlClient(service);
     let state: { status: string; resultId: string | null } | undefined;

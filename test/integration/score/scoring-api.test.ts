@@ -476,6 +476,9 @@ describe("Idempotency-Key", () => {
     expect(second.status).toBe(first.status);
     const [a, b] = [await first.json(), await second.json()];
     expect(b).toEqual(a);
+    // Only the replay says it is one.
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
     // The replay spent no slot, and still says where the caller stands.
     const remaining = (response: Response) => /;r=(\d+);/.exec(response.headers.get("ratelimit") ?? "")?.[1];
     expect(second.headers.get("ratelimit-policy")).toMatch(/^"score";q=5;w=60/);
@@ -502,6 +505,7 @@ describe("Idempotency-Key", () => {
       { cookie: fay.cookie, headers },
     );
     expect(replayed.data!.score.result.id).toBe(a.id);
+    expect((replayed as { extensions?: unknown }).extensions).toEqual({ idempotentReplayed: true });
     // Concurrent first requests with one key start one job.
     const racing = { "idempotency-key": "race-1" };
     const answers = await Promise.all(

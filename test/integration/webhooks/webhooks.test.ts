@@ -601,7 +601,8 @@ describe("webhook test events and replays", () => {
     const start = await apiCalls();
     const first = await api(`/api/webhooks/${webhook.id}/test`, { method: "POST", bearer: max.apiKey });
     expect(first.status).toBe(202);
-    expect(first.headers.get("ratelimit-policy")).toBe('"webhook-sends";q=30;w=60');
+    // The route's window, then the key's monthly API-call allowance.
+    expect(first.headers.get("ratelimit-policy")).toMatch(/^"webhook-sends";q=30;w=60, "api-calls";q=25000;w=\d+$/);
     expect(await apiCalls()).toBe(start + 1);
     const { delivery } = await first.json();
     await expect

@@ -73,7 +73,7 @@ const jobsOf = async (accountId: string): Promise<Array<{ id: string; fair_rank:
     accountId,
   ]);
 const keysOf = async (accountId: string): Promise<unknown[]> =>
-  dataSource.query(`SELECT "job_id" FROM "idempotency_keys" WHERE "scope" = $1`, [accountId]);
+  dataSource.query(`SELECT "resource_id" AS "job_id" FROM "idempotency_keys" WHERE "scope" = $1`, [accountId]);
 
 describe("ScoreService.start", () => {
   it("queues a charged job at its place in the owner's backlog, announces and enqueues it", async () => {

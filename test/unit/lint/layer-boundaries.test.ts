@@ -75,6 +75,14 @@ describe("layer boundaries (eslint.config.js)", () => {
       'import type { DataSource } from "typeorm";',
     ],
     ["a composition root touching TypeORM", "src/app.ts", 'import { DataSource } from "typeorm";'],
+    ["the scale (a leaf) importing a feature", "src/scale/probe.ts", 'import { isUuid } from "../db/uuid.js";'],
+    [
+      "the client importing server code (not in the client package)",
+      "src/client/probe.ts",
+      'import { pillarAverage } from "../http/share-chart.js";',
+    ],
+    ["the CLI importing the config", "src/cli/probe.ts", 'import { loadConfig } from "../config.js";'],
+    ["the CLI importing a package the client package lacks", "src/cli/probe.ts", 'import { pino } from "pino";'],
   ])("refuses %s", async (_name, filePath, source) => {
     expect(await restrictedImports(filePath, `${source}\n`)).toHaveLength(1);
   });
@@ -117,6 +125,12 @@ describe("layer boundaries (eslint.config.js)", () => {
       'import type { DataSource } from "typeorm";',
     ],
     ["the database bootstrap touching TypeORM", "src/db/probe.ts", 'import { DataSource } from "typeorm";'],
+    [
+      "the CLI importing the client, the scale, its dependencies and Node",
+      "src/cli/probe.ts",
+      'import { PmsClient } from "../client/index.js";\nimport { pillarIds } from "../scale/pillars.js";\nimport { print } from "graphql";\nimport { createClient } from "graphql-ws";\nimport { WebSocket } from "ws";\nimport { homedir } from "node:os";',
+    ],
+    ["the share page importing the scale", "src/http/probe.ts", 'import { pillarAverage } from "../scale/pillars.js";'],
   ])("allows %s", async (_name, filePath, source) => {
     expect(await restrictedImports(filePath, `${source}\n`)).toEqual([]);
   });

@@ -1,6 +1,10 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { idempotencyKeyDigest, openClaimToken, sealClaimToken } from "../../../src/modules/score/idempotency-seal.js";
+import {
+  idempotencyKeyDigest,
+  openClaimToken,
+  sealClaimToken,
+} from "../../../src/modules/idempotency/idempotency-seal.js";
 
 const TOKEN = "clm_4rX0c2V3bTqQe9y1n7ZkLw8sPaDgHj5u";
 

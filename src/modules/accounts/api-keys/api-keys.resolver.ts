@@ -1,4 +1,6 @@
-import { Arg, Authorized, ID, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
+import { idempotentCall, type GraphQLContext } from "../../../graphql/context.js";
+import type { IdempotentRequests } from "../../idempotency/idempotent-requests.js";
 import {
   CurrentMember,
   SessionMember,
@@ -10,7 +12,10 @@ import { ApiKeyList, ApiKeyType, CreatedApiKey, CreateApiKeyInput } from "./api-
 
 @Resolver(() => ApiKeyType)
 export class ApiKeysResolver {
-  constructor(private readonly keys: ApiKeysService) {}
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly idempotency: IdempotentRequests,
+  ) {}
 
   @Authorized()
   @Query(() => ApiKeyList, { description: "The account's active API keys. REST: GET /api/keys." })
@@ -20,13 +25,27 @@ export class ApiKeysResolver {
 
   @Authorized("session")
   @Mutation(() => CreatedApiKey, {
-    description: "Creates an API key (signed-in session; Business and Enterprise plans). REST: POST /api/keys.",
+    description:
+      "Creates an API key (signed-in session; Business and Enterprise plans). Honours Idempotency-Key: a replay answers the same key without its secret. REST: POST /api/keys.",
   })
   async createApiKey(
     @Arg("input", () => CreateApiKeyInput, { description: "The new key's name." }) input: CreateApiKeyInput,
     @SessionMember() member: MemberBySession,
+    @Ctx() context: GraphQLContext,
   ): Promise<CreatedApiKey> {
-    return this.keys.create(member.accountId, member.userId, input.name);
+    return this.idempotency.once<CreatedApiKey>(
+      idempotentCall(context),
+      member.accountId,
+      "api_key.create",
+      { name: input.name },
+      {
+        run: async () => {
+          const created = await this.keys.create(member.accountId, member.userId, input.name);
+          return { answer: created, resourceId: created.key.id };
+        },
+        replay: (id) => this.keys.created(member.accountId, id),
+      },
+    );
   }
 
   @Authorized("session")

@@ -49,6 +49,16 @@ export class ApiKeysService {
     return { key: view(saved), secret };
   }
 
+  /**
+   * The key an idempotent creation made, for its replay: without the secret, which is
+   * kept only as a hash and was shown once, in the first answer (docs/api.md §14).
+   */
+  async created(accountId: string, id: string): Promise<{ key: ApiKeyView; secret: null }> {
+    const key = isUuid(id) ? await this.keys.findActive(accountId, id) : null;
+    if (!key) throw new AppError("NOT_FOUND", "The API key this Idempotency-Key created has been revoked.");
+    return { key: view(key), secret: null };
+  }
+
   /** Active keys of the account, newest first. */
   async list(accountId: string): Promise<ApiKeyView[]> {
     return (await this.keys.listActive(accountId)).map(view);

@@ -32,9 +32,11 @@ export class CreatedApiKey {
   key: ApiKeyType;
 
   @Field(() => String, {
-    description: "The secret to send as 'Authorization: Bearer <secret>'. Store it now: it is not stored readable.",
+    nullable: true,
+    description:
+      "The secret to send as 'Authorization: Bearer <secret>'. Store it now: it is not stored readable. Null in a replay of the creation (same Idempotency-Key): the secret is shown in the first answer only.",
   })
-  secret: string;
+  secret: string | null;
 }
 
 @ObjectType({ description: "The account's active API keys, newest first. REST: GET /api/keys." })

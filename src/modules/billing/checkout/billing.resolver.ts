@@ -1,5 +1,7 @@
-import { Arg, Authorized, Mutation, Resolver } from "type-graphql";
+import { Arg, Authorized, Ctx, Mutation, Resolver } from "type-graphql";
 import { AppError } from "../../../errors.js";
+import { idempotentCall, type GraphQLContext } from "../../../graphql/context.js";
+import type { IdempotentRequests } from "../../idempotency/idempotent-requests.js";
 import { SessionMember, type MemberBySession } from "../../../graphql/decorators/current-member.js";
 import { purchasablePlans, type Purchase, type PurchasablePlan } from "./billing-provider.js";
 import type { BillingService } from "./billing.service.js";
@@ -7,18 +9,29 @@ import { CheckoutInput, CheckoutSessionType } from "./billing.types.js";
 
 @Resolver(() => CheckoutSessionType)
 export class BillingResolver {
-  constructor(private readonly billing: BillingService) {}
+  constructor(
+    private readonly billing: BillingService,
+    private readonly idempotency: IdempotentRequests,
+  ) {}
 
   @Authorized("session")
   @Mutation(() => CheckoutSessionType, {
     description:
-      "Starts a checkout for a plan upgrade or a score pack (signed-in session). REST: POST /api/billing/checkout.",
+      "Starts a checkout for a plan upgrade or a score pack (signed-in session). Honours Idempotency-Key: a replay answers the same checkout. REST: POST /api/billing/checkout.",
   })
   async startCheckout(
     @Arg("input", () => CheckoutInput, { description: "A plan or a pack: exactly one." }) input: CheckoutInput,
     @SessionMember() member: MemberBySession,
+    @Ctx() context: GraphQLContext,
   ): Promise<CheckoutSessionType> {
-    return this.billing.startCheckout(member, purchaseOf(input));
+    const purchase = purchaseOf(input);
+    return this.idempotency.once(idempotentCall(context), member.accountId, "checkout.start", purchase, {
+      run: async () => {
+        const started = await this.billing.startCheckout(member, purchase);
+        return { answer: started, resourceId: started.sessionId };
+      },
+      replay: (id) => this.billing.startedCheckout(member.accountId, id),
+    });
   }
 }
 

@@ -115,6 +115,13 @@ export class BillingService {
     return { sessionId: checkoutId, checkoutUrl: created.url };
   }
 
+  /** The checkout an idempotent request started, for its replay: the same session and payment page. */
+  async startedCheckout(accountId: string, sessionId: string): Promise<CheckoutStarted> {
+    const row = await this.sessions.findOfAccount(accountId, sessionId);
+    if (!row?.checkoutUrl) throw new AppError("NOT_FOUND", "The checkout this Idempotency-Key started is gone.");
+    return { sessionId: row.id, checkoutUrl: row.checkoutUrl };
+  }
+
   /** What a local checkout is for (its "payment page"). */
   async describeLocalCheckout(
     sessionId: string,

@@ -34,6 +34,11 @@ export class CheckoutSessionRepository {
     await this.dataSource.getRepository(CheckoutSession).delete({ id });
   }
 
+  /** The account's checkout of this id, read without a lock. */
+  findOfAccount(accountId: string, id: string): Promise<CheckoutSession | null> {
+    return this.dataSource.getRepository(CheckoutSession).findOneBy({ id, accountId });
+  }
+
   /** A checkout of the given provider, read without a lock. */
   findOf(provider: CheckoutProviderName, id: string): Promise<CheckoutSession | null> {
     return this.dataSource.getRepository(CheckoutSession).findOneBy({ id, provider });

@@ -5,7 +5,7 @@ import { IdempotencyKey } from "./idempotency-key.entity.js";
 /** The columns a key is reserved with (`createdAt` is the insert's). */
 export type NewIdempotencyKey = Pick<
   IdempotencyKey,
-  "scope" | "key" | "operation" | "requestHash" | "jobId" | "sealedClaimToken"
+  "scope" | "key" | "operation" | "requestHash" | "resourceId" | "sealedClaimToken"
 >;
 
 /** PostgreSQL's unique_violation. */
@@ -16,8 +16,8 @@ export class IdempotencyKeyRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Whether `error` is a unique violation: inside a transaction that reserved a key,
-   * a concurrent request with the same key committed it first.
+   * Whether `error` is a unique violation: a concurrent request with the same key
+   * reserved it first (and, inside a transaction, committed it).
    */
   static isTaken(error: unknown): boolean {
     return (error as { code?: string } | null)?.code === UNIQUE_VIOLATION;
@@ -32,11 +32,17 @@ export class IdempotencyKeyRepository {
   }
 
   /**
-   * Inserts the key in `tx`. A concurrent transaction holding the same key makes
-   * this wait for it, then fail with a unique violation (`isTaken`) if it commits.
+   * Inserts the key: in `tx`, or on its own (committed at once) when `tx` is null. A
+   * concurrent transaction holding the same key makes this wait for it, then fail
+   * with a unique violation (`isTaken`) if it commits.
    */
-  async reserve(tx: Transaction, record: NewIdempotencyKey): Promise<void> {
-    await tx.insert(IdempotencyKey, record);
+  async reserve(tx: Transaction | null, record: NewIdempotencyKey): Promise<void> {
+    await (tx ?? this.dataSource.manager).insert(IdempotencyKey, record);
+  }
+
+  /** Records what the request that reserved the key made: from now on a replay answers it. */
+  async complete(scope: string, digest: string, resourceId: string): Promise<void> {
+    await this.dataSource.getRepository(IdempotencyKey).update({ scope, key: digest }, { resourceId });
   }
 
   /** Deletes keys created before `cutoff`; returns how many went. */
