@@ -66,7 +66,6 @@ export const restCompat: FastifyPluginAsync<RestCompatOptions> = async (api, opt
   const methodsByPath = new Map<string, HttpMethod[]>();
   const immutableAnswers: AnswerCache = new Map();
   const toRestError = (error: AppError) => restFieldMessage(error, schema);
-  const document = buildOpenApiDocument(schema, routes, options.openApi);
   for (const row of routes) {
     // The table's own operations keep within the limits every caller has.
     const problems = validate(schema, row.operation, validationRules({ introspection: false }));
@@ -75,6 +74,10 @@ export const restCompat: FastifyPluginAsync<RestCompatOptions> = async (api, opt
         `REST route ${row.method} ${row.path}: its operation does not match the schema: ${problems[0]?.message}`,
       );
     }
+  }
+  // Built from operations known to match: the document, and the body fields each route knows.
+  const document = buildOpenApiDocument(schema, routes, options.openApi);
+  for (const row of routes) {
     methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method]);
     const run = executorFor(schema, row);
     const storeName = row.immutable?.store;

@@ -57,7 +57,7 @@ const rows = [
     doc: {
       auth: "public",
       summary: "A thing",
-      tag: "Things",
+      tag: "Service",
       responses: { 200: object({ thing: select("thing") }) },
       errors: [],
     },
@@ -72,7 +72,7 @@ const rows = [
     doc: {
       auth: "public",
       summary: "Create a thing",
-      tag: "Things",
+      tag: "Service",
       // The body's fields: what the route takes, and all it takes (others are refused).
       requestBody: {
         schema: {
