@@ -31,6 +31,7 @@ import {
   SendChatMessageDocument,
   ConversationDocument,
   type CheckoutInput,
+  type CreateApiKeyInput,
   type ScoreAnswerFragment,
 } from "./generated/operations.js";
 import { AppError } from "../src/errors.js";
@@ -100,8 +101,12 @@ export const restRoutes: readonly AnyRestRoute[] = [
       errors: ["PLAN_LIMIT_REACHED"],
       idempotent: true,
     },
-    // Named fields only: nothing else of the body reaches the operation.
-    variables: (input) => ({ input: { name: objectBody(input).name as string } }),
+    // Named fields only: nothing else of the body reaches the operation. The mode's default is spelled out
+    // because the compiled executor (graphql-jit) does not fill an input field's default value.
+    variables: (input) => {
+      const { name, mode } = objectBody(input);
+      return { input: { name: name as string, mode: (mode ?? "live") as CreateApiKeyInput["mode"] } };
+    },
     status: () => 201,
     body: (data) => data.createApiKey,
   }),

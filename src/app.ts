@@ -140,7 +140,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       undefined,
       (action, tenths) => metrics.creditsSpent.inc({ action }, tenths / 10),
     );
-    const apiKeys = new ApiKeysService(apiKeyRepository, accountRepository);
+    const apiKeys = new ApiKeysService(apiKeyRepository, accountRepository, { testKeys: !config.isProduction });
     const authenticator = new Authenticator(sessions, accounts, apiKeys, ledger);
     const events = new DomainEvents(logger, new DomainEventRepository());
     const billingSetup = billingFor(config, logger);

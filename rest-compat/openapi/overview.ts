@@ -44,7 +44,7 @@ export const SECURITY_SCHEMES = {
     type: "http",
     scheme: "bearer",
     description:
-      "An API key, `Authorization: Bearer <key>`, made with `POST /api/keys` from a signed-in session. Live keys (`pms_live_…`) belong to Business and Enterprise accounts; test keys (`pms_test_…`) are made on any plan outside production and are accepted only by a non-production service. A key acts for its whole account, except on session-only routes (403). Each request a key authenticates is one API call (0.1 credit).",
+      "An API key, `Authorization: Bearer <key>`, made with `POST /api/keys` from a signed-in session. Live keys (`pms_live_…`) belong to Business and Enterprise accounts; test keys (`pms_test_…`) are made on any plan outside production and are accepted only by a non-production service. A key acts for its whole account, except on session-only routes (403). Each request a live key authenticates is one API call (0.1 credit); a test key's requests cost what the same request costs a signed-in session.",
   },
   session: {
     type: "apiKey",

@@ -80,7 +80,7 @@ export interface ScoreOptions<M extends ScoreMode = ScoreMode> {
 export interface PmsClientOptions {
   /** The service, e.g. `https://api.example.com` (paths start at `/api` and `/graphql`). */
   readonly baseUrl: string;
-  /** An API key (`pms_live_…`), sent as `Authorization: Bearer <key>`; without one, only public and anonymous calls work. */
+  /** An API key (`pms_live_…`, or `pms_test_…` outside production), sent as `Authorization: Bearer <key>`; without one, only public and anonymous calls work. */
   readonly apiKey?: string;
   readonly retry?: Partial<RetryPolicy>;
   /** Per request, except the scoring POSTs (default 30 s). */

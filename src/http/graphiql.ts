@@ -3,7 +3,18 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { CSS, JS, escapeHtml, makeAsset, packageRoot, sendPage, serveAssets, type Asset } from "./static-assets.js";
+import {
+  CSS,
+  JS,
+  escapeHtml,
+  makeAsset,
+  packageRoot,
+  sameHostWebSocketSources,
+  sendPage,
+  serveAssets,
+  type Asset,
+} from "./static-assets.js";
+import { STARTER_TABS } from "./graphiql-tabs.js";
 
 /**
  * GraphiQL served entirely from installed packages: no CDN, nothing fetched at
@@ -35,15 +46,6 @@ export interface GraphiqlOptions {
   endpoint: string;
 }
 
-const DEFAULT_QUERY = `# Welcome to GraphiQL.
-# Run with the ▶ button or Ctrl+Enter.
-{
-  health {
-    status
-  }
-}
-`;
-
 /** Files from node_modules that the page loads, in load order for scripts. */
 const PACKAGE_ASSETS = [
   { name: "react.production.min.js", pkg: "react", file: "umd/react.production.min.js", type: JS },
@@ -52,9 +54,23 @@ const PACKAGE_ASSETS = [
   { name: "graphiql.min.css", pkg: "graphiql", file: "dist/style.css", type: CSS },
 ] as const;
 
+/**
+ * Below 700 px the editors and the result stack (editors above): side by side on a
+ * phone, the result pane is a few letters wide and JSON wraps one letter per line.
+ * The drag bar resizes widths, so it goes; the margins and the sidebar narrow.
+ */
 const PAGE_CSS = `html, body, #graphiql { height: 100%; margin: 0; }
 body { overflow: hidden; }
 .graphiql-noscript { font-family: system-ui, sans-serif; padding: 2rem; }
+@media (max-width: 699px) {
+  .graphiql-container { --sidebar-width: 44px; }
+  .graphiql-container .graphiql-sidebar { padding: 4px; }
+  .graphiql-container .graphiql-sessions { margin: 8px; margin-left: 0; }
+  .graphiql-container #graphiql-session { flex-direction: column; padding: 0 4px 4px; }
+  .graphiql-container #graphiql-session > div { min-height: 0; min-width: 0; }
+  .graphiql-container .graphiql-horizontal-drag-bar { display: none; }
+  .graphiql-container .graphiql-response { border-top: 1px solid hsla(var(--color-neutral), var(--alpha-background-heavy)); }
+}
 `;
 
 function bootstrapScript(endpoint: string): string {
@@ -63,13 +79,23 @@ function bootstrapScript(endpoint: string): string {
   return `(function () {
   "use strict";
   var ENDPOINT = ${JSON.stringify(endpoint)};
-  var DEFAULT_QUERY = ${JSON.stringify(DEFAULT_QUERY)};
+  var STARTER_TABS = ${JSON.stringify(STARTER_TABS)};
 
   // Radix dialogs (settings, shortcuts) inject a <style> element through
   // react-style-singleton, which tags it with the global __webpack_nonce__.
   // The page gives this script a per-request nonce that the CSP allows for styles.
   var self = document.currentScript;
   if (self && self.nonce) window.__webpack_nonce__ = self.nonce;
+
+  // graphiql 4 starts the first tab's query from defaultTabs but its variables editor
+  // from storage: on a first visit (no tabs stored yet), store the first tab's variables.
+  try {
+    if (!window.localStorage.getItem("graphiql:tabState") && STARTER_TABS[0].variables) {
+      window.localStorage.setItem("graphiql:variables", STARTER_TABS[0].variables);
+    }
+  } catch (error) {
+    // Storage disabled: the variables show once the tab is switched to.
+  }
 
   var httpUrl = new URL(ENDPOINT, window.location.href);
   var wsUrl = new URL(httpUrl.href);
@@ -84,23 +110,13 @@ function bootstrapScript(endpoint: string): string {
   ReactDOM.createRoot(container).render(
     React.createElement(window.GraphiQL, {
       fetcher: fetcher,
-      defaultQuery: DEFAULT_QUERY,
-      defaultEditorToolsVisibility: false,
+      defaultTabs: STARTER_TABS,
+      // Variables and headers matter in every starter tab: the pane starts open.
+      defaultEditorToolsVisibility: true,
     }),
   );
 })();
 `;
-}
-
-/** Host as the browser sent it (or X-Forwarded-Host under trustProxy), if it is safe to echo. */
-function websocketSources(request: FastifyRequest): string {
-  const host = request.host;
-  if (typeof host !== "string" || !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)) {
-    return "";
-  }
-  // CSP level 3 lets 'self' match ws:/wss: on the same host; listing them keeps
-  // browsers that predate that rule working.
-  return ` ws://${host} wss://${host}`;
 }
 
 function contentSecurityPolicy(request: FastifyRequest, nonce: string): string {
@@ -113,7 +129,7 @@ function contentSecurityPolicy(request: FastifyRequest, nonce: string): string {
     `style-src 'self' 'nonce-${nonce}'`,
     "img-src 'self' data:",
     "font-src 'self' data:",
-    `connect-src 'self'${websocketSources(request)}`,
+    `connect-src 'self'${sameHostWebSocketSources(request)}`,
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",

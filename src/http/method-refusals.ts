@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { sendError } from "./error-reply.js";
+import { answerNotFound } from "./not-found-page.js";
 import type { AnyRestRoute } from "../../rest-compat/route.js";
 import { AppError } from "../errors.js";
 
@@ -25,7 +26,7 @@ export function registerMethodRefusals(app: FastifyInstance, restRoutes: readonl
     // A method the path serves that still missed (a parameter over the router's length limit) is a 404 too.
     if (!match || match.methods.includes(request.method)) {
       if (!request.is404) return; // a catch-all answers its own 404
-      return sendError(reply, notFound(request));
+      return answerNotFound(request, reply);
     }
     const allow = [...match.methods, "OPTIONS"].join(", ");
     if (request.method === "OPTIONS") return reply.header("allow", allow).code(204).send();
@@ -45,9 +46,7 @@ export function registerMethodRefusals(app: FastifyInstance, restRoutes: readonl
   });
 }
 
-export function notFound(request: FastifyRequest): AppError {
-  return new AppError("NOT_FOUND", `No route for ${request.method} ${request.url.split("?")[0]}.`);
-}
+export { notFound } from "./not-found-page.js";
 
 const PARAM = /^:[A-Za-z_$][\w$]*$/;
 

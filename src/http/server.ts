@@ -25,10 +25,12 @@ import { registerApiDocs } from "./api-docs.js";
 import { registerApiVersions } from "./api-version.js";
 import { registerCors } from "./cors.js";
 import { withGraphQLRequestId } from "./graphql-request-ids.js";
+import { registerHomePage } from "./home-page.js";
 import { refuseControlCharactersInRequest } from "../text/control-characters.js";
 import { sendError } from "./error-reply.js";
 import { answerClientError, answerFrameworkError, parseJsonBody } from "./malformed-requests.js";
-import { notFound, registerMethodRefusals } from "./method-refusals.js";
+import { registerMethodRefusals } from "./method-refusals.js";
+import { answerNotFound } from "./not-found-page.js";
 import { BODY_LIMIT_BYTES } from "../limits.js";
 
 export const GRAPHQL_PATH = "/graphql";
@@ -134,7 +136,7 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
     if (appError.code === "INTERNAL") request.log.error({ err: error }, "unexpected error");
     return sendError(reply, appError);
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, notFound(request)));
+  app.setNotFoundHandler((request, reply) => answerNotFound(request, reply));
 
   await app.register(async (graphql) => {
     graphql.addHook("onSend", async (request, _reply, payload) => withGraphQLRequestId(payload, request.id));
@@ -157,6 +159,7 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
   // (GraphQL checks its variables and literals itself).
   await app.register(async (pages) => {
     pages.addHook("preHandler", async (request) => refuseControlCharactersInRequest(request));
+    await registerHomePage(pages, { endpoint: GRAPHQL_PATH });
     await registerGraphiql(pages, { path: GRAPHIQL_PATH, endpoint: GRAPHQL_PATH });
     await registerApiDocs(pages);
     for (const register of options.extraRoutes ?? []) await register(pages);

@@ -1,10 +1,11 @@
 import type { DimensionView } from "../modules/score/score-result.view.js";
 import { dimensionIds, pillarIds, type PillarId } from "../modules/scoring/scoring.types.js";
 import { stageLadder } from "../modules/scoring/framework/stages.js";
-import { clampScore, pillarAverage, pillarNames } from "../scale/pillars.js";
+import { clampScore, pillarAverage as scalePillarAverage, pillarNames } from "../scale/pillars.js";
 
-// The pillar names and averages are the scale's (a leaf the CLI gates with too); the share page re-exports them.
-export { clampScore, pillarAverage, pillarNames };
+// The pillar names are the scale's (a leaf the CLI gates with too); the share page re-exports them. Its
+// averages leave out the dimensions that do not apply, which the API does not mark (see pillarAverage).
+export { clampScore, pillarNames };
 
 /** Server-drawn SVG for the share page: no script, no external assets, presentation attributes only (the CSP allows no style="…"). */
 
@@ -16,6 +17,9 @@ export const pillarColors: Readonly<Record<PillarId, string>> = {
   trust_enterprise: "#d97706",
   growth_organization: "#db2777",
 };
+
+/** The grey of a dimension that does not apply (bars, dots). */
+export const NOT_APPLICABLE_COLOR = "#94a3b8";
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
   "&": "&amp;",
@@ -37,6 +41,16 @@ export function inFrameworkOrder(dims: readonly DimensionView[]): DimensionView[
     return index === -1 ? dimensionIds.length : index;
   };
   return [...dims].sort((a, b) => rank(a.dimensionId) - rank(b.dimensionId));
+}
+
+/** Whether a dimension counts: one that does not apply to what the site sells is shown apart, outside every average. */
+export function applies(dim: DimensionView): boolean {
+  return dim.applicable !== false;
+}
+
+/** The scale's pillar average over the dimensions that apply; null when none does. */
+export function pillarAverage(dims: readonly DimensionView[], pillar: PillarId): number | null {
+  return scalePillarAverage(dims.filter(applies), pillar);
 }
 
 const f = (n: number) => n.toFixed(1);
@@ -115,21 +129,34 @@ export function radarChart(input: readonly DimensionView[], companyName: string)
         `<circle cx="${cx}" cy="${cy}" r="${f((R * v) / 100)}" fill="none" stroke="#94a3b8" stroke-opacity="0.5" stroke-dasharray="${v === 100 ? "none" : "3 4"}"/>` +
         `<text x="${f(tick(v)[0])}" y="${f(tick(v)[1] + 4)}" class="radar-tick" text-anchor="middle" fill="#64748b" stroke="#ffffff" stroke-width="3" paint-order="stroke">${v}</text>`,
     );
-  const spokes = dims.map((_, i) => {
+  const spokes = dims.map((dim, i) => {
     const [x, y] = at(angle(i), R);
-    return `<line x1="${cx}" y1="${cy}" x2="${f(x)}" y2="${f(y)}" stroke="#cbd5e1" stroke-width="0.75"/>`;
+    const dash = applies(dim) ? "" : ` stroke-dasharray="3 3"`;
+    return `<line x1="${cx}" y1="${cy}" x2="${f(x)}" y2="${f(y)}" stroke="#cbd5e1" stroke-width="0.75"${dash}/>`;
   });
-  const shape = dims.map((dim, i) => pt(angle(i), (R * clampScore(dim.score)) / 100)).join(" ");
+  // A dimension that does not apply is not a vertex of the shape: its low prior would draw a dent
+  // the total does not have. It is shown as a hollow grey dot instead.
+  const shape = dims
+    .flatMap((dim, i) => (applies(dim) ? [pt(angle(i), (R * clampScore(dim.score)) / 100)] : []))
+    .join(" ");
+  // Such a dot sits on the rim at the end of its dashed spoke: at its prior it would hide in the centre.
   const dots = dims.map((dim, i) => {
-    const [x, y] = at(angle(i), (R * clampScore(dim.score)) / 100);
-    return `<circle cx="${f(x)}" cy="${f(y)}" r="4.5" fill="${pillarColors[dim.pillar] ?? "#475569"}" stroke="#ffffff" stroke-width="1.5"><title>${esc(dim.dimensionName)}: ${esc(Math.round(clampScore(dim.score)))}</title></circle>`;
+    const [x, y] = at(angle(i), applies(dim) ? (R * clampScore(dim.score)) / 100 : R);
+    const score = esc(Math.round(clampScore(dim.score)));
+    return applies(dim)
+      ? `<circle cx="${f(x)}" cy="${f(y)}" r="4.5" fill="${pillarColors[dim.pillar] ?? "#475569"}" stroke="#ffffff" stroke-width="1.5"><title>${esc(dim.dimensionName)}: ${score}</title></circle>`
+      : `<circle class="radar-na" cx="${f(x)}" cy="${f(y)}" r="5" fill="#ffffff" stroke="${NOT_APPLICABLE_COLOR}" stroke-width="2"><title>${esc(dim.dimensionName)}: does not apply (${score}, not counted)</title></circle>`;
   });
   const summary = pillarIds.map((p) => `${pillarNames[p]} ${pillarAverage(dims, p) ?? "n/a"}`).join(", ");
+  const excused = dims.filter((dim) => !applies(dim)).length;
+  const excusedNote = excused
+    ? ` ${excused} ${excused === 1 ? "dimension does" : "dimensions do"} not apply: drawn as hollow grey dots on the rim, outside the shape and the averages.`
+    : "";
 
   return (
     `<svg class="radar" viewBox="0 0 640 490" role="img" aria-labelledby="radar-title radar-desc" focusable="false">` +
     `<title id="radar-title">${esc(`${companyName}: scores for ${dims.length} dimensions in 6 pillars`)}</title>` +
-    `<desc id="radar-desc">${esc(`Radar chart, each axis one dimension (0 at the centre, 100 at the edge). Pillar averages: ${summary}.`)}</desc>` +
+    `<desc id="radar-desc">${esc(`Radar chart, each axis one dimension (0 at the centre, 100 at the edge). Pillar averages: ${summary}.${excusedNote}`)}</desc>` +
     sectors.join("") +
     rings.join("") +
     spokes.join("") +

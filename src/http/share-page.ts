@@ -1,10 +1,11 @@
-import { createHash } from "node:crypto";
 import type { DimensionView, ScoreResultView } from "../modules/score/score-result.view.js";
 import { pillarIds, type DimensionId, type Evidence } from "../modules/scoring/scoring.types.js";
 import { dimensionById } from "../modules/scoring/framework/dimensions.js";
 import { stageLadder } from "../modules/scoring/framework/stages.js";
 import { STRENGTH_MIN_SCORE } from "../modules/scoring/aggregate.js";
 import {
+  NOT_APPLICABLE_COLOR,
+  applies,
   esc,
   inFrameworkOrder,
   pillarAverage,
@@ -14,6 +15,7 @@ import {
   scoreBar,
   scoreGauge,
 } from "./share-chart.js";
+import { BASE_CSS, styleOnlyCsp } from "./page-style.js";
 
 /**
  * The public share page `/r/{id}`: one self-contained HTML document for people.
@@ -31,19 +33,9 @@ const STAGE_COLORS: Readonly<Record<string, string>> = {
 };
 
 const CSS = `
-*,*::before,*::after{box-sizing:border-box}
-html{-webkit-text-size-adjust:100%}
-body{margin:0;background:#f1f5f9;color:#0f172a;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
-a{color:#4338ca;text-underline-offset:2px}
-h1,h2,h3,h4{line-height:1.2;margin:0}
-.wrap{max-width:1120px;margin:0 auto;padding:0 20px}
-.hero{background:#0f172a;color:#f8fafc;padding:40px 0 84px}
+${BASE_CSS}
 .hero-grid{display:grid;grid-template-columns:minmax(0,1fr) auto;gap:24px 56px;align-items:center}
-.hero a{color:#c7d2fe}
-.eyebrow{margin:0 0 8px;font-size:.75rem;letter-spacing:.12em;text-transform:uppercase;color:#94a3b8;font-weight:600}
-.hero h1{font-size:clamp(1.75rem,5vw,2.75rem);font-weight:750;overflow-wrap:anywhere}
 .meta{margin:8px 0 0;color:#cbd5e1;overflow-wrap:anywhere}
-.lede{margin:14px 0 0;color:#94a3b8;max-width:36em}
 .summary{display:flex;align-items:center;gap:24px}
 .total{position:relative;width:136px;height:136px;flex:none}
 .gauge{width:100%;height:100%;display:block}
@@ -59,8 +51,6 @@ h1,h2,h3,h4{line-height:1.2;margin:0}
 .rung.passed::before{background:#64748b}
 .rung.current{color:#f8fafc;font-weight:700}
 .rung.current::before{background:#a5b4fc}
-main.wrap{margin-top:-52px;padding-top:0;padding-bottom:8px}
-.card{background:#fff;border:1px solid #e2e8f0;border-radius:14px;padding:22px;margin-bottom:22px;box-shadow:0 1px 2px rgba(15,23,42,.04)}
 .card>h2,.section-title{font-size:1.15rem;margin-bottom:14px}
 .overview{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:24px;align-items:center}
 .radar{width:100%;max-width:560px;height:auto;display:block;margin:0 auto;font-size:17px}
@@ -103,8 +93,9 @@ ${pillarIds.map((p) => `.p-${p}{color:${pillarColors[p]}}`).join("\n")}
 .src{display:block;font-size:.8rem;color:#6366f1;overflow-wrap:anywhere}
 .reasoning{margin:0;font-size:.9rem;color:#334155}
 .muted{color:#64748b}
-footer{color:#64748b;font-size:.85rem;padding:28px 0 40px;border-top:1px solid #e2e8f0;margin-top:28px}
-footer p{margin:4px 0}
+.dim.na{background:#f8fafc;border-style:dashed}
+.dim-score.na,.tag.na{color:#64748b}
+.held{margin:10px 0 0;color:#fde68a;font-size:.9rem}
 @media (max-width:760px){.overview,.hero-grid{grid-template-columns:minmax(0,1fr)}.wrap{padding:0 16px}.hero{padding:28px 0 72px}.card{padding:18px}
   .total{width:112px;height:112px}.total-num{font-size:2.3rem}.stage-name{font-size:1.6rem}.ladder{width:100%}.rung{font-size:.6rem}
   .radar{font-size:19.5px}.radar-tick{font-size:13px}}
@@ -113,7 +104,7 @@ footer p{margin:4px 0}
   body{background:#fff;color:#000;font-size:11pt}
   .hero{background:none;color:#000;padding:0 0 12px;border-bottom:2px solid #0f172a}
   main.wrap{margin-top:16px}
-  .hero a,.meta,.lede,.stage-label,.stage-note,.eyebrow,.rung,.total-num small{color:#334155}
+  .hero a,.meta,.lede,.held,.stage-label,.stage-note,.eyebrow,.rung,.total-num small{color:#334155}
   .rung::before{background:#cbd5e1}.rung.passed::before{background:#94a3b8}.rung.current::before{background:#4338ca}
   .rung.current{color:#000}
   .card,.dim{box-shadow:none;border-color:#cbd5e1;background:none}
@@ -168,16 +159,20 @@ function evidenceItem(item: Evidence): string {
 
 function dimensionCard(dim: DimensionView): string {
   const conf = ["high", "medium", "low"].includes(dim.confidence) ? dim.confidence : "low";
+  const counts = applies(dim);
   const items =
     dim.evidenceItems.length > 0
       ? `<ul class="evidence">${dim.evidenceItems.map(evidenceItem).join("")}</ul>`
       : `<p class="reasoning${dim.evidence ? "" : " muted"}">${esc(dim.evidence || "No public evidence found.")}</p>`;
   return (
-    `<article class="dim" id="dim-${esc(dim.dimensionId)}">` +
-    `<div class="dim-head"><h3>${esc(dim.dimensionName)}</h3><span class="dim-score p-${esc(dim.pillar)}">${num(dim.score)}<small>/100</small></span></div>` +
-    scoreBar(dim.score, pillarColors[dim.pillar] ?? "#475569") +
-    `<div class="tags"><span class="tag ${stageClass(dim.stageName)}">${esc(dim.stageName)}</span>` +
-    `<span class="tag conf-${conf}">${esc(conf)} confidence</span></div>` +
+    `<article class="dim${counts ? "" : " na"}" id="dim-${esc(dim.dimensionId)}">` +
+    `<div class="dim-head"><h3>${esc(dim.dimensionName)}</h3><span class="dim-score ${counts ? `p-${esc(dim.pillar)}` : "na"}">${num(dim.score)}<small>/100</small></span></div>` +
+    scoreBar(dim.score, counts ? (pillarColors[dim.pillar] ?? "#475569") : NOT_APPLICABLE_COLOR) +
+    `<div class="tags">` +
+    (counts
+      ? `<span class="tag ${stageClass(dim.stageName)}">${esc(dim.stageName)}</span><span class="tag conf-${conf}">${esc(conf)} confidence</span>`
+      : `<span class="tag na">Does not apply</span><span class="tag">Not in the averages</span>`) +
+    `</div>` +
     `<h4>Evidence</h4>${items}<h4>Reasoning</h4><p class="reasoning">${esc(dim.reasoning)}</p></article>`
   );
 }
@@ -196,6 +191,18 @@ function highlights(
   return `<section class="card ${cls}"><h2>${esc(title)}</h2>${rows.length ? `<ul class="hl">${rows.join("")}</ul>` : `<p class="muted">${esc(none)}</p>`}</section>`;
 }
 
+const longDate = new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" });
+
+/** A held (anonymous, unclaimed) result says when it is deleted; a claimed one is kept. */
+function heldNotice(result: ScoreResultView): string {
+  const end = result.held && result.expiresAt ? new Date(result.expiresAt) : null;
+  if (!end || Number.isNaN(end.getTime())) return "";
+  return (
+    `<p class="held">Kept until <time datetime="${esc(end.toISOString())}">${esc(longDate.format(end))}</time> unless claimed: ` +
+    `an anonymous result is deleted then, unless linked to an account with its claim token.</p>\n`
+  );
+}
+
 export function renderSharePage(result: ScoreResultView, options: { publicBaseUrl: string }): string {
   const dims = inFrameworkOrder(result.dimensions);
   const company = result.companyName.trim() || shortUrl(result.url).text;
@@ -209,7 +216,8 @@ export function renderSharePage(result: ScoreResultView, options: { publicBaseUr
   const created = new Date(result.createdAt);
   const dated = Number.isNaN(created.getTime())
     ? ""
-    : ` · <time datetime="${esc(created.toISOString().slice(0, 10))}">${esc(new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" }).format(created))}</time>`;
+    : ` · <time datetime="${esc(created.toISOString().slice(0, 10))}">${esc(longDate.format(created))}</time>`;
+  const keptUntil = heldNotice(result);
   const stageIndex = stageLadder.findIndex((rung) => rung.name === result.stageName);
   const next = stageIndex >= 0 ? stageLadder[stageIndex + 1] : undefined;
   const stageNote = next
@@ -276,7 +284,7 @@ export function renderSharePage(result: ScoreResultView, options: { publicBaseUr
 <h1>${esc(company)}</h1>
 <p class="meta">${siteLink}${dated}</p>
 <p class="lede">Scored on 27 dimensions in 6 pillars from ${esc(num(pages))} public pages.</p>
-</div>
+${keptUntil}</div>
 <div>
 <div class="summary">
 <div class="total">${scoreGauge(result.totalScore, STAGE_COLORS[result.stageName] ?? "#818cf8")}<div class="total-num">${esc(total)}<small>out of 100</small></div></div>
@@ -300,20 +308,5 @@ ${pillars}
 `;
 }
 
-/** The CSP for a page renderSharePage made: its <style> elements by hash, nothing else. */
-export function sharePageCsp(html: string): string {
-  const hashes = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
-    (match) =>
-      `'sha256-${createHash("sha256")
-        .update(match[1] ?? "", "utf8")
-        .digest("base64")}'`,
-  );
-  return [
-    "default-src 'none'",
-    `style-src ${hashes.length ? hashes.join(" ") : "'none'"}`,
-    "img-src data:",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-}
+/** The CSP for a page renderSharePage made: its <style> element by hash, nothing else. */
+export const sharePageCsp = styleOnlyCsp;

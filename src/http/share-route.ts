@@ -2,11 +2,10 @@ import type { FastifyInstance } from "fastify";
 import { AppError } from "../errors.js";
 import type { ScoreResultsService } from "../modules/score/score-results.service.js";
 import { ifNoneMatchNames } from "../net/if-none-match.js";
+import { sendNotFoundPage } from "./not-found-page.js";
 import { renderSharePage, sharePageCsp } from "./share-page.js";
 
 export const SHARE_PATH = "/r/:id";
-
-const notFoundPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Result not found</title></head><body><h1>Result not found</h1><p>This score result does not exist, or it was an anonymous result that expired.</p></body></html>`;
 
 /**
  * `/r/{id}`: the share page of a result, for people. A result of an account never
@@ -29,11 +28,11 @@ export function shareRoute(results: ScoreResultsService, publicBaseUrl: string) 
         html = renderSharePage(result, { publicBaseUrl });
       } catch (error) {
         if (error instanceof AppError && error.code === "NOT_FOUND") {
-          return reply
-            .code(404)
-            .header("content-type", "text/html; charset=utf-8")
-            .header("content-security-policy", "default-src 'none'")
-            .send(notFoundPage);
+          return sendNotFoundPage(reply, {
+            title: "Result not found",
+            message:
+              "This score result does not exist, or it was an anonymous result that was never claimed and has expired.",
+          });
         }
         throw error;
       }

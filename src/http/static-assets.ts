@@ -99,6 +99,17 @@ export function serveAssets(
   };
 }
 
+/** ` ws://host wss://host` for the host the browser sent (or X-Forwarded-Host under trustProxy), if it is safe to echo. */
+export function sameHostWebSocketSources(request: FastifyRequest): string {
+  const host = request.host;
+  if (typeof host !== "string" || !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)) {
+    return "";
+  }
+  // CSP level 3 lets 'self' match ws:/wss: on the same host; listing them keeps
+  // browsers that predate that rule working.
+  return ` ws://${host} wss://${host}`;
+}
+
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

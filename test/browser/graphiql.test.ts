@@ -103,6 +103,9 @@ function sameOrigin(url: string, origin: string): boolean {
   return parsed.host === expected.host && (parsed.protocol === expected.protocol || parsed.protocol === "ws:");
 }
 
+/** The variables or headers editor, whichever is shown. */
+const toolEditor = (page: Page) => page.locator(".graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror");
+
 /** Replace the query editor's content (CodeMirror 5 in graphiql 4). */
 async function setQuery(page: Page, query: string): Promise<void> {
   type WithCodeMirror = { CodeMirror?: { setValue(value: string): void } };
@@ -145,11 +148,12 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("GraphiQL page in a real brows
       expect(csp).not.toContain("unsafe-inline");
       expect(csp).not.toContain("unsafe-eval");
 
-      // The editor is rendered and the default query is in it.
+      // The editor is rendered with the first starter tab in it; a query typed in runs.
       const queryEditor = page.locator(".graphiql-query-editor .CodeMirror");
       await queryEditor.waitFor({ state: "visible", timeout: 20_000 });
-      await expect.poll(() => queryEditor.innerText()).toContain("health");
-
+      await expect.poll(() => queryEditor.innerText()).toContain("startScore");
+      await setQuery(page, "query Health { health { status } }");
+      await page.locator(".graphiql-tab-active", { hasText: "Health" }).waitFor({ timeout: 10_000 });
       await page.locator("button.graphiql-execute-button").click();
 
       const result = page.locator(".graphiql-response .CodeMirror");
@@ -166,6 +170,74 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("GraphiQL page in a real brows
       expect(requests).toContain(`${service.url}/graphql`);
       expect(errors).toEqual([]);
       await context.close();
+    }, 60_000);
+  });
+
+  describe("starter tabs and a phone's width, on the service", () => {
+    let service: Served;
+    beforeAll(async () => {
+      service = await startTestApp();
+    });
+    afterAll(async () => {
+      await service?.close();
+    });
+
+    async function open(
+      width: number,
+      height: number,
+    ): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
+      const context = await browser.newContext({ viewport: { width, height } });
+      const page = await context.newPage();
+      const { errors } = watch(page);
+      await page.goto(`${service.url}/graphiql`, { waitUntil: "load" });
+      await page.locator(".graphiql-query-editor .CodeMirror").waitFor({ state: "visible", timeout: 20_000 });
+      return { page, errors, close: () => context.close() };
+    }
+
+    it("opens with score-and-follow, result and usage tabs; the usage tab's headers pane holds a test key example", async () => {
+      const { page, errors, close } = await open(1280, 800);
+      const tabs = page.locator(".graphiql-tab");
+      await expect.poll(() => tabs.allInnerTexts()).toEqual(["StartScore", "ScoreResult", "Usage"]);
+      const editorText = () => page.locator(".graphiql-query-editor .CodeMirror").innerText();
+      await expect.poll(editorText).toContain("subscription FollowScoreProgress");
+      // The variables pane is open with the first tab's variables.
+      await expect.poll(() => toolEditor(page).innerText()).toContain('"kind": "quick"');
+
+      await tabs.nth(2).locator("button").first().click();
+      await expect.poll(editorText).toContain("usage {");
+      await page.locator(".graphiql-editor-tools button", { hasText: "Headers" }).click();
+      const headers = toolEditor(page);
+      await expect.poll(() => headers.innerText()).toContain('"Authorization": "Bearer pms_test_');
+      mkdirSync("/tmp/pages-shots", { recursive: true });
+      await page.screenshot({ path: "/tmp/pages-shots/graphiql-usage-headers-1280.png" });
+
+      // The score tab needs no credentials: its headers pane is empty.
+      await tabs.nth(0).locator("button").first().click();
+      await expect.poll(editorText).toContain("startScore");
+      await expect.poll(() => headers.innerText()).not.toContain("Authorization");
+      expect(errors).toEqual([]);
+      await close();
+    }, 60_000);
+
+    it("stacks the editors above a result pane at least 300 px wide at 390 px", async () => {
+      const { page, errors, close } = await open(390, 844);
+      await setQuery(page, "query Health { health { status checks { database { status detail } } } }");
+      await page.locator(".graphiql-tab-active", { hasText: "Health" }).waitFor({ timeout: 10_000 });
+      await page.locator("button.graphiql-execute-button").click();
+      const result = page.locator(".graphiql-response .CodeMirror");
+      await expect.poll(() => result.innerText(), { timeout: 15_000 }).toContain('"status"');
+
+      const editors = await page.locator(".graphiql-editors").boundingBox();
+      const response = await page.locator(".graphiql-response").boundingBox();
+      expect(response?.width ?? 0).toBeGreaterThanOrEqual(300);
+      expect(response!.y).toBeGreaterThanOrEqual(editors!.y + editors!.height - 1);
+      // A line of JSON is on one line, not one letter per line.
+      const line = await result.locator(".CodeMirror-line", { hasText: '"status"' }).first().boundingBox();
+      expect(line?.height ?? 100).toBeLessThan(30);
+      expect(Number(await page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: "/tmp/pages-shots/graphiql-390.png" });
+      expect(errors).toEqual([]);
+      await close();
     }, 60_000);
   });
 

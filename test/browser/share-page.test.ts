@@ -52,7 +52,19 @@ const fixture = (overrides: Partial<ScoreResultView> = {}): ScoreResultView =>
 const RESULTS = new Map<string, ScoreResultView>([
   ["res_01HXYZ", fixture()],
   ["res_hostile", fixture({ id: "res_hostile", companyName: HOSTILE_NAME })],
+  ["res_no_ai", notApplicable(fixture({ id: "res_no_ai", held: true, expiresAt: new Date("2025-04-11T10:00:00Z") }))],
 ]);
+
+/** AI dimensions on a product that sells no AI: kept at their prior of 5, marked as not applying. */
+function notApplicable(result: ScoreResultView): ScoreResultView {
+  const excused = new Set(["ai_capability_depth", "cost_token_economics", "model_strategy", "ai_governance"]);
+  return {
+    ...result,
+    dimensions: result.dimensions.map((dim) =>
+      excused.has(dim.dimensionId) ? { ...dim, score: 5, stageName: "Foundation", applicable: false as const } : dim,
+    ),
+  };
+}
 
 /** Answers GET /r/<id> as the service will: the page and its hash-based CSP. */
 async function startShareServer(): Promise<{ url: string; close(): Promise<void> }> {
@@ -230,5 +242,30 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("share page in a real browser"
     } finally {
       await service.close();
     }
+  }, 60_000);
+
+  it("draws dimensions that do not apply as hollow grey dots off the shape, and says until when a held result is kept", async () => {
+    const { context, page, errors, violations } = await open(1280, "res_no_ai");
+    const hollow = page.locator("svg.radar circle.radar-na");
+    expect(await hollow.count()).toBe(4);
+    for (const dot of await hollow.all()) {
+      expect(await dot.isVisible()).toBe(true);
+      expect(await dot.getAttribute("fill")).toBe("#ffffff");
+    }
+    // The shape has a vertex for each of the 23 dimensions that apply, none for the 4 that do not.
+    expect(
+      await page
+        .locator("svg.radar polygon")
+        .evaluate((polygon) => (polygon as SVGPolygonElement).points.numberOfItems),
+    ).toBe(23);
+    expect(await page.locator("#h-data_ai_economics + .pillar-avg").innerText()).toMatch(/^38\s*avg$/);
+    expect(await page.locator("#dim-ai_governance .tag.na").innerText()).toBe("Does not apply");
+    expect(await page.locator(".held").innerText()).toMatch(/^Kept until April 11, 2025 unless claimed/);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.locator("svg.radar").screenshot({ path: path.join(ARTIFACTS, "share-page-not-applicable.png") });
+    await page.locator("svg.radar").screenshot({ path: "/tmp/pages-shots/share-radar-not-applicable.png" });
+    expect(await violations()).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
   }, 60_000);
 });

@@ -9,7 +9,7 @@ import { MembersService } from "../../src/modules/accounts/members.service.js";
 import { UserRepository } from "../../src/modules/accounts/user.repository.js";
 
 /** The accounts module's services over their real repositories, wired as src/app.ts wires them. */
-export function accountsServices(dataSource: DataSource, clock?: () => Date) {
+export function accountsServices(dataSource: DataSource, clock?: () => Date, options = { testKeys: true }) {
   const transactions = new Transactions(dataSource);
   const accountRepository = new AccountRepository(dataSource);
   const userRepository = new UserRepository(dataSource);
@@ -24,6 +24,6 @@ export function accountsServices(dataSource: DataSource, clock?: () => Date) {
   return {
     accounts: new AccountsService(accountRepository, userRepository, members, transactions, clock),
     members,
-    apiKeys: new ApiKeysService(apiKeyRepository, accountRepository, clock),
+    apiKeys: new ApiKeysService(apiKeyRepository, accountRepository, options, clock),
   };
 }

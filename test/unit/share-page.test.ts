@@ -144,4 +144,61 @@ describe("share page", () => {
       /class="card strengths"><h2>Strengths<\/h2><p class="muted">None yet: no dimension scores 50 or more with high or medium confidence\.<\/p>/,
     );
   });
+
+  it("draws dimensions that do not apply hollow and grey, outside the shape and the pillar averages", () => {
+    // AI dimensions on a product that sells no AI: the prior (5) is kept, but they do not count.
+    const excused = new Set(["ai_capability_depth", "cost_token_economics", "model_strategy", "ai_governance"]);
+    const base = fixture();
+    const result: ScoreResultView = {
+      ...base,
+      dimensions: base.dimensions.map((dim) =>
+        excused.has(dim.dimensionId) ? { ...dim, score: 5, stageName: "Foundation", applicable: false as const } : dim,
+      ),
+    };
+    const html = renderSharePage(result, { publicBaseUrl: BASE });
+    const svg = html.match(/<svg class="radar"[\s\S]*?<\/svg>/)?.[0] ?? "";
+
+    // The shape joins only the 23 dimensions that apply: no vertex dips to the prior of 5 near the centre.
+    const points = (svg.match(/<polygon points="([^"]*)"/)?.[1] ?? "").split(" ").map((p) => p.split(",").map(Number));
+    expect(points).toHaveLength(23);
+    for (const [x, y] of points) expect(Math.hypot(x! - 320, y! - 245)).toBeGreaterThan(165 * 0.3);
+    // Each excused dimension is a hollow grey dot that says so.
+    const hollow = [
+      ...svg.matchAll(/<circle class="radar-na"[^>]*fill="#ffffff"[^>]*stroke="#94a3b8"[^>]*><title>([^<]*)<\/title>/g),
+    ];
+    expect(hollow.map((m) => m[1])).toEqual([
+      "AI Capability Depth: does not apply (5, not counted)",
+      "Cost &amp; Token Economics: does not apply (5, not counted)",
+      "Model Strategy: does not apply (5, not counted)",
+      "AI Governance: does not apply (5, not counted)",
+    ]);
+    expect(svg.match(/<circle [^>]*r="4.5"/g)).toHaveLength(23);
+    expect(svg).toContain(
+      "4 dimensions do not apply: drawn as hollow grey dots on the rim, outside the shape and the averages.",
+    );
+
+    // Pillar averages of the applicable ones only: Data, AI & Economics is data_strategy_flywheel's 38 alone,
+    // Product & Experience (69, 74, 62, 83) is 72, in the chart, the legend and the pillar heading alike.
+    expect(svg).toMatch(/Economics<\/tspan><tspan [^>]*class="radar-avg"[^>]*>38<\/tspan>/);
+    expect(svg).toMatch(/Experience<\/tspan><tspan [^>]*class="radar-avg"[^>]*>72<\/tspan>/);
+    expect(svg).toContain("Data, AI &amp; Economics 38");
+    expect(html).toMatch(/<span>Data, AI &amp; Economics<\/span><b>38<\/b>/);
+    expect(html).toMatch(/id="h-data_ai_economics">[^<]*<\/h2><span class="pillar-avg">38<small>/);
+    expect(html).toMatch(/id="h-product_experience">[^<]*<\/h2><span class="pillar-avg">72<small>/);
+    // Their cards say so, in grey.
+    const card = html.match(/<article class="dim na" id="dim-model_strategy">[\s\S]*?<\/article>/)?.[0] ?? "";
+    expect(card).toContain('<span class="dim-score na">5<small>');
+    expect(card).toContain('<span class="tag na">Does not apply</span>');
+    expect(html.match(/<article class="dim na"/g)).toHaveLength(4);
+  });
+
+  it("says until when a held result is kept, and nothing once it is claimed", () => {
+    const expiresAt = new Date("2025-04-11T10:00:00.000Z");
+    const held = renderSharePage(fixture({ held: true, expiresAt }), { publicBaseUrl: BASE });
+    expect(held).toContain(
+      '<p class="held">Kept until <time datetime="2025-04-11T10:00:00.000Z">April 11, 2025</time> unless claimed',
+    );
+    const claimed = renderSharePage(fixture({ held: false, expiresAt: null }), { publicBaseUrl: BASE });
+    expect(claimed).not.toContain("Kept until");
+  });
 });

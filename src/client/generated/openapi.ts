@@ -106,7 +106,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Creates an API key (signed-in session; Business and Enterprise plans). Honours Idempotency-Key: a replay answers the same key without its secret. REST: POST /api/keys.
+         * @description Creates an API key (signed-in session): live on Business and Enterprise plans, test on any plan outside production. Honours Idempotency-Key: a replay answers the same key without its secret. REST: POST /api/keys.
          *
          *     GraphQL: the `CreateApiKey` operation (mutation `createApiKey`).
          */
@@ -690,7 +690,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description A programmatic credential of the account (Business and Enterprise plans). Its secret is never shown again after creation. */
+        /** @description A programmatic credential of the account (live: Business and Enterprise plans; test: any plan, outside production). Its secret is never shown again after creation. */
         ApiKey: {
             /**
              * Format: date-time
@@ -704,9 +704,11 @@ export interface components {
              * @description When it last authenticated a request (to the minute); null if never.
              */
             lastUsedAt: string | null;
+            /** @description live or test: where the key works. */
+            mode: components["schemas"]["ApiKeyMode"];
             /** @description A name to recognise it by. */
             name: string;
-            /** @description The first characters of the secret (pms_live_…), to tell keys apart. */
+            /** @description The first characters of the secret (pms_live_… or pms_test_…), to tell keys apart. */
             prefix: string;
         };
         /** @description The account's active API keys, newest first. REST: GET /api/keys. */
@@ -714,6 +716,11 @@ export interface components {
             /** @description Active keys. */
             keys: components["schemas"]["ApiKey"][];
         };
+        /**
+         * @description Where an API key works; its secret's prefix says the same (pms_live_ or pms_test_).
+         * @enum {string}
+         */
+        ApiKeyMode: "live" | "test";
         /** @description The current billing cycle. */
         BillingPeriod: {
             /**
@@ -1090,6 +1097,11 @@ export interface components {
             createdAt: string;
             /** @description The 27 dimensions, pillar by pillar. */
             dimensions: components["schemas"]["DimensionResult"][];
+            /**
+             * Format: date-time
+             * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+             */
+            expiresAt: string | null;
             /** @description The rubric used. */
             framework: components["schemas"]["Framework"];
             /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -1130,6 +1142,11 @@ export interface components {
             crossDimensionNotes: string;
             /** @description The 27 dimensions, pillar by pillar. */
             dimensions: components["schemas"]["DimensionResult"][];
+            /**
+             * Format: date-time
+             * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+             */
+            expiresAt: string | null;
             /** @description The rubric used. */
             framework: components["schemas"]["Framework"];
             /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -2906,6 +2923,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description live (the default; Business and Enterprise) or test (any plan; only on a service outside production). */
+                    mode?: components["schemas"]["ApiKeyMode"];
                     /** @description A name to recognise the key by, 1 to 100 characters. */
                     name: string;
                 };
@@ -6063,6 +6082,11 @@ export interface operations {
                         createdAt: string;
                         /** @description The 27 dimensions, pillar by pillar. */
                         dimensions: components["schemas"]["DimensionResult"][];
+                        /**
+                         * Format: date-time
+                         * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+                         */
+                        expiresAt: string | null;
                         /** @description The rubric used. */
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -7551,6 +7575,11 @@ export interface operations {
                         crossDimensionNotes: string;
                         /** @description The 27 dimensions, pillar by pillar. */
                         dimensions: components["schemas"]["DimensionResult"][];
+                        /**
+                         * Format: date-time
+                         * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+                         */
+                        expiresAt: string | null;
                         /** @description The rubric used. */
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */
@@ -8030,6 +8059,11 @@ export interface operations {
                         createdAt: string;
                         /** @description The 27 dimensions, pillar by pillar. */
                         dimensions: components["schemas"]["DimensionResult"][];
+                        /**
+                         * Format: date-time
+                         * @description A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.
+                         */
+                        expiresAt: string | null;
                         /** @description The rubric used. */
                         framework: components["schemas"]["Framework"];
                         /** @description Semver of the rubric: scores of different versions are not compared. */

@@ -18,6 +18,7 @@ import { WebhookFairShare1765220000000 } from "./1765220000000-webhook-fair-shar
 import { RefundTime1765240000000 } from "./1765240000000-refund-time.js";
 import { AccountApiVersion1765300000000 } from "./1765300000000-account-api-version.js";
 import { IdempotentCreations1765320000000 } from "./1765320000000-idempotent-creations.js";
+import { ApiKeyMode1765340000000 } from "./1765340000000-api-key-mode.js";
 
 /** Applied in this order at start; never edit one that has shipped, add a new one. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   RefundTime1765240000000,
   AccountApiVersion1765300000000,
   IdempotentCreations1765320000000,
+  ApiKeyMode1765340000000,
 ];

@@ -4,6 +4,7 @@ import { actionCostTenths } from "../billing/plans.js";
 import type { CreditLedger, LedgerOptions } from "../billing/ledger.service.js";
 import { apiCallAllowanceHeaders } from "../billing/rate-limit/rate-limit-headers.js";
 import type { AccountsService } from "./accounts.service.js";
+import type { ApiKeyMode } from "./api-keys/api-key-secret.js";
 import type { ApiKeysService } from "./api-keys/api-keys.service.js";
 import type { SessionVerifier } from "./session/session-verifier.js";
 
@@ -25,6 +26,8 @@ export type Viewer =
       readonly accountId: string;
       readonly apiKeyId: string;
       readonly via: "api_key";
+      /** A test key is metered as a session is: no API call (docs/api.md §14). */
+      readonly keyMode: ApiKeyMode;
       readonly apiVersion?: string;
     };
 
@@ -68,6 +71,7 @@ export class Authenticator {
         accountId: key.accountId,
         apiKeyId: key.keyId,
         via: "api_key",
+        keyMode: key.mode,
         apiVersion: key.apiVersion,
       };
     }
@@ -79,17 +83,19 @@ export class Authenticator {
   }
 
   /**
-   * One API call for a key-authenticated viewer (nothing for others), optionally inside
+   * One API call for a live-key-authenticated viewer (nothing for others), optionally inside
    * the caller's transaction. Answers the RateLimit headers of the monthly allowance
    * after this call, from the count the charge itself wrote (undefined: nothing charged,
-   * or no ceiling).
+   * or no ceiling). A test key is charged as its account's session would be: the
+   * operation's own credits and quotas, no API call, since Free and Pro have no API-call
+   * allowance and test keys exist to try the API on any plan.
    */
   async chargeApiCall(
     viewer: Viewer,
     requestId: string,
     options: LedgerOptions = {},
   ): Promise<Record<string, string> | undefined> {
-    if (viewer.kind !== "member" || viewer.via !== "api_key") return undefined;
+    if (viewer.kind !== "member" || viewer.via !== "api_key" || viewer.keyMode === "test") return undefined;
     const spent = await this.ledger.spendCounted(
       viewer.accountId,
       "api_call",

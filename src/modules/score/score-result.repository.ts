@@ -1,7 +1,7 @@
 import { In, IsNull, type DataSource } from "typeorm";
 import type { Transaction } from "../../db/transaction.js";
 import { dimensions as frameworkDimensions } from "../scoring/framework/dimensions.js";
-import type { ScoreResult } from "../scoring/scoring.types.js";
+import type { ScoreResult, ScorerInfo } from "../scoring/scoring.types.js";
 import type { ScoreJob } from "./score-job.entity.js";
 import { keysetPage } from "../../db/keyset-page.js";
 import { ScoreDimensionRecord, ScoreResultRecord } from "./score-result.entity.js";
@@ -55,7 +55,7 @@ export class ScoreResultRepository {
       antiPatterns: [...result.antiPatternsDetected],
       crawledPages: [...result.crawledPages],
       crawlStats: result.crawlStats,
-      scorer: result.scorer,
+      scorer: storedScorer(result),
       lifecycleStageId: result.lifecycleStageId ?? null,
       claimTokenHash: job.claimTokenHash,
       claimExpiresAt,
@@ -87,7 +87,8 @@ export class ScoreResultRepository {
     const [[row], dimensions]: [Array<Record<string, unknown>>, Array<Record<string, unknown>>] = await Promise.all([
       this.dataSource.query(
         `SELECT "id", "account_id", "product_id", "url", "company_name", "total_score", "stage_name", "framework",
-                "framework_version", "mode", "strengths", "gaps", "lifecycle_stage_id", "created_at"
+                "framework_version", "mode", "strengths", "gaps", "lifecycle_stage_id", "created_at",
+                "claim_expires_at"
            FROM "score_results" WHERE "id" = $1`,
         [id],
       ),
@@ -115,6 +116,7 @@ export class ScoreResultRepository {
         gaps: row.gaps as string[],
         lifecycleStageId: row.lifecycle_stage_id as string | null,
         createdAt: row.created_at as Date,
+        claimExpiresAt: row.claim_expires_at as Date | null,
       },
       dimensions: dimensions as unknown as ScoreDimensionRecord[],
     };
@@ -197,4 +199,12 @@ export class ScoreResultRepository {
     );
     return rows.length;
   }
+}
+
+/** The scorer's record plus the dimensions that did not apply: the share page draws those apart. */
+function storedScorer(result: ScoreResult): ScorerInfo {
+  const notApplicable = result.dimensions.filter((dimension) => dimension.applicable === false);
+  return notApplicable.length === 0
+    ? result.scorer
+    : { ...result.scorer, notApplicable: notApplicable.map((dimension) => dimension.dimensionId) };
 }

@@ -20,6 +20,8 @@ export interface DimensionView {
   readonly evidenceItems: readonly Evidence[];
   readonly confidence: Confidence;
   readonly reasoning: string;
+  /** False when the dimension does not apply to what the site sells (known only with the result's details). */
+  readonly applicable?: false;
 }
 
 /** What only the product view (and the share page) shows: read separately, when asked for. */
@@ -58,6 +60,8 @@ export interface ScoreResultView {
   readonly scorer: ScorerInfo;
   /** An anonymous result not yet linked to an account. */
   readonly held: boolean;
+  /** A held result: when it is purged unless claimed; null once it belongs to an account. */
+  readonly expiresAt: Date | null;
 }
 
 /** The columns of a result that its core view reads. */
@@ -77,6 +81,7 @@ export type CoreRecord = Pick<
   | "gaps"
   | "lifecycleStageId"
   | "createdAt"
+  | "claimExpiresAt"
 >;
 
 export function coreView(record: CoreRecord, dimensions: readonly ScoreDimensionRecord[]): ResultCore {
@@ -108,11 +113,24 @@ export function coreView(record: CoreRecord, dimensions: readonly ScoreDimension
     productId: record.productId,
     lifecycleStageId: record.lifecycleStageId,
     held: record.accountId === null,
+    expiresAt: record.accountId === null ? record.claimExpiresAt : null,
   };
 }
 
 export function resultView(record: ScoreResultRecord, dimensions: readonly ScoreDimensionRecord[]): ScoreResultView {
-  return { ...coreView(record, dimensions), ...detailsOf(record) };
+  return withDetails(coreView(record, dimensions), detailsOf(record));
+}
+
+/** A core view with its details; the dimensions that did not apply (kept in the scorer's record) are marked. */
+export function withDetails(core: ResultCore, details: ResultDetails): ScoreResultView {
+  const notApplicable = new Set<string>(details.scorer.notApplicable ?? []);
+  const dimensions =
+    notApplicable.size === 0
+      ? core.dimensions
+      : core.dimensions.map((dimension) =>
+          notApplicable.has(dimension.dimensionId) ? { ...dimension, applicable: false as const } : dimension,
+        );
+  return { ...core, ...details, dimensions };
 }
 
 export function detailsOf(

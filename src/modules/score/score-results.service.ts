@@ -10,6 +10,7 @@ import {
   coreView,
   detailsOf,
   resultView,
+  withDetails,
   type ResultCore,
   type ResultDetails,
   type ScoreResultView,
@@ -114,7 +115,7 @@ export class ScoreResultsService {
     const core = await this.getPublic(id);
     const details = await this.detailsLoader().load(core.id);
     if (!details) throw new AppError("NOT_FOUND", "No such score result.");
-    return { ...core, ...details };
+    return withDetails(core, details);
   }
 
   /** Per-request loader of results' details: the product-view fields, only when a query asks for them. */

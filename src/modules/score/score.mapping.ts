@@ -45,6 +45,7 @@ export function toGraphQLResult(view: ResultCore | ScoreResultView): ScoreResult
     ...("crawledPages" in view ? { details: toGraphQLDetails(view) } : {}),
     productId: view.productId,
     held: view.held,
+    expiresAt: view.expiresAt,
   };
 }
 

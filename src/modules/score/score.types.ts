@@ -234,6 +234,13 @@ export class ScoreResultType {
       "True while an anonymous result waits to be linked to an account (linkScore); unlinked, it is deleted 30 days after scoring.",
   })
   held: boolean;
+
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description:
+      "A held result: when it is deleted unless linked to an account (linkScore) before then; null once it belongs to an account.",
+  })
+  expiresAt: Date | null;
 }
 
 @ObjectType({ description: "Why a job failed." })

@@ -108,6 +108,12 @@ export interface ScorerInfo {
   readonly engine: "heuristic" | "llm";
   readonly model?: string;
   readonly usage?: ScoringUsage;
+  /**
+   * Stored with the result (the repository adds it): the dimensions that did not
+   * apply (`applicable: false`), since the dimension rows do not carry it. Absent
+   * on results stored before it was kept, and when every dimension applied.
+   */
+  readonly notApplicable?: readonly DimensionId[];
 }
 
 export interface ScoreResult {

@@ -44,6 +44,7 @@ describe("API keys", () => {
       id: expect.any(String),
       name: "CI deploys",
       prefix: secret.slice(0, 13),
+      mode: "live",
       createdAt: expect.any(String),
       lastUsedAt: null,
     });

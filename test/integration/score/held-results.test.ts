@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScoreResultRepository } from "../../../src/modules/score/score-result.repository.js";
-import { apiClient, signIn } from "../../support/http.js";
+import { apiClient, graphqlClient, signIn } from "../../support/http.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 
 /**
@@ -185,6 +185,41 @@ describe("held anonymous results", () => {
   });
 });
 
+describe("a held result's expiresAt", () => {
+  const readBothDoors = async (id: string) => {
+    const rest = await api()(`/api/score/${id}`);
+    expect(rest.status).toBe(200);
+    const graphql = await graphqlClient(service)(`query R($id: ID!) { scoreResult(id: $id) { expiresAt held } }`, {
+      id,
+    });
+    return { rest: (await rest.json()).expiresAt, graphql: graphql.data?.scoreResult };
+  };
+
+  it("is the end of the hold, in the score answer, GET /api/score/{id}, GraphQL and the share page; null once linked", async () => {
+    const response = await api()("/api/score/quick", {
+      method: "POST",
+      body: { url: service.siteUrl("maker.test") },
+      headers: { "x-forwarded-for": `203.0.113.${nextAddress++}` },
+    });
+    const body = await response.json();
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    const end = (await stored(body.id))!.claim_expires_at!.toISOString();
+    expect(body.expiresAt).toBe(end);
+
+    expect(await readBothDoors(body.id)).toEqual({ rest: end, graphql: { expiresAt: end, held: true } });
+    const page = await (await api()(`/r/${body.id}`, { headers: { accept: "text/html" } })).text();
+    const day = new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" }).format(new Date(end));
+    expect(page).toContain(`Kept until <time datetime="${end}">${day}</time> unless claimed`);
+
+    const member = await signIn(service, "held-expiry@example.com");
+    const linked = await link(member.cookie, { resultId: body.id, claimToken: body.claimToken });
+    expect(linked.status).toBe(200);
+    expect((await linked.json()).result.expiresAt).toBeNull();
+    expect(await readBothDoors(body.id)).toEqual({ rest: null, graphql: { expiresAt: null, held: false } });
+    expect(await (await api()(`/r/${body.id}`)).text()).not.toContain("Kept until");
+  });
+});
+
 describe("the anonymous cap counts networks, not addresses", () => {
   it("treats every address of one IPv6 /64 as one caller, and another /64 as another", async () => {
     const from = (address: string) =>
@@ -259,7 +294,7 @@ describe("an anonymous Idempotency-Key replay", () => {
       expect(viaGraphQL.data?.score).toEqual({ result: { id: firstBody.id }, claimToken: firstBody.claimToken });
 
       const rows = (await dataSource().query(
-        `SELECT "key", "sealed_claim_token" FROM "idempotency_keys" WHERE "job_id" = (SELECT "id" FROM "score_jobs" WHERE "result_id" = $1)`,
+        `SELECT "key", "sealed_claim_token" FROM "idempotency_keys" WHERE "resource_id" = (SELECT "id"::text FROM "score_jobs" WHERE "result_id" = $1)`,
         [firstBody.id],
       )) as Array<{ key: string; sealed_claim_token: string }>;
       expect(rows).toHaveLength(1);

@@ -48,7 +48,7 @@ const guessedEtag = (id: string) =>
 
 const SCORE_FIELDS = `id url companyName totalScore stageName framework frameworkVersion mode
   dimensions { dimensionId dimensionName pillar score stageName evidence evidenceItems { url text selfReported } confidence reasoning }
-  strengths gaps createdAt held`;
+  strengths gaps createdAt held expiresAt`;
 
 describe("POST /api/score and mutation score", () => {
   it("scores a site for a signed-in member, stores it in history, and charges one score (10 credits)", async () => {
@@ -239,7 +239,7 @@ describe("POST /api/score and mutation score", () => {
     expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
     expect(etag).toBe(guessedEtag(held.id));
     expect(final.headers.get("cache-control")).toBe("public, max-age=300");
-    expect(await final.json()).toEqual({ ...publicView, held: false });
+    expect(await final.json()).toEqual({ ...publicView, held: false, expiresAt: null });
     const again = await api(`/api/score/${held.id}`, { headers: { "if-none-match": etag! } });
     expect(again.status).toBe(304);
     expect(again.headers.get("etag")).toBe(etag);

@@ -20,7 +20,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-const services = () => accountsServices(dataSource, () => now);
+const services = (options = { testKeys: true }) => accountsServices(dataSource, () => now, options);
 
 /** A new member (and account) on `plan`. */
 async function member(plan: string): Promise<{ accountId: string; userId: string }> {
@@ -54,6 +54,7 @@ describe("ApiKeysService", () => {
     expect(await apiKeys.authenticate(secret)).toEqual({
       accountId: owner.accountId,
       keyId: key.id,
+      mode: "live",
       apiVersion: CURRENT_API_VERSION,
     });
     expect((await rejectionOf(apiKeys.authenticate(newSecret()))).code).toBe("AUTH_REQUIRED");
@@ -87,6 +88,28 @@ describe("ApiKeysService", () => {
     const { secret } = await apiKeys.create(owner.accountId, owner.userId, "ci");
     await dataSource.query(`UPDATE "accounts" SET "plan" = 'pro' WHERE "id" = $1`, [owner.accountId]);
     expect((await rejectionOf(apiKeys.authenticate(secret))).code).toBe("FORBIDDEN");
+  });
+
+  it("makes test keys on any plan outside production, told apart by prefix, and not FORBIDDEN on Free", async () => {
+    const { apiKeys } = services();
+    const free = await member("free");
+    const { key, secret } = await apiKeys.create(free.accountId, free.userId, "laptop", "test");
+    expect(secret).toMatch(/^pms_test_[0-9A-Za-z]{49}$/);
+    expect(key).toMatchObject({ mode: "test", prefix: secret.slice(0, 13) });
+    expect(await apiKeys.authenticate(secret)).toEqual({ accountId: free.accountId, keyId: key.id, mode: "test" });
+    // The checksum covers a test key as it does a live one.
+    expect((await rejectionOf(apiKeys.authenticate(`${secret.slice(0, -1)}x`))).code).toBe("AUTH_REQUIRED");
+    expect((await rejectionOf(apiKeys.authenticate(newSecret("test")))).code).toBe("AUTH_REQUIRED");
+  });
+
+  it("in production, neither makes test keys (naming mode) nor accepts one made elsewhere", async () => {
+    const free = await member("free");
+    const { secret } = await services().apiKeys.create(free.accountId, free.userId, "laptop", "test");
+    const production = services({ testKeys: false }).apiKeys;
+    const refused = await rejectionOf(production.authenticate(secret));
+    expect(refused).toMatchObject({ code: "AUTH_REQUIRED", message: expect.stringMatching(/outside production/) });
+    const notMade = await rejectionOf(production.create(free.accountId, free.userId, "laptop", "test"));
+    expect(notMade).toMatchObject({ code: "VALIDATION_FAILED", message: expect.stringMatching(/^mode: /) });
   });
 
   it("writes last-used at most once a minute", async () => {

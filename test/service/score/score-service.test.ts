@@ -36,7 +36,13 @@ async function account(plan: PlanId): Promise<string> {
 }
 
 const sessionOf = (accountId: string): Viewer => ({ kind: "member", accountId, userId: randomUUID(), via: "session" });
-const apiKeyOf = (accountId: string): Viewer => ({ kind: "member", accountId, apiKeyId: randomUUID(), via: "api_key" });
+const apiKeyOf = (accountId: string): Viewer => ({
+  kind: "member",
+  accountId,
+  apiKeyId: randomUUID(),
+  via: "api_key",
+  keyMode: "live",
+});
 
 /** A caller as the front door builds it; an API key's call is charged inside the job's transaction, as the context does. */
 function callerOf(viewer: Viewer, idempotencyKey?: string) {

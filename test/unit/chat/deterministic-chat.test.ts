@@ -33,6 +33,7 @@ function thinResult(strengths: string[] = []): ResultCore {
     productId: null,
     lifecycleStageId: null,
     held: false,
+    expiresAt: null,
   } as ResultCore;
 }
 

@@ -13,7 +13,7 @@ import { ScoreInput, StartScoreInput } from "../../../src/modules/score/score.ty
 import { CreateWebhookInput, UpdateWebhookInput } from "../../../src/modules/webhooks/webhooks.types.js";
 
 const session: Viewer = { kind: "member", accountId: "a", userId: "u", via: "session" };
-const apiKey: Viewer = { kind: "member", accountId: "a", apiKeyId: "k", via: "api_key" };
+const apiKey: Viewer = { kind: "member", accountId: "a", apiKeyId: "k", via: "api_key", keyMode: "live" };
 
 function check(viewer: Viewer, roles: string[]) {
   let charged = 0;

@@ -1,4 +1,5 @@
 import {
+  Check,
   Column,
   CreateDateColumn,
   Entity,
@@ -9,9 +10,11 @@ import {
   type Relation,
 } from "typeorm";
 import { Account } from "../account.entity.js";
+import type { ApiKeyMode } from "./api-key-secret.js";
 
 /** A programmatic credential of an account. Only a hash of the secret is kept. */
 @Entity({ name: "api_keys" })
+@Check("CHK_api_keys_mode", `"mode" IN ('live', 'test')`)
 export class ApiKey {
   @PrimaryGeneratedColumn("uuid", { primaryKeyConstraintName: "PK_api_keys" })
   id: string;
@@ -35,6 +38,10 @@ export class ApiKey {
   @Index("IDX_api_keys_secret_hash", { unique: true })
   @Column({ name: "secret_hash", type: "text" })
   secretHash: string;
+
+  /** live: Business/Enterprise, works everywhere; test: any plan, works only outside production (docs/api.md §14). */
+  @Column({ type: "text", default: "live" })
+  mode: ApiKeyMode;
 
   @Column({ name: "created_by", type: "uuid", nullable: true })
   createdBy: string | null;

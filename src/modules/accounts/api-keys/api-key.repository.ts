@@ -1,5 +1,6 @@
 import { IsNull, type DataSource } from "typeorm";
 import type { Transaction } from "../../../db/transaction.js";
+import type { ApiKeyMode } from "./api-key-secret.js";
 import { ApiKey } from "./api-key.entity.js";
 
 /** The `api_keys` table. Secrets are never stored: keys are found by the hash of theirs. */
@@ -12,6 +13,7 @@ export class ApiKeyRepository {
     name: string;
     prefix: string;
     secretHash: string;
+    mode: ApiKeyMode;
   }): Promise<ApiKey> {
     const keys = this.dataSource.getRepository(ApiKey);
     return keys.save(keys.create(fields));

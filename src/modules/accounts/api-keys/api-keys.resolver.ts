@@ -26,10 +26,10 @@ export class ApiKeysResolver {
   @Authorized("session")
   @Mutation(() => CreatedApiKey, {
     description:
-      "Creates an API key (signed-in session; Business and Enterprise plans). Honours Idempotency-Key: a replay answers the same key without its secret. REST: POST /api/keys.",
+      "Creates an API key (signed-in session): live on Business and Enterprise plans, test on any plan outside production. Honours Idempotency-Key: a replay answers the same key without its secret. REST: POST /api/keys.",
   })
   async createApiKey(
-    @Arg("input", () => CreateApiKeyInput, { description: "The new key's name." }) input: CreateApiKeyInput,
+    @Arg("input", () => CreateApiKeyInput, { description: "The new key's name and mode." }) input: CreateApiKeyInput,
     @SessionMember() member: MemberBySession,
     @Ctx() context: GraphQLContext,
   ): Promise<CreatedApiKey> {
@@ -37,10 +37,11 @@ export class ApiKeysResolver {
       idempotentCall(context),
       member.accountId,
       "api_key.create",
-      { name: input.name },
+      // A live key's request is fingerprinted as before test keys existed.
+      input.mode === "test" ? { name: input.name, mode: input.mode } : { name: input.name },
       {
         run: async () => {
-          const created = await this.keys.create(member.accountId, member.userId, input.name);
+          const created = await this.keys.create(member.accountId, member.userId, input.name, input.mode);
           return { answer: created, resourceId: created.key.id };
         },
         replay: (id) => this.keys.created(member.accountId, id),

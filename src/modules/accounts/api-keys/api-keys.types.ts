@@ -1,10 +1,28 @@
 import { Length } from "class-validator";
-import { Field, GraphQLISODateTime, ID, InputType, ObjectType } from "type-graphql";
+import { Field, GraphQLISODateTime, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { MAX_API_KEY_NAME_LENGTH } from "../../../limits.js";
+import type { ApiKeyMode } from "./api-key-secret.js";
+
+/** Where a key works (docs/api.md §14); the values are the `mode` REST sends and answers. */
+export enum ApiKeyModeEnum {
+  live = "live",
+  test = "test",
+}
+registerEnumType(ApiKeyModeEnum, {
+  name: "ApiKeyMode",
+  description: "Where an API key works; its secret's prefix says the same (pms_live_ or pms_test_).",
+  valuesConfig: {
+    live: { description: "pms_live_…: works everywhere; Business and Enterprise plans." },
+    test: {
+      description:
+        "pms_test_…: any plan, made and accepted only by a service outside production; charged as a session is (no API-call metering).",
+    },
+  },
+});
 
 @ObjectType("ApiKey", {
   description:
-    "A programmatic credential of the account (Business and Enterprise plans). Its secret is never shown again after creation.",
+    "A programmatic credential of the account (live: Business and Enterprise plans; test: any plan, outside production). Its secret is never shown again after creation.",
 })
 export class ApiKeyType {
   @Field(() => ID, { description: "The key's id, used to revoke it." })
@@ -13,8 +31,13 @@ export class ApiKeyType {
   @Field(() => String, { description: "A name to recognise it by." })
   name: string;
 
-  @Field(() => String, { description: "The first characters of the secret (pms_live_…), to tell keys apart." })
+  @Field(() => String, {
+    description: "The first characters of the secret (pms_live_… or pms_test_…), to tell keys apart.",
+  })
   prefix: string;
+
+  @Field(() => ApiKeyModeEnum, { description: "live or test: where the key works." })
+  mode: ApiKeyMode;
 
   @Field(() => GraphQLISODateTime, { description: "When it was created." })
   createdAt: Date;
@@ -50,4 +73,11 @@ export class CreateApiKeyInput {
   @Field(() => String, { description: "A name to recognise the key by, 1 to 100 characters." })
   @Length(1, MAX_API_KEY_NAME_LENGTH)
   name: string;
+
+  @Field(() => ApiKeyModeEnum, {
+    defaultValue: ApiKeyModeEnum.live,
+    description:
+      "live (the default; Business and Enterprise) or test (any plan; only on a service outside production).",
+  })
+  mode: ApiKeyModeEnum;
 }
