@@ -8,7 +8,8 @@ import { ifNoneMatchNames } from "../src/net/if-none-match.js";
 import { refuseControlCharactersInRequest } from "../src/text/control-characters.js";
 import { answerShape, executorFor, type Executor } from "./executor.js";
 import { restFieldMessage } from "./field-messages.js";
-import { buildOpenApiDocument } from "./openapi.js";
+import { unknownFieldsRefusal } from "./body-fields.js";
+import { buildOpenApiDocument, requestBodySchemaOf } from "./openapi.js";
 import type { AnswerStore, AnyRestRoute, HttpMethod, RestInput } from "./route.js";
 
 const allMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -73,6 +74,10 @@ export const restCompat: FastifyPluginAsync<RestCompatOptions> = async (api, opt
         `REST route ${row.method} ${row.path}: its operation does not match the schema: ${problems[0]?.message}`,
       );
     }
+  }
+  // Built from operations known to match: the document, and the body fields each route knows.
+  const document = buildOpenApiDocument(schema, routes, options.openApi);
+  for (const row of routes) {
     methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method]);
     const run = executorFor(schema, row);
     const storeName = row.immutable?.store;
@@ -80,14 +85,19 @@ export const restCompat: FastifyPluginAsync<RestCompatOptions> = async (api, opt
     // Without its store (a test mounting the table alone) the route keeps its memory cache only.
     const durable = store ? { store, shape: answerShape(row) } : undefined;
     const url = relative(row.path);
+    const bodySchema = requestBodySchemaOf(document, row);
     api.route({
       method: row.method,
       url,
-      handler: (request, reply) =>
-        serve(run, row, contextFor(request), request, reply, sendError, immutableAnswers, durable, toRestError),
+      handler: (request, reply) => {
+        // Before the operation: a refused request is neither charged nor counted.
+        const unknownFields = unknownFieldsRefusal(bodySchema, request.body);
+        if (unknownFields) return sendError(reply, unknownFields);
+        return serve(run, row, contextFor(request), request, reply, sendError, immutableAnswers, durable, toRestError);
+      },
     });
   }
-  serveOpenApiDocument(api, buildOpenApiDocument(schema, routes, options.openApi), relative(OPENAPI_PATH));
+  serveOpenApiDocument(api, document, relative(OPENAPI_PATH));
 
   // Refusals (405, and 404 for unknown paths under the prefix) are decided by method
   // and path alone: a body is read up to the size limit but never parsed, so a

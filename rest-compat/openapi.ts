@@ -29,6 +29,7 @@ import {
   type DocumentNode,
   type FragmentDefinitionNode,
 } from "graphql";
+import { API_VERSIONS } from "../src/api-versions.js";
 import { errorCatalogue, type ErrorCode } from "../src/errors.js";
 import {
   MAX_API_KEY_NAME_LENGTH,
@@ -69,8 +70,8 @@ import { WEBHOOK_TAG, webhookOperations } from "./openapi/webhooks.js";
  * the operation's selection: exactly the selected fields, each required (GraphQL
  * always answers a selected field, `null` when it is nullable), nothing else
  * (`additionalProperties: false`), with the schema's descriptions. Request bodies
- * are the operation's input types; unknown request fields are ignored by the
- * service, so they are allowed.
+ * are the operation's input types, closed the same way: the service refuses a field
+ * they do not name (rest-compat/body-fields.ts reads these schemas to decide).
  *
  * What a generator cannot know comes from rest-compat/openapi/: the examples a real
  * run recorded (`npm run openapi:examples`), the code samples, the `webhooks` payloads,
@@ -84,6 +85,8 @@ export interface OpenApiOptions {
   /** The public base URL the service is reached at. */
   readonly serverUrl: string;
 }
+
+const API_VERSION_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
 
 /** Codes every route can answer, whatever it does. */
 const SHARED_CODES: readonly ErrorCode[] = [
@@ -121,12 +124,27 @@ const IDEMPOTENT_REPLAYED_HEADER = {
   },
 } as const;
 
-const REQUEST_ID_HEADER = {
+/** Headers on every answer of the table. */
+const EVERY_ANSWER_HEADERS = {
   "X-Request-Id": {
     description: "This request's id; the same id is in the service's logs. Quote it to support.",
     required: true,
     schema: { type: "string" },
   },
+  "Pms-Version": {
+    description:
+      "The dated API version this answer used: the one requested, else the account's pinned version, else the newest.",
+    required: true,
+    schema: { type: "string", pattern: API_VERSION_PATTERN },
+  },
+} as const;
+
+const API_VERSION_PARAMETER = {
+  name: "Pms-Version",
+  in: "header",
+  required: false,
+  description: `A dated API version (${API_VERSIONS.map((entry) => `\`${entry.version}\``).join(", ")}); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED.`,
+  schema: { type: "string", enum: API_VERSIONS.map((entry) => entry.version) },
 } as const;
 
 export function buildOpenApiDocument(
@@ -264,6 +282,14 @@ function nameObjectSchemas(
   );
 }
 
+/** The JSON Schema of a route's request body in a document `buildOpenApiDocument` made; undefined: it takes none. */
+export function requestBodySchemaOf(document: JsonSchema, row: AnyRestRoute): JsonSchema | undefined {
+  const paths = document.paths as Record<string, Record<string, JsonSchema>>;
+  const operation = paths[row.path.replace(/:([A-Za-z]+)/g, "{$1}")]?.[row.method.toLowerCase()];
+  const body = operation?.requestBody as { content: Record<string, { schema: JsonSchema }> } | undefined;
+  return body?.content["application/json"]?.schema;
+}
+
 function operationOf(row: AnyRestRoute): OperationDefinitionNode {
   const operation = row.operation.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
   if (!operation) throw new Error(`${row.method} ${row.path}: its document has no operation`);
@@ -280,7 +306,7 @@ function errorSchema(codes: readonly ErrorCode[]): JsonSchema {
     properties: {
       error: {
         type: "object",
-        required: ["code", "message", "action", "retryable"],
+        required: ["code", "message", "action", "retryable", "requestId", "docUrl"],
         additionalProperties: false,
         properties: {
           code: { type: "string", enum: [...codes], description: "A stable code; switch on it, not on the message." },
@@ -289,6 +315,20 @@ function errorSchema(codes: readonly ErrorCode[]): JsonSchema {
           retryable: {
             type: "boolean",
             description: "Whether the same request may succeed later (after Retry-After when sent).",
+          },
+          param: {
+            type: "string",
+            description:
+              "The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is.",
+          },
+          requestId: {
+            type: "string",
+            description: "The answer's X-Request-Id; the same id is in the service's logs. Quote it to support.",
+          },
+          docUrl: {
+            type: "string",
+            description:
+              "Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service.",
           },
         },
       },
@@ -380,6 +420,7 @@ class OperationDoc {
         example: "5b0f0e0c-3c9d-4f57-9a51-6e2d1c7b8a42",
       });
     }
+    parameters.push(API_VERSION_PARAMETER);
     if (row.immutable) {
       parameters.push({
         name: "If-None-Match",
@@ -401,7 +442,7 @@ class OperationDoc {
     const responses: Record<string, JsonSchema> = {};
     for (const [status, shape] of Object.entries(doc.responses)) {
       const headers: Record<string, unknown> = {
-        ...REQUEST_ID_HEADER,
+        ...EVERY_ANSWER_HEADERS,
         ...(rateLimitHeaders ? RATE_LIMIT_HEADERS : {}),
         ...(doc.idempotent ? IDEMPOTENT_REPLAYED_HEADER : {}),
       };
@@ -455,7 +496,7 @@ class OperationDoc {
     if (row.immutable)
       responses["304"] = {
         description: "Not modified: the ETag sent is still the answer.",
-        headers: { ...REQUEST_ID_HEADER, ETag: { schema: { type: "string" } } },
+        headers: { ...EVERY_ANSWER_HEADERS, ETag: { schema: { type: "string" } } },
       };
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of codes)
@@ -463,7 +504,7 @@ class OperationDoc {
     for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
       // A status the route answers with its own body (health's 503) is not an error envelope there.
       if (String(status) in doc.responses) continue;
-      const headers: Record<string, unknown> = { ...REQUEST_ID_HEADER };
+      const headers: Record<string, unknown> = { ...EVERY_ANSWER_HEADERS };
       if (status === 429 || status === 503 || (status === 409 && statusCodes.includes("IDEMPOTENCY_IN_PROGRESS")))
         headers["Retry-After"] = {
           description: "Seconds to wait before retrying (when the refusal is retryable).",
@@ -560,6 +601,7 @@ class OperationDoc {
     return {
       type: "object",
       ...(input.description ? { description: input.description } : {}),
+      additionalProperties: false,
       required: fields
         .filter((field) => isNonNullType(field.type) && field.defaultValue === undefined)
         .map((field) => field.name),

@@ -531,6 +531,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
       requestBody: {
         schema: {
           type: "object",
+          additionalProperties: false,
           required: ["productId", "answers"],
           properties: {
             productId: { type: "string", description: "The product's id." },

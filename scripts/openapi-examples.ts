@@ -511,6 +511,8 @@ function completeErrors(found: Partial<Record<ErrorCode, unknown>>): Record<stri
   const messages: Partial<Record<ErrorCode, string>> = {
     CREDIT_EXHAUSTED: "This costs 10 credits; 4 plan credits and 0 pack credits remain.",
     DELIVERY_IN_PROGRESS: "This delivery is being sent right now; replay it once its attempt has ended.",
+    IDEMPOTENCY_IN_PROGRESS:
+      "A request with this Idempotency-Key is still being processed; its answer will be replayed once it is done.",
     QUOTA_EXCEEDED:
       "The Free plan includes 3 scores per billing cycle, all used; the next cycle starts 2026-12-01T00:00:00.000Z.",
     SCORING_RATE_LIMITED: "Too many score requests: at most 5 every 60 seconds; retry in 41 seconds.",

@@ -37,6 +37,16 @@ const csv = optionalString.transform((value) =>
         .filter(Boolean),
 );
 
+/** An origin as a browser sends it in `Origin`: http(s), a host, an optional port, nothing else. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
 const integer = (fallback: number, min: number, max: number) =>
   optionalString
     .pipe(
@@ -117,6 +127,17 @@ const envSchema = z
       message: "must start with whsec_",
     }),
     TRUST_PROXY: trustProxy,
+    /** Browser origins allowed to call key-authenticated routes cross-origin; `*` alone: any (never with credentials). */
+    CORS_ORIGINS: csv.superRefine((origins, ctx) => {
+      if (origins.includes("*") && origins.length > 1)
+        ctx.addIssue({ code: "custom", message: "'*' allows every origin: list origins or give '*' alone" });
+      for (const origin of origins.filter((entry) => entry !== "*"))
+        if (!isOrigin(origin))
+          ctx.addIssue({
+            code: "custom",
+            message: `has an invalid origin ${JSON.stringify(origin)}: give scheme://host[:port], e.g. https://app.example.com, without a path`,
+          });
+    }),
     SSRF_ALLOWLIST: csv,
     CRAWL_MAX_PAGES: integer(25, 1, 500),
     // Unset: chromium / chromium-browser / google-chrome on PATH, else Playwright's cache, else no rendering; "off": none.
@@ -205,7 +226,13 @@ export interface Config {
   readonly env: Env["NODE_ENV"];
   readonly isProduction: boolean;
   readonly version: string;
-  readonly http: { readonly port: number; readonly host: string; readonly trustProxy: Env["TRUST_PROXY"] };
+  readonly http: {
+    readonly port: number;
+    readonly host: string;
+    readonly trustProxy: Env["TRUST_PROXY"];
+    /** CORS_ORIGINS: origins allowed on key-authenticated routes (`["*"]`: any). */
+    readonly corsOrigins: readonly string[];
+  };
   /** Prometheus metrics on their own port; undefined: none. */
   readonly metrics: { readonly port: number; readonly host: string } | undefined;
   readonly logLevel: NonNullable<Env["LOG_LEVEL"]>;
@@ -321,7 +348,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     env: env.NODE_ENV,
     isProduction: env.NODE_ENV === "production",
     version: packageVersion(),
-    http: { port: env.PORT, host: env.HOST, trustProxy: env.TRUST_PROXY },
+    http: { port: env.PORT, host: env.HOST, trustProxy: env.TRUST_PROXY, corsOrigins: env.CORS_ORIGINS },
     metrics: env.METRICS_PORT >= 0 ? { port: env.METRICS_PORT, host: env.METRICS_HOST } : undefined,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "warn" : "info"),
     logFormat: env.LOG_FORMAT,

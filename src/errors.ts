@@ -2,8 +2,8 @@ import { GraphQLError } from "graphql";
 
 /**
  * The error catalogue (docs/api.md §4): one table, read by both front doors.
- * GraphQL errors carry `extensions.{code, action, retryable}`; REST answers the
- * status and `{"error": {code, message, action, retryable}}`.
+ * GraphQL errors carry `extensions.{code, action, retryable, …}`; REST answers the
+ * status and `{"error": {code, message, action, retryable, …}}` (see `ErrorEnvelope`).
  */
 export const errorCatalogue = {
   VALIDATION_FAILED: { status: 400, retryable: false, action: "Fix the named field and send the request again." },
@@ -91,13 +91,57 @@ export type ErrorCode = keyof typeof errorCatalogue;
 export const isErrorCode = (value: unknown): value is ErrorCode =>
   typeof value === "string" && Object.hasOwn(errorCatalogue, value);
 
+/**
+ * The envelope carries the contract's four fields always, and may carry more, never
+ * less: `param` when one field is at fault, `requestId` (the answer's X-Request-Id)
+ * and `docUrl` (the code's entry in the reference).
+ */
 export interface ErrorEnvelope {
-  error: { code: ErrorCode; message: string; action: string; retryable: boolean };
+  error: {
+    code: ErrorCode;
+    message: string;
+    action: string;
+    retryable: boolean;
+    param?: string;
+    requestId?: string;
+    docUrl: string;
+  };
 }
+
+/** Where the reference served at /docs (Redoc) explains the code. */
+export const DOCS_PATH = "/docs";
+
+/**
+ * The code's anchor in /docs. Redoc makes a section of each level-1 and level-2
+ * markdown heading of the document's `info.description`, with the anchor
+ * `section/<Heading>/<Subheading>` (headings slugified; a code is its own slug). So the
+ * description holds a `# Errors` heading and, under it, one `## <CODE>` per code.
+ */
+export function docUrlFor(code: ErrorCode): string {
+  return `${DOCS_PATH}#section/Errors/${code}`;
+}
+
+/**
+ * The field a validation message names: by convention (docs/api.md §4) such a message
+ * starts with the field path, `url: must be …`, `answers.t1: …`. Messages about the
+ * request as a whole (`body: …`, `path: …`) or several fields (`plan, pack: …`) name none.
+ */
+export function fieldNamedBy(message: string): string | undefined {
+  const field = /^([A-Za-z_][\w-]*(?:\.[\w-]+|\[\d+\])*): /.exec(message)?.[1];
+  return field === undefined || field === "body" || field === "path" ? undefined : field;
+}
+
+/** Codes whose message names the field at fault (see `fieldNamedBy`). */
+const fieldCodes: ReadonlySet<ErrorCode> = new Set(["VALIDATION_FAILED"]);
 
 export interface AppErrorOptions {
   /** Overrides the catalogue's advice for this one occurrence. */
   action?: string;
+  /**
+   * The path of the one field at fault (`url`, `answers.t1`, `Pms-Version`). Defaults,
+   * for VALIDATION_FAILED, to the field its message starts with; `null`: none.
+   */
+  param?: string | null;
   /** Response headers the REST door must send (Retry-After, Allow …). */
   headers?: Record<string, string>;
   cause?: unknown;
@@ -109,6 +153,7 @@ export class AppError extends Error {
   readonly retryable: boolean;
   readonly action: string;
   readonly headers: Readonly<Record<string, string>>;
+  readonly param: string | undefined;
   /** The wait its Retry-After header names, in whole seconds: `extensions.retryAfter` over GraphQL. */
   readonly retryAfterSeconds: number | undefined;
 
@@ -123,21 +168,45 @@ export class AppError extends Error {
     this.status = entry.status;
     this.retryable = entry.retryable;
     this.headers = options.headers ?? {};
+    this.param =
+      options.param === null
+        ? undefined
+        : (options.param ?? (fieldCodes.has(code) ? fieldNamedBy(message) : undefined));
     this.retryAfterSeconds = retryAfterOf(this.headers);
     const withWait = this.retryAfterSeconds === undefined ? undefined : actionsWithWait[code];
     this.action = options.action ?? withWait?.(this.retryAfterSeconds!) ?? entry.action;
   }
 
-  toEnvelope(): ErrorEnvelope {
-    return { error: { code: this.code, message: this.message, action: this.action, retryable: this.retryable } };
+  /** The REST body; `requestId` is the answer's X-Request-Id. */
+  toEnvelope(requestId?: string): ErrorEnvelope {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        action: this.action,
+        retryable: this.retryable,
+        ...this.extras(requestId),
+        docUrl: docUrlFor(this.code),
+      },
+    };
   }
 
-  toGraphQLExtensions(): Record<string, unknown> {
+  /** The same fields for a GraphQL error's `extensions` (the message is the error's own), and the wait. */
+  toGraphQLExtensions(requestId?: string): Record<string, unknown> {
     return {
       code: this.code,
       action: this.action,
       retryable: this.retryable,
       ...(this.retryAfterSeconds === undefined ? {} : { retryAfter: this.retryAfterSeconds }),
+      ...this.extras(requestId),
+      docUrl: docUrlFor(this.code),
+    };
+  }
+
+  private extras(requestId: string | undefined): { param?: string; requestId?: string } {
+    return {
+      ...(this.param === undefined ? {} : { param: this.param }),
+      ...(requestId === undefined ? {} : { requestId }),
     };
   }
 }
@@ -238,14 +307,32 @@ function graphQLRequestError(error: GraphQLError): AppError {
   const code = error.extensions?.code;
   // An error already formatted once (graphql-ws formats refusals again on their way out) keeps its wait.
   const retryAfter = error.extensions?.retryAfter;
+  const param = error.extensions?.param;
   if (isErrorCode(code))
-    return new AppError(
-      code,
-      error.message,
-      Number.isInteger(retryAfter) ? { headers: { "Retry-After": String(retryAfter) } } : {},
-    );
+    return new AppError(code, error.message, {
+      ...(Number.isInteger(retryAfter) ? { headers: { "Retry-After": String(retryAfter) } } : {}),
+      ...(typeof param === "string" ? { param } : {}),
+    });
   if (error.path) return new AppError("INTERNAL", "An unexpected error occurred.", { cause: error });
-  return new AppError("VALIDATION_FAILED", error.message);
+  return new AppError("VALIDATION_FAILED", error.message, { param: variableField(error.message) ?? null });
+}
+
+/**
+ * The field a graphql-js variable error is about, as a path inside the input (what
+ * the field-naming messages say: `url`, not `input.url`): `Variable "$input" got
+ * invalid value … at "input.n"; …` → `n`; `…; Field "colour" is not defined by type …`
+ * → `colour`; a scalar variable (`$limit`) is its own name.
+ */
+export function variableField(message: string): string | undefined {
+  const refused =
+    /^Variable "\$(\w+)" (?:got invalid value .*?(?: at "([\w.[\]]+)")?; (.*)|of required type .* was not provided\.)$/s.exec(
+      message,
+    );
+  if (!refused) return undefined;
+  const [, variable, at, reason] = refused as unknown as [string, string, string | undefined, string | undefined];
+  const unknown = reason ? /^Field "(\w+)" is not defined by type/.exec(reason)?.[1] : undefined;
+  const path = [...(at ?? variable).split(".").slice(1), ...(unknown ? [unknown] : [])].join(".");
+  return path === "" ? variable : path;
 }
 
 type FieldValidationError = { property: string; constraints?: Record<string, string>; children?: unknown[] };

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { API_VERSIONS } from "../../src/api-versions.js";
 import { errorCatalogue, type ErrorCode } from "../../src/errors.js";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../../src/limits.js";
 import { rateLimitPolicies } from "../../src/modules/billing/rate-limit/rate-limiter.js";
@@ -109,24 +110,26 @@ Send an API key as \`Authorization: Bearer <key>\` from a backend, or the \`__se
 
 Each operation lists the credentials it accepts under *Authorizations*.`;
 
+/**
+ * One `## <CODE>` heading per code under `# Errors`: Redoc anchors each at
+ * `section/Errors/<CODE>`, the `docUrl` every error envelope carries (`docUrlFor`).
+ */
 function errorsSection(example: unknown): string {
-  const rows = (Object.keys(errorCatalogue) as ErrorCode[]).map((code) => {
+  const entries = (Object.keys(errorCatalogue) as ErrorCode[]).map((code) => {
     const entry = errorCatalogue[code];
-    return `| \`${code}\` | ${entry.status} | ${entry.retryable ? "yes" : "no"} | ${entry.action.replaceAll("|", "\\|")} |`;
+    return `## ${code}\n\n${entry.status}, ${entry.retryable ? "retryable" : "not retryable"}. ${entry.action}`;
   });
   return `# Errors
 
-Every error, on every route and status, answers one envelope; GraphQL errors carry the same \`code\`, \`action\` and \`retryable\` in \`extensions\`. Switch on \`code\`, show \`message\`, follow \`action\`, and retry only what says \`retryable: true\` (after \`Retry-After\` when it is sent). The envelope may carry more fields, never fewer. Every answer carries \`X-Request-Id\`: quote it to support.
+Every error, on every route and status, answers one envelope; GraphQL errors carry the same \`code\`, \`action\`, \`retryable\`, \`param\`, \`requestId\` and \`docUrl\` in \`extensions\`. Switch on \`code\`, show \`message\`, follow \`action\`, and retry only what says \`retryable: true\` (after \`Retry-After\` when it is sent). \`param\` is the path of the one field at fault, when one is; \`requestId\` is the answer's \`X-Request-Id\` (quote it to support); \`docUrl\` links the code's entry below. The envelope may carry more fields, never fewer.
 
 \`\`\`json
 ${JSON.stringify(example, null, 2)}
 \`\`\`
 
-A refused request is never charged. Each operation lists the codes it can answer, by status.
+A refused request is never charged; a body field the operation does not know is refused (400 \`VALIDATION_FAILED\` naming it). Each operation lists the codes it can answer, by status.
 
-| code | status | retryable | what to do |
-|---|---|---|---|
-${rows.join("\n")}`;
+${entries.join("\n\n")}`;
 }
 
 function rateLimitsSection(): string {
@@ -156,4 +159,4 @@ Routes that honour it: ${honouring.join(", ")}.`;
 
 const VERSIONING = `# Versioning
 
-The contract changes only by adding: new routes, new fields, new error codes. Pin what you built against with a dated \`Pms-Version\` request header; the answer echoes the version it used.`;
+Within a version the contract changes only by adding: new routes, new fields, new error codes. Name the version you built against with a dated \`Pms-Version\` request header (${API_VERSIONS.map((entry) => `\`${entry.version}\``).join(", ")}); without it, a request with a credential uses its account's pinned version (the newest when the account was made), any other the newest. Every answer names the version it used in \`Pms-Version\`; an unknown one is 400 \`VALIDATION_FAILED\`. A replaced version lives at least 12 months after its successor ships; meanwhile its answers carry \`Deprecation\` and \`Sunset\` headers.`;

@@ -9,10 +9,15 @@ export abstract class PmsError extends Error {}
 
 /**
  * The service refused the request with its error envelope
- * (`{"error": {code, message, action, retryable}}`, docs/api.md §4), over REST or GraphQL.
+ * (`{"error": {code, message, action, retryable, param?, requestId, docUrl}}`,
+ * docs/api.md §4), over REST or GraphQL.
  */
 export class PmsApiError extends PmsError {
   override readonly name: string = "PmsApiError";
+  /** The path of the one field at fault (`url`, `Pms-Version`), when the service named one. */
+  readonly param: string | undefined;
+  /** Where the service's reference explains the code (relative to the service, e.g. `/docs#section/Errors/…`). */
+  readonly docUrl: string | undefined;
 
   constructor(
     readonly status: number,
@@ -28,8 +33,11 @@ export class PmsApiError extends PmsError {
     readonly retryAfterSeconds: number | undefined,
     /** How many times the request was sent, retries included. */
     readonly attempts: number,
+    details: { readonly param?: string | undefined; readonly docUrl?: string | undefined } = {},
   ) {
     super(message);
+    this.param = details.param;
+    this.docUrl = details.docUrl;
   }
 
   /** Throttling the contract says to retry: 429 and retryable (not QUOTA_EXCEEDED, a monthly ceiling). */

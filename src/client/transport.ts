@@ -145,9 +145,11 @@ export class Transport {
       error.message,
       error.action,
       error.retryable,
-      requestId,
+      // The body names the request too; the header is there even when a proxy wrote the body.
+      requestId ?? error.requestId,
       parseRetryAfter(response.headers.get("retry-after")),
       attempt,
+      { param: error.param, docUrl: error.docUrl },
     );
   }
 }
@@ -169,8 +171,12 @@ export function graphQLError(
     error.message,
     typeof extensions.action === "string" ? extensions.action : "",
     extensions.retryable === true,
-    answer.requestId,
+    answer.requestId ?? (typeof extensions.requestId === "string" ? extensions.requestId : undefined),
     graphQLRetryAfter(extensions) ?? answer.retryAfterSeconds,
     answer.attempts,
+    {
+      param: typeof extensions.param === "string" ? extensions.param : undefined,
+      docUrl: typeof extensions.docUrl === "string" ? extensions.docUrl : undefined,
+    },
   );
 }

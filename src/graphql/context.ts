@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import { apiVersionHeaders } from "../api-versions.js";
 import { ANONYMOUS, type MeteredCaller, type Viewer } from "../modules/accounts/viewer.js";
 import type { ScoreProgressStreams } from "../modules/score/score-progress.js";
 import type { Transaction } from "../db/transaction.js";
@@ -86,6 +87,8 @@ export interface ContextSource {
   log: RequestLogger;
   clientIp: string;
   idempotencyKey?: string | undefined;
+  /** The API version the request asked for (`Pms-Version`, already checked), if it did. */
+  requestedApiVersion?: string | undefined;
   /** Resolves the caller's credentials; absent: anonymous. */
   identify?: () => Promise<Viewer>;
   /**
@@ -103,8 +106,14 @@ export function createContext(source: ContextSource): GraphQLContext {
   let chargedElsewhere = false;
   /** The allowance headers of a charge inside an operation's transaction: sent once it says the charge committed. */
   let pendingAllowance: Readonly<Record<string, string>> | undefined;
-  const identify = () => (identified ??= source.identify ? source.identify() : Promise.resolve(ANONYMOUS));
   const responseHeaders: Record<string, string> = {};
+  // Without `Pms-Version`, an authenticated request uses its account's pinned version, and says so.
+  const identify = () =>
+    (identified ??= (source.identify ? source.identify() : Promise.resolve(ANONYMOUS)).then((viewer) => {
+      if (source.requestedApiVersion === undefined && viewer.kind === "member" && viewer.apiVersion)
+        Object.assign(responseHeaders, apiVersionHeaders(viewer.apiVersion));
+      return viewer;
+    }));
   return {
     requestId: source.requestId,
     log: source.log,

@@ -19,8 +19,8 @@ export interface GraphQLWebSocket {
 /**
  * Same catalogue mapping as the HTTP door, for results streamed over the socket.
  * What is masked (INTERNAL) or a dependency failing is logged, as the HTTP door's
- * plugin does; a socket has no X-Request-Id header, so such an error carries its
- * request id in `extensions.requestId` for the caller to quote.
+ * plugin does; a socket has no X-Request-Id header, so every error carries its
+ * request id in `extensions.requestId` (as over HTTP) for the caller to quote.
  */
 function formatErrors(
   errors: readonly GraphQLError[],
@@ -29,11 +29,10 @@ function formatErrors(
 ): GraphQLError[] {
   return errors.map((error) => {
     const appError = toAppError(error);
-    const extensions: Record<string, unknown> = appError.toGraphQLExtensions();
+    const extensions: Record<string, unknown> = appError.toGraphQLExtensions(requestId);
     if (appError.code === "INTERNAL") {
       log.error({ err: error.originalError ?? error, requestId }, "unexpected GraphQL error");
       extensions.action = "Retry later; if it persists, contact support quoting this error's requestId.";
-      extensions.requestId = requestId;
     } else if (appError.code === "SERVICE_UNAVAILABLE") {
       log.warn({ err: error.originalError ?? error, requestId }, "dependency unavailable");
     }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
+import { DOCS_PATH } from "../errors.js";
 import { OPENAPI_PATH } from "../../rest-compat/mount.js";
 import { JS, escapeHtml, makeAsset, packageRoot, sendPage, serveAssets, type Asset } from "./static-assets.js";
 
@@ -19,7 +20,7 @@ import { JS, escapeHtml, makeAsset, packageRoot, sendPage, serveAssets, type Ass
  * Chromium: with a nonce instead, the page does not render). The page shows only
  * the service's own generated document, never a caller's text.
  */
-export const DOCS_PATH = "/docs";
+export { DOCS_PATH };
 
 /** Scripts from this origin only; styles inline too (see above); the search worker from a blob: URL. */
 const DOCS_CSP = [

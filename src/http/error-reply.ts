@@ -4,7 +4,8 @@ import { answeredErrorCode } from "../metrics.js";
 
 /**
  * The one writer of an error answer on a Fastify reply (docs/api.md §4): the
- * catalogue's status, the error's own headers and its envelope, counted by code.
+ * catalogue's status, the error's own headers and its envelope (naming the request,
+ * as the X-Request-Id header does), counted by code.
  * Every door that answers over HTTP (the REST table, the refusals, the error and
  * not-found handlers) sends through it; a refusal written straight to a socket
  * carries the same envelope (`rawRefusal`, src/net/raw-refusal.ts).
@@ -19,7 +20,7 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   return reply
     .code(error.status)
     .headers({ ...error.headers, ...retryAfter })
-    .send(error.toEnvelope());
+    .send(error.toEnvelope(reply.request.id));
 }
 
 /** Retry-After of a 503 that names no wait of its own. */

@@ -63,12 +63,12 @@ export function answerClientError(error: ClientError, socket: Duplex, requestId:
     return;
   }
   log.debug({ err: error, reqId: requestId }, "malformed request refused");
-  const { status, envelope } = refusalFor(error);
-  socket.write(rawRefusal(status, envelope, { "X-Request-Id": requestId }));
+  const { status, refusal } = refusalFor(error);
+  socket.write(rawRefusal(status, refusal.toEnvelope(requestId), { "X-Request-Id": requestId }));
   socket.destroy(error);
 }
 
-function refusalFor(error: ClientError): { status: number; envelope: ReturnType<AppError["toEnvelope"]> } {
+function refusalFor(error: ClientError): { status: number; refusal: AppError } {
   switch (error.code) {
     case "HPE_HEADER_OVERFLOW": {
       // No catalogue code is 431; PAYLOAD_TOO_LARGE says what to change, the status says where.
@@ -76,19 +76,19 @@ function refusalFor(error: ClientError): { status: number; envelope: ReturnType<
       const refusal = new AppError("PAYLOAD_TOO_LARGE", `The request line and headers exceed ${limit}.`, {
         action: `Send a URL and headers of at most ${limit} in all; put large input in a JSON body.`,
       });
-      return { status: 431, envelope: refusal.toEnvelope() };
+      return { status: 431, refusal };
     }
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
       return {
         status: 413,
-        envelope: new AppError("PAYLOAD_TOO_LARGE", "The request's chunk extensions are too large.").toEnvelope(),
+        refusal: new AppError("PAYLOAD_TOO_LARGE", "The request's chunk extensions are too large."),
       };
     case "ERR_HTTP_REQUEST_TIMEOUT":
       return {
         status: 408,
-        envelope: new AppError("VALIDATION_FAILED", "The request was not received in time.", {
+        refusal: new AppError("VALIDATION_FAILED", "The request was not received in time.", {
           action: "Send the whole request without pausing.",
-        }).toEnvelope(),
+        }),
       };
     default: {
       // llhttp's reasons are fixed ASCII sentences; anything else is left out.
@@ -97,7 +97,7 @@ function refusalFor(error: ClientError): { status: number; envelope: ReturnType<
       const refusal = new AppError("VALIDATION_FAILED", `The request is not valid HTTP/1.1${reason}.`, {
         action: "Send a well-formed HTTP/1.1 request.",
       });
-      return { status: 400, envelope: refusal.toEnvelope() };
+      return { status: 400, refusal };
     }
   }
 }

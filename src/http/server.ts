@@ -10,7 +10,7 @@ import Fastify, {
 } from "fastify";
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
-import { REST_PREFIX, restCompat } from "../../rest-compat/mount.js";
+import { OPENAPI_PATH, REST_PREFIX, restCompat } from "../../rest-compat/mount.js";
 import type { AnswerStore } from "../../rest-compat/route.js";
 import type { AnyRestRoute } from "../../rest-compat/route.js";
 import { restRoutes } from "../../rest-compat/routes.js";
@@ -22,6 +22,9 @@ import { createContext, type ContextStreams, type GraphQLContext } from "../grap
 import { trustProxyFunction } from "./client-ip.js";
 import { registerGraphiql } from "./graphiql.js";
 import { registerApiDocs } from "./api-docs.js";
+import { registerApiVersions } from "./api-version.js";
+import { registerCors } from "./cors.js";
+import { withGraphQLRequestId } from "./graphql-request-ids.js";
 import { registerHomePage } from "./home-page.js";
 import { refuseControlCharactersInRequest } from "../text/control-characters.js";
 import { sendError } from "./error-reply.js";
@@ -104,6 +107,17 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
     reply.header("x-request-id", request.id);
     reply.header("x-content-type-options", "nosniff");
   });
+  // Cross-origin access by route: public reads for anyone, key routes for CORS_ORIGINS, never a session.
+  registerCors(app, {
+    origins: config.http.corsOrigins,
+    routes,
+    extra: [
+      { path: OPENAPI_PATH, methods: ["GET"], access: "public" },
+      { path: GRAPHQL_PATH, methods: ["GET", "POST"], access: "key" },
+    ],
+  });
+  // An unknown Pms-Version is refused, and every API answer names its version.
+  registerApiVersions(app, { rest: REST_PREFIX, graphql: GRAPHQL_PATH });
   // 405 with Allow (204 for OPTIONS) on known paths, and 404s, before a body is read.
   registerMethodRefusals(app, routes);
   // Once the server is closing (SIGTERM), every answer still in flight closes its connection: a client's
@@ -124,9 +138,12 @@ export async function buildHttpServer(options: BuildOptions): Promise<FastifyIns
   });
   app.setNotFoundHandler((request, reply) => answerNotFound(request, reply));
 
-  await app.register(fastifyApollo(apollo), {
-    path: GRAPHQL_PATH,
-    context: async (request) => contextFor(request),
+  await app.register(async (graphql) => {
+    graphql.addHook("onSend", async (request, _reply, payload) => withGraphQLRequestId(payload, request.id));
+    await graphql.register(fastifyApollo(apollo), {
+      path: GRAPHQL_PATH,
+      context: async (request) => contextFor(request),
+    });
   });
   await app.register(restCompat, {
     prefix: REST_PREFIX,
@@ -163,6 +180,8 @@ export function requestContext(
     log: request.log,
     clientIp: request.ip,
     idempotencyKey: headerValue(request.headers["idempotency-key"]),
+    // Checked for every API request in onRequest (api-version.ts); what is left here is known.
+    requestedApiVersion: headerValue(request.headers["pms-version"])?.trim(),
     streams,
     ...(authenticator
       ? {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, browserSuite, launchChromium, RUN_BROWSER_SUITES, watchPage } from "../support/browser.js";
 import { startTestApp, type TestApp } from "../support/app.js";
+import { docUrlFor, errorCatalogue, type ErrorCode } from "../../src/errors.js";
 
 const local = (url: string, origin: string): boolean => {
   const parsed = new URL(url);
@@ -61,6 +62,13 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("/docs, the REST reference, in
     // The scoring routes show the Idempotency-Key header and the error codes.
     await expect.poll(() => page.content()).toContain("Idempotency-Key");
     await expect.poll(() => page.content()).toContain("CREDIT_EXHAUSTED");
+    // Every code has the section an error envelope's docUrl points at.
+    for (const code of Object.keys(errorCatalogue) as ErrorCode[]) {
+      const anchor = docUrlFor(code).split("#")[1]!;
+      await expect
+        .poll(() => page.locator(`.menu-content li[data-item-id="${anchor}"]`).count(), { message: anchor })
+        .toBe(1);
+    }
 
     // The first section is Getting started, and an operation shows its code samples (curl first).
     await expect.poll(() => firstMenuItem(page)).toBe("section/Getting-started");

@@ -42,6 +42,8 @@ describe("a database that refuses connections", () => {
           message: "The service cannot reach its database right now.",
           action: expect.any(String),
           retryable: true,
+          requestId: refused.headers.get("x-request-id"),
+          docUrl: "/docs#section/Errors/SERVICE_UNAVAILABLE",
         },
       });
       const viaGraphQL = await graphqlClient(service)("{ usage { credits { used } } }", {}, { cookie: ada.cookie });

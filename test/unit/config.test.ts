@@ -13,6 +13,18 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 describe("configuration", () => {
+  it("reads CORS_ORIGINS as origins, or '*' alone, and refuses anything else at boot", () => {
+    expect(loadConfig({}).http.corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: "https://app.example.com, http://localhost:5173" }).http.corsOrigins).toEqual([
+      "https://app.example.com",
+      "http://localhost:5173",
+    ]);
+    expect(loadConfig({ CORS_ORIGINS: "*" }).http.corsOrigins).toEqual(["*"]);
+    for (const bad of ["https://app.example.com/", "https://app.example.com/path", "app.example.com", "ftp://x.test"])
+      expect(problemsOf({ CORS_ORIGINS: bad }).join(" "), bad).toMatch(/^CORS_ORIGINS.*invalid origin/);
+    expect(problemsOf({ CORS_ORIGINS: "*, https://app.example.com" }).join(" ")).toMatch(/^CORS_ORIGINS.*alone/);
+  });
+
   it("runs on embedded defaults with nothing set", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

@@ -1,6 +1,6 @@
 import { GraphQLError } from "graphql";
 import { describe, expect, it } from "vitest";
-import { AppError, errorCatalogue, toAppError } from "../../src/errors.js";
+import { AppError, docUrlFor, errorCatalogue, toAppError } from "../../src/errors.js";
 
 describe("error catalogue", () => {
   it("maps each code to the status and retryability of the contract and docs/api.md §4", () => {
@@ -33,21 +33,66 @@ describe("error catalogue", () => {
     const error = new AppError("SCORING_RATE_LIMITED", "Too many score requests.", {
       headers: { "retry-after": "60" },
     });
-    expect(error.toEnvelope()).toEqual({
+    expect(error.toEnvelope("req_1")).toEqual({
       error: {
         code: "SCORING_RATE_LIMITED",
         message: "Too many score requests.",
         action: expect.any(String),
         retryable: true,
+        requestId: "req_1",
+        docUrl: "/docs#section/Errors/SCORING_RATE_LIMITED",
       },
     });
-    expect(error.toGraphQLExtensions()).toEqual({
+    expect(error.toGraphQLExtensions("req_1")).toEqual({
       code: "SCORING_RATE_LIMITED",
       action: error.action,
       retryable: true,
       retryAfter: 60,
+      requestId: "req_1",
+      docUrl: "/docs#section/Errors/SCORING_RATE_LIMITED",
     });
     expect(error.headers).toEqual({ "retry-after": "60" });
+  });
+
+  it("links every code to its own anchor in the reference's Errors section", () => {
+    // Redoc's anchor of `## <CODE>` under `# Errors` in the document's description.
+    expect(docUrlFor("VALIDATION_FAILED")).toBe("/docs#section/Errors/VALIDATION_FAILED");
+    const urls = Object.keys(errorCatalogue).map((code) => docUrlFor(code as keyof typeof errorCatalogue));
+    expect(new Set(urls).size).toBe(Object.keys(errorCatalogue).length);
+    for (const url of urls) expect(url).toMatch(/^\/docs#section\/Errors\/[A-Z_]+$/);
+  });
+
+  it("names the one field at fault in `param`: said, or the field a validation message starts with", () => {
+    expect(new AppError("VALIDATION_FAILED", "url: must be at most 2048 characters").param).toBe("url");
+    expect(new AppError("VALIDATION_FAILED", "answers.t1: must be one of …").param).toBe("answers.t1");
+    expect(
+      new AppError("VALIDATION_FAILED", "Pms-Version: unknown", { param: "Pms-Version" }).toEnvelope().error.param,
+    ).toBe("Pms-Version");
+    // The request as a whole, several fields, or a message that names none: no param.
+    for (const message of ["body: is not valid JSON.", "plan, pack: send exactly one of them", "Too deep."])
+      expect(new AppError("VALIDATION_FAILED", message).param, message).toBeUndefined();
+    expect(new AppError("VALIDATION_FAILED", "url: x", { param: null }).param).toBeUndefined();
+    // Other codes name a field only when told.
+    expect(new AppError("NOT_FOUND", "id: no such thing").toEnvelope().error).not.toHaveProperty("param");
+  });
+
+  it("names the field of a GraphQL variable refusal, inside the input", () => {
+    const param = (message: string) => toAppError(new GraphQLError(message)).param;
+    expect(
+      param(
+        'Variable "$input" got invalid value { url: "x", colour: "r" }; Field "colour" is not defined by type "ScoreInput".',
+      ),
+    ).toBe("colour");
+    expect(
+      param('Variable "$input" got invalid value "s" at "input.n"; Int cannot represent non-integer value: "s"'),
+    ).toBe("n");
+    expect(
+      param(
+        'Variable "$input" got invalid value { a: 1, b: 2 } at "input.inner"; Field "b" is not defined by type "Inner".',
+      ),
+    ).toBe("inner.b");
+    expect(param('Variable "$limit" of required type "Int!" was not provided.')).toBe("limit");
+    expect(param('Cannot query field "nope" on type "Query".')).toBeUndefined();
   });
 
   it("says a refusal's wait in words every transport can follow, never by naming a header GraphQL callers do not get", () => {

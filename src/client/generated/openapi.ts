@@ -876,8 +876,14 @@ export interface components {
                  * @enum {string}
                  */
                 code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED" | "AUTH_REQUIRED" | "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS" | "DELIVERY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                docUrl: string;
                 /** @description What went wrong, safe to show. */
                 message: string;
+                /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                param?: string;
+                /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                requestId: string;
                 /** @description Whether the same request may succeed later (after Retry-After when sent). */
                 retryable: boolean;
             };
@@ -1276,6 +1282,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path?: never;
             cookie?: never;
@@ -1296,6 +1304,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1307,6 +1317,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1321,8 +1333,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1332,6 +1350,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1346,8 +1366,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1357,6 +1383,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1371,8 +1399,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1382,6 +1416,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1396,8 +1432,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1407,6 +1449,8 @@ export interface operations {
             /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -1423,8 +1467,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1434,6 +1484,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1448,8 +1500,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1459,6 +1517,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1473,8 +1533,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1484,6 +1550,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -1500,8 +1568,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1511,6 +1585,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1525,8 +1601,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1536,6 +1618,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -1552,8 +1636,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1568,6 +1658,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path?: never;
             cookie?: never;
@@ -1592,6 +1684,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -1607,6 +1701,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1621,8 +1717,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1632,6 +1734,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1646,8 +1750,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1657,6 +1767,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1671,8 +1783,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1682,6 +1800,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1696,8 +1816,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1707,6 +1833,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1721,8 +1849,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1732,6 +1866,8 @@ export interface operations {
             /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -1748,8 +1884,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1759,6 +1901,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1773,8 +1917,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1784,6 +1934,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1798,8 +1950,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1809,6 +1967,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -1829,8 +1989,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED" | "SCORING_RATE_LIMITED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1840,6 +2006,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1854,8 +2022,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1865,6 +2039,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -1881,8 +2057,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1899,7 +2081,10 @@ export interface operations {
                 /** @description 1 to 100, default 20. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The conversation's id. */
                 conversationId: string;
@@ -1911,6 +2096,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -1942,6 +2129,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1956,8 +2145,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1967,6 +2162,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1981,8 +2178,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -1992,6 +2195,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2006,8 +2211,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2017,6 +2228,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2031,8 +2244,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2042,6 +2261,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2056,8 +2277,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2067,6 +2294,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -2087,8 +2316,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2098,6 +2333,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2112,8 +2349,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2123,6 +2366,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2139,8 +2384,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2152,7 +2403,10 @@ export interface operations {
     Health: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -2161,6 +2415,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2172,6 +2428,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2186,8 +2444,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2197,6 +2461,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2211,8 +2477,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2222,6 +2494,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2236,8 +2510,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2247,6 +2527,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2261,8 +2543,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2272,6 +2560,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2288,8 +2578,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2299,6 +2595,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2313,8 +2611,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2324,6 +2628,8 @@ export interface operations {
             /** @description Failing: the same body, with the failing part named. */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2337,7 +2643,10 @@ export interface operations {
     ListApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -2346,6 +2655,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -2361,6 +2672,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2375,8 +2688,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2386,6 +2705,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2400,8 +2721,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2411,6 +2738,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2425,8 +2754,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2436,6 +2771,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2450,8 +2787,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2461,6 +2804,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -2481,8 +2826,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2492,6 +2843,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2506,8 +2859,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2517,6 +2876,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2533,8 +2894,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2549,6 +2916,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path?: never;
             cookie?: never;
@@ -2569,6 +2938,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2580,6 +2951,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2594,8 +2967,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2605,6 +2984,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2619,8 +3000,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2630,6 +3017,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2644,8 +3033,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2655,6 +3050,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2669,8 +3066,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2680,6 +3083,8 @@ export interface operations {
             /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2696,8 +3101,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2707,6 +3118,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2721,8 +3134,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2732,6 +3151,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2746,8 +3167,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2757,6 +3184,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2773,8 +3202,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2784,6 +3219,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2798,8 +3235,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2809,6 +3252,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -2825,8 +3270,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2838,7 +3289,10 @@ export interface operations {
     RevokeApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The key's id. */
                 id: string;
@@ -2850,6 +3304,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2859,6 +3315,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2873,8 +3331,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2884,6 +3348,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2898,8 +3364,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2909,6 +3381,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2923,8 +3397,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2934,6 +3414,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2948,8 +3430,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2959,6 +3447,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2973,8 +3463,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -2984,6 +3480,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2998,8 +3496,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3009,6 +3513,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3023,8 +3529,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3034,6 +3546,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3050,8 +3564,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3061,6 +3581,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3075,8 +3597,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3086,6 +3614,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3102,8 +3632,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3115,7 +3651,10 @@ export interface operations {
     AssessLifecycle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -3135,6 +3674,8 @@ export interface operations {
             /** @description Success. */
             201: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -3173,6 +3714,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3187,8 +3730,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3198,6 +3747,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3212,8 +3763,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3223,6 +3780,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3237,8 +3796,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3248,6 +3813,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3262,8 +3829,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3273,6 +3846,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3287,8 +3862,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3298,6 +3879,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3312,8 +3895,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3323,6 +3912,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3337,8 +3928,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3348,6 +3945,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -3368,8 +3967,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3379,6 +3984,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3393,8 +4000,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3404,6 +4017,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3420,8 +4035,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3436,6 +4057,8 @@ export interface operations {
             header?: {
                 /** @description The ETag of an answer you hold: 304 when it is still the answer. */
                 "If-None-Match"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path?: never;
             cookie?: never;
@@ -3449,6 +4072,8 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Names this final answer; send it as If-None-Match. */
                     ETag?: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3466,6 +4091,8 @@ export interface operations {
             304: {
                 headers: {
                     ETag?: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3475,6 +4102,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3489,8 +4118,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3500,6 +4135,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3514,8 +4151,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3525,6 +4168,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3539,8 +4184,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3550,6 +4201,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3564,8 +4217,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3575,6 +4234,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3591,8 +4252,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3602,6 +4269,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3616,8 +4285,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3627,6 +4302,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3643,8 +4320,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3656,7 +4339,10 @@ export interface operations {
     ListMembers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -3665,6 +4351,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -3680,6 +4368,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3694,8 +4384,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3705,6 +4401,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3719,8 +4417,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3730,6 +4434,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3744,8 +4450,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3755,6 +4467,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3769,8 +4483,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3780,6 +4500,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -3800,8 +4522,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3811,6 +4539,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3825,8 +4555,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3836,6 +4572,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -3852,8 +4590,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3865,7 +4609,10 @@ export interface operations {
     RemoveMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The member's user id. */
                 id: string;
@@ -3877,6 +4624,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3886,6 +4635,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3900,8 +4651,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3911,6 +4668,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3925,8 +4684,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3936,6 +4701,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3950,8 +4717,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3961,6 +4734,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3975,8 +4750,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -3986,6 +4767,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4000,8 +4783,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4011,6 +4800,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4025,8 +4816,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4036,6 +4833,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4050,8 +4849,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4061,6 +4866,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4077,8 +4884,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4088,6 +4901,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4102,8 +4917,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4113,6 +4934,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4129,8 +4952,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4145,6 +4974,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path?: never;
             cookie?: never;
@@ -4163,6 +4994,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4174,6 +5007,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4188,8 +5023,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4199,6 +5040,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4213,8 +5056,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4224,6 +5073,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4238,8 +5089,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4249,6 +5106,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4263,8 +5122,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4274,6 +5139,8 @@ export interface operations {
             /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4290,8 +5157,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4301,6 +5174,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4315,8 +5190,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4326,6 +5207,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4340,8 +5223,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4351,6 +5240,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4367,8 +5258,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4378,6 +5275,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4392,8 +5291,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4403,6 +5308,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4419,8 +5326,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4432,7 +5345,10 @@ export interface operations {
     CancelInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The invitation's id. */
                 id: string;
@@ -4444,6 +5360,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4453,6 +5371,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4467,8 +5387,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4478,6 +5404,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4492,8 +5420,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4503,6 +5437,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4517,8 +5453,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4528,6 +5470,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4542,8 +5486,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4553,6 +5503,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4567,8 +5519,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4578,6 +5536,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4592,8 +5552,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4603,6 +5569,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4617,8 +5585,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4628,6 +5602,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4644,8 +5620,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4655,6 +5637,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4669,8 +5653,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4680,6 +5670,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4696,8 +5688,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4714,7 +5712,10 @@ export interface operations {
                 /** @description 1–100, default 20. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The product id. */
                 id: string;
@@ -4726,6 +5727,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -4759,6 +5762,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4773,8 +5778,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4784,6 +5795,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4798,8 +5811,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4809,6 +5828,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4823,8 +5844,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4834,6 +5861,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4848,8 +5877,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4859,6 +5894,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4873,8 +5910,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4884,6 +5927,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -4904,8 +5949,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4915,6 +5966,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4929,8 +5982,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4940,6 +5999,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -4956,8 +6017,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -4972,6 +6039,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path?: never;
             cookie?: never;
@@ -4992,6 +6061,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -5048,6 +6119,8 @@ export interface operations {
                     "Idempotent-Replayed"?: "true";
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -5070,6 +6143,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED`, `INVALID_URL`, `CRAWL_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5084,8 +6159,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5095,6 +6176,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5109,8 +6192,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5120,6 +6209,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5134,8 +6225,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5145,6 +6242,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5159,8 +6258,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5170,6 +6275,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5184,8 +6291,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5195,6 +6308,8 @@ export interface operations {
             /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5211,8 +6326,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5222,6 +6343,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5236,8 +6359,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5247,6 +6376,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5261,8 +6392,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5272,6 +6409,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `ANON_RATE_LIMIT` (retryable), `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -5292,8 +6431,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5303,6 +6448,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5317,8 +6464,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5328,6 +6481,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5344,8 +6499,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5360,6 +6521,8 @@ export interface operations {
             header?: {
                 /** @description The ETag of an answer you hold: 304 when it is still the answer. */
                 "If-None-Match"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path: {
                 /** @description The result id. */
@@ -5376,6 +6539,8 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Names this final answer; send it as If-None-Match. */
                     ETag?: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5388,6 +6553,8 @@ export interface operations {
             304: {
                 headers: {
                     ETag?: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5397,6 +6564,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5411,8 +6580,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5422,6 +6597,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5436,8 +6613,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5447,6 +6630,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5461,8 +6646,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5472,6 +6663,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5486,8 +6679,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5497,6 +6696,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5511,8 +6712,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5522,6 +6729,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5538,8 +6747,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5549,6 +6764,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5563,8 +6780,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5574,6 +6797,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5590,8 +6815,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5603,7 +6834,10 @@ export interface operations {
     ScoreJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The job id. */
                 id: string;
@@ -5615,6 +6849,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -5630,6 +6866,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5644,8 +6882,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5655,6 +6899,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5669,8 +6915,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5680,6 +6932,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5694,8 +6948,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5705,6 +6965,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5719,8 +6981,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5730,6 +6998,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5744,8 +7014,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5755,6 +7031,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -5775,8 +7053,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5786,6 +7070,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5800,8 +7086,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5811,6 +7103,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -5827,8 +7121,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5840,7 +7140,10 @@ export interface operations {
     LinkScore: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -5858,6 +7161,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -5876,6 +7181,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5890,8 +7197,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5901,6 +7214,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5915,8 +7230,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5926,6 +7247,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5940,8 +7263,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5951,6 +7280,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5965,8 +7296,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -5976,6 +7313,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5990,8 +7329,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6001,6 +7346,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6015,8 +7362,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6026,6 +7379,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6040,8 +7395,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6051,6 +7412,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -6071,8 +7434,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6082,6 +7451,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6096,8 +7467,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6107,6 +7484,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -6123,8 +7502,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6139,6 +7524,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path?: never;
             cookie?: never;
@@ -6159,6 +7546,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -6225,6 +7614,8 @@ export interface operations {
                     "Idempotent-Replayed"?: "true";
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -6247,6 +7638,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED`, `INVALID_URL`, `CRAWL_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6261,8 +7654,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6272,6 +7671,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6286,8 +7687,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6297,6 +7704,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6311,8 +7720,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6322,6 +7737,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6336,8 +7753,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6347,6 +7770,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6361,8 +7786,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6372,6 +7803,8 @@ export interface operations {
             /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -6388,8 +7821,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6399,6 +7838,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6413,8 +7854,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6424,6 +7871,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6438,8 +7887,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6449,6 +7904,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `ANON_RATE_LIMIT` (retryable), `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -6469,8 +7926,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6480,6 +7943,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6494,8 +7959,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6505,6 +7976,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -6521,8 +7994,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6537,6 +8016,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path?: never;
             cookie?: never;
@@ -6557,6 +8038,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -6613,6 +8096,8 @@ export interface operations {
                     "Idempotent-Replayed"?: "true";
                     /** @description Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again. */
                     Location: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -6635,6 +8120,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED`, `INVALID_URL`, `CRAWL_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6649,8 +8136,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED" | "INVALID_URL" | "CRAWL_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6660,6 +8153,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6674,8 +8169,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6685,6 +8186,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6699,8 +8202,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6710,6 +8219,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6724,8 +8235,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6735,6 +8252,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6749,8 +8268,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6760,6 +8285,8 @@ export interface operations {
             /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -6776,8 +8303,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6787,6 +8320,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6801,8 +8336,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6812,6 +8353,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6826,8 +8369,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6837,6 +8386,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `ANON_RATE_LIMIT` (retryable), `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -6857,8 +8408,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED" | "ANON_RATE_LIMIT" | "SCORING_RATE_LIMITED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6868,6 +8425,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6882,8 +8441,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6893,6 +8458,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -6909,8 +8476,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6927,7 +8500,10 @@ export interface operations {
                 /** @description 1–100, default 20. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -6936,6 +8512,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -6951,6 +8529,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6965,8 +8545,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -6976,6 +8562,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6990,8 +8578,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7001,6 +8595,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7015,8 +8611,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7026,6 +8628,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7040,8 +8644,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7051,6 +8661,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -7071,8 +8683,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7082,6 +8700,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7096,8 +8716,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7107,6 +8733,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7123,8 +8751,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7136,7 +8770,10 @@ export interface operations {
     Usage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -7145,6 +8782,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -7160,6 +8799,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7174,8 +8815,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7185,6 +8832,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7199,8 +8848,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7210,6 +8865,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7224,8 +8881,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7235,6 +8898,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7249,8 +8914,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7260,6 +8931,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -7280,8 +8953,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7291,6 +8970,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7305,8 +8986,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7316,6 +9003,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7332,8 +9021,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7345,7 +9040,10 @@ export interface operations {
     ListWebhooks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -7354,6 +9052,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -7369,6 +9069,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7383,8 +9085,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7394,6 +9102,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7408,8 +9118,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7419,6 +9135,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7433,8 +9151,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7444,6 +9168,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7458,8 +9184,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7469,6 +9201,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -7489,8 +9223,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7500,6 +9240,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7514,8 +9256,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7525,6 +9273,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7541,8 +9291,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7557,6 +9313,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
                 "Idempotency-Key"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
             };
             path?: never;
             cookie?: never;
@@ -7577,6 +9335,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -7615,6 +9375,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7629,8 +9391,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7640,6 +9408,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7654,8 +9424,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7665,6 +9441,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7679,8 +9457,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7690,6 +9474,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7704,8 +9490,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7715,6 +9507,8 @@ export interface operations {
             /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7731,8 +9525,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7742,6 +9542,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7756,8 +9558,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7767,6 +9575,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7781,8 +9591,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7792,6 +9608,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -7812,8 +9630,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7823,6 +9647,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7837,8 +9663,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7848,6 +9680,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -7864,8 +9698,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7877,7 +9717,10 @@ export interface operations {
     Webhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The webhook's id. */
                 id: string;
@@ -7889,6 +9732,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -7907,6 +9752,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7921,8 +9768,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7932,6 +9785,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7946,8 +9801,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7957,6 +9818,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7971,8 +9834,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -7982,6 +9851,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7996,8 +9867,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8007,6 +9884,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8021,8 +9900,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8032,6 +9917,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -8052,8 +9939,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8063,6 +9956,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8077,8 +9972,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8088,6 +9989,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8104,8 +10007,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8117,7 +10026,10 @@ export interface operations {
     DeleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The webhook's id. */
                 id: string;
@@ -8129,6 +10041,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -8142,6 +10056,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8156,8 +10072,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8167,6 +10089,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8181,8 +10105,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8192,6 +10122,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8206,8 +10138,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8217,6 +10155,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8231,8 +10171,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8242,6 +10188,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8256,8 +10204,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8267,6 +10221,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8281,8 +10237,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8292,6 +10254,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8306,8 +10270,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8317,6 +10287,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -8337,8 +10309,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8348,6 +10326,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8362,8 +10342,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8373,6 +10359,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8389,8 +10377,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8402,7 +10396,10 @@ export interface operations {
     UpdateWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The webhook's id. */
                 id: string;
@@ -8425,6 +10422,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -8443,6 +10442,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8457,8 +10458,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8468,6 +10475,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8482,8 +10491,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8493,6 +10508,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8507,8 +10524,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8518,6 +10541,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8532,8 +10557,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8543,6 +10574,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8557,8 +10590,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8568,6 +10607,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8582,8 +10623,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8593,6 +10640,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8607,8 +10656,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8618,6 +10673,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -8638,8 +10695,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8649,6 +10712,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8663,8 +10728,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8674,6 +10745,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8690,8 +10763,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8708,7 +10787,10 @@ export interface operations {
                 /** @description 1 to 100, default 20. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The webhook's id. */
                 id: string;
@@ -8720,6 +10802,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -8735,6 +10819,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8749,8 +10835,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8760,6 +10852,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8774,8 +10868,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8785,6 +10885,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8799,8 +10901,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8810,6 +10918,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8824,8 +10934,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8835,6 +10951,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8849,8 +10967,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8860,6 +10984,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -8880,8 +11006,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8891,6 +11023,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8905,8 +11039,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8916,6 +11056,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -8932,8 +11074,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -8945,7 +11093,10 @@ export interface operations {
     RetryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The delivery's id. */
                 deliveryId: string;
@@ -8959,6 +11110,8 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -8977,6 +11130,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8991,8 +11146,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9002,6 +11163,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9016,8 +11179,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9027,6 +11196,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9041,8 +11212,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9052,6 +11229,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9066,8 +11245,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9077,6 +11262,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9091,8 +11278,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9102,6 +11295,8 @@ export interface operations {
             /** @description `DELIVERY_IN_PROGRESS` (retryable) */
             409: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9116,8 +11311,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "DELIVERY_IN_PROGRESS";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9127,6 +11328,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9141,8 +11344,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9152,6 +11361,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9166,8 +11377,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9177,6 +11394,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -9197,8 +11416,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED" | "SCORING_RATE_LIMITED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9208,6 +11433,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9222,8 +11449,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9233,6 +11466,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -9249,8 +11484,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9262,7 +11503,10 @@ export interface operations {
     RotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The webhook's id. */
                 id: string;
@@ -9274,6 +11518,8 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -9312,6 +11558,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9326,8 +11574,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9337,6 +11591,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9351,8 +11607,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9362,6 +11624,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9376,8 +11640,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9387,6 +11657,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9401,8 +11673,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9412,6 +11690,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9426,8 +11706,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9437,6 +11723,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9451,8 +11739,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9462,6 +11756,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9476,8 +11772,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9487,6 +11789,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED` */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -9507,8 +11811,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9518,6 +11828,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9532,8 +11844,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9543,6 +11861,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -9559,8 +11879,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9572,7 +11898,10 @@ export interface operations {
     SendTestWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
             path: {
                 /** @description The webhook's id. */
                 id: string;
@@ -9584,6 +11913,8 @@ export interface operations {
             /** @description Accepted: the work goes on; follow it. */
             202: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -9602,6 +11933,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED` */
             400: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9616,8 +11949,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9627,6 +11966,8 @@ export interface operations {
             /** @description `AUTH_REQUIRED` */
             401: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9641,8 +11982,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9652,6 +11999,8 @@ export interface operations {
             /** @description `CREDIT_EXHAUSTED` */
             402: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9666,8 +12015,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9677,6 +12032,8 @@ export interface operations {
             /** @description `FORBIDDEN` */
             403: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9691,8 +12048,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9702,6 +12065,8 @@ export interface operations {
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9716,8 +12081,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9727,6 +12098,8 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9741,8 +12114,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9752,6 +12131,8 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9766,8 +12147,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9777,6 +12164,8 @@ export interface operations {
             /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
             429: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
@@ -9797,8 +12186,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "QUOTA_EXCEEDED" | "SCORING_RATE_LIMITED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9808,6 +12203,8 @@ export interface operations {
             /** @description `INTERNAL` (retryable) */
             500: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9822,8 +12219,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };
@@ -9833,6 +12236,8 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE` (retryable) */
             503: {
                 headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */
@@ -9849,8 +12254,14 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
                             /** @description What went wrong, safe to show. */
                             message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
                             /** @description Whether the same request may succeed later (after Retry-After when sent). */
                             retryable: boolean;
                         };

@@ -16,6 +16,7 @@ import { JobErrorAction1765100000000 } from "./1765100000000-job-error-action.js
 import { DeliveryAttemptLimit1765200000000 } from "./1765200000000-delivery-attempt-limit.js";
 import { WebhookFairShare1765220000000 } from "./1765220000000-webhook-fair-share.js";
 import { RefundTime1765240000000 } from "./1765240000000-refund-time.js";
+import { AccountApiVersion1765300000000 } from "./1765300000000-account-api-version.js";
 import { IdempotentCreations1765320000000 } from "./1765320000000-idempotent-creations.js";
 import { ApiKeyMode1765340000000 } from "./1765340000000-api-key-mode.js";
 
@@ -39,6 +40,7 @@ export const migrations = [
   DeliveryAttemptLimit1765200000000,
   WebhookFairShare1765220000000,
   RefundTime1765240000000,
+  AccountApiVersion1765300000000,
   IdempotentCreations1765320000000,
   ApiKeyMode1765340000000,
 ];

@@ -40,6 +40,14 @@ export class Account {
   @Column({ name: "stripe_subscription_id", type: "text", nullable: true })
   stripeSubscriptionId: string | null;
 
+  /**
+   * The dated API version a request without `Pms-Version` uses (docs/api.md §14): the
+   * newest when the account was made. The column default is the first release, for
+   * rows that existed before versions did.
+   */
+  @Column({ name: "api_version", type: "text", default: "2026-11-01" })
+  apiVersion: string;
+
   @CreateDateColumn({ name: "created_at", type: "timestamptz" })
   createdAt: Date;
 

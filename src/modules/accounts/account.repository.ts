@@ -34,7 +34,10 @@ export class AccountRepository {
   }
 
   /** A new account; its id. */
-  async create(tx: Transaction, fields: { name: string; plan: PlanId; billingCycleAnchor: Date }): Promise<string> {
+  async create(
+    tx: Transaction,
+    fields: { name: string; plan: PlanId; billingCycleAnchor: Date; apiVersion: string },
+  ): Promise<string> {
     return (await tx.save(tx.create(Account, fields))).id;
   }
 }

@@ -1,3 +1,4 @@
+import { CURRENT_API_VERSION } from "../../api-versions.js";
 import type { Transactions } from "../../db/transaction.js";
 import type { AccountRepository } from "./account.repository.js";
 import type { MembersService } from "./members.service.js";
@@ -7,6 +8,8 @@ import { SubjectTaken, type UserRepository } from "./user.repository.js";
 export interface Member {
   readonly userId: string;
   readonly accountId: string;
+  /** The account's pinned API version, when it was read (absent for the first sign-in into an invitation). */
+  readonly apiVersion?: string;
 }
 
 /**
@@ -36,6 +39,7 @@ export class AccountsService {
             name: claims.name ?? claims.email ?? "My account",
             plan: "free",
             billingCycleAnchor: this.clock(),
+            apiVersion: CURRENT_API_VERSION,
           }));
         const user = await this.users.create(tx, {
           accountId,
@@ -43,7 +47,7 @@ export class AccountsService {
           email: claims.email ?? "",
           name: claims.name ?? null,
         });
-        return { userId: user.id, accountId };
+        return { userId: user.id, accountId, ...(invited ? {} : { apiVersion: CURRENT_API_VERSION }) };
       });
     } catch (error) {
       // Two first requests of the same person at once: the other one created the user.
@@ -56,6 +60,6 @@ export class AccountsService {
 
   private async find(subject: string): Promise<Member | undefined> {
     const user = await this.users.findBySubject(subject);
-    return user ? { userId: user.id, accountId: user.accountId } : undefined;
+    return user ? { userId: user.id, accountId: user.accountId, apiVersion: user.account.apiVersion } : undefined;
   }
 }

@@ -20,8 +20,9 @@ export class UserRepository {
     return this.dataSource.getRepository(User).findOneBy({ id: userId });
   }
 
+  /** The user with its account (a session's request reads the account's pinned API version). */
   findBySubject(subject: string): Promise<User | null> {
-    return this.dataSource.getRepository(User).findOneBy({ subject });
+    return this.dataSource.getRepository(User).findOne({ where: { subject }, relations: { account: true } });
   }
 
   /** SubjectTaken when the subject already has a user; the transaction is then void. */

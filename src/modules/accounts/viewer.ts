@@ -8,10 +8,19 @@ import type { ApiKeyMode } from "./api-keys/api-key-secret.js";
 import type { ApiKeysService } from "./api-keys/api-keys.service.js";
 import type { SessionVerifier } from "./session/session-verifier.js";
 
-/** Who is calling: nobody, or a member of an account. */
+/**
+ * Who is calling: nobody, or a member of an account. `apiVersion` is the account's
+ * pinned API version where the credential check read it (docs/api.md §14).
+ */
 export type Viewer =
   | { readonly kind: "anonymous" }
-  | { readonly kind: "member"; readonly accountId: string; readonly userId: string; readonly via: "session" }
+  | {
+      readonly kind: "member";
+      readonly accountId: string;
+      readonly userId: string;
+      readonly via: "session";
+      readonly apiVersion?: string;
+    }
   | {
       readonly kind: "member";
       readonly accountId: string;
@@ -19,6 +28,7 @@ export type Viewer =
       readonly via: "api_key";
       /** A test key is metered as a session is: no API call (docs/api.md §14). */
       readonly keyMode: ApiKeyMode;
+      readonly apiVersion?: string;
     };
 
 export const ANONYMOUS: Viewer = { kind: "anonymous" };
@@ -56,7 +66,14 @@ export class Authenticator {
         throw new AppError("AUTH_REQUIRED", "Send the API key as 'Authorization: Bearer <key>'.");
       }
       const key = await this.apiKeys.authenticate(secret);
-      return { kind: "member", accountId: key.accountId, apiKeyId: key.keyId, via: "api_key", keyMode: key.mode };
+      return {
+        kind: "member",
+        accountId: key.accountId,
+        apiKeyId: key.keyId,
+        via: "api_key",
+        keyMode: key.mode,
+        apiVersion: key.apiVersion,
+      };
     }
     const token = cookieValue(cookie, SESSION_COOKIE);
     if (token === undefined) return ANONYMOUS;

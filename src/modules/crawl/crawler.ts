@@ -396,7 +396,7 @@ function homeReason(error: FetchFailure, limits: FetchLimits): string {
 }
 
 const refusedAddress = (start: URL, error: RefusedAddressError) =>
-  new AppError("INVALID_URL", `${start.hostname} cannot be crawled: ${error.reason}.`);
+  new AppError("INVALID_URL", `${start.hostname} cannot be crawled: ${error.reason}.`, { param: "url" });
 
 function abortion(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -13,7 +13,8 @@ import { MAX_URL_LENGTH as MAX_INPUT_LENGTH } from "../../limits.js";
 /** "scheme:" at the start, unless what follows the colon is a port ("example.com:8080/x"). */
 const SCHEME_PREFIX = /^([a-z][a-z0-9+.-]*):(?!\d+(?:[/?#]|$))/i;
 
-const invalid = (why: string) => new AppError("INVALID_URL", why);
+/** Refuses the address a caller sent, which is always the `url` field of the request. */
+const invalid = (why: string) => new AppError("INVALID_URL", why, { param: "url" });
 
 /**
  * The address a caller typed, made absolute and checked. Scheme-less input

@@ -147,7 +147,14 @@ describe("the typed client against the running service", () => {
 
     sends = 0;
     const invalid = await pms.score("not a web address").catch((error: unknown) => error);
-    expect(invalid).toMatchObject({ status: 400, code: "INVALID_URL", retryable: false, attempts: 1 });
+    expect(invalid).toMatchObject({
+      status: 400,
+      code: "INVALID_URL",
+      retryable: false,
+      attempts: 1,
+      param: "url",
+      docUrl: "/docs#section/Errors/INVALID_URL",
+    });
     expect(sends).toBe(1);
 
     const badKey = clientFor("pms_live_0000000000000000000000000000000000000000000000000");

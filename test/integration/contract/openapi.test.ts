@@ -75,7 +75,11 @@ describe("GET /api/openapi.json", () => {
     expect(score.security).toEqual([{}, { bearer: [] }, { session: [] }]);
     expect(score.parameters?.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual([
       "header:Idempotency-Key",
+      "header:Pms-Version",
     ]);
+    // Every answer names its request and the API version it used.
+    for (const response of Object.values(score.responses))
+      expect(Object.keys(response.headers ?? {})).toEqual(expect.arrayContaining(["X-Request-Id", "Pms-Version"]));
     expect(score.responses["202"]?.headers).toHaveProperty("Location");
     expect(score.responses["429"]?.headers).toHaveProperty("Retry-After");
     expect(score.responses["429"]?.headers).toHaveProperty("RateLimit");
@@ -184,7 +188,11 @@ describe("the contract check of every REST answer", () => {
   });
 
   it("refuses an answer with a field the document does not have, one missing a field, an undocumented code or status, and a missing header", async () => {
-    const json = { "content-type": "application/json; charset=utf-8", "x-request-id": "req_1" };
+    const json = {
+      "content-type": "application/json; charset=utf-8",
+      "x-request-id": "req_1",
+      "pms-version": "2026-11-01",
+    };
     const key = {
       id: "k",
       name: "n",
@@ -207,7 +215,17 @@ describe("the contract check of every REST answer", () => {
     expect(checkAnswer("GET", "/api/keys", 200, json, JSON.stringify({}))).toMatch(
       /must have required property 'keys'/,
     );
-    const envelope = (code: string) => JSON.stringify({ error: { code, message: "m", action: "a", retryable: false } });
+    const envelope = (code: string) =>
+      JSON.stringify({
+        error: {
+          code,
+          message: "m",
+          action: "a",
+          retryable: false,
+          requestId: "req_1",
+          docUrl: `/docs#section/Errors/${code}`,
+        },
+      });
     expect(checkAnswer("GET", "/api/keys", 404, json, envelope("NOT_FOUND"))).toMatch(/status not documented/);
     expect(checkAnswer("DELETE", "/api/keys/:id", 404, json, envelope("NOT_FOUND"))).toBeUndefined();
     expect(checkAnswer("DELETE", "/api/keys/:id", 409, json, envelope("IDEMPOTENCY_CONFLICT"))).toMatch(
@@ -221,5 +239,10 @@ describe("the contract check of every REST answer", () => {
       checkAnswer("GET", "/api/keys", 200, { "content-type": "application/json" }, JSON.stringify(realBody)),
     ).toMatch(/X-Request-Id missing/);
     expect(checkAnswer("DELETE", "/api/keys/:id", 204, json, "")).toBeUndefined();
+    // The envelope's own fields are checked too: no docUrl, or one it does not know, is off the contract.
+    const bare = JSON.stringify({ error: { code: "NOT_FOUND", message: "m", action: "a", retryable: false } });
+    expect(checkAnswer("DELETE", "/api/keys/:id", 404, json, bare)).toMatch(/must have required property 'requestId'/);
+    const more = JSON.stringify({ error: { ...JSON.parse(envelope("NOT_FOUND")).error, hint: "x" } });
+    expect(checkAnswer("DELETE", "/api/keys/:id", 404, json, more)).toMatch(/additional properties/);
   });
 });

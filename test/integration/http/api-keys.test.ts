@@ -35,7 +35,7 @@ describe("API keys", () => {
     const created = await api("/api/keys", {
       method: "POST",
       cookie: owner.cookie,
-      body: { name: "  CI deploys  ", admin: true },
+      body: { name: "  CI deploys  " },
     });
     expect(created.status).toBe(201);
     const { key, secret } = await created.json();

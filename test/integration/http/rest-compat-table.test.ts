@@ -57,7 +57,7 @@ const rows = [
     doc: {
       auth: "public",
       summary: "A thing",
-      tag: "Things",
+      tag: "Service",
       responses: { 200: object({ thing: select("thing") }) },
       errors: [],
     },
@@ -66,14 +66,22 @@ const rows = [
     method: "POST",
     path: "/api/things",
     operation: parse("mutation CreateThing($name: String!) { createThing(name: $name) { name id } }"),
-    // Only named fields are taken from the body: nothing else reaches the operation.
     variables: (input) => ({ name: objectBody(input).name }),
     status: () => 201,
     body: (data) => ({ thing: data.createThing }),
     doc: {
       auth: "public",
       summary: "Create a thing",
-      tag: "Things",
+      tag: "Service",
+      // The body's fields: what the route takes, and all it takes (others are refused).
+      requestBody: {
+        schema: {
+          type: "object",
+          additionalProperties: false,
+          required: ["name"],
+          properties: { name: { type: "string" } },
+        },
+      },
       responses: { 201: object({ thing: select("createThing") }) },
       errors: [],
     },
@@ -105,16 +113,50 @@ describe("REST compatibility table", () => {
   });
 
   it("maps a JSON body to variables and answers the row's status", async () => {
-    const response = await post("/api/things", JSON.stringify({ name: "Widget", extra: "ignored" }));
+    const response = await post("/api/things", JSON.stringify({ name: "Widget" }));
     expect(response.status).toBe(201);
     expect(await response.json()).toEqual({ thing: { name: "Widget", id: "new" } });
+  });
+
+  it("refuses a body field its request schema does not name, naming it, before the operation runs", async () => {
+    const response = await post("/api/things", JSON.stringify({ name: "Widget", extra: "x" }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: {
+        code: "VALIDATION_FAILED",
+        message: "extra: is not a field of this request; it takes name",
+        action: expect.any(String),
+        retryable: false,
+        param: "extra",
+        requestId: response.headers.get("x-request-id"),
+        docUrl: "/docs#section/Errors/VALIDATION_FAILED",
+      },
+    });
+    const several = await post("/api/things", JSON.stringify({ name: "Widget", b: 1, a: 2 }));
+    const refusal = (await several.json()).error;
+    expect(refusal.message).toBe("b, a: are not fields of this request; it takes name");
+    // Two fields at fault: none is *the* field.
+    expect(refusal).not.toHaveProperty("param");
+    // A route that takes no body refuses any field of one.
+    const get = await fetch(`${url}/api/things/abc`, {
+      method: "GET",
+      headers: { "content-type": "application/json" },
+    });
+    expect(get.status).toBe(200);
   });
 
   it("answers a resolver's catalogue error with its status and envelope", async () => {
     const response = await fetch(`${url}/api/things/missing`);
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
-      error: { code: "NOT_FOUND", message: "No such thing.", action: expect.any(String), retryable: false },
+      error: {
+        code: "NOT_FOUND",
+        message: "No such thing.",
+        action: expect.any(String),
+        retryable: false,
+        requestId: response.headers.get("x-request-id"),
+        docUrl: "/docs#section/Errors/NOT_FOUND",
+      },
     });
   });
 
@@ -128,6 +170,8 @@ describe("REST compatibility table", () => {
         message: "An unexpected error occurred.",
         action: expect.any(String),
         retryable: true,
+        requestId: response.headers.get("x-request-id"),
+        docUrl: "/docs#section/Errors/INTERNAL",
       },
     });
     expect(text).not.toContain("secret_table");

@@ -15,6 +15,8 @@ const envelopeShape = {
     message: expect.any(String),
     action: expect.any(String),
     retryable: expect.any(Boolean),
+    requestId: expect.stringMatching(/^req_[0-9a-f]{24}$/),
+    docUrl: expect.stringMatching(/^\/docs#section\/Errors\/[A-Z_]+$/),
   },
 };
 
@@ -69,6 +71,8 @@ describe("REST compatibility layer", () => {
         message: "No route for GET /api/nope.",
         action: expect.any(String),
         retryable: false,
+        requestId: plain.headers.get("x-request-id"),
+        docUrl: "/docs#section/Errors/NOT_FOUND",
       },
     });
     const withBrokenBody = await fetch(`${service.url}/api/nope`, {
@@ -125,6 +129,8 @@ function envelopeOf(response: RawResponse) {
   expect(Number(response.headers["content-length"])).toBe(Buffer.byteLength(response.body));
   const body = JSON.parse(response.body);
   expect(body).toEqual(envelopeShape);
+  // The body names the same request as the header.
+  expect(body.error.requestId).toBe(response.headers["x-request-id"]);
   return body.error as { code: string; message: string; retryable: boolean };
 }
 

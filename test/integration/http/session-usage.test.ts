@@ -105,6 +105,8 @@ describe("usage of the caller's account", () => {
         message: "This operation needs a signed-in session or an API key.",
         action: expect.any(String),
         retryable: false,
+        requestId: rest.headers.get("x-request-id"),
+        docUrl: "/docs#section/Errors/AUTH_REQUIRED",
       },
     });
     const body = await (await graphql(undefined, "{ usage { plan } }")).json();

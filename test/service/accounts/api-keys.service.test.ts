@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CURRENT_API_VERSION } from "../../../src/api-versions.js";
 import { newSecret } from "../../../src/modules/accounts/api-keys/api-key-secret.js";
 import { accountsServices } from "../../support/accounts-services.js";
 import { rejectionOf } from "../../support/app-error.js";
@@ -49,7 +50,13 @@ describe("ApiKeysService", () => {
     const { key, secret } = await apiKeys.create(owner.accountId, owner.userId, " deploys ");
     expect(key).toMatchObject({ name: "deploys", prefix: secret.slice(0, 13), lastUsedAt: null });
 
-    expect(await apiKeys.authenticate(secret)).toEqual({ accountId: owner.accountId, keyId: key.id, mode: "live" });
+    // With the account's pinned API version, which the request then uses (a new account: the newest).
+    expect(await apiKeys.authenticate(secret)).toEqual({
+      accountId: owner.accountId,
+      keyId: key.id,
+      mode: "live",
+      apiVersion: CURRENT_API_VERSION,
+    });
     expect((await rejectionOf(apiKeys.authenticate(newSecret()))).code).toBe("AUTH_REQUIRED");
     expect((await rejectionOf(apiKeys.authenticate(`${secret.slice(0, -1)}x`))).code).toBe("AUTH_REQUIRED");
     // Only the hash is stored.
@@ -89,7 +96,11 @@ describe("ApiKeysService", () => {
     const { key, secret } = await apiKeys.create(free.accountId, free.userId, "laptop", "test");
     expect(secret).toMatch(/^pms_test_[0-9A-Za-z]{49}$/);
     expect(key).toMatchObject({ mode: "test", prefix: secret.slice(0, 13) });
-    expect(await apiKeys.authenticate(secret)).toEqual({ accountId: free.accountId, keyId: key.id, mode: "test" });
+    expect(await apiKeys.authenticate(secret)).toMatchObject({
+      accountId: free.accountId,
+      keyId: key.id,
+      mode: "test",
+    });
     // The checksum covers a test key as it does a live one.
     expect((await rejectionOf(apiKeys.authenticate(`${secret.slice(0, -1)}x`))).code).toBe("AUTH_REQUIRED");
     expect((await rejectionOf(apiKeys.authenticate(newSecret("test")))).code).toBe("AUTH_REQUIRED");

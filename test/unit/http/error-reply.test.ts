@@ -26,7 +26,11 @@ describe("the error reply (docs/api.md §4)", () => {
     expect(response.statusCode).toBe(405);
     expect(response.headers["allow"]).toBe("GET, OPTIONS");
     expect(response.headers["retry-after"]).toBeUndefined();
-    expect(response.json()).toEqual(new AppError("METHOD_NOT_ALLOWED", "DELETE is not allowed on /x.").toEnvelope());
+    // The body names the request, as its X-Request-Id would.
+    expect(response.json()).toEqual(
+      new AppError("METHOD_NOT_ALLOWED", "DELETE is not allowed on /x.").toEnvelope(response.json().error.requestId),
+    );
+    expect(response.json().error.requestId).toMatch(/^req-/);
     expect(code).toBe("METHOD_NOT_ALLOWED");
   });
 

@@ -103,7 +103,9 @@ export class ApiKeysService {
    * someone no longer a member: AUTH_REQUIRED; so is a test key sent to production.
    * A live key of an account that is no longer on an API plan: FORBIDDEN.
    */
-  async authenticate(secret: string): Promise<{ accountId: string; keyId: string; mode: ApiKeyMode }> {
+  async authenticate(
+    secret: string,
+  ): Promise<{ accountId: string; keyId: string; mode: ApiKeyMode; apiVersion: string }> {
     const mode = modeOf(secret);
     if (!mode) throw new AppError("AUTH_REQUIRED", "The API key is not valid.");
     if (mode === "test" && !this.options.testKeys) {
@@ -124,7 +126,7 @@ export class ApiKeysService {
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       await this.keys.recordUse(key.id, now);
     }
-    return { accountId: key.accountId, keyId: key.id, mode: key.mode };
+    return { accountId: key.accountId, keyId: key.id, mode: key.mode, apiVersion: key.account.apiVersion };
   }
 }
 
