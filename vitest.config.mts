@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
+import SlowFirstSequencer from "./test/support/slow-first-sequencer.js";
 
 const require = createRequire(import.meta.url);
 
@@ -25,6 +26,8 @@ export default defineConfig({
     // integration file still has its own database.
     maxWorkers: 3,
     pool: "forks",
+    // The files that take minutes start first (test/support/slow-first-sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
     reporters: ["default"],
     projects: [
       {
