@@ -191,6 +191,7 @@ describe("the service process", () => {
     }
   });
 
+  // Three processes start in turn, two of them with an embedded database: slow on a loaded machine.
   it("says which port is taken, and which variable moves it, instead of crashing with a stack trace (API, metrics, worker)", async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
@@ -240,7 +241,7 @@ describe("the service process", () => {
     const service = await startService({ DATA_DIR: dataDir });
     service.child.kill("SIGTERM");
     expect(await exitOf(service.child)).toBe(0);
-  });
+  }, 90_000);
 
   it("logs a failure nobody caught as JSON: a stray rejection leaves it serving, an uncaught exception drains it and exits 1", async () => {
     const lifecycle = new URL("../../dist/src/process-lifecycle.js", import.meta.url).href;

@@ -86,6 +86,17 @@ export class FixtureSites {
   }
 }
 
+/** Answers one route as the fixture server does (no `handle`), or 404: for tests that serve a site of their own. */
+export function serveRoute(route: Route | undefined, response: ServerResponse): void {
+  if (route === undefined) response.writeHead(404).end();
+  else if (typeof route === "string")
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(route);
+  else
+    response
+      .writeHead(route.status ?? 200, { "content-type": "text/html; charset=utf-8", ...route.headers })
+      .end(route.body ?? "");
+}
+
 /** Resolves every `*.test` host to the fixture server; anything else does not exist. */
 export function fixtureResolver(overrides: Record<string, string[]> = {}) {
   return async (hostname: string) => {

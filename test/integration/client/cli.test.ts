@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer, request as httpRequest, type ServerResponse } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import { exitCodes } from "../../../src/cli/exit-codes.js";
 import { calibrationSites } from "../../fixtures/calibration-sites.js";
 import { drainCredits, keyedMember } from "../../support/api-key.js";
 import { exitOf } from "../../support/child-process.js";
-import type { Route, Site } from "../../support/fixture-sites.js";
+import { serveRoute, type Site } from "../../support/fixture-sites.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 
 /**
@@ -34,17 +34,9 @@ function newGate() {
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { opened, open };
 }
-function serve(route: Route | undefined, response: ServerResponse): void {
-  if (typeof route === "string") response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(route);
-  else if (route)
-    response
-      .writeHead(route.status ?? 200, { "content-type": "text/html; charset=utf-8", ...route.headers })
-      .end(route.body ?? "");
-  else response.writeHead(404).end();
-}
 const gatedSite: Site = {
   ...leader.pages,
-  "/": { handle: (_request, response) => void gate.opened.then(() => serve(leader.pages["/"], response)) },
+  "/": { handle: (_request, response) => void gate.opened.then(() => serveRoute(leader.pages["/"], response)) },
 };
 
 let service: ScoringTestApp;

@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import type { ServerResponse } from "node:http";
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,7 +7,7 @@ import { buildSchema, parse, validate } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calibrationSites } from "../../fixtures/calibration-sites.js";
 import { exitOf } from "../../support/child-process.js";
-import type { Route, Site } from "../../support/fixture-sites.js";
+import { serveRoute, type Site } from "../../support/fixture-sites.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
 
 /**
@@ -93,17 +92,9 @@ const gate = { opened: Promise.resolve(), open: () => undefined as void };
 function closeGate(): void {
   gate.opened = new Promise<void>((resolve) => (gate.open = resolve));
 }
-function serve(route: Route | undefined, response: ServerResponse): void {
-  if (typeof route === "string") response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(route);
-  else if (route)
-    response
-      .writeHead(route.status ?? 200, { "content-type": "text/html; charset=utf-8", ...route.headers })
-      .end(route.body ?? "");
-  else response.writeHead(404).end();
-}
 const gatedSite: Site = {
   ...leader.pages,
-  "/": { handle: (_request, response) => void gate.opened.then(() => serve(leader.pages["/"], response)) },
+  "/": { handle: (_request, response) => void gate.opened.then(() => serveRoute(leader.pages["/"], response)) },
   "/close-gate": { handle: (_request, response) => (closeGate(), response.writeHead(204).end()) },
 };
 

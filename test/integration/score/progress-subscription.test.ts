@@ -1,9 +1,8 @@
-import type { ServerResponse } from "node:http";
 import type { Client } from "graphql-ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { dimensions as frameworkDimensions } from "../../../src/modules/scoring/framework/dimensions.js";
 import { calibrationSites } from "../../fixtures/calibration-sites.js";
-import type { Route, Site } from "../../support/fixture-sites.js";
+import { serveRoute, type Site } from "../../support/fixture-sites.js";
 import { apiClient, graphqlClient, signIn } from "../../support/http.js";
 import { follow, START_SCORE, wsClient as serviceWsClient, type ProgressStep } from "../../support/progress.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
@@ -16,18 +15,6 @@ import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.
  */
 
 const leader = calibrationSites.find((site) => site.host === "leader.test")!;
-
-function serve(route: Route | undefined, response: ServerResponse): void {
-  if (route === undefined) {
-    response.writeHead(404).end();
-  } else if (typeof route === "string") {
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(route);
-  } else {
-    response
-      .writeHead(route.status ?? 200, { "content-type": "text/html; charset=utf-8", ...route.headers })
-      .end(route.body ?? "");
-  }
-}
 
 interface Gate {
   readonly opened: Promise<void>;
@@ -43,7 +30,7 @@ gate.open();
 
 const gatedSite: Site = {
   ...leader.pages,
-  "/": { handle: (_request, response) => void gate.opened.then(() => serve(leader.pages["/"], response)) },
+  "/": { handle: (_request, response) => void gate.opened.then(() => serveRoute(leader.pages["/"], response)) },
 };
 
 let service: ScoringTestApp;
