@@ -19,6 +19,7 @@ import { RefundTime1765240000000 } from "./1765240000000-refund-time.js";
 import { AccountApiVersion1765300000000 } from "./1765300000000-account-api-version.js";
 import { IdempotentCreations1765320000000 } from "./1765320000000-idempotent-creations.js";
 import { ApiKeyMode1765340000000 } from "./1765340000000-api-key-mode.js";
+import { ProductMonitorBadge1765400000000 } from "./1765400000000-product-monitor-badge.js";
 
 /** Applied in this order at start; never edit one that has shipped, add a new one. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   AccountApiVersion1765300000000,
   IdempotentCreations1765320000000,
   ApiKeyMode1765340000000,
+  ProductMonitorBadge1765400000000,
 ];
