@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { PmsApiError, PmsClient, PmsError, pillarIds, pillarNames, type RetryNotice } from "../client/index.js";
 import {
+  badgeCommand,
   healthCommand,
   historyCommand,
   loginCommand,
@@ -52,6 +53,7 @@ const commands: Record<
   usage: { options: json, run: usageCommand },
   webhooks: { options: { ...json, events: { type: "string" } }, run: webhooksCommand },
   health: { options: json, run: healthCommand },
+  badge: { options: { ...json, format: { type: "string" }, product: { type: "string" } }, run: badgeCommand },
 };
 
 export function helpText(): string {
@@ -70,6 +72,11 @@ Usage:
         ${pillarIds.map((id) => `${id} ("${pillarNames[id]}")`).join(",\n        ")}
   pms result <id> [--json] [--min-score N] [--min-pillar PILLAR=N ...]
                                     A stored result (public: anyone with the id)
+  pms badge <result id> [--format markdown|html|url|svg] [--json]
+  pms badge --product <product id> [--format …] [--json]
+                                    A score badge to embed: Markdown (default), HTML, the image's
+                                    address or the SVG. A product's badge is its latest result's,
+                                    shown only while its owner has made it public
   pms history [--limit N] [--cursor C] [--json]
   pms usage [--json]                Credits and quotas of this billing cycle
   pms webhooks list [--json]
