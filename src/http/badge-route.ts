@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { GraphQLSchema } from "graphql";
 import { executorFor } from "../../rest-compat/executor.js";
 import { ResultBadgeDocument } from "../../rest-compat/generated/operations.js";
@@ -27,11 +27,16 @@ const NOT_FOUND_SVG = Buffer.from(renderBadgeSvg(unavailableBadgeSpec("not found
  */
 export function resultBadgeRoute(schema: GraphQLSchema) {
   const run = executorFor(schema, { operation: ResultBadgeDocument });
+  // Final badges never change: repeats (README views through a CDN that revalidates,
+  // many results' badges on one page) are served from memory without the operation.
+  const finals = new Map<string, { readonly bytes: Buffer; readonly etag: string }>();
   return async (app: FastifyInstance): Promise<void> => {
     app.get<{ Params: { id: string } }>(RESULT_BADGE_PATH, async (request, reply) => {
+      reply.headers(BADGE_HEADERS).header("content-type", "image/svg+xml");
+      const cached = finals.get(request.params.id);
+      if (cached) return sendBadge(request.headers["if-none-match"], reply, cached, FINAL_BADGE_CACHE);
       // A public field: no credential is read, and no anonymous cap or API call is counted.
       const result = await run({ id: request.params.id }, requestContext(request));
-      reply.headers(BADGE_HEADERS).header("content-type", "image/svg+xml");
       const error = result.errors?.[0];
       const answer = result.data?.scoreResult as { held: boolean; badge: { svg: string } } | undefined;
       if (error || !answer) {
@@ -40,10 +45,31 @@ export function resultBadgeRoute(schema: GraphQLSchema) {
         return reply.code(404).header("cache-control", "no-store").send(NOT_FOUND_SVG);
       }
       const bytes = Buffer.from(answer.badge.svg, "utf8");
-      const etag = strongEtag(bytes);
-      reply.header("etag", etag).header("cache-control", answer.held ? HELD_BADGE_CACHE : FINAL_BADGE_CACHE);
-      if (ifNoneMatchNames(request.headers["if-none-match"], etag)) return reply.code(304).send();
-      return reply.send(bytes);
+      const badge = { bytes, etag: strongEtag(bytes) };
+      if (!answer.held) {
+        finals.set(request.params.id, badge);
+        if (finals.size > FINAL_BADGES_KEPT) finals.delete(finals.keys().next().value!);
+      }
+      return sendBadge(
+        request.headers["if-none-match"],
+        reply,
+        badge,
+        answer.held ? HELD_BADGE_CACHE : FINAL_BADGE_CACHE,
+      );
     });
   };
+}
+
+/** About 1 KB each: a few MB at most. */
+const FINAL_BADGES_KEPT = 4_096;
+
+function sendBadge(
+  ifNoneMatch: string | string[] | undefined,
+  reply: FastifyReply,
+  badge: { readonly bytes: Buffer; readonly etag: string },
+  cacheControl: string,
+) {
+  reply.header("etag", badge.etag).header("cache-control", cacheControl);
+  if (ifNoneMatchNames(ifNoneMatch, badge.etag)) return reply.code(304).send();
+  return reply.send(badge.bytes);
 }
