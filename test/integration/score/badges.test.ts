@@ -105,6 +105,35 @@ describe("GET /api/products/{id}/badge.svg", () => {
     expect(revalidated.status).toBe(304);
     expect(revalidated.headers.get("etag")).toBe(firstEtag);
     expect(await revalidated.text()).toBe("");
+
+    // What CDNs send: HEAD answers the headers of the GET.
+    const head = await api()(path, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("etag")).toBe(firstEtag);
+    expect(head.headers.get("content-type")).toBe("image/svg+xml");
+  });
+
+  it("is not under the anonymous scoring cap: an address that used its score still reads badges", async () => {
+    const address = { "x-forwarded-for": "203.0.113.90" };
+    const scored = await api()("/api/score/quick", {
+      method: "POST",
+      body: { url: service.siteUrl("bare.test") },
+      headers: address,
+    });
+    expect(scored.status).toBe(200);
+    const again = await api()("/api/score/quick", {
+      method: "POST",
+      body: { url: service.siteUrl("bare.test") },
+      headers: address,
+    });
+    expect(again.status).toBe(429);
+    await again.arrayBuffer();
+    for (let read = 0; read < 10; read++) {
+      const response = await api()(`/api/products/${product.productId}/badge.svg`, { headers: address });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("ratelimit")).toBeNull();
+      await response.arrayBuffer();
+    }
   });
 
   it("changes when the product is scored again with another outcome: the old ETag no longer matches", async () => {
@@ -158,6 +187,13 @@ describe("GET /r/{id}/badge.svg", () => {
     });
     const revalidated = await fetch(`${service.url}/r/${id}/badge.svg`, { headers: { "if-none-match": etag } });
     expect(revalidated.status).toBe(304);
+    // Repeats come from memory (a final result's badge never changes): the same bytes and tag.
+    const repeat = await fetch(`${service.url}/r/${id}/badge.svg`);
+    expect(repeat.headers.get("etag")).toBe(etag);
+    expect(await repeat.text()).toBe(svg);
+    const head = await fetch(`${service.url}/r/${id}/badge.svg`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("etag")).toBe(etag);
   });
 
   it("answers unknown and malformed ids the same 404 image, never cached", async () => {
