@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { PmsApiError, PmsClient, PmsError, pillarIds, pillarNames, type RetryNotice } from "../client/index.js";
 import {
+  compareCommand,
   healthCommand,
   historyCommand,
   loginCommand,
@@ -46,6 +47,7 @@ const commands: Record<
     run: scoreCommand,
   },
   result: { options: { ...json, ...thresholds }, run: resultCommand },
+  compare: { options: { ...json, "allow-version-mismatch": { type: "boolean" } }, run: compareCommand },
   login: { options: { ...json, key: { type: "string" } }, run: loginCommand },
   logout: { options: json, run: logoutCommand },
   history: { options: { ...json, limit: { type: "string" }, cursor: { type: "string" } }, run: historyCommand },
@@ -70,6 +72,10 @@ Usage:
         ${pillarIds.map((id) => `${id} ("${pillarNames[id]}")`).join(",\n        ")}
   pms result <id> [--json] [--min-score N] [--min-pillar PILLAR=N ...]
                                     A stored result (public: anyone with the id)
+  pms compare <id> <otherId> [--allow-version-mismatch] [--json]
+      The change from otherId (the baseline, usually the earlier result) to id: total and stage
+      change, the most moved dimensions, evidence added and removed (public, like pms result).
+      Results of two framework versions are refused unless --allow-version-mismatch.
   pms history [--limit N] [--cursor C] [--json]
   pms usage [--json]                Credits and quotas of this billing cycle
   pms webhooks list [--json]

@@ -2,7 +2,10 @@ import { randomUUID } from "node:crypto";
 import { print } from "graphql";
 import type { paths } from "./generated/openapi.js";
 import {
+  CompareScoresDocument,
   StartScoreDocument,
+  type CompareScoresQuery,
+  type CompareScoresQueryVariables,
   type StartScoreMutation,
   type StartScoreMutationVariables,
 } from "./generated/operations.js";
@@ -59,6 +62,8 @@ export type CreatedWebhook = Ok<"/api/webhooks", "post", 201>["webhook"];
 export type WebhookRequest = RequestBody<"/api/webhooks", "post">;
 export type LinkedScore = Ok<"/api/score/link", "post">;
 export type StartedScore = StartScoreMutation["startScore"];
+/** The change from a baseline result to another (`compare`): every delta is the result minus the baseline. */
+export type ScoreComparison = CompareScoresQuery["scoreResult"]["compareTo"];
 /**
  * What `score()` answers, told apart by `status`: `completed` holds the result;
  * `accepted` means the service's wait ran out and the job goes on (it is charged:
@@ -210,6 +215,39 @@ export class PmsClient {
   /** `GET /api/score/{id}`: public, for share links. */
   async result(id: string): Promise<ScoreResult> {
     return (await this.get(`/api/score/${encodeURIComponent(id)}`)).body as ScoreResult;
+  }
+
+  /**
+   * The change from `otherId` (the baseline, usually the earlier result) to `id`:
+   * GraphQL `scoreResult(id).compareTo(id: otherId)`, the same answer as
+   * `GET /api/score/{id}/compare/{otherId}`. Public. Results of two framework
+   * versions are refused (VALIDATION_FAILED, `param: allowVersionMismatch`) unless
+   * `allowVersionMismatch`; two frameworks always; an unknown id is NOT_FOUND.
+   */
+  async compare(
+    id: string,
+    otherId: string,
+    options: { allowVersionMismatch?: boolean } = {},
+  ): Promise<ScoreComparison> {
+    const variables: CompareScoresQueryVariables = {
+      id,
+      otherId,
+      allowVersionMismatch: options.allowVersionMismatch ?? false,
+    };
+    const answer = await this.transport.send({
+      method: "POST",
+      path: "/graphql",
+      body: { query: print(CompareScoresDocument), variables, operationName: "CompareScores" },
+      refusal: graphQLRefusal,
+    });
+    const data = (answer.body as { data?: CompareScoresQuery | null }).data;
+    if (!data)
+      throw new PmsProtocolError(
+        "compareTo answered no data",
+        answer.status,
+        answer.headers.get("x-request-id") ?? undefined,
+      );
+    return data.scoreResult.compareTo;
   }
 
   /** `GET /api/scores`: the account's results, newest first. */
