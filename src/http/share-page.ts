@@ -16,6 +16,8 @@ import {
   scoreGauge,
 } from "./share-chart.js";
 import { BASE_CSS, styleOnlyCsp } from "./page-style.js";
+import type { ScoreComparison } from "../modules/score/compare.js";
+import { renderSinceSection } from "./share-sections/compare.js";
 
 /**
  * The public share page `/r/{id}`: one self-contained HTML document for people.
@@ -203,7 +205,14 @@ function heldNotice(result: ScoreResultView): string {
   );
 }
 
-export function renderSharePage(result: ScoreResultView, options: { publicBaseUrl: string }): string {
+export function renderSharePage(
+  result: ScoreResultView,
+  options: {
+    publicBaseUrl: string;
+    /** The change from the previous result of its series (docs/api.md §13), when there is one. */
+    since?: ScoreComparison;
+  },
+): string {
   const dims = inFrameworkOrder(result.dimensions);
   const company = result.companyName.trim() || shortUrl(result.url).text;
   const total = num(result.totalScore);
@@ -296,6 +305,7 @@ ${keptUntil}</div>
 <main class="wrap">
 <section class="card overview" aria-label="Scores by pillar"><div>${radarChart(dims, company)}</div><div><h2 class="section-title">Pillars</h2><ul class="legend">${legend}</ul></div></section>
 <div class="two">${highlights("Strengths", "strengths", result.strengths, dims, `None yet: no dimension scores ${STRENGTH_MIN_SCORE} or more with high or medium confidence.`)}${highlights("Gaps", "gaps", result.gaps, dims)}</div>
+${options.since ? renderSinceSection(options.since, `${options.publicBaseUrl.replace(/\/+$/, "")}/r/${encodeURIComponent(options.since.from.id)}`) : ""}
 ${notes}${anti}
 ${pillars}
 </main>

@@ -135,6 +135,18 @@ export class ScoreResultsService {
     return id ? this.getPublic(id) : undefined;
   }
 
+  /**
+   * The change since the previous result of its series, for the share page. A series
+   * holds one framework (a product's, or the address's results filtered by it), but
+   * it may span framework versions: the page shows those, and which dimensions it
+   * could not compare, rather than nothing.
+   */
+  async sincePrevious(result: ResultCore): Promise<ScoreComparison | undefined> {
+    const previous = await this.previousOf(result);
+    if (!previous || previous.framework !== result.framework) return undefined;
+    return compareResults(result, previous);
+  }
+
   /** A result with its details (the share page). */
   async getPublicWithDetails(id: string): Promise<ScoreResultView> {
     const core = await this.getPublic(id);

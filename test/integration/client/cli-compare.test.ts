@@ -86,6 +86,26 @@ describe("client.compare", () => {
   });
 });
 
+describe("the share page of a plain score", { timeout: 60_000 }, () => {
+  it("compares with the account's previous score of the same address, never another account's", async () => {
+    const later = await (await fetch(`${service.url}/r/${after}`)).text();
+    expect(later).toContain("Since the previous score");
+    expect(later).toContain(`/r/${before}"`);
+    // Another account scores the same address: its page has no previous score, though ours exist.
+    const stranger = new PmsClient({
+      baseUrl: service.url,
+      apiKey: (await keyedMember(service, "stranger@client.test")).apiKey,
+    });
+    const answer = await stranger.score(service.siteUrl("grows.test"));
+    await stranger.close();
+    expect(answer.status).toBe("completed");
+    const theirs = await (await fetch(`${service.url}/r/${(answer as { result: { id: string } }).result.id}`)).text();
+    expect(theirs).not.toContain("Since the previous score");
+    expect(theirs).not.toContain(before);
+    expect(theirs).not.toContain(after);
+  });
+});
+
 describe("pms compare", { timeout: 60_000 }, () => {
   it("prints the total and stage change and the most moved dimensions", async () => {
     const comparison = await client.compare(after, before);

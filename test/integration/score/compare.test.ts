@@ -95,6 +95,23 @@ async function storedUnderVersion(id: string, frameworkVersion: string): Promise
   return copy;
 }
 
+describe("the share page /r/{id}", () => {
+  it("of a product's later result shows the change since the product's previous one, and its ETag names both", async () => {
+    const page = await api()(`/r/${after}`);
+    const html = await page.text();
+    expect(html).toContain("Since the previous score");
+    expect(html).toContain(`/r/${before}"`);
+    expect(page.headers.get("etag")).toBe(`"r-${after}-${before}-1"`);
+    const comparison = await (await api()(`/api/score/${after}/compare/${before}`)).json();
+    for (const moved of comparison.dimensions.slice(0, 5).filter((d: { delta: number }) => d.delta !== 0))
+      expect(html).toContain(`href="#dim-${moved.dimensionId}" class="bare">`);
+    // The first result of the product has nothing before it.
+    const first = await api()(`/r/${before}`);
+    expect(await first.text()).not.toContain("Since the previous score");
+    expect(first.headers.get("etag")).toBe(`"r-${before}-1"`);
+  });
+});
+
 describe("GET /api/score/{id}/compare/{otherId}", () => {
   it("answers the change from otherId to id: totals, stage, 27 dimensions most moved first, evidence", async () => {
     const response = await api()(`/api/score/${after}/compare/${before}`);
