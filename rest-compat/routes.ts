@@ -13,6 +13,7 @@ import {
   QuickScoreDocument,
   ProductScoreDocument,
   ScoreResultDocument,
+  CompareScoresDocument,
   ScoreJobDocument,
   ScoreHistoryDocument,
   LinkScoreDocument,
@@ -276,6 +277,34 @@ export const restRoutes: readonly AnyRestRoute[] = [
       cacheControl: "public, max-age=300",
       cacheable: (data) => !data.scoreResult.held,
       store: "scoreResults",
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/score/:id/compare/:otherId",
+    operation: CompareScoresDocument,
+    doc: {
+      auth: "public",
+      summary: "Compare two score results (the change from otherId to id)",
+      tag: "Scoring",
+      query: { allowVersionMismatch: "allowVersionMismatch" },
+      responses: { 200: select("scoreResult.compareTo") },
+      errors: ["NOT_FOUND"],
+    },
+    variables: ({ params, query }) => ({
+      id: params.id ?? "",
+      otherId: params.otherId ?? "",
+      allowVersionMismatch: booleanParam(query.allowVersionMismatch, "allowVersionMismatch"),
+    }),
+    body: (data) => data.scoreResult.compareTo,
+    // Two final results compare the same forever: cached like the results themselves.
+    // A comparison with a held result is not final (it may be purged): never cached.
+    immutable: {
+      key: ({ params, query }) =>
+        // The flag as sent: a value the route refuses is never stored, so never served from here.
+        `${params.id ?? ""}\n${params.otherId ?? ""}\n${JSON.stringify(query.allowVersionMismatch ?? null)}`,
+      cacheControl: "public, max-age=300",
+      cacheable: (data) => !data.scoreResult.compareTo.from.held && !data.scoreResult.compareTo.to.held,
     },
   }),
   route({
@@ -709,6 +738,13 @@ function intParam(value: string | string[] | undefined, name: string): number | 
   if (Array.isArray(value) || !/^\d{1,9}$/.test(value))
     throw new AppError("VALIDATION_FAILED", `${name}: must be a whole number`);
   return Number(value);
+}
+
+function booleanParam(value: string | string[] | undefined, name: string): boolean | null {
+  if (value === undefined) return null;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new AppError("VALIDATION_FAILED", `${name}: must be true or false`);
 }
 
 function stringParam(value: string | string[] | undefined): string | null {

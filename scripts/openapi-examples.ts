@@ -357,6 +357,8 @@ async function drive(service: Service): Promise<ExampleFile> {
   for (const id of jobs) await jobEnded(api, id, key);
 
   await api.call("ScoreResult", { params: { id: result.id } }, 200);
+  // The full score against the quick one linked above: two maturity results of the same address.
+  await api.call("CompareScores", { params: { id: result.id, otherId: claim.id } }, 200);
   await api.call("ScoreHistory", { bearer: key, query: { limit: "2" } }, 200);
   await api.call("Product", { params: { id: productId }, bearer: key, query: { limit: "2" } }, 200);
 

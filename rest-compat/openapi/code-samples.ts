@@ -56,6 +56,14 @@ export const CLIENT_CALLS: Readonly<Record<string, ClientCall>> = {
   },
   ScoreJob: { method: "job", args: (values) => [literal(values.params.id)] },
   ScoreResult: { method: "result", args: (values) => [literal(values.params.id)] },
+  CompareScores: {
+    method: "compare",
+    args: (values) => [
+      literal(values.params.id),
+      literal(values.params.otherId),
+      ...(values.query.allowVersionMismatch === "true" ? ["{ allowVersionMismatch: true }"] : []),
+    ],
+  },
   ScoreHistory: {
     method: "history",
     args: (values) => (values.query.limit ? [`{ limit: ${Number(values.query.limit)} }`] : []),
@@ -91,6 +99,14 @@ export const CLI_CALLS: Readonly<Record<string, CliCall>> = {
   QuickScore: { command: "score", args: (values) => [String(values.body.url), "--quick"] },
   ProductScore: { command: "score", args: (values) => [String(values.body.url), "--product"] },
   ScoreResult: { command: "result", args: (values) => [values.params.id ?? ""] },
+  CompareScores: {
+    command: "compare",
+    args: (values) => [
+      values.params.id ?? "",
+      values.params.otherId ?? "",
+      ...(values.query.allowVersionMismatch === "true" ? ["--allow-version-mismatch"] : []),
+    ],
+  },
   ScoreHistory: {
     command: "history",
     args: (values) => (values.query.limit ? ["--limit", values.query.limit] : []),

@@ -11,6 +11,7 @@ import { evaluateGate, gateLine, parseThresholds, type Threshold } from "./gate.
 import { configPath, removeLogin, saveLogin } from "./stored-login.js";
 import { PlainProgress, SilentProgress, TerminalProgress, type Output, type ProgressView } from "./progress-view.js";
 import {
+  comparisonReport,
   createdWebhookReport,
   healthReport,
   historyReport,
@@ -134,6 +135,19 @@ export async function resultCommand(io: Io, positionals: readonly string[], flag
   const id = one(positionals, "one result id: pms result <id>");
   const thresholds = parseThresholds(flags["min-score"], flags["min-pillar"]);
   return printResult(io, await io.client.result(id), flags, thresholds);
+}
+
+/** `pms compare <id> <otherId>`: the change from otherId (the baseline) to id; public, like pms result. */
+export async function compareCommand(io: Io, positionals: readonly string[], flags: Flags): Promise<void> {
+  if (positionals.length !== 2 || !positionals[0] || !positionals[1])
+    throw new UsageError("expected two result ids: pms compare <id> <otherId> (the change from otherId to id)");
+  const [id, otherId] = positionals as [string, string];
+  const comparison = await io.client.compare(id, otherId, {
+    allowVersionMismatch: flags["allow-version-mismatch"] === true,
+  });
+  io.stdout.write(
+    flags.json ? json(comparison) : comparisonReport(comparison, { shareUrl: `${io.client.baseUrl}/r/${id}` }),
+  );
 }
 
 /**

@@ -5,6 +5,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { PmsApiError, PmsClient, PmsError, pillarIds, pillarNames, type RetryNotice } from "../client/index.js";
 import {
   badgeCommand,
+  compareCommand,
   healthCommand,
   historyCommand,
   loginCommand,
@@ -47,6 +48,7 @@ const commands: Record<
     run: scoreCommand,
   },
   result: { options: { ...json, ...thresholds }, run: resultCommand },
+  compare: { options: { ...json, "allow-version-mismatch": { type: "boolean" } }, run: compareCommand },
   login: { options: { ...json, key: { type: "string" } }, run: loginCommand },
   logout: { options: json, run: logoutCommand },
   history: { options: { ...json, limit: { type: "string" }, cursor: { type: "string" } }, run: historyCommand },
@@ -77,6 +79,10 @@ Usage:
                                     A score badge to embed: Markdown (default), HTML, the image's
                                     address or the SVG. A product's badge is its latest result's,
                                     shown only while its owner has made it public
+  pms compare <id> <otherId> [--allow-version-mismatch] [--json]
+      The change from otherId (the baseline, usually the earlier result) to id: total and stage
+      change, the most moved dimensions, evidence added and removed (public, like pms result).
+      Results of two framework versions are refused unless --allow-version-mismatch.
   pms history [--limit N] [--cursor C] [--json]
   pms usage [--json]                Credits and quotas of this billing cycle
   pms webhooks list [--json]

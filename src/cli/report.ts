@@ -1,4 +1,12 @@
-import type { CreatedWebhook, Health, ScoreHistory, ScoreResult, Usage, Webhook } from "../client/index.js";
+import type {
+  CreatedWebhook,
+  Health,
+  ScoreComparison,
+  ScoreHistory,
+  ScoreResult,
+  Usage,
+  Webhook,
+} from "../client/index.js";
 import { bar } from "./progress-view.js";
 
 /** Readable reports of the API's answers, for people (the `--json` flag prints the answers themselves). */
@@ -90,4 +98,45 @@ export function healthReport(health: Health): string {
     ([name, check]) => `  ${name.padEnd(12)} ${check.status}${check.detail ? `  ${check.detail}` : ""}`,
   );
   return [`Service ${health.status} (version ${health.version})`, ...checks, ""].join("\n");
+}
+
+/** How many moved dimensions `pms compare` lists (--json answers all 27). */
+export const COMPARE_TOP = 10;
+
+const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+
+export function comparisonReport(comparison: ScoreComparison, options: { shareUrl: string }): string {
+  const { from, to } = comparison;
+  const side = (result: typeof from) =>
+    `${result.id}  ${result.createdAt.slice(0, 16).replace("T", " ")}  ${result.framework} ${result.frameworkVersion} · ${result.mode}`;
+  const lines = [
+    `${to.companyName} — ${to.url}`,
+    `Total ${from.totalScore} → ${to.totalScore} (${signed(comparison.totalDelta)}) · ${
+      comparison.stageChange
+        ? `${comparison.stageChange.from} → ${comparison.stageChange.to}`
+        : `${to.stageName} (no stage change)`
+    }`,
+    `From ${side(from)}`,
+    `To   ${side(to)}`,
+  ];
+  if (!comparison.comparable)
+    lines.push(
+      `Framework versions differ: ${comparison.incomparableDimensions.length} dimension(s) not comparable (${comparison.incomparableDimensions.join(", ") || "none"}).`,
+    );
+  const moved = comparison.dimensions.filter((d) => d.delta !== null && d.delta !== 0).slice(0, COMPARE_TOP);
+  if (moved.length === 0) lines.push("", "No dimension moved.");
+  else {
+    const width = Math.max(...moved.map((d) => d.dimensionName.length));
+    lines.push("", "Most moved:");
+    for (const d of moved)
+      lines.push(
+        `  ${signed(d.delta!).padStart(4)}  ${d.dimensionName.padEnd(width)}  ${String(d.fromScore).padStart(3)} → ${String(d.toScore).padStart(3)}${d.confidenceChanged ? `  confidence ${d.fromConfidence} → ${d.toConfidence}` : ""}`,
+      );
+  }
+  lines.push(
+    "",
+    `Evidence: ${comparison.evidenceAdded.total} added, ${comparison.evidenceRemoved.total} removed`,
+    `Share:    ${options.shareUrl}`,
+  );
+  return `${lines.join("\n")}\n`;
 }

@@ -6,7 +6,10 @@ import {
   ResultBadgeSnippetsDocument,
   type ProductBadgeSnippetsQuery,
   type ResultBadgeSnippetsQuery,
+  CompareScoresDocument,
   StartScoreDocument,
+  type CompareScoresQuery,
+  type CompareScoresQueryVariables,
   type StartScoreMutation,
   type StartScoreMutationVariables,
 } from "./generated/operations.js";
@@ -70,6 +73,8 @@ export interface Badge {
   readonly html: string;
   readonly svg: string;
 }
+/** The change from a baseline result to another (`compare`): every delta is the result minus the baseline. */
+export type ScoreComparison = CompareScoresQuery["scoreResult"]["compareTo"];
 /**
  * What `score()` answers, told apart by `status`: `completed` holds the result;
  * `accepted` means the service's wait ran out and the job goes on (it is charged:
@@ -239,6 +244,39 @@ export class PmsClient {
    */
   async productBadge(productId: string): Promise<Badge> {
     return (await this.query<ProductBadgeSnippetsQuery>(ProductBadgeSnippetsDocument, { id: productId })).productBadge;
+  }
+
+  /**
+   * The change from `otherId` (the baseline, usually the earlier result) to `id`:
+   * GraphQL `scoreResult(id).compareTo(id: otherId)`, the same answer as
+   * `GET /api/score/{id}/compare/{otherId}`. Public. Results of two framework
+   * versions are refused (VALIDATION_FAILED, `param: allowVersionMismatch`) unless
+   * `allowVersionMismatch`; two frameworks always; an unknown id is NOT_FOUND.
+   */
+  async compare(
+    id: string,
+    otherId: string,
+    options: { allowVersionMismatch?: boolean } = {},
+  ): Promise<ScoreComparison> {
+    const variables: CompareScoresQueryVariables = {
+      id,
+      otherId,
+      allowVersionMismatch: options.allowVersionMismatch ?? false,
+    };
+    const answer = await this.transport.send({
+      method: "POST",
+      path: "/graphql",
+      body: { query: print(CompareScoresDocument), variables, operationName: "CompareScores" },
+      refusal: graphQLRefusal,
+    });
+    const data = (answer.body as { data?: CompareScoresQuery | null }).data;
+    if (!data)
+      throw new PmsProtocolError(
+        "compareTo answered no data",
+        answer.status,
+        answer.headers.get("x-request-id") ?? undefined,
+      );
+    return data.scoreResult.compareTo;
   }
 
   /** `GET /api/scores`: the account's results, newest first. */

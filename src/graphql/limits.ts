@@ -11,6 +11,7 @@ import {
   type ValidationRule,
 } from "graphql";
 import { MAX_WEBHOOKS_PER_ACCOUNT, PAGE_SIZE } from "../limits.js";
+import { MAX_EVIDENCE_CHANGES } from "../modules/score/compare.js";
 
 /**
  * What one GraphQL operation may ask for, checked during validation, before anything
@@ -63,6 +64,8 @@ const listSize: Readonly<Record<string, number>> = {
   nextTasks: 6,
   answers: 30,
   citations: 27,
+  // A comparison's evidence added or removed (ScoreComparison.evidenceAdded.items).
+  items: MAX_EVIDENCE_CHANGES,
 };
 /** Page objects at the root whose `limit` (1–100; a variable counts as the maximum) sizes the list inside them. */
 const rootPages = new Set(["scores", "products", "conversation"]);

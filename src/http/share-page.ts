@@ -18,6 +18,8 @@ import {
 import { BASE_CSS, styleOnlyCsp } from "./page-style.js";
 import type { Badge } from "../modules/score/badge.js";
 import { badgeSection } from "./share-sections/badge.js";
+import type { ScoreComparison } from "../modules/score/compare.js";
+import { renderSinceSection } from "./share-sections/compare.js";
 
 /**
  * The public share page `/r/{id}`: one self-contained HTML document for people.
@@ -211,6 +213,8 @@ export function renderSharePage(
     publicBaseUrl: string;
     /** The result's badge and its snippets (share-sections/badge.ts). */
     badge?: Badge;
+    /** The change from the previous result of its series (docs/api.md §13), when there is one. */
+    since?: ScoreComparison;
   },
 ): string {
   const dims = inFrameworkOrder(result.dimensions);
@@ -305,6 +309,7 @@ ${keptUntil}</div>
 <main class="wrap">
 <section class="card overview" aria-label="Scores by pillar"><div>${radarChart(dims, company)}</div><div><h2 class="section-title">Pillars</h2><ul class="legend">${legend}</ul></div></section>
 <div class="two">${highlights("Strengths", "strengths", result.strengths, dims, `None yet: no dimension scores ${STRENGTH_MIN_SCORE} or more with high or medium confidence.`)}${highlights("Gaps", "gaps", result.gaps, dims)}</div>
+${options.since ? renderSinceSection(options.since, `${options.publicBaseUrl.replace(/\/+$/, "")}/r/${encodeURIComponent(options.since.from.id)}`) : ""}
 ${notes}${anti}
 ${pillars}
 ${options.badge ? badgeSection(options.badge, result.id) : ""}

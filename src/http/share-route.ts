@@ -17,17 +17,24 @@ export const SHARE_PATH = "/r/:id";
 export function shareRoute(results: ScoreResultsService, publicBaseUrl: string) {
   return async (app: FastifyInstance): Promise<void> => {
     app.get<{ Params: { id: string } }>(SHARE_PATH, async (request, reply) => {
-      const etag = `"r-${request.params.id}-1"`;
+      let etag = `"r-${request.params.id}-1"`;
       let html: string;
       let final = false;
       try {
         const result = await results.getPublicWithDetails(request.params.id);
         final = !result.held;
+        // The page compares with the previous result of its series: the tag names that one too.
+        const since = await results.sincePrevious(result);
+        if (since) etag = `"r-${request.params.id}-${since.from.id}-1"`;
         if (final && ifNoneMatchNames(request.headers["if-none-match"], etag)) {
           return reply.code(304).header("etag", etag).header("cache-control", "public, max-age=300").send();
         }
         const badgeUrls = resultBadgeUrls(publicBaseUrl, result.id);
-        html = renderSharePage(result, { publicBaseUrl, badge: badgeOf(result, badgeUrls.image, badgeUrls.page) });
+        html = renderSharePage(result, {
+          publicBaseUrl,
+          badge: badgeOf(result, badgeUrls.image, badgeUrls.page),
+          ...(since ? { since } : {}),
+        });
       } catch (error) {
         if (error instanceof AppError && error.code === "NOT_FOUND") {
           return sendNotFoundPage(reply, {

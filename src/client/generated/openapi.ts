@@ -359,6 +359,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/score/{id}/compare/{otherId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare two score results (the change from otherId to id)
+         * @description A result by id, for anyone (share links). REST: GET /api/score/{id}.
+         *
+         *     GraphQL: the `CompareScores` operation (query `scoreResult`).
+         */
+        get: operations["CompareScores"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/score/jobs/{id}": {
         parameters: {
             query?: never;
@@ -802,6 +824,32 @@ export interface components {
             /** @description The checkout's id; completion is reported to webhooks (subscription.changed) and in usage. */
             sessionId: string;
         };
+        /** @description One side of a comparison: the result in brief. */
+        ComparedResult: {
+            /** @description Name detected for the product. */
+            companyName: string;
+            /**
+             * Format: date-time
+             * @description When the result was stored.
+             */
+            createdAt: string;
+            /** @description The rubric used. */
+            framework: components["schemas"]["Framework"];
+            /** @description Semver of the rubric. */
+            frameworkVersion: string;
+            /** @description An anonymous result not yet linked to an account (a comparison with one is not cached). */
+            held: boolean;
+            /** @description Result identifier (UUID). */
+            id: string;
+            /** @description full or quick. */
+            mode: components["schemas"]["ScoreMode"];
+            /** @description The overall stage. */
+            stageName: string;
+            /** @description 0–100. */
+            totalScore: number;
+            /** @description The address that was scored (normalized). */
+            url: string;
+        };
         /**
          * @description How much of what evidences a dimension the site showed.
          * @enum {string}
@@ -858,6 +906,33 @@ export interface components {
             /** @description Plan credits spent this cycle. */
             used: number;
         };
+        /** @description How one dimension moved from the baseline to this result. */
+        DimensionDelta: {
+            /** @description True when the delta means something: always within one framework version; across versions, only when both sides have the dimension and it applies on both. */
+            comparable: boolean;
+            /** @description True when both sides have the dimension with different confidences. */
+            confidenceChanged: boolean;
+            /** @description toScore − fromScore; null when the dimension is not comparable. */
+            delta: number | null;
+            /** @description Identifier, for example market_intelligence. */
+            dimensionId: string;
+            /** @description Display name, for example Market Intelligence. */
+            dimensionName: string;
+            /** @description Whether it applied to the site at the baseline. */
+            fromApplicable: boolean | null;
+            /** @description The baseline's confidence. */
+            fromConfidence: components["schemas"]["Confidence"] | null;
+            /** @description The baseline's score; null when the baseline's framework version has no such dimension. */
+            fromScore: number | null;
+            /** @description The pillar it belongs to. */
+            pillar: string;
+            /** @description Whether it applies to the site in this result. */
+            toApplicable: boolean | null;
+            /** @description This result's confidence. */
+            toConfidence: components["schemas"]["Confidence"] | null;
+            /** @description This result's score; null when its framework version has no such dimension. */
+            toScore: number | null;
+        };
         /** @description One of the 27 dimensions of a result. */
         DimensionResult: {
             /** @description False when the dimension does not apply to what the product sells (for example the AI dimensions of a product that sells no AI): it weighs little in totalScore, is never a gap and is left out of its pillar's average. */
@@ -909,6 +984,26 @@ export interface components {
                 /** @description Whether the same request may succeed later (after Retry-After when sent). */
                 retryable: boolean;
             };
+        };
+        /** @description A piece of evidence found on one side of a comparison only. */
+        EvidenceChange: {
+            /** @description The dimension it evidences. */
+            dimensionId: string;
+            /** @description The quoted text or observed fact. */
+            quote: string;
+            /** @description True when it comes from the caller's context, not from the site. */
+            selfReported: boolean;
+            /** @description The page it was seen on; null for self-reported context and absences. */
+            url: string | null;
+        };
+        /** @description Evidence on one side only, at most 50 items, with the full count. */
+        EvidenceChanges: {
+            /** @description At most 50, in framework order of their dimensions. */
+            items: components["schemas"]["EvidenceChange"][];
+            /** @description How many there are in all. */
+            total: number;
+            /** @description True when items holds fewer than total. */
+            truncated: boolean;
         };
         /** @description A fact a score rests on. */
         EvidenceItem: {
@@ -1051,6 +1146,29 @@ export interface components {
          * @enum {string}
          */
         Plan: "business" | "enterprise" | "free" | "pro";
+        /** @description The change from a baseline result (from) to this result (to): every delta is to minus from. Two final results compare the same forever. */
+        ScoreComparison: {
+            /** @description True when both were scored with the same framework version; false only when allowVersionMismatch let two versions through. */
+            comparable: boolean;
+            /** @description Ids of the dimensions with a delta. */
+            comparableDimensions: string[];
+            /** @description Every dimension of either side, most moved first (|delta| descending, ties in framework order); those not comparable last. */
+            dimensions: components["schemas"]["DimensionDelta"][];
+            /** @description Evidence in this result and not in the baseline (same dimension, normalized quote). */
+            evidenceAdded: components["schemas"]["EvidenceChanges"];
+            /** @description Evidence in the baseline and no longer in this result. */
+            evidenceRemoved: components["schemas"]["EvidenceChanges"];
+            /** @description The baseline: the result named in the argument. */
+            from: components["schemas"]["ComparedResult"];
+            /** @description Ids of the dimensions without one (framework versions differ). */
+            incomparableDimensions: string[];
+            /** @description The stage change; null when the stage is the same. */
+            stageChange: components["schemas"]["StageChange"] | null;
+            /** @description This result. */
+            to: components["schemas"]["ComparedResult"];
+            /** @description to.totalScore − from.totalScore. */
+            totalDelta: number;
+        };
         /** @description The caller's results, newest first. REST: GET /api/scores. */
         ScoreHistory: {
             /** @description Pass as cursor for the next page; null on the last page. */
@@ -1193,6 +1311,13 @@ export interface components {
             totalScore: number;
             /** @description The address that was scored (normalized). */
             url: string;
+        };
+        /** @description How the overall stage changed (absent when it did not). */
+        StageChange: {
+            /** @description The baseline's stage. */
+            from: string;
+            /** @description This result's stage. */
+            to: string;
         };
         /** @description How far one stage is, by its tasks' statuses. */
         StageProgress: {
@@ -6885,6 +7010,327 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScoreResult_ScoreFields"];
+                };
+            };
+            /** @description Not modified: the ETag sent is still the answer. */
+            304: {
+                headers: {
+                    ETag?: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `VALIDATION_FAILED` */
+            400: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `AUTH_REQUIRED` */
+            401: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `CREDIT_EXHAUSTED` */
+            402: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `QUOTA_EXCEEDED` */
+            429: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL` (retryable) */
+            500: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (retryable) */
+            503: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    CompareScores: {
+        parameters: {
+            query?: {
+                /** @description Compare results of two framework versions anyway: only the dimensions present and applicable in both get a delta. */
+                allowVersionMismatch?: boolean;
+            };
+            header?: {
+                /** @description The ETag of an answer you hold: 304 when it is still the answer. */
+                "If-None-Match"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
+            path: {
+                /** @description The result id. */
+                id: string;
+                /** @description The baseline result (usually the earlier one). */
+                otherId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=300` for a final answer, `no-store` otherwise. */
+                    "Cache-Control": string;
+                    /** @description Names this final answer; send it as If-None-Match. */
+                    ETag?: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScoreComparison"];
                 };
             };
             /** @description Not modified: the ETag sent is still the answer. */

@@ -24,6 +24,9 @@ import type { Confidence, Evidence, ScorerInfo } from "../scoring/scoring.types.
 @Index("IDX_score_results_history", ["accountId", "createdAt", "id"])
 @Index("IDX_score_results_product", ["productId", "createdAt"])
 @Index("IDX_score_results_held", ["claimExpiresAt"], { where: `"account_id" IS NULL` })
+@Index("IDX_score_results_series", ["accountId", "url", "framework", "createdAt", "id"], {
+  where: `"product_id" IS NULL`,
+})
 export class ScoreResultRecord {
   @PrimaryGeneratedColumn("uuid", { primaryKeyConstraintName: "PK_score_results" })
   id: string;

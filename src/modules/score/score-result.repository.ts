@@ -125,6 +125,32 @@ export class ScoreResultRepository {
     };
   }
 
+  /**
+   * The result stored just before `id` in its series: the same product when it has
+   * one (index: product_id, created_at), else the same account, address and
+   * framework among results without a product (a walk of the account's history index).
+   */
+  async previousId(id: string, productId: string | null): Promise<string | undefined> {
+    const [row]: Array<{ id: string }> = productId
+      ? await this.dataSource.query(
+          `SELECT p."id" FROM "score_results" r
+             JOIN "score_results" p ON p."product_id" = r."product_id" AND (p."created_at", p."id") < (r."created_at", r."id")
+            WHERE r."id" = $1 AND r."product_id" = $2
+            ORDER BY p."created_at" DESC, p."id" DESC LIMIT 1`,
+          [id, productId],
+        )
+      : await this.dataSource.query(
+          `SELECT p."id" FROM "score_results" r
+             JOIN "score_results" p ON p."account_id" = r."account_id" AND p."product_id" IS NULL
+                  AND p."url" = r."url" AND p."framework" = r."framework"
+                  AND (p."created_at", p."id") < (r."created_at", r."id")
+            WHERE r."id" = $1 AND r."account_id" IS NOT NULL
+            ORDER BY p."created_at" DESC, p."id" DESC LIMIT 1`,
+          [id],
+        );
+    return row?.id;
+  }
+
   /** The product-view columns of these results. */
   async details(ids: readonly string[]): Promise<DetailRow[]> {
     return this.dataSource.query(

@@ -16,6 +16,7 @@ import {
   type ScoreResultView,
 } from "./score-result.view.js";
 import { hashToken } from "./score.service.js";
+import { assertComparable, compareResults, type ScoreComparison } from "./compare.js";
 
 /** Completed results never change, so the public reads of popular share links are served from memory. */
 const PUBLIC_CACHE_SIZE = 256;
@@ -108,6 +109,42 @@ export class ScoreResultsService {
     });
     this.publicCache.delete(resultId);
     return (await this.withDimensions([linked]))[0]!;
+  }
+
+  /**
+   * The change from `otherId` (the baseline) to `id` (docs/api.md §13). Each id is
+   * read exactly as `GET /api/score/{id}` reads it, so an id that route would answer
+   * 404 is 404 here too, and final results come from the same memory cache.
+   */
+  async compare(id: string, otherId: string, allowVersionMismatch: boolean): Promise<ScoreComparison> {
+    const to = await this.getPublic(id);
+    const from = await this.getPublic(otherId);
+    assertComparable(to, from, allowVersionMismatch);
+    return compareResults(to, from);
+  }
+
+  /**
+   * The result a share page compares with (docs/api.md §13): of a product, its newest
+   * result stored before this one; of an account's plain score, its newest earlier
+   * score of the same address and framework in the same account. A held result has
+   * none: it belongs to nobody yet, and nothing of an account is shown beside it.
+   */
+  async previousOf(result: ResultCore): Promise<ResultCore | undefined> {
+    if (result.held) return undefined;
+    const id = await this.results.previousId(result.id, result.productId);
+    return id ? this.getPublic(id) : undefined;
+  }
+
+  /**
+   * The change since the previous result of its series, for the share page. A series
+   * holds one framework (a product's, or the address's results filtered by it), but
+   * it may span framework versions: the page shows those, and which dimensions it
+   * could not compare, rather than nothing.
+   */
+  async sincePrevious(result: ResultCore): Promise<ScoreComparison | undefined> {
+    const previous = await this.previousOf(result);
+    if (!previous || previous.framework !== result.framework) return undefined;
+    return compareResults(result, previous);
   }
 
   /** A result with its details (the share page). */

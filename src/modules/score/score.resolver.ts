@@ -34,6 +34,7 @@ import {
   StartScoreInput,
 } from "./score.types.js";
 import { toGraphQLDetails, toGraphQLJob, toGraphQLProgress, toGraphQLResult } from "./score.mapping.js";
+import { ScoreComparisonType, toGraphQLComparison } from "./compare.types.js";
 
 @Resolver(() => ScoreResultType)
 export class ScoreResolver {
@@ -169,6 +170,24 @@ export class ScoreResolver {
   @FieldResolver(() => CrawlStatsType, { description: "What the crawl read (product view)." })
   async crawlStats(@Root() result: ScoreResultType, @Ctx() context: GraphQLContext): Promise<CrawlStatsType> {
     return (await this.details(result, context)).crawlStats;
+  }
+
+  @FieldResolver(() => ScoreComparisonType, {
+    description:
+      "The change from the result named by id (the baseline) to this one: every delta is this minus that. Public like scoreResult; an id scoreResult would not find is NOT_FOUND. Two frameworks are refused; two framework versions are refused unless allowVersionMismatch. REST: GET /api/score/{id}/compare/{otherId}.",
+  })
+  async compareTo(
+    @Root() result: ScoreResultType,
+    @Arg("id", () => ID, { description: "The baseline result (usually the earlier one)." }) id: string,
+    @Arg("allowVersionMismatch", () => Boolean, {
+      nullable: true,
+      defaultValue: false,
+      description:
+        "Compare results of two framework versions anyway: only the dimensions present and applicable in both get a delta.",
+    })
+    allowVersionMismatch: boolean | null,
+  ): Promise<ScoreComparisonType> {
+    return toGraphQLComparison(await this.results.compare(result.id, id, allowVersionMismatch === true));
   }
 
   /** The product-view fields: carried by results read whole, else batched per request. */
