@@ -34,6 +34,7 @@ import {
 import { shareRoute } from "./http/share-route.js";
 import { ProductsResolver } from "./modules/products/products.resolver.js";
 import { ScoreResolver } from "./modules/score/score.resolver.js";
+import { PercentilesResolver } from "./modules/score/percentiles.resolver.js";
 import { ScoreJobRepository } from "./modules/score/score-job.repository.js";
 import { createScoringRuntime, type ScoringOverrides } from "./modules/score/scoring-runtime.js";
 import { AccountsService } from "./modules/accounts/accounts.service.js";
@@ -222,6 +223,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
         ScoreResolver,
         new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs),
       )
+      .register(PercentilesResolver, new PercentilesResolver(scoring.percentiles))
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
       .register(WebhooksResolver, new WebhooksResolver(webhooks, scoring.idempotency))
       .register(
@@ -250,7 +252,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       metrics,
       answerStores: { scoreResults: answerStore },
       extraRoutes: [
-        shareRoute(scoring.results, config.publicBaseUrl),
+        shareRoute(scoring.results, config.publicBaseUrl, scoring.percentiles),
         ...(local ? [devRoutes(local, sessions, accounts, billing)] : []),
         ...(billingSetup.webhooks ? [stripeWebhookRoute(billingSetup.webhooks, billing)] : []),
       ],

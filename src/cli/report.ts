@@ -1,15 +1,25 @@
-import type { CreatedWebhook, Health, ScoreHistory, ScoreResult, Usage, Webhook } from "../client/index.js";
+import type {
+  CreatedWebhook,
+  Health,
+  Percentiles,
+  ScoreHistory,
+  ScoreResult,
+  Usage,
+  Webhook,
+} from "../client/index.js";
 import { bar } from "./progress-view.js";
 
 /** Readable reports of the API's answers, for people (the `--json` flag prints the answers themselves). */
 
 export function scoreReport(
   result: ScoreResult,
-  options: { shareUrl: string; claimToken?: string | null | undefined },
+  options: { shareUrl: string; claimToken?: string | null | undefined; percentiles?: Percentiles | undefined },
 ): string {
   const lines: string[] = [];
   lines.push(`${result.companyName} — ${result.url}`);
   lines.push(`Total ${result.totalScore}/100 · ${result.stageName}`);
+  const line = percentileLine(options.percentiles);
+  if (line) lines.push(line);
   lines.push(`${result.framework} framework ${result.frameworkVersion} · ${result.mode} crawl · ${result.createdAt}`);
   const nameWidth = Math.max(...result.dimensions.map((dimension) => dimension.dimensionName.length));
   let pillar = "";
@@ -36,6 +46,13 @@ export function scoreReport(
     );
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** "Percentile: top 15% of 42 sites …" when the population is large enough; nothing otherwise (--json has the reason). */
+export function percentileLine(percentiles: Percentiles | undefined): string | undefined {
+  if (!percentiles?.available || !percentiles.total) return undefined;
+  const { total, population } = percentiles;
+  return `Percentile: top ${total.topPercent}% of ${population} scored sites (the total beats ${total.percentile}% of them, ties counting half)`;
 }
 
 export function historyReport(history: ScoreHistory): string {

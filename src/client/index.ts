@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { print } from "graphql";
 import type { paths } from "./generated/openapi.js";
 import {
+  ResultPercentilesDocument,
   StartScoreDocument,
+  type ResultPercentilesQuery,
   type StartScoreMutation,
   type StartScoreMutationVariables,
 } from "./generated/operations.js";
@@ -59,6 +61,8 @@ export type CreatedWebhook = Ok<"/api/webhooks", "post", 201>["webhook"];
 export type WebhookRequest = RequestBody<"/api/webhooks", "post">;
 export type LinkedScore = Ok<"/api/score/link", "post">;
 export type StartedScore = StartScoreMutation["startScore"];
+/** A result against the population of its framework version: `available`, else `reason` (docs/api.md §13). */
+export type Percentiles = ResultPercentilesQuery["scoreResult"]["percentiles"];
 /**
  * What `score()` answers, told apart by `status`: `completed` holds the result;
  * `accepted` means the service's wait ran out and the job goes on (it is charged:
@@ -210,6 +214,28 @@ export class PmsClient {
   /** `GET /api/score/{id}`: public, for share links. */
   async result(id: string): Promise<ScoreResult> {
     return (await this.get(`/api/score/${encodeURIComponent(id)}`)).body as ScoreResult;
+  }
+
+  /**
+   * The result's percentiles among the latest full results of distinct sites of its
+   * framework version (GraphQL `scoreResult.percentiles`; REST answers them in the
+   * product view only). Public, like `result`.
+   */
+  async percentiles(resultId: string): Promise<Percentiles> {
+    const answer = await this.transport.send({
+      method: "POST",
+      path: "/graphql",
+      body: { query: print(ResultPercentilesDocument), variables: { id: resultId }, operationName: "ResultPercentiles" },
+      refusal: graphQLRefusal,
+    });
+    const data = (answer.body as { data?: ResultPercentilesQuery | null }).data;
+    if (!data)
+      throw new PmsProtocolError(
+        "scoreResult answered no data",
+        answer.status,
+        answer.headers.get("x-request-id") ?? undefined,
+      );
+    return data.scoreResult.percentiles;
   }
 
   /** `GET /api/scores`: the account's results, newest first. */

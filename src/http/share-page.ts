@@ -16,6 +16,8 @@ import {
   scoreGauge,
 } from "./share-chart.js";
 import { BASE_CSS, styleOnlyCsp } from "./page-style.js";
+import type { PercentileAnswer } from "../modules/score/percentiles.js";
+import { percentilesSection } from "./share-sections/percentiles.js";
 
 /**
  * The public share page `/r/{id}`: one self-contained HTML document for people.
@@ -203,7 +205,14 @@ function heldNotice(result: ScoreResultView): string {
   );
 }
 
-export function renderSharePage(result: ScoreResultView, options: { publicBaseUrl: string }): string {
+export function renderSharePage(
+  result: ScoreResultView,
+  options: {
+    publicBaseUrl: string;
+    /** The result against the population of its framework version (a section after strengths and gaps). */
+    percentiles?: PercentileAnswer | undefined;
+  },
+): string {
   const dims = inFrameworkOrder(result.dimensions);
   const company = result.companyName.trim() || shortUrl(result.url).text;
   const total = num(result.totalScore);
@@ -296,6 +305,7 @@ ${keptUntil}</div>
 <main class="wrap">
 <section class="card overview" aria-label="Scores by pillar"><div>${radarChart(dims, company)}</div><div><h2 class="section-title">Pillars</h2><ul class="legend">${legend}</ul></div></section>
 <div class="two">${highlights("Strengths", "strengths", result.strengths, dims, `None yet: no dimension scores ${STRENGTH_MIN_SCORE} or more with high or medium confidence.`)}${highlights("Gaps", "gaps", result.gaps, dims)}</div>
+${options.percentiles ? percentilesSection(options.percentiles, dims) : ""}
 ${notes}${anti}
 ${pillars}
 </main>

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../errors.js";
 import type { ScoreResultsService } from "../modules/score/score-results.service.js";
+import type { PercentilesService } from "../modules/score/percentiles.service.js";
 import { ifNoneMatchNames } from "../net/if-none-match.js";
 import { sendNotFoundPage } from "./not-found-page.js";
 import { renderSharePage, sharePageCsp } from "./share-page.js";
@@ -13,19 +14,22 @@ export const SHARE_PATH = "/r/:id";
  * once the result is found final (a revalidation costs the read, not the rendering).
  * An unknown id is 404 and a held result 200 without an ETag, whatever the header says.
  */
-export function shareRoute(results: ScoreResultsService, publicBaseUrl: string) {
+export function shareRoute(results: ScoreResultsService, publicBaseUrl: string, percentiles?: PercentilesService) {
   return async (app: FastifyInstance): Promise<void> => {
     app.get<{ Params: { id: string } }>(SHARE_PATH, async (request, reply) => {
-      const etag = `"r-${request.params.id}-1"`;
+      let etag = `"r-${request.params.id}-1"`;
       let html: string;
       let final = false;
       try {
         const result = await results.getPublicWithDetails(request.params.id);
+        // The percentiles move as sites are scored: the page's ETag follows the population's revision.
+        const ranks = percentiles ? await percentiles.of(result) : undefined;
+        if (ranks) etag = `"r-${request.params.id}-2-${ranks.population}.${ranks.revision}"`;
         final = !result.held;
         if (final && ifNoneMatchNames(request.headers["if-none-match"], etag)) {
           return reply.code(304).header("etag", etag).header("cache-control", "public, max-age=300").send();
         }
-        html = renderSharePage(result, { publicBaseUrl });
+        html = renderSharePage(result, { publicBaseUrl, percentiles: ranks });
       } catch (error) {
         if (error instanceof AppError && error.code === "NOT_FOUND") {
           return sendNotFoundPage(reply, {

@@ -1,3 +1,4 @@
+import { ScorePopulationRepository } from "../../src/modules/score/score-population.repository.js";
 import { pino } from "pino";
 import type { DataSource } from "typeorm";
 import { Transactions } from "../../src/db/transaction.js";
@@ -79,6 +80,7 @@ export function scoreJobRunnerOn(
   const runner = new ScoreJobRunner(
     stores.jobs,
     stores.results,
+    new ScorePopulationRepository(dataSource),
     stores.productRows,
     stores.transactions,
     () => crawler,
