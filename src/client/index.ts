@@ -225,7 +225,11 @@ export class PmsClient {
     const answer = await this.transport.send({
       method: "POST",
       path: "/graphql",
-      body: { query: print(ResultPercentilesDocument), variables: { id: resultId }, operationName: "ResultPercentiles" },
+      body: {
+        query: print(ResultPercentilesDocument),
+        variables: { id: resultId },
+        operationName: "ResultPercentiles",
+      },
       refusal: graphQLRefusal,
     });
     const data = (answer.body as { data?: ResultPercentilesQuery | null }).data;

@@ -1,4 +1,3 @@
-import { ScorePopulationRepository } from "../../src/modules/score/score-population.repository.js";
 import { pino } from "pino";
 import type { DataSource } from "typeorm";
 import { Transactions } from "../../src/db/transaction.js";
@@ -18,6 +17,7 @@ import { ScoreJobRepository } from "../../src/modules/score/score-job.repository
 import { ScoreJobRunner, type RunnerOptions } from "../../src/modules/score/score-job.runner.js";
 import type { JobQueue, ProgressBus } from "../../src/modules/score/score-progress.js";
 import { ScoreResultRepository } from "../../src/modules/score/score-result.repository.js";
+import { ScorePopulationRepository } from "../../src/modules/score/score-population.repository.js";
 import { ScoreService } from "../../src/modules/score/score.service.js";
 import { HeuristicScorer } from "../../src/modules/scoring/heuristic-scorer.js";
 

@@ -34,8 +34,11 @@ export function percentilesSection(answer: PercentileAnswer, dims: readonly Dime
   const title = `Among ${sites} scored site${answer.population === 1 ? "" : "s"}`;
   if (!answer.available || !answer.total)
     return `<style>${CSS}</style><section class="card pct" id="percentiles"><h2>${esc(title)}</h2><p class="muted">${esc(answer.reason ?? "No percentiles yet.")}</p></section>`;
-  const name = (rank: DimensionRank) => dims.find((dim) => dim.dimensionId === rank.dimensionId)?.dimensionName ?? rank.dimensionId;
-  const byRank = [...answer.dimensions].sort((a, b) => b.percentile - a.percentile || a.dimensionId.localeCompare(b.dimensionId));
+  const name = (rank: DimensionRank) =>
+    dims.find((dim) => dim.dimensionId === rank.dimensionId)?.dimensionName ?? rank.dimensionId;
+  const byRank = [...answer.dimensions].sort(
+    (a, b) => b.percentile - a.percentile || a.dimensionId.localeCompare(b.dimensionId),
+  );
   const best = byRank.slice(0, SHOWN);
   const weakest = byRank.slice(SHOWN).slice(-SHOWN).reverse();
   const rows = (ranks: readonly DimensionRank[]) =>
