@@ -17,12 +17,19 @@ const CSS =
   ".pct li span{min-width:0;overflow-wrap:anywhere}" +
   ".pct li b{white-space:nowrap;font-variant-numeric:tabular-nums}" +
   ".pct .muted{color:#64748b;margin:0}" +
+  ".pct .pct-note{font-size:.8rem;margin-top:12px}" +
   "@media (max-width:760px){.pct-cols{grid-template-columns:minmax(0,1fr)}}";
 
 const percent = (value: number): string => `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
-/** "top 15%" under half, "bottom 30%" over it: the phrasing a reader expects at each end. */
-const standing = (rank: { topPercent: number; percentile: number }): string =>
-  rank.topPercent <= 50 ? `top ${percent(rank.topPercent)}` : `bottom ${percent(Math.max(0, 100 - rank.topPercent))}`;
+/**
+ * "top 15%" in the upper half, "bottom 10%" in the lower: the share of sites at or
+ * above the score, or at or below it (2 × percentile − share strictly above).
+ */
+const standing = (rank: { topPercent: number; percentile: number }): string => {
+  if (rank.topPercent <= 50) return `top ${percent(rank.topPercent)}`;
+  const atOrBelow = Math.round(10 * Math.min(100, Math.max(0, 2 * rank.percentile - (100 - rank.topPercent)))) / 10;
+  return `bottom ${percent(atOrBelow)}`;
+};
 
 /**
  * "Among N scored sites": the total's rank, and the dimensions ranking best and
@@ -45,9 +52,9 @@ export function percentilesSection(answer: PercentileAnswer, dims: readonly Dime
     ranks.map((rank) => `<li><span>${esc(name(rank))}</span><b>${esc(standing(rank))}</b></li>`).join("");
   return (
     `<style>${CSS}</style><section class="card pct" id="percentiles"><h2>${esc(title)}</h2>` +
-    `<p class="pct-total">Total: <b>${esc(standing(answer.total))}</b> · scores higher than ${esc(percent(answer.total.percentile))} of them (ties count half), framework version alike</p>` +
+    `<p class="pct-total">Total: <b>${esc(standing(answer.total))}</b> · scores higher than ${esc(percent(answer.total.percentile))} of them (ties count half)</p>` +
     `<div class="pct-cols"><div><h3>Ranks best</h3><ul>${rows(best)}</ul></div>` +
     (weakest.length ? `<div><h3>Ranks weakest</h3><ul>${rows(weakest)}</ul></div>` : "") +
-    `</div></section>`
+    `</div><p class="muted pct-note">Each site counts once, by its latest full score with the same framework version.</p></section>`
   );
 }
