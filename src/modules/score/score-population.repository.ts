@@ -132,16 +132,22 @@ export class ScorePopulationRepository {
     );
   }
 
-  /** The histograms of these framework versions, in one statement (the primary key's leading columns). */
+  /**
+   * The histograms of these framework versions, in one statement over the primary
+   * key's leading columns. The buckets come as the array's text and are split here:
+   * that costs less than the driver's parsing of 28 integer arrays (bench:percentiles).
+   */
   async histograms(
     versions: ReadonlyArray<{ framework: string; frameworkVersion: string }>,
   ): Promise<Array<Histogram & { framework: string; frameworkVersion: string }>> {
     if (versions.length === 0) return [];
-    return this.dataSource.query(
-      `SELECT h."framework", h."framework_version" AS "frameworkVersion", h."metric", h."counts", h."sites", h."revision"
-         FROM unnest($1::text[], $2::text[]) AS v(framework, framework_version)
-         JOIN "score_histograms" h ON h."framework" = v.framework AND h."framework_version" = v.framework_version`,
-      [versions.map((version) => version.framework), versions.map((version) => version.frameworkVersion)],
-    );
+    const rows = (await this.dataSource.query(
+      `SELECT "framework", "framework_version" AS "frameworkVersion", "metric", "counts"::text AS "counts", "sites", "revision"
+         FROM "score_histograms"
+        WHERE ("framework", "framework_version") IN (${versions.map((_, i) => `($${2 * i + 1}, $${2 * i + 2})`).join(", ")})`,
+      versions.flatMap((version) => [version.framework, version.frameworkVersion]),
+    )) as Array<Omit<Histogram, "counts"> & { framework: string; frameworkVersion: string; counts: string }>;
+    // "{0,3,1,…}": integers only, never quoted or null (the table's check keeps 101 of them).
+    return rows.map((row) => ({ ...row, counts: row.counts.slice(1, -1).split(",").map(Number) }));
   }
 }
