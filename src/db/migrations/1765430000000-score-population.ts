@@ -14,6 +14,9 @@ export class ScorePopulation1765430000000 implements MigrationInterface {
   name = "ScorePopulation1765430000000";
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    // The backfill reads every result: on a large table it outlasts the pool's 30 s
+    // statement budget, which is for requests (this runs once, in its own transaction).
+    await queryRunner.query(`SET LOCAL statement_timeout = 0`);
     await queryRunner.query(`
       CREATE TABLE "score_population" (
         "framework" text NOT NULL,
