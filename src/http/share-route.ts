@@ -11,7 +11,9 @@ export const SHARE_PATH = "/r/:id";
 /**
  * `/r/{id}`: the share page of a result, for people. A result of an account never
  * changes, so its page is cacheable and revalidates by ETag: a match is answered 304
- * once the result is found final (a revalidation costs the read, not the rendering).
+ * once the result is found final (a revalidation costs the reads, not the rendering).
+ * Its percentiles section moves with the population, so the ETag names the
+ * population's size and revision too.
  * An unknown id is 404 and a held result 200 without an ETag, whatever the header says.
  */
 export function shareRoute(results: ScoreResultsService, publicBaseUrl: string, percentiles?: PercentilesService) {
