@@ -100,19 +100,26 @@ export class ScorePopulationRepository {
       const value = metric === "total" ? scores?.total : scores?.dimensions[metric];
       return value === undefined ? null : Math.min(BUCKETS - 1, Math.max(0, Math.round(value)));
     };
-    // A new version's rows are created empty first (a concurrent first completion of it waits here).
-    await tx.query(
-      `INSERT INTO "score_histograms" ("framework", "framework_version", "metric", "counts")
-       SELECT $1, $2, m, array_fill(0, ARRAY[${BUCKETS}]) FROM unnest($3::text[]) AS m ORDER BY m
-       ON CONFLICT DO NOTHING`,
-      [framework, frameworkVersion, metrics],
-    );
-    // The fixed lock order: by metric (rows are locked after the sort).
-    await tx.query(
-      `SELECT 1 FROM "score_histograms" WHERE "framework" = $1 AND "framework_version" = $2 AND "metric" = ANY($3::text[])
-        ORDER BY "metric" FOR UPDATE`,
-      [framework, frameworkVersion, metrics],
-    );
+    // The fixed lock order: by metric (rows are locked after the sort). A new version's
+    // rows (or a new dimension's) are created empty first; a concurrent first
+    // completion of the version waits on them, then finds them.
+    const lock = async () =>
+      (
+        (await tx.query(
+          `SELECT 1 FROM "score_histograms" WHERE "framework" = $1 AND "framework_version" = $2 AND "metric" = ANY($3::text[])
+          ORDER BY "metric" FOR UPDATE`,
+          [framework, frameworkVersion, metrics],
+        )) as unknown[]
+      ).length;
+    if ((await lock()) < metrics.length) {
+      await tx.query(
+        `INSERT INTO "score_histograms" ("framework", "framework_version", "metric", "counts")
+         SELECT $1, $2, m, array_fill(0, ARRAY[${BUCKETS}]) FROM unnest($3::text[]) AS m ORDER BY m
+         ON CONFLICT DO NOTHING`,
+        [framework, frameworkVersion, metrics],
+      );
+      await lock();
+    }
     await tx.query(
       `UPDATE "score_histograms" h
           SET "counts" = ARRAY(
