@@ -265,8 +265,15 @@ describe("the population of distinct sites", () => {
         storeScore(dataSource, { url: `https://crowd${i % 6}.example`, total: (i * 13) % 101 }),
       ),
     );
+    // First completions of a new version, all at once: its histogram rows are created once.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        storeScore(dataSource, { url: `https://fresh${i}.example`, total: i, frameworkVersion: "3.0.0" }),
+      ),
+    );
+    expect((await totalCounts("maturity", "3.0.0"))?.sites).toBe(10);
     const entries = (await dataSource.query(
-      `SELECT "site_key", count(*)::int AS "n" FROM "score_population" GROUP BY 1 ORDER BY 1`,
+      `SELECT "site_key", count(*)::int AS "n" FROM "score_population" WHERE "framework_version" = '2.2.0' GROUP BY 1 ORDER BY 1`,
     )) as Array<{ site_key: string; n: number }>;
     expect(entries).toHaveLength(7);
     expect(entries.every((entry) => entry.n === 1)).toBe(true);
