@@ -39,6 +39,7 @@ import { ProductBadgeResolver } from "./modules/products/product-badge.resolver.
 import { ProductBadgeService } from "./modules/products/product-badge.service.js";
 import { ScoreBadgeResolver } from "./modules/score/score-badge.resolver.js";
 import { ScoreResolver } from "./modules/score/score.resolver.js";
+import { PercentilesResolver } from "./modules/score/percentiles.resolver.js";
 import { ScoreJobRepository } from "./modules/score/score-job.repository.js";
 import { createScoringRuntime, type ScoringOverrides } from "./modules/score/scoring-runtime.js";
 import { AccountsService } from "./modules/accounts/accounts.service.js";
@@ -227,6 +228,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
         ScoreResolver,
         new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs),
       )
+      .register(PercentilesResolver, new PercentilesResolver(scoring.percentiles))
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
       .register(ScoreBadgeResolver, new ScoreBadgeResolver(config.publicBaseUrl))
       .register(
@@ -262,7 +264,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       metrics,
       answerStores: { scoreResults: answerStore },
       extraRoutes: [
-        shareRoute(scoring.results, config.publicBaseUrl),
+        shareRoute(scoring.results, config.publicBaseUrl, scoring.percentiles),
         resultBadgeRoute(schema),
         ...(local ? [devRoutes(local, sessions, accounts, billing)] : []),
         ...(billingSetup.webhooks ? [stripeWebhookRoute(billingSetup.webhooks, billing)] : []),

@@ -55,21 +55,32 @@ function one(positionals: readonly string[], what: string): string {
  * Prints a result (the report, or with --json the API's answer plus `extra`) and,
  * with thresholds, the gate: its line on stderr, `gate` in the JSON, exit 8 below it.
  */
-function printResult(
+async function printResult(
   io: Io,
   result: ScoreResult,
   flags: Flags,
   thresholds: readonly Threshold[] | undefined,
   extra: { claimToken?: string | null | undefined } = {},
-): Outcome {
+): Promise<Outcome> {
   const gate = thresholds ? evaluateGate(result, thresholds) : undefined;
+  // A second, public read; a service without percentiles (or a blip) leaves them out rather than failing the report.
+  const percentiles = await io.client.percentiles(result.id).catch(() => undefined);
   if (flags.json) {
     io.stdout.write(
-      json({ ...result, ...(extra.claimToken ? { claimToken: extra.claimToken } : {}), ...(gate ? { gate } : {}) }),
+      json({
+        ...result,
+        ...(percentiles ? { percentiles } : {}),
+        ...(extra.claimToken ? { claimToken: extra.claimToken } : {}),
+        ...(gate ? { gate } : {}),
+      }),
     );
   } else {
     io.stdout.write(
-      scoreReport(result, { shareUrl: `${io.client.baseUrl}/r/${result.id}`, claimToken: extra.claimToken }),
+      scoreReport(result, {
+        shareUrl: `${io.client.baseUrl}/r/${result.id}`,
+        claimToken: extra.claimToken,
+        percentiles,
+      }),
     );
   }
   if (!gate) return;

@@ -66,14 +66,16 @@ Usage:
   pms score <url> [--quick | --product] [--context TEXT] [--json] [--quiet]
             [--min-score N] [--min-pillar PILLAR=N ...]
       Scores a website with live progress (a bar on a terminal, a line per step otherwise),
-      then prints the report: total, stage, the 27 dimensions, strongest, weakest, share link.
+      then prints the report: total, stage, its percentile among scored sites (once 30 sites
+      of its framework version exist; --json adds "percentiles", with the reason when none),
+      the 27 dimensions, strongest, weakest, share link.
       --quick: home page and at most 4 more; --product: product framework (needs a key).
       --min-score N, --min-pillar PILLAR=N (repeatable): a CI gate. One line on stderr,
       "pms: PASS …" or "pms: FAIL …", and exit 8 below any threshold. A pillar's score is
       the mean of its dimensions, as on the share page; PILLAR is its id or its name:
         ${pillarIds.map((id) => `${id} ("${pillarNames[id]}")`).join(",\n        ")}
   pms result <id> [--json] [--min-score N] [--min-pillar PILLAR=N ...]
-                                    A stored result (public: anyone with the id)
+                                    A stored result (public: anyone with the id), with its percentiles
   pms badge <result id> [--format markdown|html|url|svg] [--json]
   pms badge --product <product id> [--format …] [--json]
                                     A score badge to embed: Markdown (default), HTML, the image's

@@ -2,6 +2,7 @@ import type {
   CreatedWebhook,
   Health,
   ScoreComparison,
+  Percentiles,
   ScoreHistory,
   ScoreResult,
   Usage,
@@ -13,11 +14,13 @@ import { bar } from "./progress-view.js";
 
 export function scoreReport(
   result: ScoreResult,
-  options: { shareUrl: string; claimToken?: string | null | undefined },
+  options: { shareUrl: string; claimToken?: string | null | undefined; percentiles?: Percentiles | undefined },
 ): string {
   const lines: string[] = [];
   lines.push(`${result.companyName} — ${result.url}`);
   lines.push(`Total ${result.totalScore}/100 · ${result.stageName}`);
+  const line = percentileLine(options.percentiles);
+  if (line) lines.push(line);
   lines.push(`${result.framework} framework ${result.frameworkVersion} · ${result.mode} crawl · ${result.createdAt}`);
   const nameWidth = Math.max(...result.dimensions.map((dimension) => dimension.dimensionName.length));
   let pillar = "";
@@ -44,6 +47,13 @@ export function scoreReport(
     );
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** "Percentile: top 15% of 42 sites …" when the population is large enough; nothing otherwise (--json has the reason). */
+export function percentileLine(percentiles: Percentiles | undefined): string | undefined {
+  if (!percentiles?.available || !percentiles.total) return undefined;
+  const { total, population } = percentiles;
+  return `Percentile: top ${total.topPercent}% of ${population} scored sites (the total beats ${total.percentile}% of them, ties counting half)`;
 }
 
 export function historyReport(history: ScoreHistory): string {

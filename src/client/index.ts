@@ -10,6 +10,8 @@ import {
   StartScoreDocument,
   type CompareScoresQuery,
   type CompareScoresQueryVariables,
+  ResultPercentilesDocument,
+  type ResultPercentilesQuery,
   type StartScoreMutation,
   type StartScoreMutationVariables,
 } from "./generated/operations.js";
@@ -75,6 +77,8 @@ export interface Badge {
 }
 /** The change from a baseline result to another (`compare`): every delta is the result minus the baseline. */
 export type ScoreComparison = CompareScoresQuery["scoreResult"]["compareTo"];
+/** A result against the population of its framework version: `available`, else `reason` (docs/api.md §13). */
+export type Percentiles = ResultPercentilesQuery["scoreResult"]["percentiles"];
 /**
  * What `score()` answers, told apart by `status`: `completed` holds the result;
  * `accepted` means the service's wait ran out and the job goes on (it is charged:
@@ -277,6 +281,32 @@ export class PmsClient {
         answer.headers.get("x-request-id") ?? undefined,
       );
     return data.scoreResult.compareTo;
+  }
+
+  /**
+   * The result's percentiles among the latest full results of distinct sites of its
+   * framework version (GraphQL `scoreResult.percentiles`; REST answers them in the
+   * product view only). Public, like `result`.
+   */
+  async percentiles(resultId: string): Promise<Percentiles> {
+    const answer = await this.transport.send({
+      method: "POST",
+      path: "/graphql",
+      body: {
+        query: print(ResultPercentilesDocument),
+        variables: { id: resultId },
+        operationName: "ResultPercentiles",
+      },
+      refusal: graphQLRefusal,
+    });
+    const data = (answer.body as { data?: ResultPercentilesQuery | null }).data;
+    if (!data)
+      throw new PmsProtocolError(
+        "scoreResult answered no data",
+        answer.status,
+        answer.headers.get("x-request-id") ?? undefined,
+      );
+    return data.scoreResult.percentiles;
   }
 
   /** `GET /api/scores`: the account's results, newest first. */

@@ -12,6 +12,7 @@ import { ProductsResolver } from "../modules/products/products.resolver.js";
 import { ProductBadgeResolver } from "../modules/products/product-badge.resolver.js";
 import { ScoreResolver } from "../modules/score/score.resolver.js";
 import { ScoreBadgeResolver } from "../modules/score/score-badge.resolver.js";
+import { PercentilesResolver } from "../modules/score/percentiles.resolver.js";
 import { HealthResolver } from "../modules/health/health.resolver.js";
 import { authChecker } from "./auth-checker.js";
 
@@ -23,6 +24,7 @@ export const resolvers = [
   MembersResolver,
   BillingResolver,
   ScoreResolver,
+  PercentilesResolver,
   ProductsResolver,
   ScoreBadgeResolver,
   ProductBadgeResolver,

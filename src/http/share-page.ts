@@ -20,6 +20,8 @@ import type { Badge } from "../modules/score/badge.js";
 import { badgeSection } from "./share-sections/badge.js";
 import type { ScoreComparison } from "../modules/score/compare.js";
 import { renderSinceSection } from "./share-sections/compare.js";
+import type { PercentileAnswer } from "../modules/score/percentiles.js";
+import { percentilesSection } from "./share-sections/percentiles.js";
 
 /**
  * The public share page `/r/{id}`: one self-contained HTML document for people.
@@ -215,6 +217,8 @@ export function renderSharePage(
     badge?: Badge;
     /** The change from the previous result of its series (docs/api.md §13), when there is one. */
     since?: ScoreComparison;
+    /** The result against the population of its framework version (a section after strengths and gaps). */
+    percentiles?: PercentileAnswer | undefined;
   },
 ): string {
   const dims = inFrameworkOrder(result.dimensions);
@@ -310,6 +314,7 @@ ${keptUntil}</div>
 <section class="card overview" aria-label="Scores by pillar"><div>${radarChart(dims, company)}</div><div><h2 class="section-title">Pillars</h2><ul class="legend">${legend}</ul></div></section>
 <div class="two">${highlights("Strengths", "strengths", result.strengths, dims, `None yet: no dimension scores ${STRENGTH_MIN_SCORE} or more with high or medium confidence.`)}${highlights("Gaps", "gaps", result.gaps, dims)}</div>
 ${options.since ? renderSinceSection(options.since, `${options.publicBaseUrl.replace(/\/+$/, "")}/r/${encodeURIComponent(options.since.from.id)}`) : ""}
+${options.percentiles ? percentilesSection(options.percentiles, dims) : ""}
 ${notes}${anti}
 ${pillars}
 ${options.badge ? badgeSection(options.badge, result.id) : ""}

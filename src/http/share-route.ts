@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { AppError } from "../errors.js";
 import type { ScoreResultsService } from "../modules/score/score-results.service.js";
 import { badgeOf, resultBadgeUrls } from "../modules/score/badge.js";
+import type { PercentilesService } from "../modules/score/percentiles.service.js";
 import { ifNoneMatchNames } from "../net/if-none-match.js";
 import { sendNotFoundPage } from "./not-found-page.js";
 import { renderSharePage, sharePageCsp } from "./share-page.js";
@@ -9,23 +10,34 @@ import { renderSharePage, sharePageCsp } from "./share-page.js";
 export const SHARE_PATH = "/r/:id";
 
 /**
+ * The page's layout revision, in every ETag: bump it when the page gains or loses a
+ * section, so a browser revalidating a copy of the old layout gets the new one.
+ */
+export const SHARE_PAGE_REVISION = 3;
+
+/**
  * `/r/{id}`: the share page of a result, for people. A result of an account never
  * changes, so its page is cacheable and revalidates by ETag: a match is answered 304
- * once the result is found final (a revalidation costs the read, not the rendering).
+ * once the result is found final (a revalidation costs the reads, not the rendering).
+ * Its percentiles section moves with the population, so the ETag names the
+ * population's size and revision too.
  * An unknown id is 404 and a held result 200 without an ETag, whatever the header says.
  */
-export function shareRoute(results: ScoreResultsService, publicBaseUrl: string) {
+export function shareRoute(results: ScoreResultsService, publicBaseUrl: string, percentiles?: PercentilesService) {
   return async (app: FastifyInstance): Promise<void> => {
     app.get<{ Params: { id: string } }>(SHARE_PATH, async (request, reply) => {
-      let etag = `"r-${request.params.id}-1"`;
+      let etag = `"r-${request.params.id}-${SHARE_PAGE_REVISION}"`;
       let html: string;
       let final = false;
       try {
         const result = await results.getPublicWithDetails(request.params.id);
+        // The percentiles move as sites are scored: the page's ETag follows the population's revision.
+        const ranks = percentiles ? await percentiles.of(result) : undefined;
+        if (ranks) etag = `${etag.slice(0, -1)}-p${ranks.population}.${ranks.revision}"`;
         final = !result.held;
         // The page compares with the previous result of its series: the tag names that one too.
         const since = await results.sincePrevious(result);
-        if (since) etag = `"r-${request.params.id}-${since.from.id}-1"`;
+        if (since) etag = `${etag.slice(0, -1)}-s${since.from.id}"`;
         if (final && ifNoneMatchNames(request.headers["if-none-match"], etag)) {
           return reply.code(304).header("etag", etag).header("cache-control", "public, max-age=300").send();
         }
@@ -33,6 +45,7 @@ export function shareRoute(results: ScoreResultsService, publicBaseUrl: string) 
         html = renderSharePage(result, {
           publicBaseUrl,
           badge: badgeOf(result, badgeUrls.image, badgeUrls.page),
+          percentiles: ranks,
           ...(since ? { since } : {}),
         });
       } catch (error) {

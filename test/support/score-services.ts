@@ -17,6 +17,7 @@ import { ScoreJobRepository } from "../../src/modules/score/score-job.repository
 import { ScoreJobRunner, type RunnerOptions } from "../../src/modules/score/score-job.runner.js";
 import type { JobQueue, ProgressBus } from "../../src/modules/score/score-progress.js";
 import { ScoreResultRepository } from "../../src/modules/score/score-result.repository.js";
+import { ScorePopulationRepository } from "../../src/modules/score/score-population.repository.js";
 import { ScoreService } from "../../src/modules/score/score.service.js";
 import { HeuristicScorer } from "../../src/modules/scoring/heuristic-scorer.js";
 
@@ -79,6 +80,7 @@ export function scoreJobRunnerOn(
   const runner = new ScoreJobRunner(
     stores.jobs,
     stores.results,
+    new ScorePopulationRepository(dataSource),
     stores.productRows,
     stores.transactions,
     () => crawler,

@@ -933,6 +933,15 @@ export interface components {
             /** @description This result's score; null when its framework version has no such dimension. */
             toScore: number | null;
         };
+        /** @description A dimension's score against the population's scores of it. */
+        DimensionPercentile: {
+            /** @description The dimension, for example documentation_quality. */
+            dimensionId: string;
+            /** @description 0–100, one decimal: the share of the population's sites scoring strictly lower, plus half of those scoring the same (the mid-rank percentile). */
+            percentile: number;
+            /** @description The share of the population's sites scoring the same or higher, one decimal: "top 15%" reads topPercent 15. The best site alone is in the top 100/population %. */
+            topPercent: number;
+        };
         /** @description One of the 27 dimensions of a result. */
         DimensionResult: {
             /** @description False when the dimension does not apply to what the product sells (for example the AI dimensions of a product that sells no AI): it weighs little in totalScore, is never a gap and is left out of its pillar's average. */
@@ -1141,6 +1150,26 @@ export interface components {
             /** @description The weakest of the task's dimensions in the product's latest score; null without a score. */
             weakestDimension: components["schemas"]["DimensionScoreRef"] | null;
         };
+        /** @description Where a score stands among the population's sites. */
+        PercentileRank: {
+            /** @description 0–100, one decimal: the share of the population's sites scoring strictly lower, plus half of those scoring the same (the mid-rank percentile). */
+            percentile: number;
+            /** @description The share of the population's sites scoring the same or higher, one decimal: "top 15%" reads topPercent 15. The best site alone is in the top 100/population %. */
+            topPercent: number;
+        };
+        /** @description A result against the population of its framework version: the latest full result of each distinct site (origin and path), aggregates only. Available once 30 sites are counted, and never for quick scores; otherwise `reason` says why. Computed when read: it moves as sites are scored. */
+        Percentiles: {
+            /** @description True when total and dimensions are answered. */
+            available: boolean;
+            /** @description Each dimension's rank, in the result's order; empty when not available. */
+            dimensions: components["schemas"]["DimensionPercentile"][];
+            /** @description Distinct sites in the population of the result's framework and version. */
+            population: number;
+            /** @description Why not available (a quick score, or how many sites exist of the 30 needed); null when available. */
+            reason: string | null;
+            /** @description The total score's rank; null when not available. */
+            total: components["schemas"]["PercentileRank"] | null;
+        };
         /**
          * @description A subscription plan (the contract's plan table).
          * @enum {string}
@@ -1301,6 +1330,8 @@ export interface components {
             id: string;
             /** @description full or quick. */
             mode: components["schemas"]["ScoreMode"];
+            /** @description The result against the latest full results of distinct sites of its framework version (docs/api.md §13). REST: in the product view (GET /api/products/{id}, POST /api/score/product). */
+            percentiles: components["schemas"]["Percentiles"];
             /** @description The product the result belongs to (product view); null for plain scores. */
             productId: string | null;
             /** @description The overall stage (possibly capped by a gate named in crossDimensionNotes). */
@@ -8378,6 +8409,8 @@ export interface operations {
                         id: string;
                         /** @description full or quick. */
                         mode: components["schemas"]["ScoreMode"];
+                        /** @description The result against the latest full results of distinct sites of its framework version (docs/api.md §13). REST: in the product view (GET /api/products/{id}, POST /api/score/product). */
+                        percentiles: components["schemas"]["Percentiles"];
                         /** @description The product the result belongs to (product view); null for plain scores. */
                         productId: string | null;
                         /** @description The overall stage (possibly capped by a gate named in crossDimensionNotes). */

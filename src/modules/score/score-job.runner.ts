@@ -11,6 +11,7 @@ import type { ScoreResult, Scorer } from "../scoring/scoring.types.js";
 import type { ScoreJob } from "./score-job.entity.js";
 import type { ClaimedJob, ScoreJobRepository } from "./score-job.repository.js";
 import type { ScoreResultRepository } from "./score-result.repository.js";
+import type { ScorePopulationRepository } from "./score-population.repository.js";
 import type { ProgressBus, ScoreProgress } from "./score-progress.js";
 
 /** A worker that died mid-job leaves it to be retried at most twice: three runs in all. */
@@ -53,6 +54,8 @@ export class ScoreJobRunner {
   constructor(
     private readonly jobs: ScoreJobRepository,
     private readonly results: ScoreResultRepository,
+    /** The population percentiles are read from, kept in the transaction that stores a result. */
+    private readonly population: ScorePopulationRepository,
     private readonly products: ProductRepository,
     private readonly transactions: Transactions,
     private readonly crawlerFor: (kind: ScoreJob["kind"]) => Crawler,
@@ -283,6 +286,8 @@ export class ScoreJobRunner {
           }),
         );
       }
+      // Last: it locks the version's hot histogram rows, held from here to the commit only.
+      await this.population.enter(tx, resultId);
       return true;
     });
     if (!completed) return undefined;

@@ -31,6 +31,8 @@ import { ScoreJobRepository } from "./score-job.repository.js";
 import { ScoreJobRunner } from "./score-job.runner.js";
 import type { JobQueue, ProgressBus, ScoreProgressStreams } from "./score-progress.js";
 import { ScoreResultRepository } from "./score-result.repository.js";
+import { ScorePopulationRepository } from "./score-population.repository.js";
+import { PercentilesService } from "./percentiles.service.js";
 import { ScoreResultsService } from "./score-results.service.js";
 import { ScoreService } from "./score.service.js";
 
@@ -47,6 +49,8 @@ export interface ScoringOverrides {
 export interface ScoringRuntime {
   readonly scores: ScoreService;
   readonly results: ScoreResultsService;
+  /** Results against the population of their framework version (docs/api.md §13). */
+  readonly percentiles: PercentilesService;
   readonly products: ProductsService;
   readonly limiter: RateLimiter;
   readonly idempotency: IdempotentRequests;
@@ -113,9 +117,11 @@ export function createScoringRuntime(deps: {
   const leaseMs = overrides.leaseMs ?? 60_000;
   const accounts = new AccountRepository(dataSource);
   const productRows = new ProductRepository(dataSource);
+  const population = new ScorePopulationRepository(dataSource);
   const runner = new ScoreJobRunner(
     jobs,
     resultRows,
+    population,
     productRows,
     transactions,
     () => crawler,
@@ -191,6 +197,7 @@ export function createScoringRuntime(deps: {
   return {
     scores,
     results,
+    percentiles: new PercentilesService(population),
     products,
     /** The short-window limits (score here; chat uses the same store). */
     limiter,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScoreResultRepository } from "../../../src/modules/score/score-result.repository.js";
 import { apiClient, graphqlClient, signIn } from "../../support/http.js";
 import { startScoringApp, type ScoringTestApp } from "../../support/scoring-app.js";
+import { SHARE_PAGE_REVISION } from "../../../src/http/share-route.js";
 
 /**
  * Anonymous results are held: no account, a one-time claim token (answered once,
@@ -353,8 +354,9 @@ describe("the share page's revalidation", () => {
     expect(missing.status).toBe(404);
 
     const held = await anonymousScore("seed.test");
-    const tag = `"r-${held.id}-1"`;
-    const whileHeld = await api()(`/r/${held.id}`, { headers: { "if-none-match": tag } });
+    const whileHeld = await api()(`/r/${held.id}`, {
+      headers: { "if-none-match": `"r-${held.id}-${SHARE_PAGE_REVISION}"` },
+    });
     expect(whileHeld.status).toBe(200);
     expect(whileHeld.headers.get("etag")).toBeNull();
     expect(whileHeld.headers.get("cache-control")).toBe("no-store");
@@ -363,10 +365,14 @@ describe("the share page's revalidation", () => {
     expect((await link(member.cookie, { resultId: held.id, claimToken: held.claimToken })).status).toBe(200);
     const fresh = await api()(`/r/${held.id}`);
     expect(fresh.status).toBe(200);
-    expect(fresh.headers.get("etag")).toBe(tag);
+    // The tag names the page's layout revision (and, when shown, the population's revision).
+    const tag = fresh.headers.get("etag")!;
+    expect(tag.startsWith(`"r-${held.id}-${SHARE_PAGE_REVISION}`)).toBe(true);
     for (const header of [tag, `W/${tag}`, `"other", ${tag}`, "*"]) {
       expect((await api()(`/r/${held.id}`, { headers: { "if-none-match": header } })).status, header).toBe(304);
     }
-    expect((await api()(`/r/${held.id}`, { headers: { "if-none-match": `"r-${held.id}-2"` } })).status).toBe(200);
+    // A tag of an earlier layout of the page is not a match: the browser gets the new page.
+    const earlierLayout = `"r-${held.id}-${SHARE_PAGE_REVISION - 1}"`;
+    expect((await api()(`/r/${held.id}`, { headers: { "if-none-match": earlierLayout } })).status).toBe(200);
   });
 });
