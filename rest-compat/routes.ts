@@ -17,6 +17,7 @@ import {
   ScoreHistoryDocument,
   LinkScoreDocument,
   ProductDocument,
+  UpdateProductDocument,
   CreateWebhookDocument,
   ListWebhooksDocument,
   WebhookDocument,
@@ -315,7 +316,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
       auth: "member",
       summary: "A product and its results, newest first",
       tag: "Products",
-      query: { limit: "limit", cursor: "cursor" },
+      query: { limit: "limit", cursor: "cursor", trend: "trend" },
       responses: {
         200: merge(
           select("product", { omit: ["resultPage"] }),
@@ -331,11 +332,37 @@ export const restRoutes: readonly AnyRestRoute[] = [
       id: params.id ?? "",
       limit: intParam(query.limit, "limit"),
       cursor: stringParam(query.cursor),
+      trend: intParam(query.trend, "trend"),
     }),
     body: (data) => {
       const { resultPage, ...product } = data.product;
       return { ...product, results: resultPage.results, nextCursor: resultPage.nextCursor };
     },
+  }),
+  route({
+    method: "PATCH",
+    path: "/api/products/:id",
+    operation: UpdateProductDocument,
+    doc: {
+      auth: "member",
+      summary: "Monitor a product on a schedule, or make its badge public",
+      tag: "Products",
+      requestBody: { variable: "input" },
+      responses: { 200: object({ product: select("updateProduct") }) },
+      errors: ["NOT_FOUND", "PLAN_LIMIT_REACHED"],
+    },
+    // Named fields only: nothing else of the body reaches the operation; `monitor: null` (stop) passes as null.
+    variables: (input) => {
+      const { monitor, publicBadge } = objectBody(input);
+      return {
+        id: input.params.id ?? "",
+        input: {
+          ...(monitor === undefined ? {} : { monitor: monitor as { interval: "weekly" | "monthly" } | null }),
+          ...(publicBadge === undefined ? {} : { publicBadge: publicBadge as boolean }),
+        },
+      };
+    },
+    body: (data) => ({ product: data.updateProduct }),
   }),
   route({
     method: "POST",

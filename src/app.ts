@@ -33,6 +33,7 @@ import {
 } from "./modules/billing/checkout/stripe-provider.js";
 import { shareRoute } from "./http/share-route.js";
 import { ProductsResolver } from "./modules/products/products.resolver.js";
+import { startMonitor } from "./modules/monitor/monitor-scheduler.js";
 import { ScoreResolver } from "./modules/score/score.resolver.js";
 import { ScoreJobRepository } from "./modules/score/score-job.repository.js";
 import { createScoringRuntime, type ScoringOverrides } from "./modules/score/scoring-runtime.js";
@@ -111,6 +112,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
   let scoring: ReturnType<typeof createScoringRuntime> | undefined;
   let dispatcher: WebhookDispatcher | undefined;
+  let monitor: { stop(): Promise<void> } | undefined;
   try {
     const transactions = new Transactions(database.dataSource);
     const accountRepository = new AccountRepository(database.dataSource);
@@ -166,6 +168,8 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       metrics,
       ...(overrides.scoring ? { overrides: overrides.scoring } : {}),
     });
+    // Monitored products fall due here as in every process (MONITOR_TICK_MS; claims are disjoint across processes).
+    monitor = startMonitor({ config, dataSource: database.dataSource, scores: scoring.scores, ledger, events, logger });
     // Webhook destinations pass the crawler's address guard (same allow-list), at creation and at every connection.
     const { deliver = true, resolver: webhookResolver, ...dispatchOptions } = overrides.webhooks ?? {};
     const webhookGuard = new AddressGuard({
@@ -290,6 +294,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
         // another process, calls waiting on a job answer 202 with it, and progress followers are told
         // to reconnect. Waiting out a crawl instead would outlast a supervisor's stop timeout, and a
         // connection cut then invites a retry, a second charge without an Idempotency-Key.
+        await monitor?.stop();
         await scoring?.interrupt(releaseGraceMs(config));
         await webSocket.close();
         await server.close();
@@ -302,6 +307,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     };
   } catch (error) {
     await dispatcher?.stop().catch(() => undefined);
+    await monitor?.stop().catch(() => undefined);
     await scoring?.close().catch(() => undefined);
     await redis?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
