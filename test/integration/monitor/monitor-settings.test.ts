@@ -33,10 +33,11 @@ async function member(email: string, plan: string): Promise<Caller> {
 }
 
 async function productOf(caller: Caller, host: string): Promise<string> {
-  const [row] = (await sql(
-    `INSERT INTO products (account_id, name, url) VALUES ($1, $2, $3) RETURNING id`,
-    [caller.accountId, host, `https://${host}`],
-  )) as Array<{ id: string }>;
+  const [row] = (await sql(`INSERT INTO products (account_id, name, url) VALUES ($1, $2, $3) RETURNING id`, [
+    caller.accountId,
+    host,
+    `https://${host}`,
+  ])) as Array<{ id: string }>;
   return row!.id;
 }
 
@@ -51,7 +52,13 @@ describe("PATCH /api/products/{id}", () => {
     const on = await patch(ada, id, { monitor: { interval: "weekly" } });
     expect(on.status).toBe(200);
     const { product } = await on.json();
-    expect(product).toMatchObject({ id, url: "https://ada.test", publicBadge: false, monitor: { interval: "weekly" }, trend: [] });
+    expect(product).toMatchObject({
+      id,
+      url: "https://ada.test",
+      publicBadge: false,
+      monitor: { interval: "weekly" },
+      trend: [],
+    });
     const due = Date.parse(product.monitor.nextRunAt);
     const expected = 7 * DAY + jitterMs(id, "weekly");
     expect(due - before).toBeGreaterThanOrEqual(expected - 1);
@@ -74,7 +81,9 @@ describe("PATCH /api/products/{id}", () => {
 
     const off = await (await patch(ada, id, { monitor: null })).json();
     expect(off.product).toMatchObject({ monitor: null, publicBadge: true });
-    const [row] = await sql(`SELECT monitor_interval, monitor_next_run_at, public_badge FROM products WHERE id = $1`, [id]);
+    const [row] = await sql(`SELECT monitor_interval, monitor_next_run_at, public_badge FROM products WHERE id = $1`, [
+      id,
+    ]);
     expect(row).toEqual({ monitor_interval: null, monitor_next_run_at: null, public_badge: true });
   });
 
@@ -90,14 +99,37 @@ describe("PATCH /api/products/{id}", () => {
     expect((await viaKey.json()).product).toMatchObject({ monitor: { interval: "monthly" }, publicBadge: true });
 
     const answer = await graphql(
-      `mutation ($id: ID!) { updateProduct(id: $id, input: { monitor: null, publicBadge: false }) { id monitor { interval } publicBadge } }`,
+      `
+        mutation ($id: ID!) {
+          updateProduct(id: $id, input: { monitor: null, publicBadge: false }) {
+            id
+            monitor {
+              interval
+            }
+            publicBadge
+          }
+        }
+      `,
       { id },
       { bearer: bea.apiKey },
     );
     expect(answer.errors).toBeUndefined();
     expect(answer.data?.updateProduct).toEqual({ id, monitor: null, publicBadge: false });
     const read = await graphql(
-      `query ($id: ID!) { product(id: $id) { monitor { interval nextRunAt } publicBadge trend(limit: 52) { total } } }`,
+      `
+        query ($id: ID!) {
+          product(id: $id) {
+            monitor {
+              interval
+              nextRunAt
+            }
+            publicBadge
+            trend(limit: 52) {
+              total
+            }
+          }
+        }
+      `,
       { id },
       { bearer: bea.apiKey },
     );
@@ -149,7 +181,8 @@ describe("PATCH /api/products/{id}", () => {
     const gus = await member("gus@monitor-settings.test", "pro");
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push(await productOf(gus, `gus${i}.test`));
-    for (const id of ids.slice(0, 5)) expect((await patch(gus, id, { monitor: { interval: "weekly" } })).status).toBe(200);
+    for (const id of ids.slice(0, 5))
+      expect((await patch(gus, id, { monitor: { interval: "weekly" } })).status).toBe(200);
     const sixth = await patch(gus, ids[5]!, { monitor: { interval: "monthly" } });
     expect(sixth.status).toBe(402);
     expect((await sixth.json()).error.code).toBe("PLAN_LIMIT_REACHED");
