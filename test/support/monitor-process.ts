@@ -49,6 +49,9 @@ const scheduler = new MonitorScheduler(
   { batch: Number(env.MONITOR_BATCH ?? 200) },
 );
 console.log(JSON.stringify({ ready: true }));
+// START_AT (epoch ms): processes started one after another begin their first tick together (the benchmark).
+const startAt = Number(env.START_AT ?? 0);
+if (startAt > Date.now()) await new Promise((resolve) => setTimeout(resolve, startAt - Date.now()));
 const tickMs = Number(env.MONITOR_TICK_MS ?? 100);
 for (;;) {
   const started = performance.now();
@@ -57,6 +60,7 @@ for (;;) {
     JSON.stringify({
       tick: { claimed: tick.claimed, queued: tick.jobIds.length, skipped: tick.skipped, busy: tick.busy },
       ms: Math.round(performance.now() - started),
+      endedAt: Date.now(),
       enqueued: queue.enqueued.length,
     }),
   );
