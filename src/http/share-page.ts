@@ -16,6 +16,7 @@ import {
   scoreGauge,
 } from "./share-chart.js";
 import { BASE_CSS, styleOnlyCsp } from "./page-style.js";
+import { trendSection, type TrendPoint } from "./share-sections/trend.js";
 
 /**
  * The public share page `/r/{id}`: one self-contained HTML document for people.
@@ -203,7 +204,14 @@ function heldNotice(result: ScoreResultView): string {
   );
 }
 
-export function renderSharePage(result: ScoreResultView, options: { publicBaseUrl: string }): string {
+export function renderSharePage(
+  result: ScoreResultView,
+  options: {
+    publicBaseUrl: string;
+    /** A product result's trend: the product's totals up to this result, oldest first. */
+    trend?: readonly TrendPoint[];
+  },
+): string {
   const dims = inFrameworkOrder(result.dimensions);
   const company = result.companyName.trim() || shortUrl(result.url).text;
   const total = num(result.totalScore);
@@ -295,6 +303,7 @@ ${keptUntil}</div>
 </div></header>
 <main class="wrap">
 <section class="card overview" aria-label="Scores by pillar"><div>${radarChart(dims, company)}</div><div><h2 class="section-title">Pillars</h2><ul class="legend">${legend}</ul></div></section>
+${trendSection(options.trend ?? [])}
 <div class="two">${highlights("Strengths", "strengths", result.strengths, dims, `None yet: no dimension scores ${STRENGTH_MIN_SCORE} or more with high or medium confidence.`)}${highlights("Gaps", "gaps", result.gaps, dims)}</div>
 ${notes}${anti}
 ${pillars}

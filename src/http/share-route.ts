@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { AppError } from "../errors.js";
 import type { ScoreResultsService } from "../modules/score/score-results.service.js";
 import { ifNoneMatchNames } from "../net/if-none-match.js";
+import { TREND_POINTS } from "../limits.js";
 import { sendNotFoundPage } from "./not-found-page.js";
 import { renderSharePage, sharePageCsp } from "./share-page.js";
 
@@ -25,7 +26,7 @@ export function shareRoute(results: ScoreResultsService, publicBaseUrl: string) 
         if (final && ifNoneMatchNames(request.headers["if-none-match"], etag)) {
           return reply.code(304).header("etag", etag).header("cache-control", "public, max-age=300").send();
         }
-        html = renderSharePage(result, { publicBaseUrl });
+        html = renderSharePage(result, { publicBaseUrl, trend: await results.trendAsOf(result, TREND_POINTS.default) });
       } catch (error) {
         if (error instanceof AppError && error.code === "NOT_FOUND") {
           return sendNotFoundPage(reply, {

@@ -199,7 +199,10 @@ export class ScoreResultRepository {
    * Each product's last `take` totals, oldest first: one statement, each product an
    * index walk of IDX_score_results_product (product_id, created_at) of `take` rows.
    */
-  async trendsOfProducts(productIds: readonly string[], take: number): Promise<Array<ProductPoint & { productId: string }>> {
+  async trendsOfProducts(
+    productIds: readonly string[],
+    take: number,
+  ): Promise<Array<ProductPoint & { productId: string }>> {
     const rows = (await this.dataSource.query(
       `SELECT product."id" AS "product_id", page.* FROM unnest($1::uuid[]) AS product("id")
         CROSS JOIN LATERAL (
@@ -210,6 +213,19 @@ export class ScoreResultRepository {
       [[...productIds], take],
     )) as Array<PointRow & { product_id: string }>;
     return rows.map((row) => ({ ...toPoint(row), productId: row.product_id }));
+  }
+
+  /** The product's last `take` totals up to and including `until`, oldest first (a share page's fixed trend). */
+  async trendUntil(productId: string, until: { at: Date; id: string }, take: number): Promise<ProductPoint[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT * FROM (
+         SELECT "id", "total_score", "stage_name", "created_at" FROM "score_results"
+          WHERE "product_id" = $1 AND ("created_at", "id") <= ($2::timestamptz, $3::uuid)
+          ORDER BY "created_at" DESC, "id" DESC LIMIT $4) page
+        ORDER BY "created_at", "id"`,
+      [productId, until.at, until.id, take],
+    )) as PointRow[];
+    return rows.map(toPoint);
   }
 
   /** A held (not yet linked) result, locked in `tx` until it commits: one link at a time. */
