@@ -67,7 +67,14 @@ async function main(): Promise<void> {
     });
     opened.push(() => runtime.close());
     // Monitored products fall due in every process that runs jobs (claims are disjoint across processes).
-    const monitor = startMonitor({ config, dataSource: database.dataSource, scores: runtime.scores, ledger, events, logger });
+    const monitor = startMonitor({
+      config,
+      dataSource: database.dataSource,
+      scores: runtime.scores,
+      ledger,
+      events,
+      logger,
+    });
     if (monitor) opened.push(() => monitor.stop());
     // A completed result's REST answer is stored here, before its completion is announced.
     const schema = resultAnswerSchema(runtime.scores, runtime.results, config.scoreWaitMs);

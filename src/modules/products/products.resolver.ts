@@ -83,10 +83,11 @@ export class ProductsResolver {
     const loader = loaderOf(
       context,
       `productTrend:${take}`,
-      () => new DataLoader(async (ids: readonly string[]) => {
-        const trends = await this.service.trends(ids, take);
-        return ids.map((id) => trends.get(id) ?? []);
-      }),
+      () =>
+        new DataLoader(async (ids: readonly string[]) => {
+          const trends = await this.service.trends(ids, take);
+          return ids.map((id) => trends.get(id) ?? []);
+        }),
     );
     return loader.load(product.id);
   }

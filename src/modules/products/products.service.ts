@@ -78,7 +78,8 @@ export class ProductsService {
       const schedule = await this.schedule(tx, product, account.plan, change.monitor);
       const settings = {
         ...schedule,
-        publicBadge: change.publicBadge === undefined || change.publicBadge === null ? product.publicBadge : change.publicBadge,
+        publicBadge:
+          change.publicBadge === undefined || change.publicBadge === null ? product.publicBadge : change.publicBadge,
       };
       await this.products.saveSettings(tx, product.id, settings);
       return Object.assign(product, settings);

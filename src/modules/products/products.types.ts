@@ -117,7 +117,9 @@ export class ProductType {
   monitorInterval: MonitorInterval | null;
   monitorNextRunAt: Date | null;
 
-  @Field(() => Boolean, { description: "Whether its latest result's badge is public (off until the owner turns it on)." })
+  @Field(() => Boolean, {
+    description: "Whether its latest result's badge is public (off until the owner turns it on).",
+  })
   publicBadge: boolean;
 }
 

@@ -18,11 +18,11 @@ beforeAll(async () => {
   database = await openClonedDatabase(8);
   dataSource = database.dataSource;
   products = new ProductsService(
-      new ProductRepository(dataSource),
-      new AccountRepository(dataSource),
-      new ScoreResultRepository(dataSource),
-      new Transactions(dataSource),
-    );
+    new ProductRepository(dataSource),
+    new AccountRepository(dataSource),
+    new ScoreResultRepository(dataSource),
+    new Transactions(dataSource),
+  );
   transactions = new Transactions(dataSource);
 });
 afterAll(async () => {
