@@ -25,7 +25,7 @@ export function jitterMs(productId: string, interval: MonitorInterval): number {
 /**
  * The first due time: one period after the latest result (the product was just
  * measured then), or after now when it has none; a latest result older than a
- * period makes it due now. The jitter is added once, here: later periods keep it,
+ * period makes it due within the jitter from now. The jitter is added once, here: later periods keep it,
  * as each advances by exactly one period from its due time.
  */
 export function firstDueAt(
