@@ -19,6 +19,7 @@ import {
   LinkScoreDocument,
   ProductDocument,
   ProductBadgeDocument,
+  UpdateProductDocument,
   CreateWebhookDocument,
   ListWebhooksDocument,
   WebhookDocument,
@@ -348,7 +349,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
       auth: "member",
       summary: "A product and its results, newest first",
       tag: "Products",
-      query: { limit: "limit", cursor: "cursor" },
+      query: { limit: "limit", cursor: "cursor", trend: "trend" },
       responses: {
         200: merge(
           select("product", { omit: ["resultPage"] }),
@@ -364,6 +365,7 @@ export const restRoutes: readonly AnyRestRoute[] = [
       id: params.id ?? "",
       limit: intParam(query.limit, "limit"),
       cursor: stringParam(query.cursor),
+      trend: intParam(query.trend, "trend"),
     }),
     body: (data) => {
       const { resultPage, ...product } = data.product;
@@ -386,6 +388,31 @@ export const restRoutes: readonly AnyRestRoute[] = [
     // Embedded by READMEs and fetched through CDNs: it changes when the product is
     // re-scored, so caches keep it briefly and then revalidate by its ETag.
     media: { type: "image/svg+xml", cacheControl: "public, max-age=300", headers: BADGE_HEADERS },
+  }),
+  route({
+    method: "PATCH",
+    path: "/api/products/:id",
+    operation: UpdateProductDocument,
+    doc: {
+      auth: "member",
+      summary: "Monitor a product on a schedule, or make its badge public",
+      tag: "Products",
+      requestBody: { variable: "input" },
+      responses: { 200: object({ product: select("updateProduct") }) },
+      errors: ["NOT_FOUND", "PLAN_LIMIT_REACHED"],
+    },
+    // Named fields only: nothing else of the body reaches the operation; `monitor: null` (stop) passes as null.
+    variables: (input) => {
+      const { monitor, publicBadge } = objectBody(input);
+      return {
+        id: input.params.id ?? "",
+        input: {
+          ...(monitor === undefined ? {} : { monitor: monitor as { interval: "weekly" | "monthly" } | null }),
+          ...(publicBadge === undefined ? {} : { publicBadge: publicBadge as boolean }),
+        },
+      };
+    },
+    body: (data) => ({ product: data.updateProduct }),
   }),
   route({
     method: "POST",

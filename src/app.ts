@@ -38,6 +38,7 @@ import { ProductBadgeRepository } from "./modules/products/product-badge.reposit
 import { ProductBadgeResolver } from "./modules/products/product-badge.resolver.js";
 import { ProductBadgeService } from "./modules/products/product-badge.service.js";
 import { ScoreBadgeResolver } from "./modules/score/score-badge.resolver.js";
+import { startMonitor } from "./modules/monitor/monitor-scheduler.js";
 import { ScoreResolver } from "./modules/score/score.resolver.js";
 import { PercentilesResolver } from "./modules/score/percentiles.resolver.js";
 import { ScoreJobRepository } from "./modules/score/score-job.repository.js";
@@ -117,6 +118,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
   let scoring: ReturnType<typeof createScoringRuntime> | undefined;
   let dispatcher: WebhookDispatcher | undefined;
+  let monitor: { stop(): Promise<void> } | undefined;
   try {
     const transactions = new Transactions(database.dataSource);
     const accountRepository = new AccountRepository(database.dataSource);
@@ -172,6 +174,8 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       metrics,
       ...(overrides.scoring ? { overrides: overrides.scoring } : {}),
     });
+    // Monitored products fall due here as in every process (MONITOR_TICK_MS; claims are disjoint across processes).
+    monitor = startMonitor({ config, dataSource: database.dataSource, scores: scoring.scores, ledger, events, logger });
     // Webhook destinations pass the crawler's address guard (same allow-list), at creation and at every connection.
     const { deliver = true, resolver: webhookResolver, ...dispatchOptions } = overrides.webhooks ?? {};
     const webhookGuard = new AddressGuard({
@@ -305,6 +309,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
         // another process, calls waiting on a job answer 202 with it, and progress followers are told
         // to reconnect. Waiting out a crawl instead would outlast a supervisor's stop timeout, and a
         // connection cut then invites a retry, a second charge without an Idempotency-Key.
+        await monitor?.stop();
         await scoring?.interrupt(releaseGraceMs(config));
         await webSocket.close();
         await server.close();
@@ -317,6 +322,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     };
   } catch (error) {
     await dispatcher?.stop().catch(() => undefined);
+    await monitor?.stop().catch(() => undefined);
     await scoring?.close().catch(() => undefined);
     await redis?.close().catch(() => undefined);
     await database.close().catch(() => undefined);

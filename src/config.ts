@@ -146,6 +146,7 @@ const envSchema = z
     SCORE_WAIT_SECONDS: integer(120, 1, 600),
     // How often a process re-reads the jobs it has followers for (progress subscribers, waiting calls).
     PROGRESS_RECHECK_MS: integer(2_500, 100, 60_000),
+    MONITOR_TICK_MS: integer(30_000, 0, 3_600_000),
     // How long a stopping process may take, SIGTERM to exit; below Docker's 10 s stop timeout.
     SHUTDOWN_DRAIN_MS: integer(8_000, 1_000, 600_000),
     WEBHOOK_ACCOUNT_SHARE: integer(10, 1, 1_000),
@@ -289,6 +290,8 @@ export interface Config {
    * does not, so no follower outlives its job by much more than this.
    */
   readonly progressRecheckMs: number;
+  /** How often this process claims due monitored products (docs/operations.md); 0: it runs no scheduler. */
+  readonly monitorTickMs: number;
   /**
    * The drain budget: from SIGTERM to exit. Waiting callers are answered and jobs
    * released early in it; what is still open at its end is cut and the process exits 1.
@@ -397,6 +400,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     scoringWorkers: env.SCORE_WORKERS,
     scoreWaitMs: env.SCORE_WAIT_SECONDS * 1000,
     progressRecheckMs: env.PROGRESS_RECHECK_MS,
+    monitorTickMs: env.MONITOR_TICK_MS,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     webhooks: {
       perAccount: env.WEBHOOK_ACCOUNT_SHARE,

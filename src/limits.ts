@@ -28,3 +28,9 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /** A request body, in bytes. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** A product's trend: the last N completed totals (`Product.trend(limit)`, default 12, at most 52: a year of weekly runs). */
+export const TREND_POINTS = { min: 1, max: 52, default: 12 } as const;
+
+/** Monitored products one scheduler claim transaction takes at most (a tick runs claims until none is due). */
+export const MONITOR_CLAIM_BATCH = 200;

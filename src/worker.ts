@@ -13,6 +13,7 @@ import { WebhookHealthRepository } from "./modules/webhooks/webhook-health.repos
 import { WebhookLeaseRepository } from "./modules/webhooks/webhook-lease.repository.js";
 import { Transactions } from "./db/transaction.js";
 import { createScoringRuntime } from "./modules/score/scoring-runtime.js";
+import { startMonitor } from "./modules/monitor/monitor-scheduler.js";
 import { resultAnswerSchema, storeFinalResultAnswers } from "../rest-compat/final-answers/final-result-answers.js";
 import { ResultAnswerRepository } from "../rest-compat/final-answers/result-answer.repository.js";
 import { ResultAnswerStore } from "../rest-compat/final-answers/result-answer-store.js";
@@ -65,6 +66,16 @@ async function main(): Promise<void> {
       metrics,
     });
     opened.push(() => runtime.close());
+    // Monitored products fall due in every process that runs jobs (claims are disjoint across processes).
+    const monitor = startMonitor({
+      config,
+      dataSource: database.dataSource,
+      scores: runtime.scores,
+      ledger,
+      events,
+      logger,
+    });
+    if (monitor) opened.push(() => monitor.stop());
     // A completed result's REST answer is stored here, before its completion is announced.
     const schema = resultAnswerSchema(runtime.scores, runtime.results, config.scoreWaitMs);
     storeFinalResultAnswers({
@@ -96,6 +107,7 @@ async function main(): Promise<void> {
       logger,
       "worker",
       async () => {
+        await monitor?.stop();
         await webhooks.stop();
         await metricsEndpoint?.close();
         await runtime.close();

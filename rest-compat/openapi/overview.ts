@@ -23,7 +23,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Lifecycle: "The product lifecycle stages and their tasks, and a self-assessment against them.",
   Chat: "Ask about a result or a product; each answer cites the dimensions and evidence it rests on.",
   Webhooks:
-    "Signed HTTPS notifications of events (`score.completed`, `subscription.changed`), with a delivery log, replays and test events. The payloads are under Webhooks below.",
+    "Signed HTTPS notifications of events (`score.completed`, `subscription.changed`, `score.changed`, `monitor.skipped`), with a delivery log, replays and test events. The payloads are under Webhooks below.",
   Account: "The caller's account: usage this cycle, API keys and members.",
   Billing: "Plans and score packs, bought through a checkout.",
   Service: "The service itself: health of it and its dependencies.",

@@ -39,6 +39,40 @@ const DATA: Readonly<Record<string, { summary: string; description: string; sche
       effectiveAt: { type: "string", format: "date-time" },
     }),
   },
+  "score.changed": {
+    summary: "A monitored product's score moved",
+    description:
+      "Sent when a result of a monitored product completes and its total moved 5 points or more from the product's previous result, or its stage changed (sent beside `score.completed`). A webhook receives it only when subscribed to it.",
+    schema: object({
+      productId: { type: "string" },
+      url: { type: "string", description: "The product's address as scored." },
+      previousResultId: { type: "string" },
+      resultId: { type: "string" },
+      previousTotal: { type: "integer", minimum: 0, maximum: 100 },
+      total: { type: "integer", minimum: 0, maximum: 100 },
+      totalDelta: { type: "integer", minimum: -100, maximum: 100, description: "total − previousTotal." },
+      previousStage: { type: "string" },
+      stage: { type: "string" },
+      frameworkVersion: { type: "string" },
+      shareUrl: { type: "string", description: "The new result's public share page." },
+    }),
+  },
+  "monitor.skipped": {
+    summary: "A scheduled re-score was skipped",
+    description:
+      "Sent when a monitored product fell due and its account could not pay for the re-score (credits or the plan's monthly scores used up). The schedule moves on to the next period; nothing was charged.",
+    schema: object({
+      productId: { type: "string" },
+      url: { type: "string" },
+      dueAt: { type: "string", format: "date-time", description: "When the skipped run was due." },
+      reason: { type: "string", enum: ["credits_exhausted", "quota_exceeded"] },
+      creditsNeeded: { type: "number", description: "What a score costs, in credits." },
+      creditsAvailable: {
+        type: ["number", "null"],
+        description: "Plan credits left this cycle plus pack credits; null when the plan's credits are unlimited.",
+      },
+    }),
+  },
   "webhook.test": {
     summary: "A test event",
     description: "Sent to one webhook on request (`POST /api/webhooks/{id}/test`); not a kind a webhook subscribes to.",

@@ -215,6 +215,34 @@ export async function healthCommand(io: Io, _positionals: readonly string[], fla
   io.stdout.write(flags.json ? json(health) : healthReport(health));
 }
 
+/** `pms monitor <productId> weekly|monthly|off`: re-score a product on a schedule, or stop. */
+export async function monitorCommand(io: Io, positionals: readonly string[], flags: Flags): Promise<void> {
+  const usage = "expected pms monitor <productId> weekly|monthly|off";
+  if (positionals.length !== 2) throw new UsageError(usage);
+  const [id, interval] = positionals as [string, string];
+  if (interval !== "weekly" && interval !== "monthly" && interval !== "off") throw new UsageError(usage);
+  requireKey(io, "pms monitor");
+  const product = await io.client.updateProduct(id, { monitor: interval === "off" ? null : { interval } });
+  io.stdout.write(
+    flags.json
+      ? json({ product })
+      : product.monitor
+        ? `Monitoring ${product.url} ${product.monitor.interval}; next re-score due ${product.monitor.nextRunAt} (charged as a score)\n`
+        : `Stopped monitoring ${product.url}\n`,
+  );
+}
+
+/** `pms badge-public <productId> on|off`: whether the product's badge of its latest result is public. */
+export async function badgePublicCommand(io: Io, positionals: readonly string[], flags: Flags): Promise<void> {
+  const usage = "expected pms badge-public <productId> on|off";
+  if (positionals.length !== 2 || (positionals[1] !== "on" && positionals[1] !== "off")) throw new UsageError(usage);
+  requireKey(io, "pms badge-public");
+  const product = await io.client.updateProduct(positionals[0]!, { publicBadge: positionals[1] === "on" });
+  io.stdout.write(
+    flags.json ? json({ product }) : `The badge of ${product.url} is ${product.publicBadge ? "public" : "private"}\n`,
+  );
+}
+
 export async function webhooksCommand(io: Io, positionals: readonly string[], flags: Flags): Promise<void> {
   const [action, ...rest] = positionals;
   requireKey(io, "pms webhooks");

@@ -14,6 +14,8 @@ import {
   scoreCommand,
   usageCommand,
   webhooksCommand,
+  monitorCommand,
+  badgePublicCommand,
   type Flags,
   type Io,
   type Outcome,
@@ -54,6 +56,8 @@ const commands: Record<
   history: { options: { ...json, limit: { type: "string" }, cursor: { type: "string" } }, run: historyCommand },
   usage: { options: json, run: usageCommand },
   webhooks: { options: { ...json, events: { type: "string" } }, run: webhooksCommand },
+  monitor: { options: json, run: monitorCommand },
+  "badge-public": { options: json, run: badgePublicCommand },
   health: { options: json, run: healthCommand },
   badge: { options: { ...json, format: { type: "string" }, product: { type: "string" } }, run: badgeCommand },
 };
@@ -88,8 +92,13 @@ Usage:
   pms history [--limit N] [--cursor C] [--json]
   pms usage [--json]                Credits and quotas of this billing cycle
   pms webhooks list [--json]
-  pms webhooks create <https url> [--events score.completed,subscription.changed] [--json]
+  pms webhooks create <https url> [--events score.completed,subscription.changed,score.changed,monitor.skipped] [--json]
   pms webhooks delete <id>
+  pms monitor <productId> weekly|monthly|off [--json]
+                                    Re-scores a product on a schedule, each run charged as a score
+                                    (Pro 5, Business 25 monitored products); off stops
+  pms badge-public <productId> on|off [--json]
+                                    Whether the product's badge of its latest result is public
   pms health [--json]
   pms login [--key KEY] [--json]    Checks a key and stores it for PMS_API_URL (piped: read from stdin;
                                     on a terminal: a prompt that does not echo it)

@@ -67,6 +67,12 @@ export type Webhook = Ok<"/api/webhooks", "get">["webhooks"][number];
 export type CreatedWebhook = Ok<"/api/webhooks", "post", 201>["webhook"];
 export type WebhookRequest = RequestBody<"/api/webhooks", "post">;
 export type LinkedScore = Ok<"/api/score/link", "post">;
+/** A product with its schedule, badge switch, trend and a page of its results (`GET /api/products/{id}`). */
+export type Product = Ok<"/api/products/{id}", "get">;
+/** What `updateProduct` answers: the product's settings and trend. */
+export type ProductSettings = Ok<"/api/products/{id}", "patch">["product"];
+/** `monitor`: a schedule, or null to stop; `publicBadge`: the badge switch. Fields left out stay as they are. */
+export type ProductChange = RequestBody<"/api/products/{id}", "patch">;
 export type StartedScore = StartScoreMutation["startScore"];
 /** A score badge: the SVG image's address, Markdown and HTML that embed it, and the SVG itself. */
 export interface Badge {
@@ -328,6 +334,29 @@ export class PmsClient {
   /** `GET /api/health`: the body of a 200 (pass, warn) or of a 503 (fail). */
   async health(): Promise<Health> {
     return (await this.transport.send({ method: "GET", path: "/api/health", bodyStatuses: [503] })).body as Health;
+  }
+
+  /** `GET /api/products/{id}`: the product, its monitor schedule, its trend (`trend` points, 1–52) and a page of results. */
+  async product(id: string, options: { limit?: number; cursor?: string; trend?: number } = {}): Promise<Product> {
+    const query = new URLSearchParams();
+    if (options.limit !== undefined) query.set("limit", String(options.limit));
+    if (options.cursor !== undefined) query.set("cursor", options.cursor);
+    if (options.trend !== undefined) query.set("trend", String(options.trend));
+    const suffix = query.size > 0 ? `?${query}` : "";
+    return (await this.get(`/api/products/${encodeURIComponent(id)}${suffix}`)).body as Product;
+  }
+
+  /**
+   * `PATCH /api/products/{id}`: monitor the product (`{monitor: {interval: "weekly"}}`),
+   * stop (`{monitor: null}`), or switch its public badge (`{publicBadge: true}`).
+   */
+  async updateProduct(id: string, change: ProductChange): Promise<ProductSettings> {
+    const answer = await this.transport.send({
+      method: "PATCH",
+      path: `/api/products/${encodeURIComponent(id)}`,
+      body: change,
+    });
+    return (answer.body as Ok<"/api/products/{id}", "patch">).product;
   }
 
   readonly webhooks = {

@@ -25,6 +25,37 @@ export interface DomainEventPayloads {
     readonly frameworkVersion?: string;
     readonly productId: string | null;
   };
+  /**
+   * A monitored product's new result moved its total 5 points or more from its
+   * previous result, or changed its stage (docs/api.md §13).
+   */
+  "score.changed": {
+    readonly accountId: string;
+    readonly productId: string;
+    readonly url: string;
+    readonly previousResultId: string;
+    readonly resultId: string;
+    readonly previousTotal: number;
+    readonly total: number;
+    readonly totalDelta: number;
+    readonly previousStage: string;
+    readonly stage: string;
+    readonly frameworkVersion: string;
+  };
+  /** A monitored product's scheduled re-score was not started: its account could not pay for it. */
+  "monitor.skipped": {
+    readonly accountId: string;
+    readonly productId: string;
+    readonly url: string;
+    /** The due time of the skipped run (ISO 8601). */
+    readonly dueAt: string;
+    /** `credits_exhausted` (plan and pack credits cannot cover a score) or `quota_exceeded` (the plan's monthly scores are used). */
+    readonly reason: "credits_exhausted" | "quota_exceeded";
+    /** In credits, as usage shows them (a score costs 10). */
+    readonly creditsNeeded: number;
+    /** Plan credits left this cycle plus pack credits; null when the plan's credits are unlimited. */
+    readonly creditsAvailable: number | null;
+  };
   /** Sent only to the webhook it was asked for (`POST /api/webhooks/{id}/test`). */
   "webhook.test": {
     readonly accountId: string;
@@ -39,7 +70,12 @@ export interface DomainEventPayloads {
 }
 
 /** The kinds a webhook may subscribe to; the others are never fanned out by kind. */
-const SUBSCRIBABLE: ReadonlySet<string> = new Set(["score.completed", "subscription.changed"]);
+const SUBSCRIBABLE: ReadonlySet<string> = new Set([
+  "score.completed",
+  "subscription.changed",
+  "score.changed",
+  "monitor.skipped",
+]);
 
 export type DomainEventType = keyof DomainEventPayloads;
 

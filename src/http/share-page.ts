@@ -22,6 +22,7 @@ import type { ScoreComparison } from "../modules/score/compare.js";
 import { renderSinceSection } from "./share-sections/compare.js";
 import type { PercentileAnswer } from "../modules/score/percentiles.js";
 import { percentilesSection } from "./share-sections/percentiles.js";
+import { trendSection, type TrendPoint } from "./share-sections/trend.js";
 
 /**
  * The public share page `/r/{id}`: one self-contained HTML document for people.
@@ -219,6 +220,8 @@ export function renderSharePage(
     since?: ScoreComparison;
     /** The result against the population of its framework version (a section after strengths and gaps). */
     percentiles?: PercentileAnswer | undefined;
+    /** A product result's trend: the product's totals up to this result, oldest first. */
+    trend?: readonly TrendPoint[];
   },
 ): string {
   const dims = inFrameworkOrder(result.dimensions);
@@ -312,6 +315,7 @@ ${keptUntil}</div>
 </div></header>
 <main class="wrap">
 <section class="card overview" aria-label="Scores by pillar"><div>${radarChart(dims, company)}</div><div><h2 class="section-title">Pillars</h2><ul class="legend">${legend}</ul></div></section>
+${trendSection(options.trend ?? [])}
 <div class="two">${highlights("Strengths", "strengths", result.strengths, dims, `None yet: no dimension scores ${STRENGTH_MIN_SCORE} or more with high or medium confidence.`)}${highlights("Gaps", "gaps", result.gaps, dims)}</div>
 ${options.since ? renderSinceSection(options.since, `${options.publicBaseUrl.replace(/\/+$/, "")}/r/${encodeURIComponent(options.since.from.id)}`) : ""}
 ${options.percentiles ? percentilesSection(options.percentiles, dims) : ""}

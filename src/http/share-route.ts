@@ -4,6 +4,7 @@ import type { ScoreResultsService } from "../modules/score/score-results.service
 import { badgeOf, resultBadgeUrls } from "../modules/score/badge.js";
 import type { PercentilesService } from "../modules/score/percentiles.service.js";
 import { ifNoneMatchNames } from "../net/if-none-match.js";
+import { TREND_POINTS } from "../limits.js";
 import { sendNotFoundPage } from "./not-found-page.js";
 import { renderSharePage, sharePageCsp } from "./share-page.js";
 
@@ -46,6 +47,7 @@ export function shareRoute(results: ScoreResultsService, publicBaseUrl: string, 
           publicBaseUrl,
           badge: badgeOf(result, badgeUrls.image, badgeUrls.page),
           percentiles: ranks,
+          trend: await results.trendAsOf(result, TREND_POINTS.default),
           ...(since ? { since } : {}),
         });
       } catch (error) {

@@ -27,15 +27,17 @@ export const silentLogger = pino({ level: "silent" });
 export function scoreStoresOn(dataSource: DataSource) {
   const productRows = new ProductRepository(dataSource);
   const accounts = new AccountRepository(dataSource);
+  const results = new ScoreResultRepository(dataSource);
+  const transactions = new Transactions(dataSource);
   return {
     jobs: new ScoreJobRepository(dataSource),
-    results: new ScoreResultRepository(dataSource),
+    results,
     idempotencyKeys: new IdempotencyKeyRepository(dataSource),
-    transactions: new Transactions(dataSource),
+    transactions,
     ledger: creditLedgerOn(dataSource),
     productRows,
     accounts,
-    products: new ProductsService(productRows, accounts),
+    products: new ProductsService(productRows, accounts, results, transactions),
   };
 }
 

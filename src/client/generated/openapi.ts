@@ -290,7 +290,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Monitor a product on a schedule, or make its badge public
+         * @description Changes a product's settings: its re-scoring schedule (monitor; null stops) and whether its badge is public. Another account's product is NOT_FOUND; monitoring past the plan's monitored products is PLAN_LIMIT_REACHED. REST: PATCH /api/products/{id}.
+         *
+         *     GraphQL: the `UpdateProduct` operation (mutation `updateProduct`).
+         */
+        patch: operations["UpdateProduct"];
         trace?: never;
     };
     "/api/products/{id}/badge.svg": {
@@ -665,6 +671,50 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "monitor.skipped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * monitor.skipped: A scheduled re-score was skipped
+         * @description Sent when a monitored product fell due and its account could not pay for the re-score (credits or the plan's monthly scores used up). The schedule moves on to the next period; nothing was charged.
+         *
+         *     Delivered as the Standard Webhooks specification says: verify `webhook-signature` before trusting the body, answer 2xx within 10 seconds, and use `webhook-id` to drop a copy you have already handled (delivery is at least once: 8 attempts over about 28 hours).
+         */
+        post: operations["monitorSkippedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "score.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * score.changed: A monitored product's score moved
+         * @description Sent when a result of a monitored product completes and its total moved 5 points or more from the product's previous result, or its stage changed (sent beside `score.completed`). A webhook receives it only when subscribed to it.
+         *
+         *     Delivered as the Standard Webhooks specification says: verify `webhook-signature` before trusting the body, answer 2xx within 10 seconds, and use `webhook-id` to drop a copy you have already handled (delivery is at least once: 8 attempts over about 28 hours).
+         */
+        post: operations["scoreChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "score.completed": {
         parameters: {
             query?: never;
@@ -1137,6 +1187,21 @@ export interface components {
             /** @description Members, oldest first. */
             members: components["schemas"]["Member"][];
         };
+        /** @description A product's re-scoring schedule (docs/api.md §13). */
+        Monitor: {
+            /** @description The period between re-scores. */
+            interval: components["schemas"]["MonitorInterval"];
+            /**
+             * Format: date-time
+             * @description When the next re-score is due (a scheduler starts it within its tick, MONITOR_TICK_MS). Skipped, with a monitor.skipped event, when the account cannot pay; skipped silently while the previous re-score is still queued or running.
+             */
+            nextRunAt: string;
+        };
+        /**
+         * @description How often a monitored product is re-scored (each run is charged as a score).
+         * @enum {string}
+         */
+        MonitorInterval: "monthly" | "weekly";
         /** @description An open task of the current stage, weakest related evidence first. */
         NextTask: {
             /** @description What it means, in a sentence. */
@@ -1175,6 +1240,28 @@ export interface components {
          * @enum {string}
          */
         Plan: "business" | "enterprise" | "free" | "pro";
+        /** @description A product of the account, scored with the product framework over time. */
+        Product: {
+            /** @description The owning account. */
+            accountId: string;
+            /**
+             * Format: date-time
+             * @description When it was first scored.
+             */
+            createdAt: string;
+            /** @description Product identifier (UUID). */
+            id: string;
+            /** @description Its re-scoring schedule; null when not monitored. Change it with updateProduct (PATCH /api/products/{id}). */
+            monitor: components["schemas"]["Monitor"] | null;
+            /** @description The detected company name of its latest result. */
+            name: string;
+            /** @description Whether its latest result's badge is public (off until the owner turns it on). */
+            publicBadge: boolean;
+            /** @description Its last completed totals, oldest to newest (at most limit). Batched: any number of products costs one SQL statement. */
+            trend: components["schemas"]["TrendPoint"][];
+            /** @description The normalized address. */
+            url: string;
+        };
         /** @description The change from a baseline result (from) to this result (to): every delta is to minus from. Two final results compare the same forever. */
         ScoreComparison: {
             /** @description True when both were scored with the same framework version; false only when allowVersionMismatch let two versions through. */
@@ -1363,6 +1450,20 @@ export interface components {
             /** @description The stage's id. */
             stageId: string;
         };
+        /** @description One completed total of a product: a point of its trend. */
+        TrendPoint: {
+            /**
+             * Format: date-time
+             * @description When it completed.
+             */
+            createdAt: string;
+            /** @description The result this total belongs to. */
+            resultId: string;
+            /** @description Its stage name. */
+            stage: string;
+            /** @description Its total score, 0–100. */
+            total: number;
+        };
         /** @description Live credit and quota consumption of the caller's account. REST: GET /api/usage. */
         Usage: {
             /** @description API calls (requests authenticated with an API key) this cycle. */
@@ -1394,7 +1495,7 @@ export interface components {
             disabledReason: string | null;
             /** @description Whether events are delivered to it; while false they are kept as paused deliveries. */
             enabled: boolean;
-            /** @description Subscribed event kinds: score.completed, subscription.changed. */
+            /** @description Subscribed event kinds: score.completed, subscription.changed, score.changed, monitor.skipped. */
             events: string[];
             /** @description The webhook's id. */
             id: string;
@@ -1417,7 +1518,7 @@ export interface components {
             deliveredAt: string | null;
             /** @description The event's id: the webhook-id header, the same on every attempt. */
             eventId: string;
-            /** @description score.completed, subscription.changed or webhook.test. */
+            /** @description score.completed, subscription.changed, score.changed, monitor.skipped or webhook.test. */
             eventType: string;
             /** @description The delivery's id (to replay it). */
             id: string;
@@ -5889,6 +5990,8 @@ export interface operations {
                 cursor?: string;
                 /** @description 1–100, default 20. */
                 limit?: number;
+                /** @description How many of the latest totals, 1–52, default 12. */
+                trend?: number;
             };
             header?: {
                 /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
@@ -5926,12 +6029,18 @@ export interface operations {
                         createdAt: string;
                         /** @description Product identifier (UUID). */
                         id: string;
+                        /** @description Its re-scoring schedule; null when not monitored. Change it with updateProduct (PATCH /api/products/{id}). */
+                        monitor: components["schemas"]["Monitor"] | null;
                         /** @description The detected company name of its latest result. */
                         name: string;
                         /** @description Pass as cursor for the next page; null on the last page. */
                         nextCursor: string | null;
+                        /** @description Whether its latest result's badge is public (off until the owner turns it on). */
+                        publicBadge: boolean;
                         /** @description A page of results (product view). */
                         results: components["schemas"]["ScoreResult_ScoreFields_ProductViewFields"][];
+                        /** @description Its last completed totals, oldest to newest (at most limit). Batched: any number of products costs one SQL statement. */
+                        trend: components["schemas"]["TrendPoint"][];
                         /** @description The normalized address. */
                         url: string;
                     };
@@ -6088,6 +6197,393 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `QUOTA_EXCEEDED` */
+            429: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL` (retryable) */
+            500: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (retryable) */
+            503: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    UpdateProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
+            path: {
+                /** @description The product id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Re-score the product on this schedule, charged as a score each run; null stops. Monitored products per plan: Free 0, Pro 5, Business 25, Enterprise unlimited (beyond: PLAN_LIMIT_REACHED). */
+                    monitor?: {
+                        /** @description weekly or monthly. */
+                        interval: components["schemas"]["MonitorInterval"];
+                    } | null;
+                    /** @description Whether the product's badge of its latest result is public (GET /api/products/{id}/badge.svg). */
+                    publicBadge?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Changes a product's settings: its re-scoring schedule (monitor; null stops) and whether its badge is public. Another account's product is NOT_FOUND; monitoring past the plan's monitored products is PLAN_LIMIT_REACHED. REST: PATCH /api/products/{id}. */
+                        product: components["schemas"]["Product"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED` */
+            400: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `AUTH_REQUIRED` */
+            401: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
+            402: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
                             /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
                             docUrl: string;
                             /** @description What went wrong, safe to show. */
@@ -10139,7 +10635,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Event kinds: score.completed (default), subscription.changed. */
+                    /** @description Event kinds: score.completed (default), subscription.changed, score.changed (a monitored product moved 5 points or changed stage), monitor.skipped (a scheduled re-score could not be paid). */
                     events?: string[] | null;
                     /** @description The HTTPS destination, at most 2,048 characters; it must not resolve to a private address. */
                     url: string;
@@ -10177,7 +10673,7 @@ export interface operations {
                             disabledReason: string | null;
                             /** @description Whether events are delivered to it; while false they are kept as paused deliveries. */
                             enabled: boolean;
-                            /** @description Subscribed event kinds: score.completed, subscription.changed. */
+                            /** @description Subscribed event kinds: score.completed, subscription.changed, score.changed, monitor.skipped. */
                             events: string[];
                             /** @description The webhook's id. */
                             id: string;
@@ -12360,7 +12856,7 @@ export interface operations {
                             disabledReason: string | null;
                             /** @description Whether events are delivered to it; while false they are kept as paused deliveries. */
                             enabled: boolean;
-                            /** @description Subscribed event kinds: score.completed, subscription.changed. */
+                            /** @description Subscribed event kinds: score.completed, subscription.changed, score.changed, monitor.skipped. */
                             events: string[];
                             /** @description The webhook's id. */
                             id: string;
@@ -13084,6 +13580,125 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    monitorSkippedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part of the webhook's `whsec_` secret. For 24 hours after a rotation, two signatures separated by a space (new and old secret): accept either. */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse one far from your clock (replayed traffic). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @description Plan credits left this cycle plus pack credits; null when the plan's credits are unlimited. */
+                        creditsAvailable: number | null;
+                        /** @description What a score costs, in credits. */
+                        creditsNeeded: number;
+                        /**
+                         * Format: date-time
+                         * @description When the skipped run was due.
+                         */
+                        dueAt: string;
+                        productId: string;
+                        /** @enum {string} */
+                        reason: "credits_exhausted" | "quota_exceeded";
+                        url: string;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "monitor.skipped";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; its body is kept (4 KiB) in the delivery log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook at once and sends it nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    scoreChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part of the webhook's `whsec_` secret. For 24 hours after a rotation, two signatures separated by a space (new and old secret): accept either. */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse one far from your clock (replayed traffic). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        frameworkVersion: string;
+                        previousResultId: string;
+                        previousStage: string;
+                        previousTotal: number;
+                        productId: string;
+                        resultId: string;
+                        /** @description The new result's public share page. */
+                        shareUrl: string;
+                        stage: string;
+                        total: number;
+                        /** @description total − previousTotal. */
+                        totalDelta: number;
+                        /** @description The product's address as scored. */
+                        url: string;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "score.changed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; its body is kept (4 KiB) in the delivery log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook at once and sends it nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

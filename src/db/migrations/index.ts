@@ -22,6 +22,7 @@ import { ApiKeyMode1765340000000 } from "./1765340000000-api-key-mode.js";
 import { ProductMonitorBadge1765400000000 } from "./1765400000000-product-monitor-badge.js";
 import { ResultSeries1765410000000 } from "./1765410000000-result-series.js";
 import { ScorePopulation1765430000000 } from "./1765430000000-score-population.js";
+import { MonitorSchedule1765440000000 } from "./1765440000000-monitor-schedule.js";
 
 /** Applied in this order at start; never edit one that has shipped, add a new one. */
 export const migrations = [
@@ -49,4 +50,5 @@ export const migrations = [
   ProductMonitorBadge1765400000000,
   ResultSeries1765410000000,
   ScorePopulation1765430000000,
+  MonitorSchedule1765440000000,
 ];

@@ -233,8 +233,8 @@ export class CreditBalanceRepository {
    * One statement, no lock: the account, its newest cycle row (the current one,
    * unless the current cycle has not been charged yet), its pack row and the two counts.
    */
-  async readUsage(accountId: string): Promise<UsageRow | undefined> {
-    const [found] = (await this.dataSource.query(
+  async readUsage(accountId: string, tx?: Transaction): Promise<UsageRow | undefined> {
+    const [found] = (await this.on(tx ?? null).query(
       `SELECT "a"."plan", "a"."billing_cycle_anchor", "b".*, "p"."balance_tenths",
               (SELECT COUNT(*)::int FROM "users" WHERE "account_id" = "a"."id") AS "members",
               (SELECT COUNT(*)::int FROM "products" WHERE "account_id" = "a"."id") AS "products"
@@ -248,8 +248,8 @@ export class CreditBalanceRepository {
   }
 
   /** One cycle's row, without a lock. */
-  async readCycle(accountId: string, cycleStart: Date): Promise<BalanceRow | undefined> {
-    const [row] = (await this.dataSource.query(
+  async readCycle(accountId: string, cycleStart: Date, tx?: Transaction): Promise<BalanceRow | undefined> {
+    const [row] = (await this.on(tx ?? null).query(
       `SELECT * FROM "credit_balances" WHERE "account_id" = $1 AND "cycle_start" = $2`,
       [accountId, cycleStart],
     )) as BalanceRow[];

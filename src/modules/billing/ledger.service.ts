@@ -239,15 +239,16 @@ export class CreditLedger {
    * The live figures of docs/api.md §9, read without any lock or write: a cycle not
    * yet touched shows the credits its first charge will grant.
    */
-  async usage(accountId: string): Promise<Usage> {
-    const found = await this.balances.readUsage(accountId);
+  async usage(accountId: string, options: LedgerOptions = {}): Promise<Usage> {
+    // In a caller's transaction (a scheduler's claim), the figures include its own uncommitted charges.
+    const found = await this.balances.readUsage(accountId, options.manager);
     if (!found) throw new AppError("NOT_FOUND", "Account not found.");
     const cycle = billingCycleAt(found.billing_cycle_anchor, this.clock());
     let row: Partial<BalanceRow> | undefined =
       found.cycle_start?.getTime() === cycle.start.getTime() ? found : undefined;
     // The newest row is a later cycle's: only an anchor moved back (a provider period) leaves the current one behind it.
     if (!row && found.cycle_start && found.cycle_start > cycle.start) {
-      row = await this.balances.readCycle(accountId, cycle.start);
+      row = await this.balances.readCycle(accountId, cycle.start, options.manager);
     }
     return usageFigures(plans[found.plan], cycle, row, found);
   }

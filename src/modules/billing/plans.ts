@@ -36,6 +36,8 @@ export interface Plan {
   readonly monthlyCreditsTenths: number | null;
   readonly quotas: Readonly<Record<BillableAction, CountQuota>>;
   readonly products: number | null;
+  /** Products re-scored on a schedule (docs/api.md §13); each run is charged as a score. */
+  readonly monitoredProducts: number | null;
   /**
    * Enterprise seats are "Custom" (negotiated per contract). There is no
    * per-account override yet, so the service does not bound them: `null`.
@@ -55,6 +57,7 @@ export const plans: Readonly<Record<PlanId, Plan>> = Object.freeze({
     monthlyCreditsTenths: 80 * TENTHS_PER_CREDIT,
     quotas: { score: hard(3), chat: hard(30), api_call: hard(0) },
     products: 1,
+    monitoredProducts: 0,
     seats: 1,
     packs: false,
   },
@@ -64,6 +67,7 @@ export const plans: Readonly<Record<PlanId, Plan>> = Object.freeze({
     monthlyCreditsTenths: 1_000 * TENTHS_PER_CREDIT,
     quotas: { score: upTo(100), chat: upTo(1_000), api_call: hard(0) },
     products: 5,
+    monitoredProducts: 5,
     seats: 3,
     packs: true,
   },
@@ -73,6 +77,7 @@ export const plans: Readonly<Record<PlanId, Plan>> = Object.freeze({
     monthlyCreditsTenths: 2_000 * TENTHS_PER_CREDIT,
     quotas: { score: upTo(200), chat: upTo(2_000), api_call: hard(25_000) },
     products: 25,
+    monitoredProducts: 25,
     seats: 10,
     packs: true,
   },
@@ -82,6 +87,7 @@ export const plans: Readonly<Record<PlanId, Plan>> = Object.freeze({
     monthlyCreditsTenths: null,
     quotas: { score: hard(null), chat: hard(null), api_call: hard(100_000) },
     products: null,
+    monitoredProducts: null,
     seats: null,
     packs: true,
   },

@@ -1,11 +1,21 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from "type-graphql";
+import DataLoader from "dataloader";
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import { loaderOf, type GraphQLContext } from "../../graphql/context.js";
 import { CurrentMember, type Member } from "../../graphql/decorators/current-member.js";
 import { PageArgs } from "../../graphql/page.args.js";
 import type { ScoreResultsService } from "../score/score-results.service.js";
 import { toGraphQLResult } from "../score/score.mapping.js";
 import { ScoreResultType } from "../score/score.types.js";
-import { ProductList, ProductResultPage, ProductType } from "./products.types.js";
+import {
+  MonitorIntervalValue,
+  MonitorType,
+  ProductList,
+  ProductResultPage,
+  ProductType,
+  TrendArgs,
+  TrendPointType,
+  UpdateProductInput,
+} from "./products.types.js";
 import type { ProductsService } from "./products.service.js";
 
 @Resolver(() => ProductType)
@@ -31,6 +41,55 @@ export class ProductsResolver {
   @Query(() => ProductList, { description: "The caller's products, newest first." })
   async products(@Args(() => PageArgs) page: PageArgs, @CurrentMember() member: Member): Promise<ProductList> {
     return this.service.list(member.accountId, page.size, page.cursor ?? undefined);
+  }
+
+  @Authorized()
+  @Mutation(() => ProductType, {
+    description:
+      "Changes a product's settings: its re-scoring schedule (monitor; null stops) and whether its badge is public. Another account's product is NOT_FOUND; monitoring past the plan's monitored products is PLAN_LIMIT_REACHED. REST: PATCH /api/products/{id}.",
+  })
+  async updateProduct(
+    @Arg("id", () => ID, { description: "The product id." }) id: string,
+    @Arg("input", () => UpdateProductInput, { description: "The settings to change." }) input: UpdateProductInput,
+    @CurrentMember() member: Member,
+  ): Promise<ProductType> {
+    return this.service.update(member.accountId, id, {
+      ...(input.monitor === undefined ? {} : { monitor: input.monitor && { interval: input.monitor.interval } }),
+      ...(input.publicBadge === undefined ? {} : { publicBadge: input.publicBadge }),
+    });
+  }
+
+  @FieldResolver(() => MonitorType, {
+    nullable: true,
+    description:
+      "Its re-scoring schedule; null when not monitored. Change it with updateProduct (PATCH /api/products/{id}).",
+  })
+  monitor(@Root() product: ProductType): MonitorType | null {
+    return product.monitorInterval && product.monitorNextRunAt
+      ? { interval: product.monitorInterval as MonitorIntervalValue, nextRunAt: product.monitorNextRunAt }
+      : null;
+  }
+
+  @FieldResolver(() => [TrendPointType], {
+    description:
+      "Its last completed totals, oldest to newest (at most limit). Batched: any number of products costs one SQL statement.",
+  })
+  async trend(
+    @Root() product: ProductType,
+    @Args(() => TrendArgs) args: TrendArgs,
+    @Ctx() context: GraphQLContext,
+  ): Promise<TrendPointType[]> {
+    const take = args.size;
+    const loader = loaderOf(
+      context,
+      `productTrend:${take}`,
+      () =>
+        new DataLoader(async (ids: readonly string[]) => {
+          const trends = await this.service.trends(ids, take);
+          return ids.map((id) => trends.get(id) ?? []);
+        }),
+    );
+    return loader.load(product.id);
   }
 
   @FieldResolver(() => [ScoreResultType], {

@@ -24,6 +24,7 @@ export type ScoreKind = (typeof scoreKinds)[number];
 @Index("IDX_score_jobs_runnable", ["createdAt"], { where: `"status" IN ('queued', 'crawling', 'scoring')` })
 @Index("IDX_score_jobs_fair", ["fairRank", "createdAt"], { where: `"status" IN ('queued', 'crawling', 'scoring')` })
 @Index("IDX_score_jobs_account_active", ["accountId"], { where: `"status" IN ('queued', 'crawling', 'scoring')` })
+@Index("IDX_score_jobs_product_active", ["productId"], { where: `"status" IN ('queued', 'crawling', 'scoring')` })
 @Index("IDX_score_jobs_requester_active", ["requesterIp"], {
   where: `"status" IN ('queued', 'crawling', 'scoring') AND "account_id" IS NULL`,
 })

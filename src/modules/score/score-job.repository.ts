@@ -58,6 +58,36 @@ export class ScoreJobRepository {
     return backlog?.n ?? 0;
   }
 
+  /** Each account's unfinished jobs (one statement): the backlog places of a scheduler's claim. */
+  async countBacklogs(tx: Transaction, accountIds: readonly string[]): Promise<Map<string, number>> {
+    if (accountIds.length === 0) return new Map();
+    const rows = (await tx.query(
+      `SELECT "account_id", COUNT(*)::int AS "n" FROM "score_jobs"
+        WHERE "account_id" = ANY($1::uuid[]) AND "status" IN ('queued', 'crawling', 'scoring')
+        GROUP BY "account_id"`,
+      [[...accountIds]],
+    )) as Array<{ account_id: string; n: number }>;
+    return new Map(rows.map((row) => [row.account_id, row.n]));
+  }
+
+  /** Inserts queued jobs, unclaimed, in one statement. */
+  async insertQueuedMany(tx: Transaction, jobs: readonly NewJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await tx.insert(
+      ScoreJob,
+      jobs.map((job) => ({
+        ...job,
+        status: "queued" as const,
+        attempts: 0,
+        lockedUntil: null,
+        leaseToken: null,
+        resultId: null,
+        errorCode: null,
+        errorMessage: null,
+      })),
+    );
+  }
+
   /** Inserts a queued job, unclaimed; answers it as stored. */
   async insertQueued(tx: Transaction, job: NewJob): Promise<ScoreJob> {
     await tx.insert(ScoreJob, {

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
 import { storableDeep } from "../../db/pg-text.js";
-import type { Transactions } from "../../db/transaction.js";
+import type { Transaction, Transactions } from "../../db/transaction.js";
 import { AppError, toAppError } from "../../errors.js";
 import type { DomainEvent, DomainEvents } from "../../events/domain-events.js";
 import type { Crawler } from "../crawl/crawler.js";
@@ -10,12 +10,14 @@ import type { ProductRepository } from "../products/product.repository.js";
 import type { ScoreResult, Scorer } from "../scoring/scoring.types.js";
 import type { ScoreJob } from "./score-job.entity.js";
 import type { ClaimedJob, ScoreJobRepository } from "./score-job.repository.js";
-import type { ScoreResultRepository } from "./score-result.repository.js";
+import type { ProductPoint, ScoreResultRepository } from "./score-result.repository.js";
 import type { ScorePopulationRepository } from "./score-population.repository.js";
 import type { ProgressBus, ScoreProgress } from "./score-progress.js";
 
 /** A worker that died mid-job leaves it to be retried at most twice: three runs in all. */
 export const MAX_ATTEMPTS = 3;
+/** A monitored product's total moving this many points (either way) is a `score.changed`, as a change of stage is. */
+export const SCORE_CHANGE_POINTS = 5;
 /** Held anonymous results are purged when not linked within this time. */
 export const HELD_RESULT_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -269,6 +271,8 @@ export class ScoreJobRunner {
       // First: it locks the job row, so no other holder's transition can interleave.
       if (!this.stillOurs(job, await this.jobs.complete(tx, job, resultId, progress))) return false;
       const claimExpiresAt = job.accountId === null ? new Date(this.clock().getTime() + HELD_RESULT_LIFETIME_MS) : null;
+      // Read before the insert: the product's previous result, when it is monitored.
+      const previous = await this.monitoredBaseline(tx, job);
       await this.results.insert(tx, { id: resultId, job, result, claimExpiresAt });
       if (job.productId) await this.products.rename(tx, job.productId, result.companyName);
       if (job.accountId) {
@@ -285,6 +289,18 @@ export class ScoreJobRunner {
             productId: job.productId,
           }),
         );
+        const changed = previous && job.productId ? scoreChange(previous, resultId, result) : undefined;
+        if (changed && job.productId) {
+          events.push(
+            await this.events.record(tx, "score.changed", {
+              accountId: job.accountId,
+              productId: job.productId,
+              url: result.url,
+              ...changed,
+              frameworkVersion: result.frameworkVersion,
+            }),
+          );
+        }
       }
       // Last: it locks the version's hot histogram rows, held from here to the commit only.
       await this.population.enter(tx, resultId);
@@ -298,6 +314,14 @@ export class ScoreJobRunner {
         this.logger.warn({ err: error, jobId: job.id }, "could not publish the job's events now"),
       );
     return progress;
+  }
+
+  /** The previous result of the job's product when the product is monitored (what `score.changed` compares with). */
+  private async monitoredBaseline(tx: Transaction, job: ClaimedJob): Promise<ProductPoint | undefined> {
+    if (!job.productId || !job.accountId) return undefined;
+    const product = await this.products.findById(tx, job.productId);
+    if (!product?.monitorInterval) return undefined;
+    return this.results.latestOfProduct(tx, job.productId);
   }
 
   /** Fails the job and refunds it, only while the job is still ours and unfinished. */
@@ -324,4 +348,33 @@ export class ScoreJobRunner {
       return undefined;
     }
   }
+}
+
+/** The `score.changed` figures when the new result moved enough from `previous` (docs/api.md §13), else undefined. */
+export function scoreChange(
+  previous: ProductPoint,
+  resultId: string,
+  result: Pick<ScoreResult, "totalScore" | "stageName">,
+):
+  | {
+      previousResultId: string;
+      resultId: string;
+      previousTotal: number;
+      total: number;
+      totalDelta: number;
+      previousStage: string;
+      stage: string;
+    }
+  | undefined {
+  const totalDelta = result.totalScore - previous.total;
+  if (Math.abs(totalDelta) < SCORE_CHANGE_POINTS && result.stageName === previous.stage) return undefined;
+  return {
+    previousResultId: previous.resultId,
+    resultId,
+    previousTotal: previous.total,
+    total: result.totalScore,
+    totalDelta,
+    previousStage: previous.stage,
+    stage: result.stageName,
+  };
 }

@@ -207,6 +207,53 @@ export class ScoreResultRepository {
       .getMany();
   }
 
+  /**
+   * The product's newest result (in `tx` when given, so a completion sees what its
+   * own transaction may not have committed yet): the start of a monitor schedule and
+   * the baseline `score.changed` compares with.
+   */
+  async latestOfProduct(tx: Transaction | null, productId: string): Promise<ProductPoint | undefined> {
+    const [row] = (await (tx ?? this.dataSource.manager).query(
+      `SELECT "id", "total_score", "stage_name", "created_at" FROM "score_results"
+        WHERE "product_id" = $1 ORDER BY "created_at" DESC, "id" DESC LIMIT 1`,
+      [productId],
+    )) as PointRow[];
+    return row ? toPoint(row) : undefined;
+  }
+
+  /**
+   * Each product's last `take` totals, oldest first: one statement, each product an
+   * index walk of IDX_score_results_product (product_id, created_at) of `take` rows.
+   */
+  async trendsOfProducts(
+    productIds: readonly string[],
+    take: number,
+  ): Promise<Array<ProductPoint & { productId: string }>> {
+    const rows = (await this.dataSource.query(
+      `SELECT product."id" AS "product_id", page.* FROM unnest($1::uuid[]) AS product("id")
+        CROSS JOIN LATERAL (
+          SELECT "id", "total_score", "stage_name", "created_at" FROM "score_results"
+           WHERE "product_id" = product."id" ORDER BY "created_at" DESC, "id" DESC LIMIT $2
+        ) page
+        ORDER BY page."created_at", page."id"`,
+      [[...productIds], take],
+    )) as Array<PointRow & { product_id: string }>;
+    return rows.map((row) => ({ ...toPoint(row), productId: row.product_id }));
+  }
+
+  /** The product's last `take` totals up to and including `until`, oldest first (a share page's fixed trend). */
+  async trendUntil(productId: string, until: { at: Date; id: string }, take: number): Promise<ProductPoint[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT * FROM (
+         SELECT "id", "total_score", "stage_name", "created_at" FROM "score_results"
+          WHERE "product_id" = $1 AND ("created_at", "id") <= ($2::timestamptz, $3::uuid)
+          ORDER BY "created_at" DESC, "id" DESC LIMIT $4) page
+        ORDER BY "created_at", "id"`,
+      [productId, until.at, until.id, take],
+    )) as PointRow[];
+    return rows.map(toPoint);
+  }
+
   /** A held (not yet linked) result, locked in `tx` until it commits: one link at a time. */
   async lockHeld(tx: Transaction, id: string): Promise<ScoreResultRecord | null> {
     return tx.findOne(ScoreResultRecord, { where: { id, accountId: IsNull() }, lock: { mode: "pessimistic_write" } });
@@ -237,3 +284,25 @@ function storedScorer(result: ScoreResult): ScorerInfo {
     ? result.scorer
     : { ...result.scorer, notApplicable: notApplicable.map((dimension) => dimension.dimensionId) };
 }
+
+/** One completed total of a product: a point of its trend. */
+export interface ProductPoint {
+  readonly resultId: string;
+  readonly total: number;
+  readonly stage: string;
+  readonly createdAt: Date;
+}
+
+interface PointRow {
+  id: string;
+  total_score: number;
+  stage_name: string;
+  created_at: Date;
+}
+
+const toPoint = (row: PointRow): ProductPoint => ({
+  resultId: row.id,
+  total: row.total_score,
+  stage: row.stage_name,
+  createdAt: row.created_at,
+});

@@ -5,7 +5,7 @@ import type { Transactions } from "../../db/transaction.js";
 import { AppError } from "../../errors.js";
 import { decodeCursor, encodeCursor } from "../../db/keyset-page.js";
 import type { ScoreDimensionRecord, ScoreResultRecord } from "./score-result.entity.js";
-import type { ScoreResultRepository } from "./score-result.repository.js";
+import type { ProductPoint, ScoreResultRepository } from "./score-result.repository.js";
 import {
   coreView,
   detailsOf,
@@ -153,6 +153,19 @@ export class ScoreResultsService {
     const details = await this.detailsLoader().load(core.id);
     if (!details) throw new AppError("NOT_FOUND", "No such score result.");
     return withDetails(core, details);
+  }
+
+  /**
+   * A product result's trend as of that result: the product's last `take` totals up
+   * to it, oldest first (none for a result of no product). Fixed once the result
+   * exists, so the share page stays cacheable as later results come in.
+   */
+  async trendAsOf(
+    result: Pick<ScoreResultView, "id" | "productId" | "createdAt">,
+    take: number,
+  ): Promise<ProductPoint[]> {
+    if (!result.productId) return [];
+    return this.results.trendUntil(result.productId, { at: new Date(result.createdAt), id: result.id }, take);
   }
 
   /** Per-request loader of results' details: the product-view fields, only when a query asks for them. */

@@ -20,7 +20,7 @@ import {
   type IdempotentRequests,
 } from "../idempotency/idempotent-requests.js";
 import type { ScoreJob, ScoreKind } from "./score-job.entity.js";
-import type { ScoreJobRepository } from "./score-job.repository.js";
+import type { NewJob, ScoreJobRepository } from "./score-job.repository.js";
 import { isTerminal, type JobQueue, type ProgressBus, type ScoreProgress } from "./score-progress.js";
 
 import { MAX_CONTEXT_LENGTH, MAX_URL_LENGTH } from "../../limits.js";
@@ -208,10 +208,60 @@ export class ScoreService {
     // row (a product score may create a product, which locks it) before the credit rows,
     // as a checkout does, so the two never deadlock.
     if (admitted.kind === "product") await this.accounts.lock(tx, viewer.accountId);
-    await this.ledger.spend(viewer.accountId, "score", actionCostTenths.score, `job:${jobId}`, { manager: tx });
+    await this.spendScore(tx, viewer.accountId, jobId);
     await caller.chargeApiCall(tx);
     if (admitted.kind !== "product") return null;
     return (await this.products.productFor(tx, viewer.accountId, admitted.url)).id;
+  }
+
+  /** The price of one score, referenced by its job (a failed job refunds exactly this). */
+  private async spendScore(tx: Transaction, accountId: string, jobId: string): Promise<void> {
+    await this.ledger.spend(accountId, "score", actionCostTenths.score, `job:${jobId}`, { manager: tx });
+  }
+
+  /**
+   * Scheduled re-scores of monitored products (docs/api.md §13), in the scheduler's
+   * claim transaction: each charged as a product score is (plan quota and credits,
+   * `job:<id>`), with no API-call charge and no short-window limit (nobody called).
+   * Accounts are charged in id order, so concurrent schedulers take the credit rows in
+   * one order and never deadlock. A run the account cannot pay for is answered as
+   * refused, with nothing written for it; any other error fails the whole claim.
+   */
+  async queueScheduled(tx: Transaction, runs: readonly ScheduledRun[]): Promise<ScheduledOutcome> {
+    const ordered = [...runs].sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0));
+    const backlogs = await this.jobs.countBacklogs(tx, [...new Set(ordered.map((run) => run.accountId))]);
+    const rows: NewJob[] = [];
+    const refused: Array<{ run: ScheduledRun; error: AppError }> = [];
+    for (const run of ordered) {
+      const jobId = randomUUID();
+      try {
+        await this.spendScore(tx, run.accountId, jobId);
+      } catch (error) {
+        if (error instanceof AppError && (error.code === "CREDIT_EXHAUSTED" || error.code === "QUOTA_EXCEEDED")) {
+          refused.push({ run, error });
+          continue;
+        }
+        throw error;
+      }
+      // Its place in the owner's backlog, after the jobs this claim queued before it.
+      const fairRank = backlogs.get(run.accountId) ?? 0;
+      backlogs.set(run.accountId, fairRank + 1);
+      rows.push(
+        jobRow(jobId, fairRank, {
+          accountId: run.accountId,
+          kind: "product",
+          url: run.url,
+          productId: run.productId,
+        }),
+      );
+    }
+    await this.jobs.insertQueuedMany(tx, rows);
+    return { jobIds: rows.map((row) => row.id), refused };
+  }
+
+  /** After the claim committed: announces and enqueues its jobs (a queue that is down leaves them to the sweep). */
+  async announceQueued(jobIds: readonly string[]): Promise<void> {
+    for (const jobId of jobIds) await this.announce({ id: jobId });
   }
 
   /** The queued job, at its place in the owner's backlog. */
@@ -227,27 +277,27 @@ export class ScoreService {
       tx,
       viewer.kind === "member" ? { accountId: viewer.accountId } : { network: admitted.network },
     );
-    return this.jobs.insertQueued(tx, {
-      id: jobId,
-      fairRank,
-      accountId: viewer.kind === "member" ? viewer.accountId : null,
-      userId: viewer.kind === "member" && viewer.via === "session" ? viewer.userId : null,
-      apiKeyId: viewer.kind === "member" && viewer.via === "api_key" ? viewer.apiKeyId : null,
-      requesterIp: viewer.kind === "anonymous" ? admitted.network : null,
-      claimTokenHash: claimToken ? hashToken(claimToken) : null,
-      kind: admitted.kind,
-      url: admitted.url.href,
-      context: admitted.context,
-      productId,
-      progress: { jobId, status: "queued" },
-    });
+    return this.jobs.insertQueued(
+      tx,
+      jobRow(jobId, fairRank, {
+        accountId: viewer.kind === "member" ? viewer.accountId : null,
+        userId: viewer.kind === "member" && viewer.via === "session" ? viewer.userId : null,
+        apiKeyId: viewer.kind === "member" && viewer.via === "api_key" ? viewer.apiKeyId : null,
+        requesterIp: viewer.kind === "anonymous" ? admitted.network : null,
+        claimTokenHash: claimToken ? hashToken(claimToken) : null,
+        kind: admitted.kind,
+        url: admitted.url.href,
+        context: admitted.context,
+        productId,
+      }),
+    );
   }
 
   /**
    * The job is committed and charged: a queue or bus hiccup must not fail the request.
    * The maintenance sweep enqueues any job left waiting without a worker.
    */
-  private async announce(job: ScoreJob): Promise<void> {
+  private async announce(job: Pick<ScoreJob, "id">): Promise<void> {
     await this.bus
       .publish({ jobId: job.id, status: "queued" })
       .catch((error: unknown) => this.logger.warn({ err: error, jobId: job.id }, "could not publish queued"));
@@ -326,6 +376,38 @@ export class ScoreService {
       this.logger.warn({ jobId: job.id }, "an idempotency record's claim token did not open with its key");
     return { job, claimToken: claimToken ?? null };
   }
+}
+
+/** A monitored product due for its scheduled re-score. */
+export interface ScheduledRun {
+  readonly accountId: string;
+  readonly productId: string;
+  readonly url: string;
+}
+
+/** What `queueScheduled` did: the jobs it queued, and the runs their accounts could not pay for. */
+export interface ScheduledOutcome {
+  readonly jobIds: string[];
+  readonly refused: Array<{ readonly run: ScheduledRun; readonly error: AppError }>;
+}
+
+/** A queued job's row; who asked and what it carries default to nobody and nothing. */
+function jobRow(
+  id: string,
+  fairRank: number,
+  fields: Pick<NewJob, "accountId" | "kind" | "url" | "productId"> & Partial<NewJob>,
+): NewJob {
+  return {
+    userId: null,
+    apiKeyId: null,
+    requesterIp: null,
+    claimTokenHash: null,
+    context: null,
+    ...fields,
+    id,
+    fairRank,
+    progress: { jobId: id, status: "queued" },
+  };
 }
 
 function validUrl(input: unknown): URL {

@@ -163,7 +163,7 @@ export function createScoringRuntime(deps: {
   const anonymousCap = new AnonymousCap(
     redis ? { redis: redis.client, keyPrefix: `${config.redisPrefix}:rl:anon`, timeoutMs } : { timeoutMs },
   );
-  const products = new ProductsService(productRows, accounts);
+  const products = new ProductsService(productRows, accounts, resultRows, transactions);
   const results = new ScoreResultsService(resultRows, transactions);
   const idempotency = new IdempotentRequests(new IdempotencyKeyRepository(dataSource), logger);
   const scores = new ScoreService(

@@ -41,6 +41,29 @@ export function deliveryData(row: ClaimedDelivery, publicBaseUrl: string): Recor
         reason: data.reason,
         effectiveAt: row.occurred_at.toISOString(),
       };
+    case "score.changed":
+      return {
+        productId: data.productId,
+        url: data.url,
+        previousResultId: data.previousResultId,
+        resultId: data.resultId,
+        previousTotal: data.previousTotal,
+        total: data.total,
+        totalDelta: data.totalDelta,
+        previousStage: data.previousStage,
+        stage: data.stage,
+        frameworkVersion: data.frameworkVersion,
+        shareUrl: `${publicBaseUrl}/r/${String(data.resultId)}`,
+      };
+    case "monitor.skipped":
+      return {
+        productId: data.productId,
+        url: data.url,
+        dueAt: data.dueAt,
+        reason: data.reason,
+        creditsNeeded: data.creditsNeeded,
+        creditsAvailable: data.creditsAvailable,
+      };
     case "webhook.test":
       return { webhookId: row.webhook_id, message: "A test event sent from the API." };
     default:

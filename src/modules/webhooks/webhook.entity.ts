@@ -13,7 +13,12 @@ import { Account } from "../accounts/account.entity.js";
 import { DomainEventRecord } from "../../events/domain-event.entity.js";
 
 /** The event kinds a webhook may subscribe to (the contract's Events). */
-export const webhookEventKinds = ["score.completed", "subscription.changed"] as const;
+export const webhookEventKinds = [
+  "score.completed",
+  "subscription.changed",
+  "score.changed",
+  "monitor.skipped",
+] as const;
 export type WebhookEventKind = (typeof webhookEventKinds)[number];
 
 /**

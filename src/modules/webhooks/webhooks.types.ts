@@ -10,7 +10,9 @@ export class WebhookDeliveryType {
   @Field(() => ID, { description: "The event's id: the webhook-id header, the same on every attempt." })
   eventId: string;
 
-  @Field(() => String, { description: "score.completed, subscription.changed or webhook.test." })
+  @Field(() => String, {
+    description: "score.completed, subscription.changed, score.changed, monitor.skipped or webhook.test.",
+  })
   eventType: string;
 
   @Field(() => String, {
@@ -67,7 +69,9 @@ export class WebhookType {
   @Field(() => String, { description: "The HTTPS destination." })
   url: string;
 
-  @Field(() => [String], { description: "Subscribed event kinds: score.completed, subscription.changed." })
+  @Field(() => [String], {
+    description: "Subscribed event kinds: score.completed, subscription.changed, score.changed, monitor.skipped.",
+  })
   events: string[];
 
   @Field(() => Boolean, {
@@ -112,7 +116,8 @@ export class CreateWebhookInput {
 
   @Field(() => [String], {
     nullable: true,
-    description: "Event kinds: score.completed (default), subscription.changed.",
+    description:
+      "Event kinds: score.completed (default), subscription.changed, score.changed (a monitored product moved 5 points or changed stage), monitor.skipped (a scheduled re-score could not be paid).",
   })
   events?: string[] | null;
 }

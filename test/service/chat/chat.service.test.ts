@@ -12,6 +12,7 @@ import { ChatRepository } from "../../../src/modules/chat/chat.repository.js";
 import { ChatService } from "../../../src/modules/chat/chat.service.js";
 import { AccountRepository } from "../../../src/modules/accounts/account.repository.js";
 import { ProductRepository } from "../../../src/modules/products/product.repository.js";
+import { ScoreResultRepository } from "../../../src/modules/score/score-result.repository.js";
 import { ProductsService } from "../../../src/modules/products/products.service.js";
 import type { ScoreResultsService } from "../../../src/modules/score/score-results.service.js";
 import type { ResultCore } from "../../../src/modules/score/score-result.view.js";
@@ -55,7 +56,12 @@ beforeAll(async () => {
     ledger,
     allowAll,
     results,
-    new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource)),
+    new ProductsService(
+      new ProductRepository(dataSource),
+      new AccountRepository(dataSource),
+      new ScoreResultRepository(dataSource),
+      new Transactions(dataSource),
+    ),
     engine,
     silent,
   );

@@ -5,6 +5,8 @@ import { LifecycleService } from "../../../src/modules/lifecycle/lifecycle.servi
 import { LIFECYCLE_VERSION, lifecycleStages } from "../../../src/modules/lifecycle/stages.js";
 import { AccountRepository } from "../../../src/modules/accounts/account.repository.js";
 import { ProductRepository } from "../../../src/modules/products/product.repository.js";
+import { ScoreResultRepository } from "../../../src/modules/score/score-result.repository.js";
+import { Transactions } from "../../../src/db/transaction.js";
 import { ProductsService } from "../../../src/modules/products/products.service.js";
 import { openClonedDatabase, type ClonedDatabase } from "../../support/database.js";
 import { insertAccount } from "../../support/webhook-rows.js";
@@ -23,7 +25,12 @@ beforeAll(async () => {
   dataSource = database.dataSource;
   lifecycle = new LifecycleService(
     new AssessmentRepository(dataSource),
-    new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource)),
+    new ProductsService(
+      new ProductRepository(dataSource),
+      new AccountRepository(dataSource),
+      new ScoreResultRepository(dataSource),
+      new Transactions(dataSource),
+    ),
   );
 });
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Transactions } from "../../../src/db/transaction.js";
 import { AccountRepository } from "../../../src/modules/accounts/account.repository.js";
 import { ProductRepository } from "../../../src/modules/products/product.repository.js";
+import { ScoreResultRepository } from "../../../src/modules/score/score-result.repository.js";
 import { ProductsService } from "../../../src/modules/products/products.service.js";
 import { rejectionOf } from "../../support/app-error.js";
 import { openClonedDatabase, type ClonedDatabase } from "../../support/database.js";
@@ -16,7 +17,12 @@ let transactions: Transactions;
 beforeAll(async () => {
   database = await openClonedDatabase(8);
   dataSource = database.dataSource;
-  products = new ProductsService(new ProductRepository(dataSource), new AccountRepository(dataSource));
+  products = new ProductsService(
+    new ProductRepository(dataSource),
+    new AccountRepository(dataSource),
+    new ScoreResultRepository(dataSource),
+    new Transactions(dataSource),
+  );
   transactions = new Transactions(dataSource);
 });
 afterAll(async () => {
