@@ -449,6 +449,7 @@ class OperationDoc {
       if (status === "202" && doc.idempotent) {
         headers.Location = {
           description:
+            doc.location ??
             "Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again.",
           required: true,
           schema: { type: "string" },
@@ -488,6 +489,13 @@ class OperationDoc {
                   schema: this.shapeSchema(shape),
                   ...exampleOf(recorded?.responses[status]),
                 },
+                ...(row.csv && status === "200"
+                  ? {
+                      "text/csv": {
+                        schema: { type: "string", description: "Sent for `Accept: text/csv`: the same answer as CSV." },
+                      },
+                    }
+                  : {}),
               },
             }
           : {}),
@@ -549,6 +557,9 @@ class OperationDoc {
                   schema: this.requestSchema(doc.requestBody),
                   ...exampleOf(recorded?.request),
                 },
+                ...(doc.csvRequest
+                  ? { "text/csv": { schema: { type: "string", description: doc.csvRequest.description } } }
+                  : {}),
               },
             },
           }

@@ -34,6 +34,7 @@ import {
 import { shareRoute } from "./http/share-route.js";
 import { ProductsResolver } from "./modules/products/products.resolver.js";
 import { ScoreResolver } from "./modules/score/score.resolver.js";
+import { ScoreBatchResolver } from "./modules/score/batch/score-batch.resolver.js";
 import { ScoreJobRepository } from "./modules/score/score-job.repository.js";
 import { createScoringRuntime, type ScoringOverrides } from "./modules/score/scoring-runtime.js";
 import { AccountsService } from "./modules/accounts/accounts.service.js";
@@ -210,6 +211,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     const scoringStreams = scoring.streams;
     const streams: ContextStreams = {
       scoreProgress: (viewer, ip, jobId) => scoringStreams.scoreProgress(viewer, ip, jobId),
+      batchProgress: (viewer, batchId) => scoringStreams.batchProgress(viewer, batchId),
       chatReply: (viewer, input) => chatReplyStream(chat, viewer, input),
     };
     const container = new ResolverContainer()
@@ -222,6 +224,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
         ScoreResolver,
         new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs),
       )
+      .register(ScoreBatchResolver, new ScoreBatchResolver(scoring.batches))
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
       .register(WebhooksResolver, new WebhooksResolver(webhooks, scoring.idempotency))
       .register(

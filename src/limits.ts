@@ -28,3 +28,6 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /** A request body, in bytes. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Addresses in one batch (`POST /api/score/batch`, docs/api.md §13). */
+export const MAX_BATCH_URLS = 100;

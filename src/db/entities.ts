@@ -15,6 +15,7 @@ import { Webhook, WebhookDelivery } from "../modules/webhooks/webhook.entity.js"
 import { LifecycleAssessment } from "../modules/lifecycle/assessment.entity.js";
 import { ChatConversation, ChatMessage } from "../modules/chat/chat.entity.js";
 import { ScoreResultAnswer } from "../modules/score/result-answer.entity.js";
+import { ScoreBatch, ScoreBatchItem } from "../modules/score/batch/score-batch.entity.js";
 
 /** Every entity of the service, listed explicitly: no filesystem globs at runtime. */
 export const entities = [
@@ -39,4 +40,6 @@ export const entities = [
   ChatConversation,
   ChatMessage,
   ScoreResultAnswer,
+  ScoreBatch,
+  ScoreBatchItem,
 ];

@@ -10,6 +10,7 @@ import { BillingResolver } from "../modules/billing/checkout/billing.resolver.js
 import { UsageResolver } from "../modules/billing/usage.resolver.js";
 import { ProductsResolver } from "../modules/products/products.resolver.js";
 import { ScoreResolver } from "../modules/score/score.resolver.js";
+import { ScoreBatchResolver } from "../modules/score/batch/score-batch.resolver.js";
 import { HealthResolver } from "../modules/health/health.resolver.js";
 import { authChecker } from "./auth-checker.js";
 
@@ -21,6 +22,7 @@ export const resolvers = [
   MembersResolver,
   BillingResolver,
   ScoreResolver,
+  ScoreBatchResolver,
   ProductsResolver,
   WebhooksResolver,
   LifecycleResolver,

@@ -20,6 +20,7 @@ import { AccountApiVersion1765300000000 } from "./1765300000000-account-api-vers
 import { IdempotentCreations1765320000000 } from "./1765320000000-idempotent-creations.js";
 import { ApiKeyMode1765340000000 } from "./1765340000000-api-key-mode.js";
 import { ProductMonitorBadge1765400000000 } from "./1765400000000-product-monitor-badge.js";
+import { ScoreBatches1765420000000 } from "./1765420000000-score-batches.js";
 
 /** Applied in this order at start; never edit one that has shipped, add a new one. */
 export const migrations = [
@@ -45,4 +46,5 @@ export const migrations = [
   IdempotentCreations1765320000000,
   ApiKeyMode1765340000000,
   ProductMonitorBadge1765400000000,
+  ScoreBatches1765420000000,
 ];
