@@ -54,6 +54,9 @@ export function csvCell(value: string | number | null | undefined): string {
 }
 
 /** Rows as CSV text, CRLF line ends (RFC 4180). */
-export function csvText(header: readonly string[], rows: readonly (readonly (string | number | null | undefined)[])[]): string {
+export function csvText(
+  header: readonly string[],
+  rows: readonly (readonly (string | number | null | undefined)[])[],
+): string {
   return [header, ...rows].map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
 }

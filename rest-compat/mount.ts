@@ -94,7 +94,17 @@ export const restCompat: FastifyPluginAsync<RestCompatOptions> = async (api, opt
           // Before the operation: a refused request is neither charged nor counted.
           const unknownFields = unknownFieldsRefusal(bodySchema, request.body);
           if (unknownFields) return sendError(reply, unknownFields);
-          return serve(run, row, contextFor(request), request, reply, sendError, immutableAnswers, durable, toRestError);
+          return serve(
+            run,
+            row,
+            contextFor(request),
+            request,
+            reply,
+            sendError,
+            immutableAnswers,
+            durable,
+            toRestError,
+          );
         },
       });
     if (row.doc.csvRequest) {

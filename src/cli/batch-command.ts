@@ -78,7 +78,10 @@ export async function batchCommand(io: Io, positionals: readonly string[], flags
   if (urls.length === 0) throw new UsageError(`${positionals[0]} lists no address`);
   const out = typeof flags.out === "string" ? flags.out : undefined;
 
-  const submitted = await io.client.scoreBatch(urls, typeof flags.context === "string" ? { context: flags.context } : {});
+  const submitted = await io.client.scoreBatch(
+    urls,
+    typeof flags.context === "string" ? { context: flags.context } : {},
+  );
   for (const item of submitted.items) {
     if (item.status === "refused")
       io.stderr.write(`refused: ${item.url}: ${item.error?.code ?? "REFUSED"} ${item.error?.message ?? ""}\n`);

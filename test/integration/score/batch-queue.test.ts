@@ -57,7 +57,10 @@ interface BatchMessage {
 
 describe("a batch in the fair queue", () => {
   it("lets another account's single score run before the batch's last job, and streams the batch to its end", async () => {
-    const [busy, quiet] = [await keyedMember(service, "busy@queue.test"), await keyedMember(service, "quiet@queue.test")];
+    const [busy, quiet] = [
+      await keyedMember(service, "busy@queue.test"),
+      await keyedMember(service, "quiet@queue.test"),
+    ];
     const urls = Array.from({ length: 20 }, (_, i) => service.siteUrl(`gate${i}.test`));
     const response = await apiClient(service)("/api/score/batch", {
       method: "POST",

@@ -143,7 +143,9 @@ describe("POST /api/score/batch", () => {
   it("refuses the whole batch with 402 when the credits cannot cover every address, charging nothing", async () => {
     const member = await keyedMember(service, "poor@batch.test");
     await drainCredits(service, member, 150);
-    const before = await sql(`SELECT * FROM "credit_entries" WHERE "account_id" = $1 ORDER BY "id"`, [member.accountId]);
+    const before = await sql(`SELECT * FROM "credit_entries" WHERE "account_id" = $1 ORDER BY "id"`, [
+      member.accountId,
+    ]);
     const response = await apiClient(service)("/api/score/batch", {
       method: "POST",
       bearer: member.apiKey,
@@ -151,9 +153,9 @@ describe("POST /api/score/batch", () => {
     });
     expect(response.status).toBe(402);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe("CREDIT_EXHAUSTED");
-    expect(await sql(`SELECT * FROM "credit_entries" WHERE "account_id" = $1 ORDER BY "id"`, [member.accountId])).toEqual(
-      before,
-    );
+    expect(
+      await sql(`SELECT * FROM "credit_entries" WHERE "account_id" = $1 ORDER BY "id"`, [member.accountId]),
+    ).toEqual(before);
     expect(await sql(`SELECT 1 FROM "score_jobs" WHERE "account_id" = $1`, [member.accountId])).toEqual([]);
     expect(await sql(`SELECT 1 FROM "score_batches" WHERE "account_id" = $1`, [member.accountId])).toEqual([]);
   });
@@ -212,7 +214,22 @@ describe("POST /api/score/batch", () => {
     const member = await keyedMember(service, "graphql@batch.test");
     const graphql = graphqlClient(service);
     const started = await graphql(
-      `mutation ($input: ScoreBatchInput!) { scoreBatch(input: $input) { id status items { url status jobId } counts { total } } }`,
+      `
+        mutation ($input: ScoreBatchInput!) {
+          scoreBatch(input: $input) {
+            id
+            status
+            items {
+              url
+              status
+              jobId
+            }
+            counts {
+              total
+            }
+          }
+        }
+      `,
       { input: { urls: [service.siteUrl("growing.test"), "mailto:x@y.test"] } },
       { bearer: member.apiKey },
     );
@@ -221,7 +238,17 @@ describe("POST /api/score/batch", () => {
     expect(batch.items.map((item) => item.status)).toEqual(["queued", "refused"]);
     await waitForBatch(member.apiKey, batch.id);
     const read = await graphql(
-      `query ($id: ID!) { scoreBatch(id: $id) { status items { status resultId } } }`,
+      `
+        query ($id: ID!) {
+          scoreBatch(id: $id) {
+            status
+            items {
+              status
+              resultId
+            }
+          }
+        }
+      `,
       { id: batch.id },
       { bearer: member.apiKey },
     );

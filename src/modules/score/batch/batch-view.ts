@@ -42,20 +42,18 @@ export interface BatchView {
 
 /** A batch as read: its status and counts derived from its jobs, never stored apart from them. */
 export function batchView(stored: StoredBatch): BatchView {
-  const items = stored.items.map(
-    (item): BatchItemView => ({
-      position: item.position,
-      url: item.url,
-      normalizedUrl: item.normalizedUrl,
-      status: item.jobStatus ?? "refused",
-      jobId: item.jobId,
-      resultId: item.resultId,
-      duplicateOf: item.duplicateOf,
-      totalScore: item.totalScore,
-      stageName: item.stageName,
-      error: item.error ?? item.jobError,
-    }),
-  );
+  const items = stored.items.map((item): BatchItemView => ({
+    position: item.position,
+    url: item.url,
+    normalizedUrl: item.normalizedUrl,
+    status: item.jobStatus ?? "refused",
+    jobId: item.jobId,
+    resultId: item.resultId,
+    duplicateOf: item.duplicateOf,
+    totalScore: item.totalScore,
+    stageName: item.stageName,
+    error: item.error ?? item.jobError,
+  }));
   const count = (...statuses: BatchItemStatus[]) => items.filter((item) => statuses.includes(item.status)).length;
   const counts: BatchCounts = {
     total: items.length,
@@ -65,7 +63,14 @@ export function batchView(stored: StoredBatch): BatchView {
     completed: count("completed"),
     failed: count("failed"),
   };
-  return { id: stored.id, status: batchStatus(items), context: stored.context, createdAt: stored.createdAt, items, counts };
+  return {
+    id: stored.id,
+    status: batchStatus(items),
+    context: stored.context,
+    createdAt: stored.createdAt,
+    items,
+    counts,
+  };
 }
 
 function batchStatus(items: readonly BatchItemView[]): BatchStatus {

@@ -41,7 +41,8 @@ export class ScoreBatchResolver {
   @Authorized()
   @Query(() => ScoreBatchType, {
     name: "scoreBatch",
-    description: "A batch of the caller's account, with its items' status and results. REST: GET /api/score/batches/{id}.",
+    description:
+      "A batch of the caller's account, with its items' status and results. REST: GET /api/score/batches/{id}.",
   })
   async batch(
     @Arg("id", () => ID, { description: "The batch id." }) id: string,

@@ -228,8 +228,10 @@ export class ScoreBatchService {
 
 /** 1 to MAX_BATCH_URLS strings; each is judged on its own later (a bad one is refused alone). */
 function validUrls(input: unknown): string[] {
-  if (!Array.isArray(input)) throw new AppError("VALIDATION_FAILED", "urls: must be a list of addresses", { param: "urls" });
-  if (input.length === 0) throw new AppError("VALIDATION_FAILED", "urls: must list at least one address", { param: "urls" });
+  if (!Array.isArray(input))
+    throw new AppError("VALIDATION_FAILED", "urls: must be a list of addresses", { param: "urls" });
+  if (input.length === 0)
+    throw new AppError("VALIDATION_FAILED", "urls: must list at least one address", { param: "urls" });
   if (input.length > MAX_BATCH_URLS)
     throw new AppError("VALIDATION_FAILED", `urls: must list at most ${MAX_BATCH_URLS} addresses`, { param: "urls" });
   return input.map((url) => (typeof url === "string" ? url : String(url)));
