@@ -55,6 +55,8 @@ export const CLIENT_CALLS: Readonly<Record<string, ClientCall>> = {
     args: (values) => [literal(values.body.url), ...withContext(values, { mode: "product" })],
   },
   ScoreJob: { method: "job", args: (values) => [literal(values.params.id)] },
+  ScoreBatch: { method: "scoreBatch", args: (values) => [literal(values.body.urls ?? []), ...withContext(values)] },
+  Batch: { method: "batch", args: (values) => [literal(values.params.id)] },
   ScoreResult: { method: "result", args: (values) => [literal(values.params.id)] },
   ScoreHistory: {
     method: "history",
@@ -90,6 +92,8 @@ export const CLI_CALLS: Readonly<Record<string, CliCall>> = {
   QuickScore: { command: "score", args: (values) => [String(values.body.url), "--quick"] },
   ProductScore: { command: "score", args: (values) => [String(values.body.url), "--product"] },
   ScoreResult: { command: "result", args: (values) => [values.params.id ?? ""] },
+  // The list goes in a file, one address per line.
+  ScoreBatch: { command: "batch", args: () => ["urls.txt", "--out", "results.csv"] },
   ScoreHistory: {
     command: "history",
     args: (values) => (values.query.limit ? ["--limit", values.query.limit] : []),
