@@ -48,6 +48,7 @@ import {
 export const INPUT_MAX_LENGTHS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
   ScoreInput: { url: MAX_URL_LENGTH, context: MAX_CONTEXT_LENGTH },
   StartScoreInput: { url: MAX_URL_LENGTH, context: MAX_CONTEXT_LENGTH },
+  ScoreBatchInput: { context: MAX_CONTEXT_LENGTH },
   CreateWebhookInput: { url: MAX_URL_LENGTH },
   UpdateWebhookInput: { url: MAX_URL_LENGTH },
   SendChatMessageInput: { message: MAX_CHAT_MESSAGE_LENGTH },
