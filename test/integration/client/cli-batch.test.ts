@@ -83,6 +83,31 @@ describe("pms batch", { timeout: 120_000 }, () => {
     expect(rows[3]).toMatch(/^not an address,refused,,,,INVALID_URL,/);
   });
 
+  it("draws the batch's bar in place on a terminal (a pseudo-terminal through script)", async () => {
+    const list = join(folder, "tty.txt");
+    writeFileSync(list, `${service.siteUrl("growing.test")}\n${service.siteUrl("scaleup.test")}\n`);
+    const out = join(folder, "tty.csv");
+    const child = spawn("script", ["-qfec", `${process.execPath} ${bin} batch '${list}' --out '${out}'`, "/dev/null"], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: noHome,
+        TERM: "xterm",
+        COLUMNS: "120",
+        PMS_API_URL: service.url,
+        PMS_API_KEY: member.apiKey,
+      },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    const code = await exitOf(child);
+    expect(code).toBe(exitCodes.ok.code);
+    expect(output).toMatch(/\r\x1b\[2KBatch \[[█░]{24}\] 0 of 2 done/);
+    expect(output).toMatch(/\r\x1b\[2KBatch \[█{24}\] 2 of 2 done/);
+    expect(readFileSync(out, "utf8").split("\r\n")).toHaveLength(4);
+  });
+
   it("exits non-zero when the batch is refused as a whole, and a usage error for an empty file", async () => {
     const poor = await keyedMember(service, "poor@client.test");
     await drainCredits(service, poor, 50);
