@@ -104,12 +104,6 @@ describe("POST /api/score/batch", () => {
     expect(done.counts).toMatchObject({ total: 6, refused: 2, completed: 3, failed: 1, queued: 0, running: 0 });
     // The failed job was refunded by the runner: two scores stand.
     expect(await scoreSpend(member.accountId)).toBe(200);
-    // One API call for the batch (0.1 credit), however many addresses.
-    const [calls] = (await sql(
-      `SELECT COUNT(*)::int AS "n" FROM "credit_entries" WHERE "account_id" = $1 AND "action" = 'api_call' AND "reference" IS DISTINCT FROM 'filler'`,
-      [member.accountId],
-    )) as Array<{ n: number }>;
-    expect(calls!.n).toBeGreaterThanOrEqual(1);
   });
 
   it("takes a text/csv body and answers the batch as CSV, injection-safe", async () => {
@@ -185,6 +179,35 @@ describe("POST /api/score/batch", () => {
     const anonymous = await api("/api/score/batch", { method: "POST", body: { urls: ["https://a.test/"] } });
     expect(anonymous.status).toBe(401);
     expect(await scoreSpend(member.accountId)).toBe(0);
+  });
+
+  it("counts a batch as one request: one short-window slot and one API call, whatever its length", async () => {
+    const member = await keyedMember(service, "slots@batch.test");
+    const apiCalls = async () =>
+      (
+        (await sql(
+          `SELECT COUNT(*)::int AS "n" FROM "credit_entries" WHERE "account_id" = $1 AND "action" = 'api_call'`,
+          [member.accountId],
+        )) as Array<{ n: number }>
+      )[0]!.n;
+    const before = await apiCalls();
+    const send = (round: number) =>
+      apiClient(service)("/api/score/batch", {
+        method: "POST",
+        bearer: member.apiKey,
+        // Three addresses that do not resolve: three jobs each, failing fast (and refunded).
+        body: { urls: [1, 2, 3].map((i) => `http://nowhere.test/${round}/${i}`) },
+      });
+    for (let round = 0; round < 5; round += 1) expect((await send(round)).status).toBe(202);
+    expect(await apiCalls()).toBe(before + 5);
+    const refused = await send(5);
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("SCORING_RATE_LIMITED");
+    expect(await apiCalls()).toBe(before + 5);
+    const [jobs] = (await sql(`SELECT COUNT(*)::int AS "n" FROM "score_jobs" WHERE "account_id" = $1`, [
+      member.accountId,
+    ])) as Array<{ n: number }>;
+    expect(jobs!.n).toBe(15);
   });
 
   it("replays an Idempotency-Key, and hides another account's batch (404)", async () => {
