@@ -73,6 +73,24 @@ export class ScoreJobRepository {
     return tx.findOneByOrFail(ScoreJob, { id: job.id });
   }
 
+  /** Inserts queued jobs in one statement (a batch's), unclaimed. */
+  async insertQueuedMany(tx: Transaction, jobs: readonly NewJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await tx.insert(
+      ScoreJob,
+      jobs.map((job) => ({
+        ...job,
+        status: "queued" as const,
+        attempts: 0,
+        lockedUntil: null,
+        leaseToken: null,
+        resultId: null,
+        errorCode: null,
+        errorMessage: null,
+      })),
+    );
+  }
+
   /** Jobs that are not finished and not held by a live worker (never started, or their worker died), oldest first. */
   async runnableIds(now: Date, limit: number): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.dataSource.query(

@@ -171,11 +171,12 @@ export class ScoreBatchService {
     await caller.chargeApiCall(tx);
     const { viewer } = caller;
     const backlog = await this.jobs.countBacklog(tx, { accountId });
-    let rank = backlog;
-    for (const [position, jobId] of jobOf) {
-      await this.jobs.insertQueued(tx, {
+    // One statement for all of them; their places in the backlog follow each other.
+    await this.jobs.insertQueuedMany(
+      tx,
+      [...jobOf].map(([position, jobId], index) => ({
         id: jobId,
-        fairRank: rank++,
+        fairRank: backlog + index,
         accountId,
         userId: viewer.kind === "member" && viewer.via === "session" ? viewer.userId : null,
         apiKeyId: viewer.kind === "member" && viewer.via === "api_key" ? viewer.apiKeyId : null,
@@ -186,8 +187,8 @@ export class ScoreBatchService {
         context,
         productId: null,
         progress: { jobId, status: "queued" },
-      });
-    }
+      })),
+    );
     await this.batches.insert(
       tx,
       { id: batchId, accountId, context },
