@@ -134,6 +134,42 @@ describe("POST /api/score/batch", () => {
     expect(lines[2]!.startsWith(`"'=HYPERLINK(""x"")",refused,,,,INVALID_URL,`)).toBe(true);
   });
 
+  it("reads text/csv on this route only: another route answers it 415, an open quote is 400", async () => {
+    const member = await keyedMember(service, "media@batch.test");
+    const post = (path: string, body: string) =>
+      fetch(`${service.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "text/csv", authorization: `Bearer ${member.apiKey}` },
+        body,
+      });
+    const elsewhere = await post("/api/score", service.siteUrl("seed.test"));
+    expect(elsewhere.status).toBe(415);
+    expect(((await elsewhere.json()) as { error: { code: string } }).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+    const open = await post("/api/score/batch", `"${service.siteUrl("seed.test")}\n`);
+    expect(open.status).toBe(400);
+    expect(((await open.json()) as { error: { message: string } }).error.message).toMatch(/line 1/);
+    expect(await scoreSpend(member.accountId)).toBe(0);
+  });
+
+  it("answers two concurrent sends of one Idempotency-Key with one batch, charged once", async () => {
+    const member = await keyedMember(service, "twice@batch.test");
+    const send = () =>
+      apiClient(service)("/api/score/batch", {
+        method: "POST",
+        bearer: member.apiKey,
+        headers: { "idempotency-key": "same-list" },
+        body: { urls: ["http://nowhere.test/once"] },
+      });
+    const answers = await Promise.all([send(), send()]);
+    expect(answers.map((answer) => answer.status)).toEqual([202, 202]);
+    const [a, b] = (await Promise.all(answers.map((answer) => answer.json()))) as Batch[];
+    expect(a!.id).toBe(b!.id);
+    const [batches] = (await sql(`SELECT COUNT(*)::int AS "n" FROM "score_batches" WHERE "account_id" = $1`, [
+      member.accountId,
+    ])) as Array<{ n: number }>;
+    expect(batches!.n).toBe(1);
+  });
+
   it("refuses the whole batch with 402 when the credits cannot cover every address, charging nothing", async () => {
     const member = await keyedMember(service, "poor@batch.test");
     await drainCredits(service, member, 150);
