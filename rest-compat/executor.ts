@@ -17,7 +17,7 @@ export type Executor = (variables: Record<string, unknown>, context: GraphQLCont
  * graphql-js's per-request walk of the document). A document graphql-jit cannot
  * compile runs on graphql-js `execute`.
  */
-export function executorFor(schema: GraphQLSchema, row: AnyRestRoute): Executor {
+export function executorFor(schema: GraphQLSchema, row: Pick<AnyRestRoute, "operation">): Executor {
   const compiled = compileQuery(schema, row.operation);
   if (isCompiledQuery(compiled)) {
     return async (variables, context) =>

@@ -5,12 +5,13 @@ import { AppError, toAppError } from "../src/errors.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
 import { validationRules } from "../src/graphql/limits.js";
 import { ifNoneMatchNames } from "../src/net/if-none-match.js";
+import { strongEtag } from "../src/net/strong-etag.js";
 import { refuseControlCharactersInRequest } from "../src/text/control-characters.js";
 import { answerShape, executorFor, type Executor } from "./executor.js";
 import { restFieldMessage } from "./field-messages.js";
 import { unknownFieldsRefusal } from "./body-fields.js";
 import { buildOpenApiDocument, requestBodySchemaOf } from "./openapi.js";
-import type { AnswerStore, AnyRestRoute, HttpMethod, RestInput } from "./route.js";
+import type { AnswerStore, AnyRestRoute, HttpMethod, RestInput, RestMedia } from "./route.js";
 
 const allMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
@@ -240,6 +241,7 @@ async function serve(
   const status = row.status?.(data) ?? 200;
   if (row.headers) reply.headers(row.headers(data));
   if (status === 204) return reply.code(204).send();
+  if (row.media) return sendMedia(request, reply, row.media, String(row.body(data)), status);
   if (answerFinal && (row.immutable?.cacheable?.(data) ?? true))
     return answerFinal(JSON.stringify(row.body(data)), status);
   if (row.csv) {
@@ -253,4 +255,16 @@ async function serve(
 /** Whether the request asks for CSV (`Accept: text/csv`, alone or among others). */
 function acceptsCsv(accept: string | undefined): boolean {
   return accept !== undefined && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(accept);
+}
+
+/** A non-JSON answer (`RestRoute.media`): tagged by a hash of its bytes, 304 when the caller holds them. */
+function sendMedia(request: FastifyRequest, reply: FastifyReply, media: RestMedia, text: string, status: number) {
+  const bytes = Buffer.from(text, "utf8");
+  const etag = strongEtag(bytes);
+  reply
+    .headers(media.headers ?? {})
+    .header("etag", etag)
+    .header("cache-control", media.cacheControl);
+  if (ifNoneMatchNames(request.headers["if-none-match"], etag)) return reply.code(304).send();
+  return reply.code(status).header("content-type", media.type).send(bytes);
 }

@@ -422,7 +422,7 @@ class OperationDoc {
       });
     }
     parameters.push(API_VERSION_PARAMETER);
-    if (row.immutable) {
+    if (row.immutable || row.media) {
       parameters.push({
         name: "If-None-Match",
         in: "header",
@@ -473,6 +473,18 @@ class OperationDoc {
           schema: { type: "string" },
         };
       }
+      if (row.media) {
+        headers.ETag = {
+          description: "A strong tag of these bytes; send it as If-None-Match.",
+          required: true,
+          schema: { type: "string" },
+        };
+        headers["Cache-Control"] = {
+          description: `\`${row.media.cacheControl}\``,
+          required: true,
+          schema: { type: "string" },
+        };
+      }
       responses[status] = {
         description:
           status === "202"
@@ -483,26 +495,35 @@ class OperationDoc {
                 ? "Failing: the same body, with the failing part named."
                 : "Success.",
         headers,
-        ...(shape
+        ...(shape && row.media
           ? {
               content: {
-                "application/json": {
-                  schema: this.shapeSchema(shape),
-                  ...exampleOf(recorded?.responses[status]),
-                },
-                ...(row.csv && status === "200"
-                  ? {
-                      "text/csv": {
-                        schema: { type: "string", description: "Sent for `Accept: text/csv`: the same answer as CSV." },
-                      },
-                    }
-                  : {}),
+                [row.media.type]: { schema: { type: "string", description: `The ${row.media.type} document.` } },
               },
             }
-          : {}),
+          : shape
+            ? {
+                content: {
+                  "application/json": {
+                    schema: this.shapeSchema(shape),
+                    ...exampleOf(recorded?.responses[status]),
+                  },
+                  ...(row.csv && status === "200"
+                    ? {
+                        "text/csv": {
+                          schema: {
+                            type: "string",
+                            description: "Sent for `Accept: text/csv`: the same answer as CSV.",
+                          },
+                        },
+                      }
+                    : {}),
+                },
+              }
+            : {}),
       };
     }
-    if (row.immutable)
+    if (row.immutable || row.media)
       responses["304"] = {
         description: "Not modified: the ETag sent is still the answer.",
         headers: { ...EVERY_ANSWER_HEADERS, ETag: { schema: { type: "string" } } },

@@ -27,8 +27,15 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
   readonly status?: (data: TData) => number;
   /** Headers of a successful answer taken from the operation's data (e.g. where to follow a job). */
   readonly headers?: (data: TData) => Record<string, string>;
-  /** The JSON body of a successful answer, taken from the operation's data. */
+  /** The JSON body of a successful answer, taken from the operation's data (with `media`: its text). */
   readonly body: (data: TData) => unknown;
+  /**
+   * A successful answer that is not JSON (an SVG badge): `body(data)` is its text,
+   * sent as `type` with a strong ETag of its bytes and this Cache-Control. The
+   * operation always runs, so If-None-Match answers 304 only where the same request
+   * would have answered 200 with that ETag.
+   */
+  readonly media?: RestMedia;
   /** What the OpenAPI document says of this row (see rest-compat/openapi.ts). */
   readonly doc: RouteDoc;
   /** The answer as CSV, sent instead of the JSON body when the request's Accept names `text/csv`. */
@@ -50,6 +57,13 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
      */
     readonly store?: string;
   };
+}
+
+/** A non-JSON answer of a route: its media type, caching and own headers (e.g. a CSP for SVG). */
+export interface RestMedia {
+  readonly type: string;
+  readonly cacheControl: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**

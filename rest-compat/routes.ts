@@ -17,6 +17,7 @@ import {
   ScoreHistoryDocument,
   LinkScoreDocument,
   ProductDocument,
+  ProductBadgeDocument,
   CreateWebhookDocument,
   ListWebhooksDocument,
   WebhookDocument,
@@ -43,6 +44,9 @@ import { pollAfterSeconds } from "../src/modules/score/poll-after.js";
 import { objectBody, route, type AnyRestRoute, type HttpMethod, type RestInput, type RouteDoc } from "./route.js";
 import { merge, object, recordOf, select } from "./shape.js";
 import { csvText, urlsFromCsv } from "./csv.js";
+
+/** An SVG may hold scripts when opened as a page: this one may hold only inline style, and nothing else loads. */
+export const BADGE_HEADERS = { "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" } as const;
 
 /**
  * The REST compatibility table: every documented `/api` path, each mapped onto a
@@ -391,6 +395,23 @@ export const restRoutes: readonly AnyRestRoute[] = [
       const { resultPage, ...product } = data.product;
       return { ...product, results: resultPage.results, nextCursor: resultPage.nextCursor };
     },
+  }),
+  route({
+    method: "GET",
+    path: "/api/products/:id/badge.svg",
+    operation: ProductBadgeDocument,
+    doc: {
+      auth: "public",
+      summary: "A product's badge (SVG), when its owner made it public",
+      tag: "Products",
+      responses: { 200: select("productBadge.svg") },
+      errors: ["NOT_FOUND"],
+    },
+    variables: ({ params }) => ({ id: params.id ?? "" }),
+    body: (data) => data.productBadge.svg,
+    // Embedded by READMEs and fetched through CDNs: it changes when the product is
+    // re-scored, so caches keep it briefly and then revalidate by its ETag.
+    media: { type: "image/svg+xml", cacheControl: "public, max-age=300", headers: BADGE_HEADERS },
   }),
   route({
     method: "POST",

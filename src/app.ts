@@ -32,7 +32,12 @@ import {
   StripeWebhooks,
 } from "./modules/billing/checkout/stripe-provider.js";
 import { shareRoute } from "./http/share-route.js";
+import { resultBadgeRoute } from "./http/badge-route.js";
 import { ProductsResolver } from "./modules/products/products.resolver.js";
+import { ProductBadgeRepository } from "./modules/products/product-badge.repository.js";
+import { ProductBadgeResolver } from "./modules/products/product-badge.resolver.js";
+import { ProductBadgeService } from "./modules/products/product-badge.service.js";
+import { ScoreBadgeResolver } from "./modules/score/score-badge.resolver.js";
 import { ScoreResolver } from "./modules/score/score.resolver.js";
 import { ScoreBatchResolver } from "./modules/score/batch/score-batch.resolver.js";
 import { ScoreJobRepository } from "./modules/score/score-job.repository.js";
@@ -226,6 +231,13 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       )
       .register(ScoreBatchResolver, new ScoreBatchResolver(scoring.batches))
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
+      .register(ScoreBadgeResolver, new ScoreBadgeResolver(config.publicBaseUrl))
+      .register(
+        ProductBadgeResolver,
+        new ProductBadgeResolver(
+          new ProductBadgeService(new ProductBadgeRepository(database.dataSource), config.publicBaseUrl),
+        ),
+      )
       .register(WebhooksResolver, new WebhooksResolver(webhooks, scoring.idempotency))
       .register(
         LifecycleResolver,
@@ -254,6 +266,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       answerStores: { scoreResults: answerStore },
       extraRoutes: [
         shareRoute(scoring.results, config.publicBaseUrl),
+        resultBadgeRoute(schema),
         ...(local ? [devRoutes(local, sessions, accounts, billing)] : []),
         ...(billingSetup.webhooks ? [stripeWebhookRoute(billingSetup.webhooks, billing)] : []),
       ],

@@ -76,6 +76,7 @@ export const CLIENT_CALLS: Readonly<Record<string, ClientCall>> = {
   },
   Webhook: { method: "webhooks.get", args: (values) => [literal(values.params.id)] },
   DeleteWebhook: { method: "webhooks.delete", args: (values) => [literal(values.params.id)] },
+  ProductBadge: { method: "productBadge", args: (values) => [literal(values.params.id)] },
 };
 
 /** By operation: the `pms` command that runs the route. */
@@ -107,6 +108,7 @@ export const CLI_CALLS: Readonly<Record<string, CliCall>> = {
     ],
   },
   DeleteWebhook: { command: "webhooks delete", args: (values) => [values.params.id ?? ""] },
+  ProductBadge: { command: "badge", args: (values) => ["--product", values.params.id ?? "", "--format", "svg"] },
 };
 
 /** A word for a POSIX shell: single-quoted unless it is plain. */

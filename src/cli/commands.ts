@@ -223,3 +223,30 @@ export async function webhooksCommand(io: Io, positionals: readonly string[], fl
       throw new UsageError("expected pms webhooks list | create <url> [--events a,b] | delete <id>");
   }
 }
+
+const badgeFormats = ["markdown", "html", "url", "svg"] as const;
+
+/**
+ * A badge to paste into a README: a result's (`pms badge <id>`), or a product's
+ * public one (`--product <id>`), as Markdown by default; --format picks HTML, the
+ * image's address or the SVG itself, --json all four.
+ */
+export async function badgeCommand(io: Io, positionals: readonly string[], flags: Flags): Promise<void> {
+  const format = typeof flags.format === "string" ? flags.format : "markdown";
+  if (!(badgeFormats as readonly string[]).includes(format))
+    throw new UsageError(`--format: one of ${badgeFormats.join(", ")}`);
+  const product = flags.product;
+  if (product !== undefined && (typeof product !== "string" || product === ""))
+    throw new UsageError("--product: a product id");
+  if (typeof product === "string" && positionals.length > 0)
+    throw new UsageError("pms badge takes a result id or --product <id>, not both");
+  const badge =
+    typeof product === "string"
+      ? await io.client.productBadge(product)
+      : await io.client.badge(one(positionals, "one result id: pms badge <result id> (or --product <id>)"));
+  if (flags.json) {
+    io.stdout.write(json(badge));
+    return;
+  }
+  io.stdout.write(`${badge[format as (typeof badgeFormats)[number]]}\n`);
+}

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { PmsApiError, PmsClient, PmsError, pillarIds, pillarNames, type RetryNotice } from "../client/index.js";
 import {
+  badgeCommand,
   healthCommand,
   historyCommand,
   loginCommand,
@@ -54,6 +55,7 @@ const commands: Record<
   usage: { options: json, run: usageCommand },
   webhooks: { options: { ...json, events: { type: "string" } }, run: webhooksCommand },
   health: { options: json, run: healthCommand },
+  badge: { options: { ...json, format: { type: "string" }, product: { type: "string" } }, run: badgeCommand },
 };
 
 export function helpText(): string {
@@ -77,6 +79,11 @@ Usage:
       progress bar, then writes the CSV (url,status,result_id,total_score,stage,error_code,
       error_message) to --out, else stdout. Refused addresses are listed on stderr and cost
       nothing; a batch refused as a whole (plan, credits) exits non-zero.
+  pms badge <result id> [--format markdown|html|url|svg] [--json]
+  pms badge --product <product id> [--format …] [--json]
+                                    A score badge to embed: Markdown (default), HTML, the image's
+                                    address or the SVG. A product's badge is its latest result's,
+                                    shown only while its owner has made it public
   pms history [--limit N] [--cursor C] [--json]
   pms usage [--json]                Credits and quotas of this billing cycle
   pms webhooks list [--json]

@@ -1,7 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { print } from "graphql";
+import { print, type DocumentNode, type OperationDefinitionNode } from "graphql";
 import type { paths } from "./generated/openapi.js";
 import {
+  ProductBadgeSnippetsDocument,
+  ResultBadgeSnippetsDocument,
+  type ProductBadgeSnippetsQuery,
+  type ResultBadgeSnippetsQuery,
   StartScoreDocument,
   type StartScoreMutation,
   type StartScoreMutationVariables,
@@ -62,6 +66,13 @@ export type StartedScore = StartScoreMutation["startScore"];
 /** A batch, as `POST /api/score/batch` (202) and `GET /api/score/batches/{id}` answer it. */
 export type ScoreBatch = Ok<"/api/score/batches/{id}", "get">;
 export type ScoreBatchRequest = RequestBody<"/api/score/batch", "post">;
+/** A score badge: the SVG image's address, Markdown and HTML that embed it, and the SVG itself. */
+export interface Badge {
+  readonly url: string;
+  readonly markdown: string;
+  readonly html: string;
+  readonly svg: string;
+}
 /**
  * What `score()` answers, told apart by `status`: `completed` holds the result;
  * `accepted` means the service's wait ran out and the job goes on (it is charged:
@@ -259,6 +270,24 @@ export class PmsClient {
     return (await this.get(`/api/score/${encodeURIComponent(id)}`)).body as ScoreResult;
   }
 
+  /**
+   * A result's badge (`GET /r/{id}/badge.svg`; public, like the result): the image's
+   * address and the Markdown and HTML that embed it, linking to the share page.
+   * GraphQL `scoreResult.badge`, since the image route answers the SVG alone.
+   */
+  async badge(resultId: string): Promise<Badge> {
+    return (await this.query<ResultBadgeSnippetsQuery>(ResultBadgeSnippetsDocument, { id: resultId })).scoreResult
+      .badge;
+  }
+
+  /**
+   * A product's public badge (`GET /api/products/{id}/badge.svg`): its latest
+   * result's, for anyone, while its owner has publicBadge on; NOT_FOUND otherwise.
+   */
+  async productBadge(productId: string): Promise<Badge> {
+    return (await this.query<ProductBadgeSnippetsQuery>(ProductBadgeSnippetsDocument, { id: productId })).productBadge;
+  }
+
   /** `GET /api/scores`: the account's results, newest first. */
   async history(options: { limit?: number; cursor?: string } = {}): Promise<ScoreHistory> {
     return (await this.get("/api/scores", { limit: options.limit, cursor: options.cursor })).body as ScoreHistory;
@@ -307,6 +336,25 @@ export class PmsClient {
   /** Closes the progress socket, if one is open. */
   async close(): Promise<void> {
     await this.progress.close();
+  }
+
+  /** A read over GraphQL (POST /graphql), with the same retry policy and errors as REST. */
+  private async query<TData>(document: DocumentNode, variables: Record<string, unknown>): Promise<TData> {
+    const operationName = (document.definitions[0] as OperationDefinitionNode).name?.value;
+    const answer = await this.transport.send({
+      method: "POST",
+      path: "/graphql",
+      body: { query: print(document), variables, operationName },
+      refusal: graphQLRefusal,
+    });
+    const data = (answer.body as { data?: TData | null }).data;
+    if (!data)
+      throw new PmsProtocolError(
+        `${operationName} answered no data`,
+        answer.status,
+        answer.headers.get("x-request-id") ?? undefined,
+      );
+    return data;
   }
 
   private get(path: string, query?: Record<string, string | number | undefined>): Promise<Answer> {

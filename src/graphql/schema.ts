@@ -9,8 +9,10 @@ import { MembersResolver } from "../modules/accounts/members.resolver.js";
 import { BillingResolver } from "../modules/billing/checkout/billing.resolver.js";
 import { UsageResolver } from "../modules/billing/usage.resolver.js";
 import { ProductsResolver } from "../modules/products/products.resolver.js";
+import { ProductBadgeResolver } from "../modules/products/product-badge.resolver.js";
 import { ScoreResolver } from "../modules/score/score.resolver.js";
 import { ScoreBatchResolver } from "../modules/score/batch/score-batch.resolver.js";
+import { ScoreBadgeResolver } from "../modules/score/score-badge.resolver.js";
 import { HealthResolver } from "../modules/health/health.resolver.js";
 import { authChecker } from "./auth-checker.js";
 
@@ -24,6 +26,8 @@ export const resolvers = [
   ScoreResolver,
   ScoreBatchResolver,
   ProductsResolver,
+  ScoreBadgeResolver,
+  ProductBadgeResolver,
   WebhooksResolver,
   LifecycleResolver,
   ChatResolver,

@@ -16,6 +16,8 @@ import {
   scoreGauge,
 } from "./share-chart.js";
 import { BASE_CSS, styleOnlyCsp } from "./page-style.js";
+import type { Badge } from "../modules/score/badge.js";
+import { badgeSection } from "./share-sections/badge.js";
 
 /**
  * The public share page `/r/{id}`: one self-contained HTML document for people.
@@ -203,7 +205,14 @@ function heldNotice(result: ScoreResultView): string {
   );
 }
 
-export function renderSharePage(result: ScoreResultView, options: { publicBaseUrl: string }): string {
+export function renderSharePage(
+  result: ScoreResultView,
+  options: {
+    publicBaseUrl: string;
+    /** The result's badge and its snippets (share-sections/badge.ts). */
+    badge?: Badge;
+  },
+): string {
   const dims = inFrameworkOrder(result.dimensions);
   const company = result.companyName.trim() || shortUrl(result.url).text;
   const total = num(result.totalScore);
@@ -298,6 +307,7 @@ ${keptUntil}</div>
 <div class="two">${highlights("Strengths", "strengths", result.strengths, dims, `None yet: no dimension scores ${STRENGTH_MIN_SCORE} or more with high or medium confidence.`)}${highlights("Gaps", "gaps", result.gaps, dims)}</div>
 ${notes}${anti}
 ${pillars}
+${options.badge ? badgeSection(options.badge, result.id) : ""}
 </main>
 <footer class="wrap">
 <p>Framework: <strong>${esc(result.framework)}</strong> v${esc(result.frameworkVersion)} · Mode: ${esc(result.mode)} · ${esc(num(pages))} pages analysed</p>
@@ -308,5 +318,6 @@ ${pillars}
 `;
 }
 
-/** The CSP for a page renderSharePage made: its <style> element by hash, nothing else. */
-export const sharePageCsp = styleOnlyCsp;
+/** The CSP for a page renderSharePage made: its <style> elements by hash, and images of its own origin (the badge). */
+export const sharePageCsp = (html: string): string =>
+  styleOnlyCsp(html).replace("img-src data:", "img-src 'self' data:");

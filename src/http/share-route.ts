@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../errors.js";
 import type { ScoreResultsService } from "../modules/score/score-results.service.js";
+import { badgeOf, resultBadgeUrls } from "../modules/score/badge.js";
 import { ifNoneMatchNames } from "../net/if-none-match.js";
 import { sendNotFoundPage } from "./not-found-page.js";
 import { renderSharePage, sharePageCsp } from "./share-page.js";
@@ -25,7 +26,8 @@ export function shareRoute(results: ScoreResultsService, publicBaseUrl: string) 
         if (final && ifNoneMatchNames(request.headers["if-none-match"], etag)) {
           return reply.code(304).header("etag", etag).header("cache-control", "public, max-age=300").send();
         }
-        html = renderSharePage(result, { publicBaseUrl });
+        const badgeUrls = resultBadgeUrls(publicBaseUrl, result.id);
+        html = renderSharePage(result, { publicBaseUrl, badge: badgeOf(result, badgeUrls.image, badgeUrls.page) });
       } catch (error) {
         if (error instanceof AppError && error.code === "NOT_FOUND") {
           return sendNotFoundPage(reply, {

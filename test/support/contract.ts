@@ -83,6 +83,12 @@ export function checkAnswer(
     return undefined;
   }
   const contentType = String(headers["content-type"] ?? "");
+  // A route whose answer is not JSON (an SVG badge) is documented as a string of its media type.
+  const media = Object.keys(response.content).find((type) => type !== "application/json");
+  if (media && !("application/json" in response.content)) {
+    if (!contentType.startsWith(media)) return `${where}: content-type ${contentType}, documented ${media}`;
+    return body ? undefined : `${where}: documented with a ${media} body, but answered none`;
+  }
   // A route that documents a CSV answer (Accept: text/csv) answers text: its header row is checked by its tests.
   if (contentType.startsWith("text/csv") && response.content["text/csv"]) return undefined;
   if (!contentType.startsWith("application/json"))

@@ -84,7 +84,7 @@ describe("share page", () => {
     const hash = createHash("sha256").update(style, "utf8").digest("base64");
     const csp = sharePageCsp(html);
     expect(csp).toBe(
-      `default-src 'none'; style-src 'sha256-${hash}'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      `default-src 'none'; style-src 'sha256-${hash}'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     );
     expect(csp).not.toContain("unsafe");
     expect(html).not.toMatch(/\sstyle="/);

@@ -293,6 +293,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/products/{id}/badge.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product's badge (SVG), when its owner made it public
+         * @description A product's public badge: its latest result's, or "not scored yet", for anyone, while its owner has publicBadge on; otherwise NOT_FOUND for everyone, the owner included (as for an unknown id). REST: GET /api/products/{id}/badge.svg.
+         *
+         *     GraphQL: the `ProductBadge` operation (query `productBadge`).
+         */
+        get: operations["ProductBadge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/score": {
         parameters: {
             query?: never;
@@ -6050,6 +6072,322 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL` (retryable) */
+            500: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (retryable) */
+            503: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    ProductBadge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of an answer you hold: 304 when it is still the answer. */
+                "If-None-Match"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
+            path: {
+                /** @description The product id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=300` */
+                    "Cache-Control": string;
+                    /** @description A strong tag of these bytes; send it as If-None-Match. */
+                    ETag: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not modified: the ETag sent is still the answer. */
+            304: {
+                headers: {
+                    ETag?: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `VALIDATION_FAILED` */
+            400: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `AUTH_REQUIRED` */
+            401: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `CREDIT_EXHAUSTED` */
+            402: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `QUOTA_EXCEEDED` */
+            429: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */

@@ -52,7 +52,8 @@ describe("the client's batch", { timeout: 120_000 }, () => {
       const batch = await client.scoreBatch([service.siteUrl("maker.test"), "ftp://files.test/"], {
         context: "A maker tool.",
       });
-      expect(batch.items.map((item) => item.status)).toEqual(["queued", "refused"]);
+      // Queued, unless a worker already took it.
+      expect(batch.items.map((item) => item.status === "refused")).toEqual([false, true]);
       const steps: BatchStep[] = [];
       for await (const step of client.followBatch(batch.id)) steps.push(step);
       expect(steps.at(-1)!.status).toBe("completed");

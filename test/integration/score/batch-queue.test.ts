@@ -125,7 +125,7 @@ describe("a batch in the fair queue", () => {
 
     expect(await ended).toBe("complete");
     await ws.dispose();
-    expect(messages[0]!.status).toBe("queued");
+    expect(["queued", "running"]).toContain(messages[0]!.status);
     expect(messages.at(-1)).toEqual({ status: "completed", counts: { completed: 20, total: 20 } });
     // One message per change of an item, never the same batch twice in a row.
     const completedCounts = messages.map((message) => message.counts.completed);
