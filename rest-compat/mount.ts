@@ -87,16 +87,37 @@ export const restCompat: FastifyPluginAsync<RestCompatOptions> = async (api, opt
     const durable = store ? { store, shape: answerShape(row) } : undefined;
     const url = relative(row.path);
     const bodySchema = requestBodySchemaOf(document, row);
-    api.route({
-      method: row.method,
-      url,
-      handler: (request, reply) => {
-        // Before the operation: a refused request is neither charged nor counted.
-        const unknownFields = unknownFieldsRefusal(bodySchema, request.body);
-        if (unknownFields) return sendError(reply, unknownFields);
-        return serve(run, row, contextFor(request), request, reply, sendError, immutableAnswers, durable, toRestError);
-      },
-    });
+    const register = (scope: FastifyInstance) =>
+      scope.route({
+        method: row.method,
+        url,
+        handler: (request, reply) => {
+          // Before the operation: a refused request is neither charged nor counted.
+          const unknownFields = unknownFieldsRefusal(bodySchema, request.body);
+          if (unknownFields) return sendError(reply, unknownFields);
+          return serve(
+            run,
+            row,
+            contextFor(request),
+            request,
+            reply,
+            sendError,
+            immutableAnswers,
+            durable,
+            toRestError,
+          );
+        },
+      });
+    if (row.doc.csvRequest) {
+      // Only this route reads a text/csv body (its own scope's parser); every other route stays JSON-only.
+      // text/csv is not a "simple" type: a cross-site page cannot send it without a CORS preflight.
+      await api.register(async (scope) => {
+        scope.addContentTypeParser("text/csv", { parseAs: "string" }, (_request, body, done) => done(null, body));
+        register(scope);
+      });
+    } else {
+      register(api);
+    }
   }
   serveOpenApiDocument(api, document, relative(OPENAPI_PATH));
 
@@ -223,7 +244,17 @@ async function serve(
   if (row.media) return sendMedia(request, reply, row.media, String(row.body(data)), status);
   if (answerFinal && (row.immutable?.cacheable?.(data) ?? true))
     return answerFinal(JSON.stringify(row.body(data)), status);
+  if (row.csv) {
+    reply.header("vary", "Accept");
+    if (acceptsCsv(request.headers.accept))
+      return reply.code(status).header("content-type", "text/csv; charset=utf-8").send(row.csv(data));
+  }
   return reply.code(status).send(row.body(data));
+}
+
+/** Whether the request asks for CSV (`Accept: text/csv`, alone or among others). */
+function acceptsCsv(accept: string | undefined): boolean {
+  return accept !== undefined && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(accept);
 }
 
 /** A non-JSON answer (`RestRoute.media`): tagged by a hash of its bytes, 304 when the caller holds them. */

@@ -48,6 +48,7 @@ import {
 export const INPUT_MAX_LENGTHS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
   ScoreInput: { url: MAX_URL_LENGTH, context: MAX_CONTEXT_LENGTH },
   StartScoreInput: { url: MAX_URL_LENGTH, context: MAX_CONTEXT_LENGTH },
+  ScoreBatchInput: { context: MAX_CONTEXT_LENGTH },
   CreateWebhookInput: { url: MAX_URL_LENGTH },
   UpdateWebhookInput: { url: MAX_URL_LENGTH },
   SendChatMessageInput: { message: MAX_CHAT_MESSAGE_LENGTH },
@@ -449,6 +450,7 @@ class OperationDoc {
       if (status === "202" && doc.idempotent) {
         headers.Location = {
           description:
+            doc.location ??
             "Where to follow the job: `GET /api/score/jobs/{id}`. It is charged: follow it, do not score again.",
           required: true,
           schema: { type: "string" },
@@ -506,6 +508,16 @@ class OperationDoc {
                     schema: this.shapeSchema(shape),
                     ...exampleOf(recorded?.responses[status]),
                   },
+                  ...(row.csv && status === "200"
+                    ? {
+                        "text/csv": {
+                          schema: {
+                            type: "string",
+                            description: "Sent for `Accept: text/csv`: the same answer as CSV.",
+                          },
+                        },
+                      }
+                    : {}),
                 },
               }
             : {}),
@@ -567,6 +579,9 @@ class OperationDoc {
                   schema: this.requestSchema(doc.requestBody),
                   ...exampleOf(recorded?.request),
                 },
+                ...(doc.csvRequest
+                  ? { "text/csv": { schema: { type: "string", description: doc.csvRequest.description } } }
+                  : {}),
               },
             },
           }

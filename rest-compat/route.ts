@@ -8,7 +8,7 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 export interface RestInput {
   readonly params: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string | string[]>>;
-  /** The parsed JSON body (POST/PATCH), or undefined. */
+  /** The parsed JSON body (POST/PATCH), the text of a `text/csv` body (rows whose doc takes CSV), or undefined. */
   readonly body: unknown;
 }
 
@@ -38,6 +38,8 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
   readonly media?: RestMedia;
   /** What the OpenAPI document says of this row (see rest-compat/openapi.ts). */
   readonly doc: RouteDoc;
+  /** The answer as CSV, sent instead of the JSON body when the request's Accept names `text/csv`. */
+  readonly csv?: (data: TData) => string;
   /**
    * For answers that never change once they exist (completed results): the key that
    * names the answer. Repeats are served from memory without running the operation,
@@ -91,6 +93,10 @@ export interface RouteDoc {
   readonly errors: readonly ErrorCode[];
   /** Honours `Idempotency-Key`. */
   readonly idempotent?: boolean;
+  /** Takes a `text/csv` body besides JSON (its text reaches `variables` as `body`). */
+  readonly csvRequest?: { readonly description: string };
+  /** Where a 202 points (its `Location` header), when not a scoring job. */
+  readonly location?: string;
   /** Answers `RateLimit-Policy`/`RateLimit` and, when refused, `Retry-After`. */
   readonly rateLimited?: boolean;
 }

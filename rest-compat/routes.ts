@@ -33,6 +33,9 @@ import {
   AssessLifecycleDocument,
   SendChatMessageDocument,
   ConversationDocument,
+  ScoreBatchDocument,
+  BatchDocument,
+  type BatchFieldsFragment,
   type CheckoutInput,
   type CreateApiKeyInput,
   type ScoreAnswerFragment,
@@ -42,6 +45,7 @@ import { LIFECYCLE_VERSION } from "../src/modules/lifecycle/stages.js";
 import { pollAfterSeconds } from "../src/modules/score/poll-after.js";
 import { objectBody, route, type AnyRestRoute, type HttpMethod, type RestInput, type RouteDoc } from "./route.js";
 import { merge, object, recordOf, select } from "./shape.js";
+import { csvText, urlsFromCsv } from "./csv.js";
 
 /** An SVG may hold scripts when opened as a page: this one may hold only inline style, and nothing else loads. */
 export const BADGE_HEADERS = { "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" } as const;
@@ -243,6 +247,57 @@ export const restRoutes: readonly AnyRestRoute[] = [
     status: (data) => scoreStatus(data.productScore),
     headers: (data) => scoreHeaders(data.productScore),
     body: (data) => scoreBody(data.productScore),
+  }),
+  route({
+    method: "POST",
+    path: "/api/score/batch",
+    operation: ScoreBatchDocument,
+    doc: {
+      auth: "member",
+      summary: "Score a list of addresses (Business, Enterprise)",
+      tag: "Scoring",
+      requestBody: { variable: "input" },
+      csvRequest: {
+        description:
+          "One address per line, the first column of each (other columns are ignored); CRLF or LF; blank lines skipped; an optional header line `url`; a quoted first cell is read whole.",
+      },
+      responses: { 202: select("scoreBatch") },
+      errors: [
+        "PLAN_LIMIT_REACHED",
+        "CREDIT_EXHAUSTED",
+        "QUOTA_EXCEEDED",
+        "IDEMPOTENCY_CONFLICT",
+        "SCORING_RATE_LIMITED",
+      ],
+      idempotent: true,
+      rateLimited: true,
+      location:
+        "Where to follow the batch: `GET /api/score/batches/{id}`. Its jobs are charged: follow it, do not send it again.",
+    },
+    // A text/csv body arrives as its text; JSON as an object with named fields only.
+    variables: (input) => {
+      if (typeof input.body === "string") return { input: { urls: urlsFromCsv(input.body), context: null } };
+      const { urls, context } = objectBody(input);
+      return { input: { urls: urls as string[], context: (context ?? null) as string | null } };
+    },
+    status: () => 202,
+    headers: (data) => ({ location: `/api/score/batches/${data.scoreBatch.id}`, "retry-after": "5" }),
+    body: (data) => data.scoreBatch,
+  }),
+  route({
+    method: "GET",
+    path: "/api/score/batches/:id",
+    operation: BatchDocument,
+    doc: {
+      auth: "member",
+      summary: "A batch: its items' status and results (JSON, or CSV with Accept: text/csv)",
+      tag: "Scoring",
+      responses: { 200: select("scoreBatch") },
+      errors: ["NOT_FOUND"],
+    },
+    variables: ({ params }) => ({ id: params.id ?? "" }),
+    body: (data) => data.scoreBatch,
+    csv: (data) => batchCsv(data.scoreBatch),
   }),
   route({
     method: "GET",
@@ -758,6 +813,22 @@ function scoreHeaders(answer: Pick<ScoreAnswerFragment, "result" | "job">): Reco
 function scoreBody(answer: ScoreAnswerFragment) {
   if (!answer.result) return { job: answer.job, ...(answer.claimToken ? { claimToken: answer.claimToken } : {}) };
   return { ...answer.result, ...(answer.claimToken ? { claimToken: answer.claimToken } : {}) };
+}
+
+/** A batch as CSV: one row per item, in order (docs/api.md §13). */
+function batchCsv(batch: BatchFieldsFragment): string {
+  return csvText(
+    ["url", "status", "result_id", "total_score", "stage", "error_code", "error_message"],
+    batch.items.map((item) => [
+      item.url,
+      item.status,
+      item.resultId,
+      item.totalScore,
+      item.stageName,
+      item.error?.code,
+      item.error?.message,
+    ]),
+  );
 }
 
 function intParam(value: string | string[] | undefined, name: string): number | null {

@@ -344,6 +344,17 @@ async function drive(service: Service): Promise<ExampleFile> {
   await api.send("POST", "/api/score", { body: { url: site.replace("//acme.test", "//www.acme.test") }, cookie: ada });
   await api.call("LinkScore", { body: { resultId: claim.id, claimToken: claim.claimToken }, cookie: ada }, 200);
 
+  // A list: the site twice (scored and charged once) and an address that is not one; then the batch once it ended.
+  const batch = (
+    await api.call(
+      "ScoreBatch",
+      { body: { urls: [site, `${site}#pricing`, "not a web address"], context }, bearer: key },
+      202,
+    )
+  ).body as { id: string };
+  await batchEnded(api, batch.id, key);
+  await api.call("Batch", { params: { id: batch.id }, bearer: key }, 200);
+
   // Scores that outlive the REST wait: 202 and the job to follow, read while it crawls.
   service.hold();
   const accepted = await Promise.all([
@@ -467,6 +478,16 @@ async function jobEnded(api: Recorder, id: string, key: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`job ${id} did not end`);
+}
+
+/** Waits (through GET /api/score/batches/{id}, without keeping it) until the batch has completed. */
+async function batchEnded(api: Recorder, id: string, key: string): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    const batch = (await api.send("GET", `/api/score/batches/${id}`, { bearer: key })).body as { status: string };
+    if (batch.status === "completed") return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`batch ${id} did not complete`);
 }
 
 /** The webhook's deliveries once none is pending; kept as the delivery log's example. */

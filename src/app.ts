@@ -41,6 +41,7 @@ import { ScoreBadgeResolver } from "./modules/score/score-badge.resolver.js";
 import { startMonitor } from "./modules/monitor/monitor-scheduler.js";
 import { ScoreResolver } from "./modules/score/score.resolver.js";
 import { PercentilesResolver } from "./modules/score/percentiles.resolver.js";
+import { ScoreBatchResolver } from "./modules/score/batch/score-batch.resolver.js";
 import { ScoreJobRepository } from "./modules/score/score-job.repository.js";
 import { createScoringRuntime, type ScoringOverrides } from "./modules/score/scoring-runtime.js";
 import { AccountsService } from "./modules/accounts/accounts.service.js";
@@ -220,6 +221,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     const scoringStreams = scoring.streams;
     const streams: ContextStreams = {
       scoreProgress: (viewer, ip, jobId) => scoringStreams.scoreProgress(viewer, ip, jobId),
+      batchProgress: (viewer, batchId) => scoringStreams.batchProgress(viewer, batchId),
       chatReply: (viewer, input) => chatReplyStream(chat, viewer, input),
     };
     const container = new ResolverContainer()
@@ -233,6 +235,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
         new ScoreResolver(scoring.scores, scoring.results, overrides.scoring?.waitMs ?? config.scoreWaitMs),
       )
       .register(PercentilesResolver, new PercentilesResolver(scoring.percentiles))
+      .register(ScoreBatchResolver, new ScoreBatchResolver(scoring.batches))
       .register(ProductsResolver, new ProductsResolver(scoring.products, scoring.results))
       .register(ScoreBadgeResolver, new ScoreBadgeResolver(config.publicBaseUrl))
       .register(

@@ -34,3 +34,5 @@ export const TREND_POINTS = { min: 1, max: 52, default: 12 } as const;
 
 /** Monitored products one scheduler claim transaction takes at most (a tick runs claims until none is due). */
 export const MONITOR_CLAIM_BATCH = 200;
+/** Addresses in one batch (`POST /api/score/batch`, docs/api.md §13). */
+export const MAX_BATCH_URLS = 100;

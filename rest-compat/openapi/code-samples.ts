@@ -55,6 +55,8 @@ export const CLIENT_CALLS: Readonly<Record<string, ClientCall>> = {
     args: (values) => [literal(values.body.url), ...withContext(values, { mode: "product" })],
   },
   ScoreJob: { method: "job", args: (values) => [literal(values.params.id)] },
+  ScoreBatch: { method: "scoreBatch", args: (values) => [literal(values.body.urls ?? []), ...withContext(values)] },
+  Batch: { method: "batch", args: (values) => [literal(values.params.id)] },
   ScoreResult: { method: "result", args: (values) => [literal(values.params.id)] },
   CompareScores: {
     method: "compare",
@@ -107,6 +109,8 @@ export const CLI_CALLS: Readonly<Record<string, CliCall>> = {
       ...(values.query.allowVersionMismatch === "true" ? ["--allow-version-mismatch"] : []),
     ],
   },
+  // The list goes in a file, one address per line.
+  ScoreBatch: { command: "batch", args: () => ["urls.txt", "--out", "results.csv"] },
   ScoreHistory: {
     command: "history",
     args: (values) => (values.query.limit ? ["--limit", values.query.limit] : []),

@@ -20,6 +20,7 @@ import {
   type Io,
   type Outcome,
 } from "./commands.js";
+import { batchCommand } from "./batch-command.js";
 import { exitCodeFor, exitCodes, UsageError, type ExitCode } from "./exit-codes.js";
 import type { Output } from "./progress-view.js";
 import { readKey, type Input } from "./read-key.js";
@@ -49,6 +50,7 @@ const commands: Record<
     },
     run: scoreCommand,
   },
+  batch: { options: { ...json, out: { type: "string" }, context: { type: "string" } }, run: batchCommand },
   result: { options: { ...json, ...thresholds }, run: resultCommand },
   compare: { options: { ...json, "allow-version-mismatch": { type: "boolean" } }, run: compareCommand },
   login: { options: { ...json, key: { type: "string" } }, run: loginCommand },
@@ -80,6 +82,11 @@ Usage:
         ${pillarIds.map((id) => `${id} ("${pillarNames[id]}")`).join(",\n        ")}
   pms result <id> [--json] [--min-score N] [--min-pillar PILLAR=N ...]
                                     A stored result (public: anyone with the id), with its percentiles
+  pms batch <urls.txt> [--out results.csv] [--context TEXT] [--json]
+      Scores a list (one address per line, at most 100; Business and Enterprise keys) with a
+      progress bar, then writes the CSV (url,status,result_id,total_score,stage,error_code,
+      error_message) to --out, else stdout. Refused addresses are listed on stderr and cost
+      nothing; a batch refused as a whole (plan, credits) exits non-zero.
   pms badge <result id> [--format markdown|html|url|svg] [--json]
   pms badge --product <product id> [--format …] [--json]
                                     A score badge to embed: Markdown (default), HTML, the image's

@@ -17,7 +17,7 @@ import {
 } from "./generated/operations.js";
 import { PmsApiError, PmsJobFailedError, PmsProtocolError } from "./errors.js";
 import { errorStatus } from "./generated/openapi.js";
-import { ProgressSocket, type ProgressStep } from "./progress.js";
+import { ProgressSocket, type BatchStep, type ProgressStep } from "./progress.js";
 import { defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry.js";
 import { graphQLError, Transport, type Answer, type RetryNotice } from "./transport.js";
 
@@ -31,7 +31,7 @@ export {
 } from "./errors.js";
 export { pillarIds, pillarNames, pillarScores, type PillarId } from "./pillars.js";
 export { defaultRetryPolicy, type RetryPolicy } from "./retry.js";
-export type { ProgressStep } from "./progress.js";
+export type { BatchStep, ProgressStep } from "./progress.js";
 export type { RetryNotice } from "./transport.js";
 
 /** The JSON body of a response (or a request body) in the generated document types. */
@@ -74,6 +74,9 @@ export type ProductSettings = Ok<"/api/products/{id}", "patch">["product"];
 /** `monitor`: a schedule, or null to stop; `publicBadge`: the badge switch. Fields left out stay as they are. */
 export type ProductChange = RequestBody<"/api/products/{id}", "patch">;
 export type StartedScore = StartScoreMutation["startScore"];
+/** A batch, as `POST /api/score/batch` (202) and `GET /api/score/batches/{id}` answer it. */
+export type ScoreBatch = Ok<"/api/score/batches/{id}", "get">;
+export type ScoreBatchRequest = RequestBody<"/api/score/batch", "post">;
 /** A score badge: the SVG image's address, Markdown and HTML that embed it, and the SVG itself. */
 export interface Badge {
   readonly url: string;
@@ -231,6 +234,50 @@ export class PmsClient {
       if (Date.now() > deadline) throw new Error(`job ${id} is still ${job.status}`);
       await this.sleep(options.intervalMs ?? 1_000);
     }
+  }
+
+  /**
+   * `POST /api/score/batch`: 1 to 100 addresses scored together (Business and
+   * Enterprise plans). Answers at once with the batch: refused addresses listed with
+   * their error (not charged), the rest queued and charged together. Follow it with
+   * `followBatch` or `batch`.
+   */
+  async scoreBatch(
+    urls: readonly string[],
+    options: { readonly context?: string; readonly idempotencyKey?: string } = {},
+  ): Promise<ScoreBatch> {
+    const body: ScoreBatchRequest = {
+      urls: [...urls],
+      ...(options.context === undefined ? {} : { context: options.context }),
+    };
+    const answer = await this.transport.send({
+      method: "POST",
+      path: "/api/score/batch",
+      body,
+      headers: { "idempotency-key": options.idempotencyKey ?? randomUUID() },
+    });
+    return answer.body as ScoreBatch;
+  }
+
+  /** `GET /api/score/batches/{id}`: the batch, its items' status and results. */
+  async batch(id: string): Promise<ScoreBatch> {
+    return (await this.get(`/api/score/batches/${encodeURIComponent(id)}`)).body as ScoreBatch;
+  }
+
+  /** `GET /api/score/batches/{id}` with `Accept: text/csv`: url, status, result_id, total_score, stage, error_code, error_message. */
+  async batchCsv(id: string): Promise<string> {
+    const answer = await this.transport.send({
+      method: "GET",
+      path: `/api/score/batches/${encodeURIComponent(id)}`,
+      headers: { accept: "text/csv" },
+      text: true,
+    });
+    return answer.body as string;
+  }
+
+  /** The batch over graphql-ws: as it is now, then each time an item changes, ending once it is completed. */
+  followBatch(id: string): AsyncGenerator<BatchStep, void, undefined> {
+    return this.progress.followBatch(id);
   }
 
   /** `GET /api/score/{id}`: public, for share links. */

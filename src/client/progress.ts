@@ -3,6 +3,8 @@ import { createClient, type Client } from "graphql-ws";
 import { WebSocket } from "ws";
 import { PmsError, PmsNetworkError } from "./errors.js";
 import {
+  FollowBatchDocument,
+  type FollowBatchSubscription,
   FollowScoreProgressDocument,
   type FollowScoreProgressSubscription,
   type FollowScoreProgressSubscriptionVariables,
@@ -13,6 +15,10 @@ import { graphQLError } from "./transport.js";
 export type ProgressStep = FollowScoreProgressSubscription["scoreProgress"];
 
 const FOLLOW_QUERY = print(FollowScoreProgressDocument);
+const FOLLOW_BATCH_QUERY = print(FollowBatchDocument);
+
+/** A batch as batchProgress streams it. */
+export type BatchStep = FollowBatchSubscription["batchProgress"];
 
 /**
  * `scoreProgress` over graphql-ws at `/graphql`, one socket per client, opened on
@@ -55,6 +61,38 @@ export class ProgressSocket {
         if (!step) continue;
         yield step;
         if (step.status === "completed" || step.status === "failed") return;
+      }
+    } finally {
+      await iterator.return?.();
+    }
+  }
+
+  /** The batch now, then each time one of its items changes, ending once the batch is completed. */
+  async *followBatch(batchId: string): AsyncGenerator<BatchStep, void, undefined> {
+    const iterator = this.socket().iterate<FollowBatchSubscription>({
+      query: FOLLOW_BATCH_QUERY,
+      variables: { id: batchId },
+      operationName: "FollowBatch",
+    });
+    try {
+      for (;;) {
+        let next: IteratorResult<{
+          data?: FollowBatchSubscription | null;
+          errors?: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }>;
+        }>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          throw streamError(error, `batch ${batchId}`);
+        }
+        if (next.done) return;
+        const [first] = next.value.errors ?? [];
+        if (first)
+          throw graphQLError(first, { status: 200, requestId: undefined, retryAfterSeconds: undefined, attempts: 1 });
+        const batch = next.value.data?.batchProgress;
+        if (!batch) continue;
+        yield batch;
+        if (batch.status === "completed") return;
       }
     } finally {
       await iterator.return?.();

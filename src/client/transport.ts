@@ -31,6 +31,8 @@ export interface Call {
   /** GraphQL over HTTP: `{errors}` answers (any status) are read by `refusal`, which names the error to act on. */
   readonly refusal?: (answer: Answer, attempt: number) => PmsApiError | undefined;
   readonly timeoutMs?: number;
+  /** A successful answer is text (a CSV), not JSON: its body is the string. */
+  readonly text?: boolean;
 }
 
 export interface Answer {
@@ -115,6 +117,7 @@ export class Transport {
   private async read(response: Response, call: Call, attempt: number): Promise<Answer | PmsApiError> {
     const requestId = response.headers.get("x-request-id") ?? undefined;
     const text = await response.text().catch(() => "");
+    if (call.text && response.ok) return { status: response.status, headers: response.headers, body: text };
     let body: unknown;
     if (text.length > 0) {
       try {

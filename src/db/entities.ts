@@ -16,6 +16,7 @@ import { LifecycleAssessment } from "../modules/lifecycle/assessment.entity.js";
 import { ChatConversation, ChatMessage } from "../modules/chat/chat.entity.js";
 import { ScoreResultAnswer } from "../modules/score/result-answer.entity.js";
 import { ScoreHistogramRow, ScorePopulationEntry } from "../modules/score/score-population.entity.js";
+import { ScoreBatch, ScoreBatchItem } from "../modules/score/batch/score-batch.entity.js";
 
 /** Every entity of the service, listed explicitly: no filesystem globs at runtime. */
 export const entities = [
@@ -42,4 +43,6 @@ export const entities = [
   ScoreResultAnswer,
   ScorePopulationEntry,
   ScoreHistogramRow,
+  ScoreBatch,
+  ScoreBatchItem,
 ];

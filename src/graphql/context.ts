@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { apiVersionHeaders } from "../api-versions.js";
 import { ANONYMOUS, type MeteredCaller, type Viewer } from "../modules/accounts/viewer.js";
 import type { ScoreProgressStreams } from "../modules/score/score-progress.js";
+import type { BatchProgressStreams } from "../modules/score/batch/batch-progress.js";
 import type { Transaction } from "../db/transaction.js";
 import { addResponseHeaders } from "../modules/billing/rate-limit/rate-limit-headers.js";
 import { IDEMPOTENT_REPLAYED_HEADER, type IdempotentCall } from "../modules/idempotency/idempotent-requests.js";
@@ -9,7 +10,7 @@ import { IDEMPOTENT_REPLAYED_HEADER, type IdempotentCall } from "../modules/idem
 import type { ChatInput, ChatReplyEvent } from "../modules/chat/chat.service.js";
 
 /** Live streams subscriptions read from (graphql-ws). */
-export interface ContextStreams extends ScoreProgressStreams {
+export interface ContextStreams extends ScoreProgressStreams, Partial<BatchProgressStreams> {
   /** A chat message's reply as it is produced (present when chat is wired in). */
   chatReply?(viewer: Viewer, input: ChatInput): AsyncIterable<ChatReplyEvent>;
 }

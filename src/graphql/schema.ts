@@ -11,6 +11,7 @@ import { UsageResolver } from "../modules/billing/usage.resolver.js";
 import { ProductsResolver } from "../modules/products/products.resolver.js";
 import { ProductBadgeResolver } from "../modules/products/product-badge.resolver.js";
 import { ScoreResolver } from "../modules/score/score.resolver.js";
+import { ScoreBatchResolver } from "../modules/score/batch/score-batch.resolver.js";
 import { ScoreBadgeResolver } from "../modules/score/score-badge.resolver.js";
 import { PercentilesResolver } from "../modules/score/percentiles.resolver.js";
 import { HealthResolver } from "../modules/health/health.resolver.js";
@@ -25,6 +26,7 @@ export const resolvers = [
   BillingResolver,
   ScoreResolver,
   PercentilesResolver,
+  ScoreBatchResolver,
   ProductsResolver,
   ScoreBadgeResolver,
   ProductBadgeResolver,

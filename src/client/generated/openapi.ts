@@ -387,6 +387,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/score/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Score a list of addresses (Business, Enterprise)
+         * @description Scores a list of 1 to 100 addresses (full maturity scores) and answers at once; Business and Enterprise plans, session or API key. Refused addresses are listed with their error and cost nothing; duplicates are scored once; the distinct rest are charged together, or not at all. Honours Idempotency-Key. REST: POST /api/score/batch.
+         *
+         *     GraphQL: the `ScoreBatch` operation (mutation `scoreBatch`).
+         */
+        post: operations["ScoreBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/score/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A batch: its items' status and results (JSON, or CSV with Accept: text/csv)
+         * @description A batch of the caller's account, with its items' status and results. REST: GET /api/score/batches/{id}.
+         *
+         *     GraphQL: the `Batch` operation (query `scoreBatch`).
+         */
+        get: operations["Batch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/score/jobs/{id}": {
         parameters: {
             query?: never;
@@ -1262,6 +1306,79 @@ export interface components {
             /** @description The normalized address. */
             url: string;
         };
+        /** @description A list of addresses scored together (full maturity scores). Visible to members of its account. */
+        ScoreBatch: {
+            /** @description The context sent with the batch, given to every job. */
+            context: string | null;
+            /** @description The items by status. */
+            counts: components["schemas"]["ScoreBatchCounts"];
+            /**
+             * Format: date-time
+             * @description When it was submitted.
+             */
+            createdAt: string;
+            /** @description The batch id. */
+            id: string;
+            /** @description Every address sent, in order (at most 100). */
+            items: components["schemas"]["ScoreBatchItem"][];
+            /** @description queued, running or completed, read from its jobs. */
+            status: components["schemas"]["ScoreBatchStatus"];
+        };
+        /** @description A batch's items by where they are (duplicates count as items). */
+        ScoreBatchCounts: {
+            /** @description Completed. */
+            completed: number;
+            /** @description Failed (refunded). */
+            failed: number;
+            /** @description Waiting for a worker. */
+            queued: number;
+            /** @description Refused at once (not charged). */
+            refused: number;
+            /** @description Crawling or scoring. */
+            running: number;
+            /** @description Items sent. */
+            total: number;
+        };
+        /** @description One address of a batch, in the order sent. */
+        ScoreBatchItem: {
+            /** @description The position of the first item with the same normalized address: this one was not scored (or charged) again. */
+            duplicateOf: number | null;
+            /** @description Refused or failed: why. */
+            error: components["schemas"]["ScoreBatchItemError"] | null;
+            /** @description The job scoring it (a duplicate shares its first item's job). */
+            jobId: string | null;
+            /** @description The address as scored (normalized); null when refused. */
+            normalizedUrl: string | null;
+            /** @description Its place in the list sent, from 0. */
+            position: number;
+            /** @description The result, once completed. */
+            resultId: string | null;
+            /** @description Completed: the result's overall stage. */
+            stageName: string | null;
+            /** @description refused, or its job's status. */
+            status: components["schemas"]["ScoreBatchItemStatus"];
+            /** @description Completed: the result's total (0–100). */
+            totalScore: number | null;
+            /** @description The address as sent. */
+            url: string;
+        };
+        /** @description Why an address of a batch was refused, or why its job failed. */
+        ScoreBatchItemError: {
+            /** @description The error code, as in the error catalogue (INVALID_URL, CRAWL_FAILED …). */
+            code: string;
+            /** @description What happened. */
+            message: string;
+        };
+        /**
+         * @description Where one address of a batch is: refused at once, or its job's status.
+         * @enum {string}
+         */
+        ScoreBatchItemStatus: "completed" | "crawling" | "failed" | "queued" | "refused" | "scoring";
+        /**
+         * @description Where a batch is, read from its jobs.
+         * @enum {string}
+         */
+        ScoreBatchStatus: "completed" | "queued" | "running";
         /** @description The change from a baseline result (from) to this result (to): every delta is to minus from. Two final results compare the same forever. */
         ScoreComparison: {
             /** @description True when both were scored with the same framework version; false only when allowVersionMismatch let two versions through. */
@@ -8042,6 +8159,702 @@ export interface operations {
                 headers: {
                     /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
                     "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "QUOTA_EXCEEDED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL` (retryable) */
+            500: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (retryable) */
+            503: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    ScoreBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work (and charging) again; with another body, 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS (retry after Retry-After). Keys belong to the account (anonymous scoring: the network). 1 to 255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Optional free text (at most 5,000 characters), given to every job of the batch. */
+                    context?: string | null;
+                    /** @description 1 to 100 web addresses (http or https). Each is checked as a single score's url is; one that fails is refused on its own. */
+                    urls: string[];
+                };
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Accepted: the work goes on; follow it. */
+            202: {
+                headers: {
+                    /** @description `true` when this answer replays the first answer of the same Idempotency-Key (nothing was done or charged again); absent on a first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where to follow the batch: `GET /api/score/batches/{id}`. Its jobs are charged: follow it, do not send it again. */
+                    Location: string;
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the job is worth reading again, estimated from where it stands (1 to 30); following it over graphql-ws needs no polling. */
+                    "Retry-After": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScoreBatch"];
+                };
+            };
+            /** @description `VALIDATION_FAILED` */
+            400: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `AUTH_REQUIRED` */
+            401: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `CREDIT_EXHAUSTED`, `PLAN_LIMIT_REACHED` */
+            402: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "CREDIT_EXHAUSTED" | "PLAN_LIMIT_REACHED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_CONFLICT`, `IDEMPOTENCY_IN_PROGRESS` (retryable) */
+            409: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "PAYLOAD_TOO_LARGE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `QUOTA_EXCEEDED`, `SCORING_RATE_LIMITED` (retryable) */
+            429: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "QUOTA_EXCEEDED" | "SCORING_RATE_LIMITED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL` (retryable) */
+            500: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "INTERNAL";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (retryable) */
+            503: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description Seconds to wait before retrying (when the refusal is retryable). */
+                    "Retry-After"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    Batch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A dated API version (`2026-11-01`); without it, the account's pinned version, or the newest. An unknown one is refused with 400 VALIDATION_FAILED. */
+                "Pms-Version"?: "2026-11-01";
+            };
+            path: {
+                /** @description The batch id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScoreBatch"];
+                    "text/csv": string;
+                };
+            };
+            /** @description `VALIDATION_FAILED` */
+            400: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `AUTH_REQUIRED` */
+            401: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "AUTH_REQUIRED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `CREDIT_EXHAUSTED` */
+            402: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "CREDIT_EXHAUSTED";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "FORBIDDEN";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description This request's id; the same id is in the service's logs. Quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description What to do about it. */
+                            action: string;
+                            /**
+                             * @description A stable code; switch on it, not on the message.
+                             * @enum {string}
+                             */
+                            code: "NOT_FOUND";
+                            /** @description Where the reference explains this code: `/docs#section/Errors/<code>`, relative to the service. */
+                            docUrl: string;
+                            /** @description What went wrong, safe to show. */
+                            message: string;
+                            /** @description The path of the one field at fault (`url`, `answers.t1`, a header such as `Pms-Version`), when one is. */
+                            param?: string;
+                            /** @description The answer's X-Request-Id; the same id is in the service's logs. Quote it to support. */
+                            requestId: string;
+                            /** @description Whether the same request may succeed later (after Retry-After when sent). */
+                            retryable: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `QUOTA_EXCEEDED` */
+            429: {
+                headers: {
+                    /** @description The dated API version this answer used: the one requested, else the account's pinned version, else the newest. */
+                    "Pms-Version": string;
+                    /** @description What is left of each, in the same order: `"score";r=2;t=41, "api-calls";r=24990;t=1209600` (r requests left for the next t seconds). */
+                    RateLimit?: string;
+                    /** @description The limits that apply, per draft-ietf-httpapi-ratelimit-headers, one item each: the route's short window (`"score";q=5;w=60`: quota q per window of w seconds) and, for a request an API key authenticated, the monthly API-call allowance (`"api-calls";q=25000;w=2678400`, the window being the billing cycle). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying (when the refusal is retryable). */
                     "Retry-After"?: string;
                     /** @description This request's id; the same id is in the service's logs. Quote it to support. */

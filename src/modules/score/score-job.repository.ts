@@ -70,7 +70,7 @@ export class ScoreJobRepository {
     return new Map(rows.map((row) => [row.account_id, row.n]));
   }
 
-  /** Inserts queued jobs, unclaimed, in one statement. */
+  /** Inserts queued jobs, unclaimed, in one statement (a batch's, a scheduler claim's). */
   async insertQueuedMany(tx: Transaction, jobs: readonly NewJob[]): Promise<void> {
     if (jobs.length === 0) return;
     await tx.insert(

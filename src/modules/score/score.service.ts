@@ -410,7 +410,7 @@ function jobRow(
   };
 }
 
-function validUrl(input: unknown): URL {
+export function validUrl(input: unknown): URL {
   if (typeof input === "string" && input.length > MAX_URL_LENGTH) {
     throw new AppError("VALIDATION_FAILED", `url: must be at most ${MAX_URL_LENGTH} characters`);
   }
@@ -418,7 +418,7 @@ function validUrl(input: unknown): URL {
   return normalizeInputUrl(input);
 }
 
-function validContext(input: unknown): string | null {
+export function validContext(input: unknown): string | null {
   if (input === undefined || input === null) return null;
   if (typeof input !== "string") throw new AppError("VALIDATION_FAILED", "context: must be a string");
   if (input.length > MAX_CONTEXT_LENGTH)

@@ -35,6 +35,9 @@ import { ScorePopulationRepository } from "./score-population.repository.js";
 import { PercentilesService } from "./percentiles.service.js";
 import { ScoreResultsService } from "./score-results.service.js";
 import { ScoreService } from "./score.service.js";
+import { batchProgressStream, type BatchProgressStreams } from "./batch/batch-progress.js";
+import { ScoreBatchRepository } from "./batch/score-batch.repository.js";
+import { ScoreBatchService } from "./batch/score-batch.service.js";
 
 /** What tests (and only tests) may swap: the crawler's DNS and limits, the scorer, the runner's lease. */
 export interface ScoringOverrides {
@@ -48,6 +51,8 @@ export interface ScoringOverrides {
 
 export interface ScoringRuntime {
   readonly scores: ScoreService;
+  /** Lists of addresses scored together (docs/api.md §13). */
+  readonly batches: ScoreBatchService;
   readonly results: ScoreResultsService;
   /** Results against the population of their framework version (docs/api.md §13). */
   readonly percentiles: PercentilesService;
@@ -56,7 +61,7 @@ export interface ScoringRuntime {
   readonly idempotency: IdempotentRequests;
   readonly runner: ScoreJobRunner;
   readonly bus: ProgressBus;
-  readonly streams: ScoreProgressStreams;
+  readonly streams: ScoreProgressStreams & BatchProgressStreams;
   /** The process's browser for shell pages (launched only when a job here meets one). */
   readonly renderer: Renderer;
   /**
@@ -180,11 +185,29 @@ export function createScoringRuntime(deps: {
     logger,
     (url) => crawler.checkAddress(url),
   );
+  const batches = new ScoreBatchService(
+    new ScoreBatchRepository(dataSource),
+    jobs,
+    idempotency,
+    transactions,
+    accounts,
+    ledger,
+    limiter,
+    queue,
+    bus,
+    logger,
+    (url) => crawler.checkAddress(url),
+  );
   const maintenance = startMaintenance(
     { outbox: new OutboxRetentionRepository(dataSource), results: resultRows, runner, queue, scores, logger },
     overrides.sweepEveryMs ? { sweepEveryMs: overrides.sweepEveryMs } : {},
   );
-  const streams: ScoreProgressStreams = {
+  const streams: ScoreProgressStreams & BatchProgressStreams = {
+    async batchProgress(viewer, batchId) {
+      const batch = await batches.batchFor(viewer, batchId);
+      const jobIds = batch.items.flatMap((item) => (item.jobId ? [item.jobId] : []));
+      return batchProgressStream(bus, jobIds, () => batches.read(batch.id));
+    },
     async scoreProgress(viewer, clientIp, jobId) {
       const job = await scores.jobFor(viewer, clientIp, jobId);
       return progressStream(
@@ -196,6 +219,7 @@ export function createScoringRuntime(deps: {
   };
   return {
     scores,
+    batches,
     results,
     percentiles: new PercentilesService(population),
     products,
