@@ -14,6 +14,7 @@ import { signatureHeader } from "../src/modules/webhooks/signature.js";
 import { EXAMPLES_FILE, type ExampleFile, type OperationExamples } from "../rest-compat/openapi/examples.js";
 import { restRoutes } from "../rest-compat/routes.js";
 import { acmeSite } from "../test/fixtures/crawl-sites.js";
+import { calibrationSites } from "../test/fixtures/calibration-sites.js";
 import { CHROMIUM_PATH, HAS_CHROMIUM } from "../test/support/browser.js";
 import { FixtureSites, fixtureResolver, type Site } from "../test/support/fixture-sites.js";
 import { withClient, withDatabase } from "../test/support/global-setup.js";
@@ -86,6 +87,8 @@ interface Service {
    */
   hold(): void;
   release(): void;
+  /** The climber's site grows (bare to leader): its next product score moves far enough for score.changed. */
+  grow(): void;
   /** Cuts the service off its database (the 503 examples), or reconnects it. */
   cutDatabase(): Promise<void>;
   reconnectDatabase(): Promise<void>;
@@ -114,7 +117,11 @@ async function withService(
   Object.assign(sites, acmeSite(`http://acme.test:${fixtures.port}`), {
     // A host whose home page is down: the CRAWL_FAILED example.
     "www.acme.test": { "/": { status: 503, body: "Service Unavailable" } },
+    // A product whose site grows between two scores (the score.changed example).
+    "climber.test": pagesOf("bare.test"),
   });
+  /** The climber's site after its growth. */
+  const grow = () => Object.assign(sites["climber.test"]!, pagesOf("leader.test"));
   // Every page but the home page, robots.txt and the sitemaps can be held (see Service.hold).
   for (const host of ["acme.test", "docs.acme.test"]) {
     for (const [path, route] of Object.entries(sites[host]!)) {
@@ -156,6 +163,7 @@ async function withService(
       site: fixtures.url("acme.test").replace(/\/$/, ""),
       receiver,
       hold: () => (held = []),
+      grow,
       release: () => {
         const waiting = held ?? [];
         held = undefined;
@@ -240,12 +248,17 @@ class Recorder {
           : {}),
     });
     const text = await response.text();
-    const body = text.length > 0 ? (JSON.parse(text) as unknown) : undefined;
+    // Badges answer SVG: kept as text.
+    const json = (response.headers.get("content-type") ?? "").includes("json");
+    const body = text.length === 0 ? undefined : json ? (JSON.parse(text) as unknown) : text;
     const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
     if (response.status >= 400 && isErrorCode(code)) this.errors[code] ??= body;
     return { status: response.status, headers: response.headers, body };
   }
 }
+
+/** A calibration site's pages, copied (the climber's grow in place). */
+const pagesOf = (host: string): Site => ({ ...calibrationSites.find((site) => site.host === host)!.pages });
 
 const operationName = (row: (typeof restRoutes)[number]) =>
   row.operation.definitions.find((definition) => definition.kind === "OperationDefinition")?.name?.value;
@@ -294,7 +307,13 @@ async function drive(service: Service): Promise<ExampleFile> {
   });
   const created = await api.call(
     "CreateWebhook",
-    { body: { url: service.receiver.url("/pms"), events: ["score.completed", "subscription.changed"] }, cookie: ada },
+    {
+      body: {
+        url: service.receiver.url("/pms"),
+        events: ["score.completed", "subscription.changed", "score.changed", "monitor.skipped"],
+      },
+      cookie: ada,
+    },
     201,
   );
   const webhook = (created.body as { webhook: { id: string; secret: string } }).webhook;
@@ -373,6 +392,25 @@ async function drive(service: Service): Promise<ExampleFile> {
   await api.call("ScoreHistory", { bearer: key, query: { limit: "2" } }, 200);
   await api.call("Product", { params: { id: productId }, bearer: key, query: { limit: "2" } }, 200);
 
+  // Monitoring and a public badge; then a monitored product whose site grew between two scores: score.changed.
+  await api.call(
+    "UpdateProduct",
+    { params: { id: productId }, body: { monitor: { interval: "weekly" }, publicBadge: true }, bearer: key },
+    200,
+  );
+  await api.call("ProductBadge", { params: { id: productId } }, 200);
+  const climber = site.replace("//acme.test", "//climber.test");
+  // Signed in (the key spent its account's five scores of this minute); the same account's product.
+  const climbing = (await api.call("ProductScore", { body: { url: climber }, cookie: ada }, 200)).body as {
+    productId: string;
+  };
+  await api.send("PATCH", `/api/products/${climbing.productId}`, {
+    body: { monitor: { interval: "monthly" } },
+    bearer: key,
+  });
+  service.grow();
+  await api.send("POST", "/api/score/product", { body: { url: climber }, cookie: ada });
+
   // Lifecycle and chat about the result.
   const stages = (await api.call("LifecycleStages", {}, 200)).body as {
     stages: Array<{ tasks: Array<{ id: string }> }>;
@@ -411,7 +449,7 @@ async function drive(service: Service): Promise<ExampleFile> {
     "UpdateWebhook",
     {
       params: { id: webhook.id },
-      body: { events: ["score.completed", "subscription.changed"], enabled: true },
+      body: { events: ["score.completed", "subscription.changed", "score.changed", "monitor.skipped"], enabled: true },
       bearer: key,
     },
     200,
@@ -521,6 +559,28 @@ function webhookExamples(
       body,
     };
   }
+  // monitor.skipped needs an account out of credits at a product's due time, which this run does not reach:
+  // assembled from the real score.changed delivery (same envelope and headers, its own event id; signed again
+  // with the others at the end), with the payload the scheduler records (src/modules/monitor/monitor-scheduler.ts).
+  const changed = byKind["score.changed"];
+  if (!byKind["monitor.skipped"] && changed) {
+    const source = changed.body as { data: { productId: string; url: string }; timestamp: string };
+    byKind["monitor.skipped"] = {
+      headers: { ...changed.headers, "webhook-id": "7d3f0c5e-5b1a-4c2e-9f40-6a0d2e8b1c93" },
+      body: {
+        ...(changed.body as object),
+        type: "monitor.skipped",
+        data: {
+          productId: source.data.productId,
+          url: source.data.url,
+          dueAt: source.timestamp,
+          reason: "credits_exhausted",
+          creditsNeeded: 10,
+          creditsAvailable: 4,
+        },
+      },
+    };
+  }
   return byKind;
 }
 
@@ -593,6 +653,7 @@ function publicLooking(
       .replaceAll(service.receiver.url("/pms"), PUBLIC_HOOK)
       .replaceAll(service.receiver.url("/old"), `https://hooks.${PUBLIC_SITE}/old`)
       .replace(/http:\/\/([\w.-]*?)acme\.test:\d+/g, `https://$1${PUBLIC_SITE}`)
+      .replace(/http:\/\/climber\.test:\d+/g, "https://climber-crm.example")
       .replace(/\bacme\.test\b/g, PUBLIC_SITE);
     for (const [secret, fake] of fakes) {
       out = out.replaceAll(secret, fake);
