@@ -17,6 +17,8 @@ export interface StoredScore {
   /** The result's time (default: the transaction's). */
   readonly createdAt?: Date;
   readonly accountId?: string | null;
+  /** The account's product the result belongs to (default: none). */
+  readonly productId?: string | null;
 }
 
 /** A scorer's result with these scores (everything else minimal). */
@@ -72,7 +74,12 @@ export async function storeScore(dataSource: DataSource, score: StoredScore): Pr
   await new Transactions(dataSource).run(async (tx) => {
     await results.insert(tx, {
       id,
-      job: { id: randomUUID(), accountId: score.accountId ?? null, productId: null, claimTokenHash: null },
+      job: {
+        id: randomUUID(),
+        accountId: score.accountId ?? null,
+        productId: score.productId ?? null,
+        claimTokenHash: null,
+      },
       result: scoreResultOf(score),
       claimExpiresAt: null,
     });

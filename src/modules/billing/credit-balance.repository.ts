@@ -136,6 +136,50 @@ export class CreditBalanceRepository {
   }
 
   /**
+   * `chargePlan` for many charges of one account at once, all or none: one statement
+   * decrements the row by every cost and count together and writes one spend entry
+   * per reference, under the same conditions (the whole sum must be covered and the
+   * count stay within the ceiling). Empty when any condition fails: nothing written.
+   */
+  async chargePlanMany(
+    tx: Transaction,
+    charge: Omit<PlanCharge, "reference">,
+    references: readonly string[],
+  ): Promise<CreditEntry[]> {
+    const column = countColumns[charge.action];
+    const rows = (await tx.query(
+      `WITH "charged" AS (
+         UPDATE "credit_balances"
+            SET "plan_balance" = "plan_balance" - $3 * $11, "plan_used" = "plan_used" + $3 * $11,
+                "${column}" = "${column}" + $11, "updated_at" = now()
+          WHERE "account_id" = $1 AND "cycle_start" = $2 AND "plan_granted" >= $4
+            AND ($5::boolean OR "plan_balance" >= $3 * $11) AND ($6::integer IS NULL OR "${column}" + $11 <= $6)
+            AND EXISTS (SELECT 1 FROM "accounts" WHERE "id" = $1 AND "plan" = $9 AND "billing_cycle_anchor" = $10::timestamptz)
+          RETURNING "account_id"),
+       "entry" AS (
+         INSERT INTO "credit_entries" ("account_id", "kind", "bucket", "amount_tenths", "action", "reference", "cycle_start")
+         SELECT "charged"."account_id", 'spend', 'plan', -$3::integer, $7, "reference", $2
+           FROM "charged", unnest($8::text[]) AS "reference"
+         RETURNING ${ENTRY_COLUMNS})
+       SELECT * FROM "entry"`,
+      [
+        charge.accountId,
+        charge.cycleStart,
+        charge.costTenths,
+        charge.grantedAtLeast,
+        charge.unlimited,
+        charge.ceiling,
+        charge.action,
+        [...references],
+        charge.planId,
+        charge.anchorText,
+        references.length,
+      ],
+    )) as RawEntry[];
+    return rows.map(entryOfRow);
+  }
+
+  /**
    * Creates the cycle's row holding `grantTenths` unless it exists; whether this
    * call created it. Concurrent first touches create it once: the second insert
    * waits for the first and then finds the row.

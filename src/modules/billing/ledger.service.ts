@@ -128,6 +128,50 @@ export class CreditLedger {
   }
 
   /**
+   * Charges one `action` of `costTenths` per reference, all or none, in the caller's
+   * transaction, in one statement: only where `spend`'s one-statement path applies to
+   * the whole sum (the cycle's row exists with its grant, plan credits cover every
+   * charge, the count stays within a hard ceiling). False when it does not, with
+   * nothing written: the caller then spends one at a time, which takes every other
+   * path (the cycle's first charge, pack credits, a refusal). A scheduler's claim
+   * charges an account's many due runs this way instead of one statement pair each.
+   */
+  async spendManyFromPlan(
+    tx: Transaction,
+    accountId: string,
+    action: BillableAction,
+    costTenths: number,
+    references: readonly string[],
+  ): Promise<boolean> {
+    if (!Number.isSafeInteger(costTenths) || costTenths <= 0)
+      throw new RangeError(`costTenths must be a positive integer, got ${costTenths}`);
+    if (references.length === 0) return true;
+    const { plan, cycle, anchorText } = await this.inTransaction(tx, (open) => this.readAccount(open, accountId));
+    const quota = plan.quotas[action];
+    const entries = await this.balances.chargePlanMany(
+      tx,
+      {
+        accountId,
+        cycleStart: cycle.start,
+        action,
+        costTenths,
+        grantedAtLeast: plan.monthlyCreditsTenths ?? 0,
+        unlimited: plan.monthlyCreditsTenths === null,
+        ceiling: quota.hard ? quota.limit : null,
+        planId: plan.id,
+        anchorText,
+      },
+      references,
+    );
+    if (entries.length === 0) return false;
+    // One statement wrote the row and every entry, or nothing: anything else is a broken invariant, never a refusal.
+    if (entries.length !== references.length)
+      throw new Error(`spendManyFromPlan wrote ${entries.length} entries for ${references.length} charges`);
+    for (let n = 0; n < references.length; n++) this.onSpent(action, costTenths);
+    return true;
+  }
+
+  /**
    * Reverses every not yet refunded spend entry carrying `spendReference`, each into
    * the bucket and cycle it came from: plan credits (and the action's count) go back
    * to the spend's own cycle, also when that cycle has ended, where they expire with

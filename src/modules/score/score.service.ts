@@ -232,28 +232,44 @@ export class ScoreService {
     const backlogs = await this.jobs.countBacklogs(tx, [...new Set(ordered.map((run) => run.accountId))]);
     const rows: NewJob[] = [];
     const refused: Array<{ run: ScheduledRun; error: AppError }> = [];
-    for (const run of ordered) {
-      const jobId = randomUUID();
-      try {
-        await this.spendScore(tx, run.accountId, jobId);
-      } catch (error) {
-        if (error instanceof AppError && (error.code === "CREDIT_EXHAUSTED" || error.code === "QUOTA_EXCEEDED")) {
-          refused.push({ run, error });
-          continue;
-        }
-        throw error;
-      }
+    const accept = (run: ScheduledRun, jobId: string) => {
       // Its place in the owner's backlog, after the jobs this claim queued before it.
       const fairRank = backlogs.get(run.accountId) ?? 0;
       backlogs.set(run.accountId, fairRank + 1);
       rows.push(
-        jobRow(jobId, fairRank, {
-          accountId: run.accountId,
-          kind: "product",
-          url: run.url,
-          productId: run.productId,
-        }),
+        jobRow(jobId, fairRank, { accountId: run.accountId, kind: "product", url: run.url, productId: run.productId }),
       );
+    };
+    for (const group of byAccount(ordered)) {
+      const pending = group.map((run) => ({ run, jobId: randomUUID() }));
+      while (pending.length > 0) {
+        // An account's many due runs in one statement when its plan credits cover them all; otherwise
+        // the first is charged alone (which opens the cycle, uses pack credits or is refused) and the rest tried again.
+        if (
+          pending.length > 1 &&
+          (await this.ledger.spendManyFromPlan(
+            tx,
+            group[0]!.accountId,
+            "score",
+            actionCostTenths.score,
+            pending.map(({ jobId }) => `job:${jobId}`),
+          ))
+        ) {
+          for (const { run, jobId } of pending) accept(run, jobId);
+          break;
+        }
+        const { run, jobId } = pending.shift()!;
+        try {
+          await this.spendScore(tx, run.accountId, jobId);
+        } catch (error) {
+          if (error instanceof AppError && (error.code === "CREDIT_EXHAUSTED" || error.code === "QUOTA_EXCEEDED")) {
+            refused.push({ run, error });
+            continue;
+          }
+          throw error;
+        }
+        accept(run, jobId);
+      }
     }
     await this.jobs.insertQueuedMany(tx, rows);
     return { jobIds: rows.map((row) => row.id), refused };
@@ -389,6 +405,17 @@ export interface ScheduledRun {
 export interface ScheduledOutcome {
   readonly jobIds: string[];
   readonly refused: Array<{ readonly run: ScheduledRun; readonly error: AppError }>;
+}
+
+/** Runs sorted by account, in runs of one account each. */
+function byAccount(ordered: readonly ScheduledRun[]): ScheduledRun[][] {
+  const groups: ScheduledRun[][] = [];
+  for (const run of ordered) {
+    const last = groups.at(-1);
+    if (last && last[0]!.accountId === run.accountId) last.push(run);
+    else groups.push([run]);
+  }
+  return groups;
 }
 
 /** A queued job's row; who asked and what it carries default to nobody and nothing. */

@@ -171,3 +171,68 @@ describe("CreditLedger", () => {
     expect(await entriesOf(accountId)).toEqual([]);
   });
 });
+
+describe("CreditLedger.spendManyFromPlan (a scheduler's claim charging an account's many runs at once)", () => {
+  const transactions = () => new Transactions(dataSource);
+  const many = (ledger: CreditLedger, accountId: string, references: readonly string[]) =>
+    transactions().run((tx) => ledger.spendManyFromPlan(tx, accountId, "score", actionCostTenths.score, references));
+  const refs = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}:${i}`);
+  const spendsOf = async (accountId: string) =>
+    (await entriesOf(accountId)).filter((entry) => entry.kind === "spend").length;
+
+  it("charges every reference in one go when plan credits cover the sum, one entry each", async () => {
+    const ledger = ledgerAt();
+    const { accountId } = await createAccount(dataSource, "pro", new Date(Date.now() - 86_400_000));
+    // Nothing charged yet this cycle: no row to charge in one statement, so the caller must go one by one.
+    expect(await many(ledger, accountId, refs("early", 2))).toBe(false);
+    expect(await spendsOf(accountId)).toBe(0);
+    await ledger.spend(accountId, "score", actionCostTenths.score, "first");
+    const before = (await planBalanceOf(accountId))!;
+    expect(await many(ledger, accountId, refs("run", 5))).toBe(true);
+    expect(await planBalanceOf(accountId)).toBe(before - 5 * actionCostTenths.score);
+    const references = (await dataSource.query(
+      `SELECT "reference" FROM "credit_entries" WHERE "account_id" = $1 AND "reference" LIKE 'run:%' ORDER BY "reference"`,
+      [accountId],
+    )) as Array<{ reference: string }>;
+    expect(references.map((row) => row.reference)).toEqual(refs("run", 5));
+    const [counts] = (await dataSource.query(`SELECT "score_count" FROM "credit_balances" WHERE "account_id" = $1`, [
+      accountId,
+    ])) as Array<{ score_count: number }>;
+    expect(counts!.score_count).toBe(6);
+  });
+
+  it("writes nothing when the sum is not covered, or would pass a hard ceiling", async () => {
+    const ledger = ledgerAt();
+    const pro = (await createAccount(dataSource, "pro", new Date(Date.now() - 86_400_000))).accountId;
+    await ledger.spend(pro, "score", actionCostTenths.score, "first");
+    const balance = (await planBalanceOf(pro))!;
+    const tooMany = balance / actionCostTenths.score + 1;
+    expect(await many(ledger, pro, refs("dear", tooMany))).toBe(false);
+    expect(await planBalanceOf(pro)).toBe(balance);
+    expect(await spendsOf(pro)).toBe(1);
+
+    // Free: 3 scores a cycle, hard. One spent: three more would be four.
+    const free = (await createAccount(dataSource, "free", new Date(Date.now() - 86_400_000))).accountId;
+    await ledger.spend(free, "score", actionCostTenths.score, "first");
+    expect(await many(ledger, free, refs("past", 3))).toBe(false);
+    expect(await spendsOf(free)).toBe(1);
+    expect(await many(ledger, free, refs("within", 2))).toBe(true);
+    expect(await spendsOf(free)).toBe(3);
+  });
+
+  it("never overspends when two claims charge one account at once", async () => {
+    const ledger = ledgerAt();
+    const { accountId } = await createAccount(dataSource, "pro", new Date(Date.now() - 86_400_000));
+    await ledger.spend(accountId, "score", actionCostTenths.score, "first");
+    const balance = (await planBalanceOf(accountId))!;
+    // Each claim alone fits; both together do not.
+    const each = Math.floor(balance / actionCostTenths.score / 2) + 1;
+    const outcomes = await Promise.all([
+      many(ledger, accountId, refs("a", each)),
+      many(ledger, accountId, refs("b", each)),
+    ]);
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    expect(await planBalanceOf(accountId)).toBe(balance - each * actionCostTenths.score);
+    expect(await spendsOf(accountId)).toBe(1 + each);
+  });
+});

@@ -165,8 +165,13 @@ export class ScoreBatchService {
     { batchId, context, planned }: { batchId: string; context: string | null; planned: Planned },
   ): Promise<string[]> {
     const jobOf = new Map<number, string>(planned.distinct.map((position) => [position, randomUUID()]));
-    for (const jobId of jobOf.values()) {
-      await this.ledger.spend(accountId, "score", actionCostTenths.score, `job:${jobId}`, { manager: tx });
+    const references = [...jobOf.values()].map((jobId) => `job:${jobId}`);
+    // The whole list in one statement when plan credits cover it; otherwise one spend each (the cycle's first
+    // charge, pack credits), the first refusal refusing the batch.
+    if (!(await this.ledger.spendManyFromPlan(tx, accountId, "score", actionCostTenths.score, references))) {
+      for (const reference of references) {
+        await this.ledger.spend(accountId, "score", actionCostTenths.score, reference, { manager: tx });
+      }
     }
     await caller.chargeApiCall(tx);
     const { viewer } = caller;
