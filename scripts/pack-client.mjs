@@ -57,8 +57,9 @@ const emitted = readdirSync(compiled);
 const strays = emitted.filter((name) => !folders.includes(name));
 if (strays.length > 0) fail(`the client compiles more than ${folders.join(", ")}: ${strays.join(", ")} (server code?)`);
 
-// Import and export statements (static, multi-line) and dynamic imports, in .js and .d.ts alike.
-const statement = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
+// Import and export statements (static, multi-line) and dynamic imports, in .js and .d.ts alike. No `=` inside:
+// `export const Document = {…}` is a declaration, and a generated GraphQL document holds field names like `from`.
+const statement = /(?:^|\n)\s*(?:import|export)\b[^;=]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
 const imported = new Set();
 for (const file of filesUnder(compiled)) {
   for (const match of readFileSync(file, "utf8").matchAll(statement)) {

@@ -50,7 +50,7 @@ export const migrations = [
   ApiKeyMode1765340000000,
   ProductMonitorBadge1765400000000,
   ResultSeries1765410000000,
+  ScoreBatches1765420000000,
   ScorePopulation1765430000000,
   MonitorSchedule1765440000000,
-  ScoreBatches1765420000000,
 ];

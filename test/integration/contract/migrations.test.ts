@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DataSource } from "typeorm";
 import { dataSourceFor } from "../../../src/db/database.js";
+import { migrations } from "../../../src/db/migrations/index.js";
 import { idempotencyKeyDigest } from "../../../src/modules/idempotency/idempotency-seal.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
 
@@ -21,6 +22,11 @@ describe("migrations and entities", () => {
   it("leave nothing for TypeORM to synchronize: the entities describe exactly the migrated schema", async () => {
     const pending = await dataSource.driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((query) => query.query)).toEqual([]);
+  });
+
+  it("are listed in timestamp order: the order every database applies them in, whichever branch added one", () => {
+    const stamps = migrations.map((migration) => Number(/\d{13}$/.exec(migration.name)![0]));
+    expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
   });
 
   it("have no pending migration after start", async () => {
