@@ -83,7 +83,9 @@ describe.skipIf(!RUN_BROWSER_SUITES)(browserSuite("share page beyond one score i
 
       const badge = page.locator(".badge-card img");
       expect(await badge.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
-      const snippets = await page.locator(".badge-card textarea").allInnerTexts();
+      const snippets = await page
+        .locator(".badge-card textarea")
+        .evaluateAll((areas) => areas.map((area) => (area as HTMLTextAreaElement).value));
       expect(snippets.join("\n")).toContain(`/r/${latest}/badge.svg`);
 
       expect(Number(await page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(width);

@@ -92,6 +92,31 @@ export class CreditBalanceRepository {
     );
   }
 
+  /** `readAccount` for many accounts in one statement (unknown ones left out). */
+  async readAccounts(
+    tx: Transaction,
+    accountIds: readonly string[],
+  ): Promise<Array<LedgerAccountRow & { id: string }>> {
+    const rows: Array<{
+      id: string;
+      plan: PlanId;
+      billing_cycle_anchor: Date;
+      anchor_text: string;
+      isolation: string;
+    }> = await tx.query(
+      `SELECT "id", "plan", "billing_cycle_anchor", "billing_cycle_anchor"::text AS "anchor_text", current_setting('transaction_isolation') AS "isolation"
+         FROM "accounts" WHERE "id" = ANY($1::uuid[])`,
+      [[...accountIds]],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      plan: row.plan,
+      anchor: row.billing_cycle_anchor,
+      anchorText: row.anchor_text,
+      isolation: row.isolation,
+    }));
+  }
+
   /**
    * The common charge in one statement: decrements the cycle's existing row and
    * writes the plan-bucket spend entry, only if the row holds the full grant, the
@@ -136,47 +161,78 @@ export class CreditBalanceRepository {
   }
 
   /**
-   * `chargePlan` for many charges of one account at once, all or none: one statement
-   * decrements the row by every cost and count together and writes one spend entry
-   * per reference, under the same conditions (the whole sum must be covered and the
-   * count stay within the ceiling). Empty when any condition fails: nothing written.
+   * `chargePlan` for many charges of many accounts at once: each account's charges
+   * all or none, under the same conditions as one charge (the whole sum covered, the
+   * count within the ceiling, the plan and anchor unchanged). Two statements whatever
+   * the number of accounts: the cycle rows are locked first in account order (so
+   * concurrent callers never deadlock), then one statement decrements each row by
+   * its sum and writes one spend entry per reference. Answers the accounts charged;
+   * for the others nothing was written.
    */
-  async chargePlanMany(
+  async chargePlanAcross(
     tx: Transaction,
-    charge: Omit<PlanCharge, "reference">,
-    references: readonly string[],
-  ): Promise<CreditEntry[]> {
-    const column = countColumns[charge.action];
+    action: BillableAction,
+    costTenths: number,
+    charges: ReadonlyArray<Omit<PlanCharge, "reference" | "action" | "costTenths"> & { references: readonly string[] }>,
+  ): Promise<Set<string>> {
+    if (charges.length === 0) return new Set();
+    const column = countColumns[action];
+    const wanted = [
+      charges.map((charge) => charge.accountId),
+      charges.map((charge) => charge.cycleStart.toISOString()),
+      charges.map((charge) => charge.references.length),
+      charges.map((charge) => charge.grantedAtLeast),
+      charges.map((charge) => charge.unlimited),
+      charges.map((charge) => charge.ceiling),
+      charges.map((charge) => charge.planId),
+      charges.map((charge) => charge.anchorText),
+    ];
+    const wantedRows = `SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::integer[], $4::integer[], $5::boolean[], $6::integer[], $7::text[], $8::text[])
+        AS "w" ("account_id", "cycle_start", "n", "granted", "unlimited", "ceiling", "plan", "anchor_text")`;
+    await tx.query(
+      `SELECT 1 FROM "credit_balances" "cb" JOIN (${wantedRows}) "w"
+          ON "cb"."account_id" = "w"."account_id" AND "cb"."cycle_start" = "w"."cycle_start"
+        ORDER BY "cb"."account_id" FOR UPDATE OF "cb"`,
+      wanted,
+    );
     const rows = (await tx.query(
-      `WITH "charged" AS (
-         UPDATE "credit_balances"
-            SET "plan_balance" = "plan_balance" - $3 * $11, "plan_used" = "plan_used" + $3 * $11,
-                "${column}" = "${column}" + $11, "updated_at" = now()
-          WHERE "account_id" = $1 AND "cycle_start" = $2 AND "plan_granted" >= $4
-            AND ($5::boolean OR "plan_balance" >= $3 * $11) AND ($6::integer IS NULL OR "${column}" + $11 <= $6)
-            AND EXISTS (SELECT 1 FROM "accounts" WHERE "id" = $1 AND "plan" = $9 AND "billing_cycle_anchor" = $10::timestamptz)
-          RETURNING "account_id"),
+      `WITH "wanted" AS (${wantedRows}),
+       "charged" AS (
+         UPDATE "credit_balances" "cb"
+            SET "plan_balance" = "cb"."plan_balance" - $9::integer * "w"."n",
+                "plan_used" = "cb"."plan_used" + $9::integer * "w"."n",
+                "${column}" = "cb"."${column}" + "w"."n", "updated_at" = now()
+           FROM "wanted" "w"
+          WHERE "cb"."account_id" = "w"."account_id" AND "cb"."cycle_start" = "w"."cycle_start"
+            AND "cb"."plan_granted" >= "w"."granted"
+            AND ("w"."unlimited" OR "cb"."plan_balance" >= $9::integer * "w"."n")
+            AND ("w"."ceiling" IS NULL OR "cb"."${column}" + "w"."n" <= "w"."ceiling")
+            -- the plan and cycle each charge was priced on are still the account's
+            AND EXISTS (SELECT 1 FROM "accounts" "a" WHERE "a"."id" = "w"."account_id" AND "a"."plan" = "w"."plan"
+                          AND "a"."billing_cycle_anchor" = "w"."anchor_text"::timestamptz)
+          RETURNING "cb"."account_id", "cb"."cycle_start"),
        "entry" AS (
          INSERT INTO "credit_entries" ("account_id", "kind", "bucket", "amount_tenths", "action", "reference", "cycle_start")
-         SELECT "charged"."account_id", 'spend', 'plan', -$3::integer, $7, "reference", $2
-           FROM "charged", unnest($8::text[]) AS "reference"
-         RETURNING ${ENTRY_COLUMNS})
-       SELECT * FROM "entry"`,
+         SELECT "c"."account_id", 'spend', 'plan', -$9::integer, $10, "r"."reference", "c"."cycle_start"
+           FROM "charged" "c" JOIN unnest($11::uuid[], $12::text[]) AS "r" ("account_id", "reference")
+             ON "r"."account_id" = "c"."account_id"
+         RETURNING "account_id")
+       SELECT "account_id", COUNT(*)::integer AS "n" FROM "entry" GROUP BY "account_id"`,
       [
-        charge.accountId,
-        charge.cycleStart,
-        charge.costTenths,
-        charge.grantedAtLeast,
-        charge.unlimited,
-        charge.ceiling,
-        charge.action,
-        [...references],
-        charge.planId,
-        charge.anchorText,
-        references.length,
+        ...wanted,
+        costTenths,
+        action,
+        charges.flatMap((charge) => charge.references.map(() => charge.accountId)),
+        charges.flatMap((charge) => charge.references),
       ],
-    )) as RawEntry[];
-    return rows.map(entryOfRow);
+    )) as Array<{ account_id: string; n: number }>;
+    const expected = new Map(charges.map((charge) => [charge.accountId, charge.references.length]));
+    for (const row of rows) {
+      // One statement wrote each row and all its entries, or nothing: anything else is a broken invariant.
+      if (expected.get(row.account_id) !== row.n)
+        throw new Error(`chargePlanAcross wrote ${row.n} entries for ${String(expected.get(row.account_id))} charges`);
+    }
+    return new Set(rows.map((row) => row.account_id));
   }
 
   /**

@@ -128,47 +128,49 @@ export class CreditLedger {
   }
 
   /**
-   * Charges one `action` of `costTenths` per reference, all or none, in the caller's
-   * transaction, in one statement: only where `spend`'s one-statement path applies to
-   * the whole sum (the cycle's row exists with its grant, plan credits cover every
-   * charge, the count stays within a hard ceiling). False when it does not, with
-   * nothing written: the caller then spends one at a time, which takes every other
-   * path (the cycle's first charge, pack credits, a refusal). A scheduler's claim
-   * charges an account's many due runs this way instead of one statement pair each.
+   * Charges one `action` of `costTenths` per reference, each account's references all
+   * or none, in the caller's transaction and a fixed number of statements: only where
+   * `spend`'s one-statement path applies to an account's whole sum (the cycle's row
+   * exists with its grant, plan credits cover every charge, the count stays within a
+   * hard ceiling). Answers the accounts charged; for the others nothing was written,
+   * and the caller spends one at a time, which takes every other path (the cycle's
+   * first charge, pack credits, a refusal). A scheduler's claim and a batch charge
+   * their many scores this way instead of a statement pair each.
    */
-  async spendManyFromPlan(
+  async spendAcrossFromPlan(
     tx: Transaction,
-    accountId: string,
     action: BillableAction,
     costTenths: number,
-    references: readonly string[],
-  ): Promise<boolean> {
+    references: ReadonlyMap<string, readonly string[]>,
+  ): Promise<Set<string>> {
     if (!Number.isSafeInteger(costTenths) || costTenths <= 0)
       throw new RangeError(`costTenths must be a positive integer, got ${costTenths}`);
-    if (references.length === 0) return true;
-    const { plan, cycle, anchorText } = await this.inTransaction(tx, (open) => this.readAccount(open, accountId));
-    const quota = plan.quotas[action];
-    const entries = await this.balances.chargePlanMany(
-      tx,
-      {
-        accountId,
-        cycleStart: cycle.start,
-        action,
-        costTenths,
-        grantedAtLeast: plan.monthlyCreditsTenths ?? 0,
-        unlimited: plan.monthlyCreditsTenths === null,
-        ceiling: quota.hard ? quota.limit : null,
-        planId: plan.id,
-        anchorText,
-      },
-      references,
+    const wanted = [...references].filter(([, refs]) => refs.length > 0);
+    if (wanted.length === 0) return new Set();
+    const accounts = await this.inTransaction(tx, (open) =>
+      this.readAccounts(
+        open,
+        wanted.map(([accountId]) => accountId),
+      ),
     );
-    if (entries.length === 0) return false;
-    // One statement wrote the row and every entry, or nothing: anything else is a broken invariant, never a refusal.
-    if (entries.length !== references.length)
-      throw new Error(`spendManyFromPlan wrote ${entries.length} entries for ${references.length} charges`);
-    for (let n = 0; n < references.length; n++) this.onSpent(action, costTenths);
-    return true;
+    const charged = await this.balances.chargePlanAcross(
+      tx,
+      action,
+      costTenths,
+      accounts.map((account) => ({
+        accountId: account.id,
+        cycleStart: account.cycle.start,
+        grantedAtLeast: account.plan.monthlyCreditsTenths ?? 0,
+        unlimited: account.plan.monthlyCreditsTenths === null,
+        ceiling: account.plan.quotas[action].hard ? account.plan.quotas[action].limit : null,
+        planId: account.plan.id,
+        anchorText: account.anchorText,
+        references: references.get(account.id)!,
+      })),
+    );
+    for (const accountId of charged)
+      for (let n = 0; n < references.get(accountId)!.length; n++) this.onSpent(action, costTenths);
+    return charged;
   }
 
   /**
@@ -325,6 +327,23 @@ export class CreditLedger {
       anchorText: row.anchorText,
       cycle: billingCycleAt(row.anchor, this.clock()),
     };
+  }
+
+  /** `readAccount` for many accounts in one statement (unknown ones left out). */
+  private async readAccounts(tx: Transaction, accountIds: readonly string[]): Promise<CycleAccount[]> {
+    const rows = await this.balances.readAccounts(tx, accountIds);
+    return rows.map((row) => {
+      if (row.isolation !== "read committed")
+        throw new Error(
+          `CreditLedger needs a READ COMMITTED transaction, got ${row.isolation}: a snapshot could overspend.`,
+        );
+      return {
+        id: row.id,
+        plan: plans[row.plan],
+        anchorText: row.anchorText,
+        cycle: billingCycleAt(row.anchor, this.clock()),
+      };
+    });
   }
 
   /**

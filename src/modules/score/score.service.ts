@@ -240,25 +240,21 @@ export class ScoreService {
         jobRow(jobId, fairRank, { accountId: run.accountId, kind: "product", url: run.url, productId: run.productId }),
       );
     };
-    for (const group of byAccount(ordered)) {
-      const pending = group.map((run) => ({ run, jobId: randomUUID() }));
-      while (pending.length > 0) {
-        // An account's many due runs in one statement when its plan credits cover them all; otherwise
-        // the first is charged alone (which opens the cycle, uses pack credits or is refused) and the rest tried again.
-        if (
-          pending.length > 1 &&
-          (await this.ledger.spendManyFromPlan(
-            tx,
-            group[0]!.accountId,
-            "score",
-            actionCostTenths.score,
-            pending.map(({ jobId }) => `job:${jobId}`),
-          ))
-        ) {
-          for (const { run, jobId } of pending) accept(run, jobId);
-          break;
-        }
-        const { run, jobId } = pending.shift()!;
+    const groups = byAccount(ordered).map((group) => group.map((run) => ({ run, jobId: randomUUID() })));
+    // Every account whose plan credits cover all its due runs is charged in one go (a fixed number of statements
+    // for the whole claim); the others one run at a time, which opens a cycle, uses pack credits or refuses.
+    const charged = await this.ledger.spendAcrossFromPlan(
+      tx,
+      "score",
+      actionCostTenths.score,
+      new Map(groups.map((group) => [group[0]!.run.accountId, group.map(({ jobId }) => `job:${jobId}`)])),
+    );
+    for (const group of groups) {
+      if (charged.has(group[0]!.run.accountId)) {
+        for (const { run, jobId } of group) accept(run, jobId);
+        continue;
+      }
+      for (const { run, jobId } of group) {
         try {
           await this.spendScore(tx, run.accountId, jobId);
         } catch (error) {

@@ -172,10 +172,14 @@ describe("CreditLedger", () => {
   });
 });
 
-describe("CreditLedger.spendManyFromPlan (a scheduler's claim charging an account's many runs at once)", () => {
+describe("CreditLedger.spendAcrossFromPlan (a scheduler's claim or a batch charging many scores at once)", () => {
   const transactions = () => new Transactions(dataSource);
   const many = (ledger: CreditLedger, accountId: string, references: readonly string[]) =>
-    transactions().run((tx) => ledger.spendManyFromPlan(tx, accountId, "score", actionCostTenths.score, references));
+    transactions().run(async (tx) =>
+      (await ledger.spendAcrossFromPlan(tx, "score", actionCostTenths.score, new Map([[accountId, references]]))).has(
+        accountId,
+      ),
+    );
   const refs = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}:${i}`);
   const spendsOf = async (accountId: string) =>
     (await entriesOf(accountId)).filter((entry) => entry.kind === "spend").length;
@@ -234,5 +238,31 @@ describe("CreditLedger.spendManyFromPlan (a scheduler's claim charging an accoun
     expect(outcomes.filter(Boolean)).toHaveLength(1);
     expect(await planBalanceOf(accountId)).toBe(balance - each * actionCostTenths.score);
     expect(await spendsOf(accountId)).toBe(1 + each);
+  });
+
+  it("charges the accounts that can pay and writes nothing for the others, in one call", async () => {
+    const ledger = ledgerAt();
+    const anchor = new Date(Date.now() - 86_400_000);
+    const rich = (await createAccount(dataSource, "pro", anchor)).accountId;
+    const capped = (await createAccount(dataSource, "free", anchor)).accountId;
+    const fresh = (await createAccount(dataSource, "pro", anchor)).accountId;
+    await ledger.spend(rich, "score", actionCostTenths.score, "first");
+    await ledger.spend(capped, "score", actionCostTenths.score, "first");
+    const charged = await transactions().run((tx) =>
+      ledger.spendAcrossFromPlan(
+        tx,
+        "score",
+        actionCostTenths.score,
+        new Map([
+          [rich, refs("r", 4)],
+          [capped, refs("c", 3)], // 1 + 3 passes Free's 3
+          [fresh, refs("f", 1)], // no cycle row yet: one at a time
+        ]),
+      ),
+    );
+    expect([...charged]).toEqual([rich]);
+    expect(await spendsOf(rich)).toBe(5);
+    expect(await spendsOf(capped)).toBe(1);
+    expect(await spendsOf(fresh)).toBe(0);
   });
 });

@@ -168,7 +168,13 @@ export class ScoreBatchService {
     const references = [...jobOf.values()].map((jobId) => `job:${jobId}`);
     // The whole list in one statement when plan credits cover it; otherwise one spend each (the cycle's first
     // charge, pack credits), the first refusal refusing the batch.
-    if (!(await this.ledger.spendManyFromPlan(tx, accountId, "score", actionCostTenths.score, references))) {
+    const charged = await this.ledger.spendAcrossFromPlan(
+      tx,
+      "score",
+      actionCostTenths.score,
+      new Map([[accountId, references]]),
+    );
+    if (!charged.has(accountId)) {
       for (const reference of references) {
         await this.ledger.spend(accountId, "score", actionCostTenths.score, reference, { manager: tx });
       }
