@@ -22,10 +22,11 @@ const ACCOUNTS = 200;
 const root = fileURLToPath(new URL("../", import.meta.url));
 const script = fileURLToPath(new URL("../test/support/monitor-process.ts", import.meta.url));
 
-async function resetDue(client: pg.Client): Promise<void> {
+/** Every product due again; `cycle: "new"` also forgets the cycle rows, so each account's first charge opens its cycle. */
+async function resetDue(client: pg.Client, cycle: "new" | "open" = "new"): Promise<void> {
   await client.query(`DELETE FROM score_jobs`);
   await client.query(`DELETE FROM credit_entries`);
-  await client.query(`DELETE FROM credit_balances`);
+  if (cycle === "new") await client.query(`DELETE FROM credit_balances`);
   await client.query(`UPDATE products SET monitor_next_run_at = now() - interval '1 minute' * random()`);
   await client.query(`VACUUM ANALYZE products`);
 }
@@ -91,11 +92,18 @@ async function main(): Promise<void> {
     await resetDue(client);
     const three = await schedulers(url, 3);
     const threeCheck = await check(client);
+    // The same again with every account's cycle already open (the steady state: a cycle's first charge is rarer).
+    await resetDue(client, "open");
+    const warm = await schedulers(url, 3);
+    const warmCheck = await check(client);
 
     console.log(`monitor claim pass: ${PRODUCTS} products due at once, ${ACCOUNTS} Business accounts`);
     console.log(`  baseline, bare SKIP LOCKED select of ${bare.rowCount} rows: ${bareMs.toFixed(0)} ms`);
     console.log(`  1 scheduler process: ${one.ms} ms (claimed ${one.claimed.join(", ")}); ${oneCheck}`);
     console.log(`  3 scheduler processes: ${three.ms} ms (claimed ${three.claimed.join(" + ")}); ${threeCheck}`);
+    console.log(
+      `  3 scheduler processes, cycles already open: ${warm.ms} ms (claimed ${warm.claimed.join(" + ")}); ${warmCheck}`,
+    );
   } finally {
     await client.end().catch(() => undefined);
     await withClient(ADMIN_URL, (admin) => admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
