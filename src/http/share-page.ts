@@ -324,7 +324,7 @@ ${pillars}
 ${options.badge ? badgeSection(options.badge, result.id) : ""}
 </main>
 <footer class="wrap">
-<p>Framework: <strong>${esc(result.framework)}</strong> v${esc(result.frameworkVersion)} · Mode: ${esc(result.mode)} · ${esc(num(pages))} pages analysed</p>
+<p>Framework: <strong>${esc(result.framework)}</strong> v${esc(result.frameworkVersion)} · Mode: ${esc(result.mode)} · ${esc(num(pages))} ${pages === 1 ? "page" : "pages"} analysed</p>
 <p>Scored from public pages of ${siteLink}; self-reported evidence is labelled. Report ${esc(result.id)}.</p>
 </footer>
 </body>

@@ -14,8 +14,9 @@ const day = new Intl.DateTimeFormat("en", { year: "numeric", month: "short", day
 
 /**
  * The product's totals up to this result, oldest first, as a small line without
- * axes (docs/api.md §13): labelled with the first and last dates and values, and
- * described for screen readers by its <title> and <desc>. Nothing below two points.
+ * axes (docs/api.md §13): labelled with the first and last values (the note under it
+ * says them again with their dates: the labels are small on a phone), and described
+ * for screen readers by its <title> and <desc>. Nothing below two points.
  * Presentation attributes only (no style attribute): the page's CSP allows its one
  * hashed <style> element and nothing else.
  */
@@ -44,6 +45,6 @@ export function trendSection(points: readonly TrendPoint[]): string {
 <polyline points="${line}" fill="none" stroke="#6366f1" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/>${dots}
 ${label(first.total, 0, "start")}${label(last.total, points.length - 1, "end")}
 </svg>
-<p class="stage-note"><time datetime="${esc(first.createdAt.toISOString().slice(0, 10))}">${esc(day.format(first.createdAt))}</time> → <time datetime="${esc(last.createdAt.toISOString().slice(0, 10))}">${esc(day.format(last.createdAt))}</time> · ${esc(moved)}</p>
+<p class="stage-note">${first.total} on <time datetime="${esc(first.createdAt.toISOString().slice(0, 10))}">${esc(day.format(first.createdAt))}</time> → ${last.total} on <time datetime="${esc(last.createdAt.toISOString().slice(0, 10))}">${esc(day.format(last.createdAt))}</time> · ${esc(moved)}</p>
 </section>`;
 }
