@@ -39,18 +39,15 @@ import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { dataSourceFor } from "../src/db/database.js";
 import { Transactions } from "../src/db/transaction.js";
-import type { CrawlResult } from "../src/modules/crawl/crawl.types.js";
-import { extractPage } from "../src/modules/crawl/extract.js";
 import { dimensions as frameworkDimensions } from "../src/modules/scoring/framework/dimensions.js";
-import { HeuristicScorer } from "../src/modules/scoring/heuristic-scorer.js";
 import { finalResultAnswers, resultAnswerSchema } from "../rest-compat/final-answers/final-result-answers.js";
 import { ResultAnswerRepository } from "../rest-compat/final-answers/result-answer.repository.js";
 import { ResultAnswerStore } from "../rest-compat/final-answers/result-answer-store.js";
 import { ScoreResultRepository } from "../src/modules/score/score-result.repository.js";
 import { ScoreResultsService } from "../src/modules/score/score-results.service.js";
 import type { ScoreService } from "../src/modules/score/score.service.js";
-import { calibrationSites } from "../test/fixtures/calibration-sites.js";
 import { withClient, withDatabase } from "../test/support/global-setup.js";
+import { scored } from "./realistic-result.js";
 
 const HOST = "127.0.0.1";
 const CONNECTIONS = 50;
@@ -224,47 +221,7 @@ function spawnServer(kind: ServerKind, databaseUrl: string): Promise<{ child: Ch
 // ------------------------------------------------------------------- data --
 
 /** The heuristic scorer's answer for the calibration leader's pages: a realistic stored result. */
-function realisticResult() {
-  const leader = calibrationSites.find((site) => site.host === "leader.test")!;
-  const origin = "https://stackform.example";
-  const pages = Object.entries(leader.pages)
-    .filter(
-      ([, route]) =>
-        typeof route === "string" ||
-        (route.body !== undefined && !route.headers?.["content-type"]?.startsWith("text/plain")),
-    )
-    .slice(0, 25)
-    .map(([path, route]) =>
-      extractPage({
-        url: `${origin}${path}`,
-        status: 200,
-        body: typeof route === "string" ? route : String(route.body),
-        kind: "html",
-        headers: {},
-      }),
-    );
-  const crawl: CrawlResult = {
-    url: `${origin}/`,
-    crawledAt: new Date().toISOString(),
-    companyName: "Stackform",
-    pages,
-    crawledPages: pages.map((page) => page.url),
-    outboundLinks: [],
-    crawlStats: {
-      pagesAnalyzed: pages.length,
-      contentLength: pages.reduce((n, page) => n + page.text.length, 0),
-      failures: [],
-      durationMs: 1_840,
-      partial: false,
-      pagesPlanned: pages.length,
-      robotsTxt: "found",
-      sitemapUrls: 0,
-      securityTxt: true,
-      skippedByRobots: 0,
-    },
-  };
-  return new HeuristicScorer().scoreSync({ crawl, framework: "maturity", mode: "full" });
-}
+const realisticResult = () => scored("leader.test");
 
 /** Stores the result as the job runner does (an account's final result), then copies it under fresh ids. */
 async function seed(databaseUrl: string): Promise<string[]> {

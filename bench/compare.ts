@@ -23,60 +23,15 @@ import { pino } from "pino";
 import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { Transactions } from "../src/db/transaction.js";
-import type { CrawlResult } from "../src/modules/crawl/crawl.types.js";
-import { extractPage } from "../src/modules/crawl/extract.js";
 import { ScoreResultRepository } from "../src/modules/score/score-result.repository.js";
-import { HeuristicScorer } from "../src/modules/scoring/heuristic-scorer.js";
 import type { ScoreResult } from "../src/modules/scoring/scoring.types.js";
-import { calibrationSites } from "../test/fixtures/calibration-sites.js";
 import { withClient, withDatabase } from "../test/support/global-setup.js";
+import { scored } from "./realistic-result.js";
 
 const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 400);
 const REPEATS = 3_000;
 const IN_FLIGHT = 10;
-
-function scored(host: string): ScoreResult {
-  const site = calibrationSites.find((candidate) => candidate.host === host)!;
-  const origin = "https://stackform.example";
-  const pages = Object.entries(site.pages)
-    .filter(
-      ([, route]) =>
-        typeof route === "string" ||
-        (route.body !== undefined && !route.headers?.["content-type"]?.startsWith("text/plain")),
-    )
-    .slice(0, 25)
-    .map(([path, route]) =>
-      extractPage({
-        url: `${origin}${path}`,
-        status: 200,
-        body: typeof route === "string" ? route : String(route.body),
-        kind: "html",
-        headers: {},
-      }),
-    );
-  const crawl: CrawlResult = {
-    url: `${origin}/`,
-    crawledAt: new Date().toISOString(),
-    companyName: "Stackform",
-    pages,
-    crawledPages: pages.map((page) => page.url),
-    outboundLinks: [],
-    crawlStats: {
-      pagesAnalyzed: pages.length,
-      contentLength: pages.reduce((n, page) => n + page.text.length, 0),
-      failures: [],
-      durationMs: 1_840,
-      partial: false,
-      pagesPlanned: pages.length,
-      robotsTxt: "found",
-      sitemapUrls: 0,
-      securityTxt: true,
-      skippedByRobots: 0,
-    },
-  };
-  return new HeuristicScorer().scoreSync({ crawl, framework: "maturity", mode: "full" });
-}
 
 /** Runs `paths` with IN_FLIGHT requests at a time; answers req/s and the median latency. */
 async function load(base: string, paths: readonly string[]): Promise<{ rps: number; medianMs: number; bytes: number }> {
