@@ -37,7 +37,13 @@ async function schedulers(url: string, processes: number): Promise<{ ms: number;
   const children = Array.from({ length: processes }, () => {
     const child = spawn(process.execPath, ["--import", "tsx", script], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? "", DATABASE_URL: url, ONCE: "1", START_AT: String(startAt) },
+      env: {
+        PATH: process.env.PATH ?? "",
+        DATABASE_URL: url,
+        ONCE: "1",
+        START_AT: String(startAt),
+        ...(process.env.MONITOR_BATCH ? { MONITOR_BATCH: process.env.MONITOR_BATCH } : {}),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     return { child, lines: collectLines(child) };
