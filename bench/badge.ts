@@ -16,14 +16,11 @@
 //
 //   npx tsx bench/badge.ts            (BENCH_SECONDS=8 per measurement by default)
 
-import { fork, type ChildProcess } from "node:child_process";
-import type { AddressInfo } from "node:net";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { pino } from "pino";
-import { createApp } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
 import { dataSourceFor } from "../src/db/database.js";
+import { serveChild, spawnService } from "./service-process.js";
 import { withClient, withDatabase } from "../test/support/global-setup.js";
 
 const HOST = "127.0.0.1";
@@ -43,32 +40,6 @@ const TARGETS: Target[] = [
   { name: "GET /r/{id}/badge.svg", path: (ids) => `/r/${ids.result}/badge.svg` },
   { name: "GET /api/products/{id}/badge.svg", path: (ids) => `/api/products/${ids.product}/badge.svg` },
 ];
-
-async function serve(databaseUrl: string): Promise<void> {
-  const config = loadConfig({
-    NODE_ENV: "development",
-    LOG_LEVEL: "warn",
-    DATABASE_URL: databaseUrl,
-    SCORE_WORKERS: "0",
-  });
-  const app = await createApp(config, pino({ level: config.logLevel }));
-  await app.listen(0, HOST);
-  process.on("disconnect", () => process.exit(0));
-  process.send?.({ port: (app.http.server.address() as AddressInfo).port });
-}
-
-function spawnServer(databaseUrl: string): Promise<{ child: ChildProcess; port: number }> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith("APOLLO_")) delete env[key];
-  const child = fork(fileURLToPath(import.meta.url), ["--serve", databaseUrl], {
-    env,
-    execArgv: [...process.execArgv, "--max-semi-space-size=32"],
-  });
-  return new Promise((resolve, reject) => {
-    child.once("message", (msg) => resolve({ child, port: (msg as { port: number }).port }));
-    child.once("exit", (code) => reject(new Error(`service exited early with code ${code}`)));
-  });
-}
 
 /** IDS products with public badges, one result each (27 dimensions are not needed by either badge). */
 async function seed(databaseUrl: string): Promise<Array<{ result: string; product: string }>> {
@@ -126,7 +97,7 @@ async function main(): Promise<void> {
     await dataSource.runMigrations({ transaction: "each" });
     await dataSource.destroy();
     const ids = await seed(databaseUrl);
-    server = await spawnServer(databaseUrl);
+    server = await spawnService(fileURLToPath(import.meta.url), databaseUrl);
     for (const target of TARGETS) {
       const check = await fetch(`http://${HOST}:${server.port}${target.path(ids[1]!)}`);
       if (check.status !== 200) throw new Error(`${target.name}: ${check.status} ${await check.text()}`);
@@ -163,5 +134,5 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === "--serve") await serve(process.argv[3]!);
+if (process.argv[2] === "--serve") await serveChild(process.argv[3]!);
 else await main();

@@ -16,16 +16,13 @@
 //
 //   npm run bench:usage          (BENCH_SECONDS=8 per measurement, BENCH_ROUNDS=3)
 
-import { fork, type ChildProcess } from "node:child_process";
-import type { AddressInfo } from "node:net";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 import autocannon from "autocannon";
-import { pino } from "pino";
 
-import { createApp } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
 import { hashSecret, newSecret, VISIBLE_PREFIX_LENGTH } from "../src/modules/accounts/api-keys/api-key-secret.js";
+import { serveChild, spawnService } from "./service-process.js";
 import { withClient, withDatabase } from "../test/support/global-setup.js";
 
 const HOST = "127.0.0.1";
@@ -35,40 +32,6 @@ const POOL_SIZE = 10;
 const MEASURE_S = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-
-async function serve(databaseUrl: string): Promise<void> {
-  const config = loadConfig({
-    NODE_ENV: "development",
-    LOG_LEVEL: "warn",
-    DATABASE_URL: databaseUrl,
-    DATABASE_POOL_SIZE: String(POOL_SIZE),
-    SCORE_WORKERS: "0",
-  });
-  const app = await createApp(config, pino({ level: config.logLevel }));
-  await app.listen(0, HOST);
-  process.on("disconnect", () => process.exit(0));
-  process.send?.({ port: (app.http.server.address() as AddressInfo).port });
-}
-
-function spawnService(databaseUrl: string): Promise<{ child: ChildProcess; port: number }> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith("APOLLO_")) delete env[key];
-  const child = fork(fileURLToPath(import.meta.url), ["--serve", databaseUrl], {
-    env,
-    execArgv: [...process.execArgv, "--max-semi-space-size=32"],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("service did not start in 30 s")), 30_000);
-    child.once("message", (msg) => {
-      clearTimeout(timer);
-      resolve({ child, port: (msg as { port: number }).port });
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited early with code ${code}`));
-    });
-  });
-}
 
 /** ACCOUNTS Enterprise accounts, each with one API key; returns the keys' secrets. */
 async function seed(databaseUrl: string): Promise<string[]> {
@@ -132,7 +95,7 @@ async function main(): Promise<void> {
   const databaseUrl = withDatabase(ADMIN_URL, database);
   let child: ChildProcess | undefined;
   try {
-    const service = await spawnService(databaseUrl);
+    const service = await spawnService(fileURLToPath(import.meta.url), databaseUrl);
     child = service.child;
     const secrets = await seed(databaseUrl);
     console.log(
@@ -190,7 +153,7 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === "--serve") {
-  await serve(process.argv[3]!);
+  await serveChild(process.argv[3]!, { DATABASE_POOL_SIZE: String(POOL_SIZE) });
 } else {
   await main();
 }
