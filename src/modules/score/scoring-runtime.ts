@@ -193,9 +193,7 @@ export function createScoringRuntime(deps: {
     accounts,
     ledger,
     limiter,
-    queue,
-    bus,
-    logger,
+    scores,
     (url) => crawler.checkAddress(url),
   );
   const maintenance = startMaintenance(

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { Logger } from "pino";
 import { isUuid } from "../../../db/uuid.js";
 import type { Transaction, Transactions } from "../../../db/transaction.js";
 import { AppError } from "../../../errors.js";
@@ -17,8 +16,7 @@ import {
   type IdempotentRequests,
 } from "../../idempotency/idempotent-requests.js";
 import type { ScoreJobRepository } from "../score-job.repository.js";
-import type { JobQueue, ProgressBus } from "../score-progress.js";
-import { validContext, validUrl, type ScoreCaller } from "../score.service.js";
+import { validContext, validUrl, type ScoreCaller, type ScoreService } from "../score.service.js";
 import { batchView, type BatchView } from "./batch-view.js";
 import type { BatchItemError } from "./score-batch.entity.js";
 import type { NewBatchItem, ScoreBatchRepository } from "./score-batch.repository.js";
@@ -58,9 +56,8 @@ export class ScoreBatchService {
     private readonly accounts: AccountRepository,
     private readonly ledger: CreditLedger,
     private readonly limiter: RateLimiter,
-    private readonly queue: JobQueue,
-    private readonly bus: ProgressBus,
-    private readonly logger: Pick<Logger, "warn">,
+    /** Announces and enqueues committed jobs, as it does for scores and scheduled re-scores. */
+    private readonly scores: Pick<ScoreService, "announceQueued">,
     /** The crawler's address guard, as ScoreService uses it. */
     private readonly checkAddress: (url: URL) => void = () => undefined,
   ) {}
@@ -102,7 +99,8 @@ export class ScoreBatchService {
       throw error;
     }
     caller.apiCallCharged();
-    await this.announce(jobIds);
+    // Committed and charged: a queue or bus hiccup must not fail the request (the sweep enqueues waiting jobs).
+    await this.scores.announceQueued(jobIds);
     return this.read(batchId);
   }
 
@@ -223,18 +221,6 @@ export class ScoreBatchService {
     const headers = await this.limiter.peek("score", memberSubject(requireMember(caller.viewer)));
     if (headers) caller.setHeaders(headers);
     return this.read(record.resourceId);
-  }
-
-  /** Committed and charged: a queue or bus hiccup must not fail the request (the sweep enqueues waiting jobs). */
-  private async announce(jobIds: readonly string[]): Promise<void> {
-    for (const jobId of jobIds) {
-      await this.bus
-        .publish({ jobId, status: "queued" })
-        .catch((error: unknown) => this.logger.warn({ err: error, jobId }, "could not publish queued"));
-      await this.queue
-        .enqueue(jobId)
-        .catch((error: unknown) => this.logger.warn({ err: error, jobId }, "could not enqueue; the sweep will"));
-    }
   }
 }
 
