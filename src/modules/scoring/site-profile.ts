@@ -1,3 +1,4 @@
+import { thinCrawl } from "./result-builder.js";
 import type { SiteFacts } from "./site-facts.js";
 
 /**
@@ -13,8 +14,18 @@ export interface SiteProfile {
   readonly openSource: boolean;
   /** Sold through a conversation (contact sales, request a demo or quote) with no price on the site: prices are not expected. */
   readonly salesLed: boolean;
+  /**
+   * Software is part of what is sold (an app, a platform, an API, docs or sign-in). False only for a site read
+   * well enough to say so (not a thin crawl) that names no software: an underwriter, a law firm, a consultancy.
+   */
+  readonly sellsSoftware: boolean;
   /** Why, in words, for the reasoning of the dimensions the profile excuses. */
-  readonly because: { readonly ai: string; readonly openSource: string; readonly salesLed: string };
+  readonly because: {
+    readonly ai: string;
+    readonly openSource: string;
+    readonly salesLed: string;
+    readonly software: string;
+  };
 }
 
 const AI =
@@ -35,6 +46,9 @@ const SALES =
   /\b(contact (our )?sales|talk to (sales|an expert|our team)|request (a |an )?(demo|quote|audit|proposal|consultation)|book (a )?(demo|meeting|call)|schedule (a )?(demo|call)|get (a )?(quote|demo)|contact us for (pricing|a quote)|pricing (is )?available on request)\b/i;
 const REGULATED =
   /\b(licen[cs]ed|authori[sz]ed|regulated|supervised)\b[^.]{0,30}\bby (the )?[^.]{0,60}\b(authority|commission|central bank|regulator|FCA|SEC|FINRA|MAS|BaFin|FINMA)\b/i;
+/** Words a site that sells software uses of it somewhere: what it is, how people get in, where it runs. */
+const SOFTWARE =
+  /\b(software|SaaS|platforms?|apps?|applications?|APIs?|SDKs?|dashboards?|log[- ]?in|sign[- ]?(in|up)|downloads?|install\w*|integrat\w+|plugins?|extensions?|iOS|Android|cloud|web[- ]based|online (tools?|services?)|self[- ]hosted|on[- ]prem\w*|deploy\w*|developers?|source code|open[- ]source|tools?|automat\w+)\b/i;
 const COMMERCIAL =
   /\b(free trial|start (your |a )?(free )?trial|sign[- ]?up|get started (for )?free|request (a )?demo|book (a )?demo|contact sales|talk to sales|buy now|subscribe|per (user|seat|month)|\/(mo|month)\b|pricing)\b/i;
 
@@ -71,8 +85,25 @@ export function siteProfile(facts: SiteFacts): SiteProfile {
     : [...facts.mentions(SALES, { limit: 1 }), ...facts.mentions(REGULATED, { limit: 1 })];
   const salesLed = !openSource && salesPath !== undefined;
 
+  // Software is assumed unless the site, read well enough to tell (not a thin crawl), never presents any: named on the
+  // home page's title or headings, on two pages or more, or a docs, API, changelog, integrations or pricing page.
+  const softwareOnHome = SOFTWARE.test(
+    `${home.title}\n${home.metaDescription}\n${home.headings.map((heading) => heading.text).join("\n")}`,
+  );
+  const softwarePages = facts.pagesMentioning(SOFTWARE);
+  const softwareKinds = (["docs", "api_reference", "changelog", "integrations", "pricing"] as const).filter((kind) =>
+    facts.hasPage(kind),
+  );
+  const sellsSoftware =
+    sellsAi ||
+    openSource ||
+    thinCrawl(facts.crawl.crawlStats) ||
+    softwareOnHome ||
+    softwarePages >= 2 ||
+    softwareKinds.length > 0;
   return {
     sellsAi,
+    sellsSoftware,
     openSource,
     salesLed,
     because: {
@@ -87,6 +118,9 @@ export function siteProfile(facts: SiteFacts): SiteProfile {
       salesLed: salesLed
         ? `it sells through a sales conversation ("${salesPath!.text.slice(0, 80)}"), where published prices are not expected`
         : "",
+      software: sellsSoftware
+        ? ""
+        : `the site sells no software (across the ${facts.pages.length} pages read, it offers no app, platform, API, docs or sign-in)`,
     },
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { classifyPage } from "../../../src/modules/crawl/page-priority.js";
 import { HeuristicScorer } from "../../../src/modules/scoring/heuristic-scorer.js";
 import { ENDING_PRODUCT_CAP } from "../../../src/modules/scoring/result-builder.js";
-import { talentOrganization } from "../../../src/modules/scoring/rules/growth-organization.js";
+import { growthDistribution, talentOrganization } from "../../../src/modules/scoring/rules/growth-organization.js";
 import { customerProof, marketIntelligence } from "../../../src/modules/scoring/rules/market-strategy.js";
 import { complianceCertifications } from "../../../src/modules/scoring/rules/trust-enterprise.js";
 import { siteProfile } from "../../../src/modules/scoring/site-profile.js";
@@ -160,5 +160,106 @@ describe("evidence that is about its dimension", () => {
       ]),
     );
     expect(noAds.lowered).toContain("no job openings found");
+  });
+});
+
+describe("a business that sells no software (framework 2.4.0)", () => {
+  // An underwriting firm's site, read whole and long enough to tell (not a thin crawl): no app, platform, API or sign-in.
+  const prose =
+    "Structured programmes help cedants manage the volatility of baskets of risks over several years, with aggregate limits of liability. ";
+  const underwriter = [
+    page("/", "Harbour Underwriting Limited. About. Contact. Regulation. Solutions."),
+    page("/about", `Harbour Underwriting is an international reinsurance underwriting manager. ${prose.repeat(8)}`),
+    page(
+      "/regulation",
+      `Harbour Underwriting Limited is licensed by the Labuan Financial Services Authority. ${prose.repeat(8)}`,
+    ),
+    page("/solutions", `Capacity is provided by reinsurers rated A- or better by AM Best. ${prose.repeat(8)}`),
+    page("/contact", "Principal Officer Jane Doe. Chief Financial Officer John Roe. Compliance Officer Ann Poe."),
+  ];
+  const softwareOnly = ["integration_ecosystem", "reliability_operations", "enterprise_readiness"];
+
+  it("is not marked down for the integrations, status page and SSO it has no reason to publish", () => {
+    const profile = siteProfile(syntheticFacts(underwriter));
+    expect(profile.sellsSoftware).toBe(false);
+    const result = score(underwriter);
+    for (const id of softwareOnly) {
+      expect(dimension(result, id).applicable, id).toBe(false);
+      expect(dimension(result, id).reasoning).toMatch(
+        /it does not apply: the site sells no software \(across the 5 pages read/,
+      );
+      expect(result.strengths).not.toContain(id);
+      expect(result.gaps).not.toContain(id);
+    }
+    // What any business shows is still expected of it.
+    for (const id of ["customer_proof", "data_privacy", "company_momentum"])
+      expect(dimension(result, id).applicable, id).not.toBe(false);
+  });
+
+  it("is marked down for them once it names a platform it never shows", () => {
+    const software = underwriter.map((spec, index) =>
+      index === 0 ? { ...spec, headings: ["Harbour: the reinsurance platform"] } : spec,
+    );
+    expect(siteProfile(syntheticFacts(software)).sellsSoftware).toBe(true);
+    const notApplicable = score(underwriter);
+    const applicable = score(software);
+    for (const id of softwareOnly) expect(dimension(applicable, id).applicable, id).not.toBe(false);
+    expect(notApplicable.totalScore).toBeGreaterThanOrEqual(applicable.totalScore);
+  });
+
+  it("software named on two pages, or a docs, pricing or changelog page, is software", () => {
+    const twoPages = [
+      ...underwriter,
+      page("/tools", "Our pricing tool runs in the browser."),
+      page("/x", "Download the app."),
+    ];
+    expect(siteProfile(syntheticFacts(twoPages)).sellsSoftware).toBe(true);
+    const docs = [...underwriter, page("/docs/intro", "Read this first.")];
+    expect(siteProfile(syntheticFacts(docs)).sellsSoftware).toBe(true);
+  });
+
+  it("a thin crawl says nothing either way: it is taken to sell software", () => {
+    const thin = [page("/", "Harbour Underwriting Limited."), page("/about", "An underwriting manager.")];
+    expect(siteProfile(syntheticFacts(thin)).sellsSoftware).toBe(true);
+  });
+});
+
+describe("a blog kept on another host (framework 2.4.0)", () => {
+  const growth = (links: string[], companyName = "Acme") =>
+    growthDistribution(
+      syntheticFacts([{ path: "/", title: "Acme", text: "We build things for teams.", externalLinks: links }], {
+        companyName,
+      }),
+    );
+
+  it.each([
+    "https://blog.acme.example/",
+    "https://blog.acme.example/2024/05/launch",
+    "https://medium.com/@acme",
+    "https://medium.com/acme/how-we-ship-1234",
+    "https://acme.substack.com/",
+  ])("counts %s as the site's blog, linked but not crawled", (link) => {
+    const found = growth([link]);
+    expect(found.lowered).toContain("a blog linked but not crawled");
+    expect(found.evidence.map((item) => item.url)).toContain(link);
+    expect(found.raw).toBeGreaterThan(growth([]).raw);
+  });
+
+  it.each([
+    "https://blog.othercorp.com/",
+    "https://medium.com/@someone/why-we-partnered-with-acme-be511182754e",
+    "https://news.ycombinator.com/item?id=1",
+  ])("but not %s (another company's blog, or a post about the site)", (link) => {
+    const found = growth([link]);
+    expect(found.lowered).toContain("no blog or news page found");
+    expect(found.raw).toBe(growth([]).raw);
+  });
+
+  it("a crawled blog is read for its cadence instead", () => {
+    const facts = syntheticFacts([
+      { path: "/", title: "Acme", text: "We build things for teams.", externalLinks: ["https://blog.acme.example/"] },
+      { path: "/blog", title: "Blog", text: "Posts", dates: ["2026-10-20"] },
+    ]);
+    expect(growthDistribution(facts).lowered).not.toContain("a blog linked but not crawled");
   });
 });

@@ -40,6 +40,16 @@ const SELF_SERVE_ONLY: ReadonlySet<DimensionId> = new Set([
   "onboarding_activation",
   "customer_success",
 ]);
+/** What a business that sells no software (an underwriter, a law firm, a shop) has no reason to publish. */
+const SOFTWARE_ONLY: ReadonlySet<DimensionId> = new Set([
+  "integration_ecosystem",
+  "reliability_operations",
+  "enterprise_readiness",
+  "developer_platform",
+  "documentation_quality",
+  "delivery_velocity",
+  "onboarding_activation",
+]);
 /** Rarely public even at mature companies: silence says nothing about the stage. */
 const NOT_OBSERVABLE: ReadonlySet<DimensionId> = new Set(["market_intelligence", "architecture_systems"]);
 
@@ -65,6 +75,8 @@ export function whenSilent(dimension: DimensionId, profile: SiteProfile): Silenc
       why: `it does not apply: ${profile.because.salesLed.replace("where published prices are not expected", "where public docs, changelogs and self-serve starts are not expected")}`,
     };
   }
+  if (SOFTWARE_ONLY.has(dimension) && !profile.sellsSoftware)
+    return { means: "not_applicable", why: `it does not apply: ${profile.because.software}` };
   if (NOT_OBSERVABLE.has(dimension))
     return {
       means: "not_applicable",

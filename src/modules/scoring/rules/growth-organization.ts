@@ -54,11 +54,51 @@ function datesBeyondLegal(facts: SiteFacts): string[] {
   return facts.dates().filter((date) => kept.has(date));
 }
 
+/** A blog or newsroom address: a blog. or news. host, a /blog or /news section, or a publishing platform's page. */
+const BLOG_LINK =
+  /^https?:\/\/(?:blog|blogs|news|newsroom|engineering)\.|^https?:\/\/[^/]+\/(?:blog|blogs|news|newsroom)\/?(?:[?#]|$)|^https?:\/\/(?:[\w-]+\.)?(?:medium\.com|substack\.com|ghost\.io|hashnode\.dev)\//i;
+
+/**
+ * The site's own blog when no page of it was crawled: a blog host or section of the site's own
+ * domain or brand (blog.acme.com, acme.com/blog), or the brand's page on a publishing platform
+ * (medium.com/acme, acme.substack.com). Another company's blog is not the site's.
+ */
+function blogLinks(facts: SiteFacts): Array<{ url: string; text: string }> {
+  const home = new URL(facts.home.url);
+  const brand = /[a-z][a-z\d-]{2,}/.exec(facts.crawl.companyName.toLowerCase())?.[0];
+  return facts.linksMatching(BLOG_LINK).filter((link) => {
+    let address: URL;
+    try {
+      address = new URL(link.url, home);
+    } catch {
+      return false;
+    }
+    if (/(?:^|\.)(?:medium\.com|substack\.com|ghost\.io|hashnode\.dev)$/i.test(address.hostname))
+      // The brand's own publication (acme.substack.com, medium.com/@acme), not a post that mentions it.
+      return (
+        brand !== undefined &&
+        `${address.hostname.split(".")[0]} ${address.pathname.split("/")[1] ?? ""}`.toLowerCase().includes(brand)
+      );
+    return address.host === home.host || (brand !== undefined && ownDomain(facts, address.hostname, home.hostname));
+  });
+}
+
 export function growthDistribution(facts: SiteFacts) {
   const assessor = new Assessor();
   const [blog] = facts.pagesIn("blog");
   const dates = facts.dates({ in: ["blog"] });
-  if (!blog) {
+  const [linked] = blog ? [] : blogLinks(facts);
+  if (!blog && linked) {
+    // Like docs or a help centre kept on another host: the blog exists, but its cadence could not be read.
+    assessor
+      .signal(2, 25, "a blog linked but not crawled", [
+        {
+          url: linked.url,
+          text: `blog linked (not crawled)${linked.text && linked.text !== linked.url ? `: "${linked.text}"` : ""}`,
+        },
+      ])
+      .signal(1, undefined, "no dated posts seen");
+  } else if (!blog) {
     assessor
       .signal(2, undefined, "no blog or news page found")
       .signal(1, undefined, "no content published over the last year");
