@@ -315,8 +315,10 @@ describe("the service process", () => {
     const code = await new Promise<number | null>((resolve) => child.once("close", (exitCode) => resolve(exitCode)));
     const output = lines.join("\n");
     expect(code, output).toBe(1);
+    // stdout and stderr arrive through two pipes, so their lines interleave in any order: order them by their time.
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; time: number });
     expect(
-      lines.map((line) => (JSON.parse(line) as { msg: string }).msg),
+      logged.sort((a, b) => a.time - b.time).map((entry) => entry.msg),
       output,
     ).toEqual(["service shutting down", "service: an exception nobody caught; stopping", "drained"]);
   });

@@ -236,6 +236,40 @@ export class CreditBalanceRepository {
   }
 
   /**
+   * `createCycle` for many accounts in one statement, with the grant entry of each
+   * row it creates: a claim over many accounts at the turn of their cycles opens
+   * them all at once instead of one statement pair each. Rows are inserted in
+   * account order, the order `chargePlanAcross` locks them in, so two claims over
+   * the same accounts wait for each other rather than deadlock. Answers how many
+   * rows were created; existing rows are left as they are (a top-up after an
+   * upgrade stays with `spend`).
+   */
+  async createCycles(
+    tx: Transaction,
+    cycles: ReadonlyArray<{ readonly accountId: string; readonly cycleStart: Date; readonly grantTenths: number }>,
+  ): Promise<number> {
+    if (cycles.length === 0) return 0;
+    const [row] = (await tx.query(
+      `WITH "created" AS (
+         INSERT INTO "credit_balances" ("account_id", "cycle_start", "plan_granted", "plan_balance")
+         SELECT "account_id", "cycle_start", "grant", "grant"
+           FROM unnest($1::uuid[], $2::timestamptz[], $3::integer[]) AS "w" ("account_id", "cycle_start", "grant")
+          ORDER BY "account_id"
+         ON CONFLICT DO NOTHING RETURNING "account_id", "cycle_start", "plan_granted"),
+       "granted" AS (
+         INSERT INTO "credit_entries" ("account_id", "kind", "bucket", "amount_tenths", "action", "reference", "cycle_start")
+         SELECT "account_id", 'grant', 'plan', "plan_granted", NULL, NULL, "cycle_start" FROM "created" WHERE "plan_granted" > 0)
+       SELECT COUNT(*)::integer AS "n" FROM "created"`,
+      [
+        cycles.map((cycle) => cycle.accountId),
+        cycles.map((cycle) => cycle.cycleStart.toISOString()),
+        cycles.map((cycle) => cycle.grantTenths),
+      ],
+    )) as Array<{ n: number }>;
+    return row?.n ?? 0;
+  }
+
+  /**
    * Creates the cycle's row holding `grantTenths` unless it exists; whether this
    * call created it. Concurrent first touches create it once: the second insert
    * waits for the first and then finds the row.

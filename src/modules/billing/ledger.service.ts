@@ -129,12 +129,13 @@ export class CreditLedger {
 
   /**
    * Charges one `action` of `costTenths` per reference, each account's references all
-   * or none, in the caller's transaction and a fixed number of statements: only where
-   * `spend`'s one-statement path applies to an account's whole sum (the cycle's row
-   * exists with its grant, plan credits cover every charge, the count stays within a
-   * hard ceiling). Answers the accounts charged; for the others nothing was written,
-   * and the caller spends one at a time, which takes every other path (the cycle's
-   * first charge, pack credits, a refusal). A scheduler's claim and a batch charge
+   * or none, in the caller's transaction and a fixed number of statements: first the
+   * cycles not yet touched are opened with their grant, together; then the charges go
+   * through only where `spend`'s one-statement path applies to an account's whole sum
+   * (the cycle's row holds its full grant, plan credits cover every charge, the count
+   * stays within a hard ceiling). Answers the accounts charged; for the others no
+   * charge was written, and the caller spends one at a time, which takes every other
+   * path (a top-up after an upgrade, pack credits, a refusal). A scheduler's claim and a batch charge
    * their many scores this way instead of a statement pair each.
    */
   async spendAcrossFromPlan(
@@ -152,6 +153,15 @@ export class CreditLedger {
         open,
         wanted.map(([accountId]) => accountId),
       ),
+    );
+    // Cycles not yet touched are opened (and granted) together, as each one's first `spend` would open it.
+    await this.balances.createCycles(
+      tx,
+      accounts.map((account) => ({
+        accountId: account.id,
+        cycleStart: account.cycle.start,
+        grantTenths: account.plan.monthlyCreditsTenths ?? 0,
+      })),
     );
     const charged = await this.balances.chargePlanAcross(
       tx,

@@ -5,7 +5,7 @@ import { AppError } from "../../../src/errors.js";
 import { CreditBalanceRepository } from "../../../src/modules/billing/credit-balance.repository.js";
 import { CreditEntryRepository } from "../../../src/modules/billing/credit-entry.repository.js";
 import { CreditLedger } from "../../../src/modules/billing/ledger.service.js";
-import { actionCostTenths } from "../../../src/modules/billing/plans.js";
+import { actionCostTenths, plans } from "../../../src/modules/billing/plans.js";
 import { rejectionOf } from "../../support/app-error.js";
 import { openClonedDatabase } from "../../support/database.js";
 import { createAccount } from "./support.js";
@@ -187,9 +187,11 @@ describe("CreditLedger.spendAcrossFromPlan (a scheduler's claim or a batch charg
   it("charges every reference in one go when plan credits cover the sum, one entry each", async () => {
     const ledger = ledgerAt();
     const { accountId } = await createAccount(dataSource, "pro", new Date(Date.now() - 86_400_000));
-    // Nothing charged yet this cycle: no row to charge in one statement, so the caller must go one by one.
-    expect(await many(ledger, accountId, refs("early", 2))).toBe(false);
-    expect(await spendsOf(accountId)).toBe(0);
+    // Nothing charged yet this cycle: the claim opens the cycle with its grant, once, and charges in the same go.
+    expect(await many(ledger, accountId, refs("early", 2))).toBe(true);
+    const grants = (await entriesOf(accountId)).filter((entry) => entry.kind === "grant");
+    expect(grants.map((entry) => entry.amount)).toEqual([plans.pro.monthlyCreditsTenths]);
+    expect(await planBalanceOf(accountId)).toBe(plans.pro.monthlyCreditsTenths! - 2 * actionCostTenths.score);
     await ledger.spend(accountId, "score", actionCostTenths.score, "first");
     const before = (await planBalanceOf(accountId))!;
     expect(await many(ledger, accountId, refs("run", 5))).toBe(true);
@@ -202,7 +204,44 @@ describe("CreditLedger.spendAcrossFromPlan (a scheduler's claim or a batch charg
     const [counts] = (await dataSource.query(`SELECT "score_count" FROM "credit_balances" WHERE "account_id" = $1`, [
       accountId,
     ])) as Array<{ score_count: number }>;
-    expect(counts!.score_count).toBe(6);
+    expect(counts!.score_count).toBe(8);
+  });
+
+  it("opens untouched cycles of many accounts at once, each once, when claims race over them in any order", async () => {
+    const ledger = ledgerAt();
+    const anchor = new Date(Date.now() - 86_400_000);
+    const accounts = await Promise.all(
+      Array.from({ length: 6 }, async () => (await createAccount(dataSource, "pro", anchor)).accountId),
+    );
+    const claim = (order: readonly string[], prefix: string) =>
+      transactions().run((tx) =>
+        ledger.spendAcrossFromPlan(
+          tx,
+          "score",
+          actionCostTenths.score,
+          new Map(order.map((accountId) => [accountId, refs(`${prefix}:${accountId}`, 2)])),
+        ),
+      );
+    // Opposite orders: without one locking order the two claims would deadlock on each other's new rows.
+    const [first, second] = await Promise.all([claim(accounts, "a"), claim([...accounts].reverse(), "b")]);
+    expect(first.size).toBe(6);
+    expect(second.size).toBe(6);
+    for (const accountId of accounts) {
+      const entries = await entriesOf(accountId);
+      expect(entries.filter((entry) => entry.kind === "grant")).toHaveLength(1);
+      expect(entries.filter((entry) => entry.kind === "spend")).toHaveLength(4);
+      expect(await planBalanceOf(accountId)).toBe(plans.pro.monthlyCreditsTenths! - 4 * actionCostTenths.score);
+    }
+  });
+
+  it("a refused claim leaves an opened cycle showing what an untouched one showed", async () => {
+    const ledger = ledgerAt();
+    const { accountId } = await createAccount(dataSource, "pro", new Date(Date.now() - 86_400_000));
+    const untouched = await ledger.usage(accountId);
+    const tooMany = plans.pro.monthlyCreditsTenths! / actionCostTenths.score + 1;
+    expect(await many(ledger, accountId, refs("dear", tooMany))).toBe(false);
+    expect(await spendsOf(accountId)).toBe(0);
+    expect(await ledger.usage(accountId)).toEqual(untouched);
   });
 
   it("writes nothing when the sum is not covered, or would pass a hard ceiling", async () => {
@@ -256,13 +295,13 @@ describe("CreditLedger.spendAcrossFromPlan (a scheduler's claim or a batch charg
         new Map([
           [rich, refs("r", 4)],
           [capped, refs("c", 3)], // 1 + 3 passes Free's 3
-          [fresh, refs("f", 1)], // no cycle row yet: one at a time
+          [fresh, refs("f", 1)], // no cycle row yet: opened with its grant, then charged
         ]),
       ),
     );
-    expect([...charged]).toEqual([rich]);
+    expect([...charged].sort()).toEqual([rich, fresh].sort());
     expect(await spendsOf(rich)).toBe(5);
     expect(await spendsOf(capped)).toBe(1);
-    expect(await spendsOf(fresh)).toBe(0);
+    expect(await spendsOf(fresh)).toBe(1);
   });
 });
