@@ -75,6 +75,9 @@ export const errorCatalogue = {
   },
 } as const satisfies Record<string, { status: number; retryable: boolean; action: string }>;
 
+/** The wait a 503 names when its cause gives none, in seconds. */
+export const SERVICE_UNAVAILABLE_RETRY_SECONDS = 5;
+
 /**
  * The advice of a refusal that knows its wait, in words every transport can follow
  * (a GraphQL caller never sees the Retry-After header; it gets `retryAfter`).
@@ -167,7 +170,12 @@ export class AppError extends Error {
     const entry = errorCatalogue[code];
     this.status = entry.status;
     this.retryable = entry.retryable;
-    this.headers = options.headers ?? {};
+    // A 503 says when to come back, as a 429 does (a dependency that blipped is usually back within seconds):
+    // the header over HTTP, `extensions.retryAfter` over GraphQL, whichever door the caller came through.
+    this.headers =
+      code === "SERVICE_UNAVAILABLE" && retryAfterOf(options.headers ?? {}) === undefined
+        ? { ...options.headers, "Retry-After": String(SERVICE_UNAVAILABLE_RETRY_SECONDS) }
+        : (options.headers ?? {});
     this.param =
       options.param === null
         ? undefined

@@ -12,16 +12,6 @@ import { answeredErrorCode } from "../metrics.js";
  */
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   answeredErrorCode.set(reply, error.code);
-  // A 503 says when to come back, as a 429 does: a dependency that blipped is usually back within seconds.
-  const retryAfter =
-    error.status === 503 && !Object.keys(error.headers).some((name) => name.toLowerCase() === "retry-after")
-      ? { "Retry-After": String(SERVICE_UNAVAILABLE_RETRY_SECONDS) }
-      : {};
-  return reply
-    .code(error.status)
-    .headers({ ...error.headers, ...retryAfter })
-    .send(error.toEnvelope(reply.request.id));
+  // A 503 carries its Retry-After from the error itself (AppError), so GraphQL's extensions.retryAfter agrees.
+  return reply.code(error.status).headers(error.headers).send(error.toEnvelope(reply.request.id));
 }
-
-/** Retry-After of a 503 that names no wait of its own. */
-export const SERVICE_UNAVAILABLE_RETRY_SECONDS = 5;

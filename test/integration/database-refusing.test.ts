@@ -47,7 +47,11 @@ describe("a database that refuses connections", () => {
         },
       });
       const viaGraphQL = await graphqlClient(service)("{ usage { credits { used } } }", {}, { cookie: ada.cookie });
-      expect(viaGraphQL.errors?.[0]?.extensions).toMatchObject({ code: "SERVICE_UNAVAILABLE", retryable: true });
+      expect(viaGraphQL.errors?.[0]?.extensions).toMatchObject({
+        code: "SERVICE_UNAVAILABLE",
+        retryable: true,
+        retryAfter: 5,
+      });
     } finally {
       await allowConnections(true);
     }

@@ -116,6 +116,19 @@ describe("error catalogue", () => {
     expect(JSON.stringify(mapped.toEnvelope())).not.toMatch(/users|SELECT|at /);
   });
 
+  it("gives a 503 the same wait on both doors: Retry-After over HTTP, extensions.retryAfter over GraphQL", () => {
+    const plain = new AppError("SERVICE_UNAVAILABLE", "The database is away.");
+    expect(plain.headers).toEqual({ "Retry-After": "5" });
+    expect(plain.toGraphQLExtensions()).toMatchObject({ code: "SERVICE_UNAVAILABLE", retryAfter: 5 });
+    const own = new AppError("SERVICE_UNAVAILABLE", "Draining.", { headers: { "retry-after": "30" } });
+    expect(own.headers).toEqual({ "retry-after": "30" });
+    expect(own.toGraphQLExtensions()).toMatchObject({ retryAfter: 30 });
+    // A database outage mapped from the driver's error gets it too; other codes name no wait they do not know.
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    expect(toAppError(refused).toGraphQLExtensions()).toMatchObject({ retryAfter: 5 });
+    expect(new AppError("INTERNAL", "x").toGraphQLExtensions()).not.toHaveProperty("retryAfter");
+  });
+
   it("reports a database that cannot be reached as SERVICE_UNAVAILABLE, retryable", () => {
     const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
     expect(toAppError(refused)).toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503, retryable: true });

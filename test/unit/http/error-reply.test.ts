@@ -1,7 +1,7 @@
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../../src/errors.js";
-import { sendError, SERVICE_UNAVAILABLE_RETRY_SECONDS } from "../../../src/http/error-reply.js";
+import { AppError, SERVICE_UNAVAILABLE_RETRY_SECONDS } from "../../../src/errors.js";
+import { sendError } from "../../../src/http/error-reply.js";
 import { answeredErrorCode } from "../../../src/metrics.js";
 import { rawRefusal } from "../../../src/net/raw-refusal.js";
 
