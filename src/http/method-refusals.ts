@@ -40,9 +40,18 @@ export function registerMethodRefusals(app: FastifyInstance, restRoutes: readonl
     if (route.url.includes("*")) route.onRequest = [...[route.onRequest ?? []].flat(), refuse];
     else if (!restPaths.has(route.url)) known.add(route.url, [route.method].flat());
   });
-  // Misses: a request a route took is that route's to answer.
+  // Misses: a request a route took is that route's to answer. But a plain OPTIONS (a preflight was answered
+  // by the CORS hook already) is 204 with Allow on every known path, also where the route itself takes
+  // OPTIONS: Apollo's `/graphql` would refuse it as a CSRF attempt (400).
   app.addHook("onRequest", async (request, reply) => {
     if (request.is404) return refuse(request, reply);
+    if (request.method !== "OPTIONS") return;
+    const match = known.find(request.url.split("?")[0]!);
+    if (match)
+      return reply
+        .header("allow", [...match.methods, "OPTIONS"].join(", "))
+        .code(204)
+        .send();
   });
 }
 

@@ -184,11 +184,18 @@ describe("a known path with a method it does not serve", () => {
     }
   });
 
-  it("answers OPTIONS on /api/openapi.json and /docs with 204 and Allow, like the REST routes", async () => {
-    for (const path of ["/api/openapi.json", "/docs"]) {
+  it("answers OPTIONS on /api/openapi.json, /docs and /graphql with 204 and Allow, like the REST routes", async () => {
+    for (const [path, allow] of [
+      ["/api/openapi.json", "GET, HEAD, OPTIONS"],
+      ["/docs", "GET, HEAD, OPTIONS"],
+      ["/graphql", "GET, POST, HEAD, OPTIONS"],
+    ] as const) {
       const response = await fetch(`${service.url}${path}`, { method: "OPTIONS" });
-      expect(response.status).toBe(204);
-      expect(response.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+      expect({ path, status: response.status, allow: response.headers.get("allow") }).toEqual({
+        path,
+        status: 204,
+        allow,
+      });
     }
   });
 
