@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import type { CrawlResult } from "../src/modules/crawl/crawl.types.js";
 import { pino } from "pino";
 import { createCrawler, createRenderer } from "../src/modules/crawl/crawler.factory.js";
+import { detectCompanyName } from "../src/modules/crawl/extract.js";
 import { locateBrowser } from "../src/platform/browser-locator.js";
 import { HeuristicScorer, type DimensionReading } from "../src/modules/scoring/heuristic-scorer.js";
 import { SiteFacts } from "../src/modules/scoring/site-facts.js";
@@ -82,9 +83,12 @@ async function run(site: CorpusSite): Promise<Row> {
       await cachedCrawl(site, "quick", origin, () => crawler.crawl(origin + site.startPath, { mode: "quick" })),
     );
     const seconds = (performance.now() - started) / 1000;
-    const full = scorer.scoreSync({ crawl: fullCrawl, framework: "maturity", mode: "full" });
-    const quick = scorer.scoreSync({ crawl: quickCrawl, framework: "maturity", mode: "quick" });
-    const again = scorer.scoreSync({ crawl: structuredClone(fullCrawl), framework: "maturity", mode: "full" });
+    // Scored as the service would see the live site: at its own address, not the local server's.
+    const fullSite = atOriginalAddress(fullCrawl, origin, site);
+    const quickSite = atOriginalAddress(quickCrawl, origin, site);
+    const full = scorer.scoreSync({ crawl: fullSite, framework: "maturity", mode: "full" });
+    const quick = scorer.scoreSync({ crawl: quickSite, framework: "maturity", mode: "quick" });
+    const again = scorer.scoreSync({ crawl: structuredClone(fullSite), framework: "maturity", mode: "full" });
     if (values.snapshot && values["snapshot-sites"]?.split(",").includes(site.name)) {
       mkdirSync(values.snapshot, { recursive: true });
       writeFileSync(
@@ -92,7 +96,7 @@ async function run(site: CorpusSite): Promise<Row> {
         `${JSON.stringify(toSnapshot(site, fullCrawl, origin))}\n`,
       );
     }
-    const readings = scorer.read(new SiteFacts(fullCrawl));
+    const readings = scorer.read(new SiteFacts(fullSite));
     return {
       site,
       asOf,
@@ -100,12 +104,27 @@ async function run(site: CorpusSite): Promise<Row> {
       quick,
       seconds,
       deterministic: JSON.stringify(again) === JSON.stringify(full),
-      dishonest: dishonestEvidence(full, fullCrawl),
+      dishonest: dishonestEvidence(full, fullSite),
       readings,
     };
   } finally {
     await host.stop();
   }
+}
+
+/**
+ * The crawl as the service reads the live site: every address on the local server moved to the
+ * site's first original host (https), and the company name worked out again from that host, as the
+ * crawler does (a title's brand is matched against the host's name). Without it, rules that tell the
+ * site's own domain or brand from another's (a help centre, a blog host, its GitHub organisation)
+ * would see 127.0.0.1, and a name taken from the host would read "127".
+ */
+function atOriginalAddress(crawl: CrawlResult, origin: string, site: CorpusSite): CrawlResult {
+  const [host] = site.originalHosts;
+  if (!host) return crawl;
+  const moved = JSON.parse(JSON.stringify(crawl).split(origin).join(`https://${host}`)) as CrawlResult;
+  const home = moved.pages.find((page) => page.url === moved.url) ?? moved.pages[0];
+  return home ? { ...moved, companyName: detectCompanyName(home, host) } : moved;
 }
 
 /**
