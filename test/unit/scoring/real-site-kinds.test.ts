@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { classifyPage } from "../../../src/modules/crawl/page-priority.js";
 import { HeuristicScorer } from "../../../src/modules/scoring/heuristic-scorer.js";
 import { ENDING_PRODUCT_CAP } from "../../../src/modules/scoring/result-builder.js";
-import { growthDistribution, talentOrganization } from "../../../src/modules/scoring/rules/growth-organization.js";
+import { architectureSystems } from "../../../src/modules/scoring/rules/engineering-delivery.js";
+import {
+  communityEcosystem,
+  growthDistribution,
+  talentOrganization,
+} from "../../../src/modules/scoring/rules/growth-organization.js";
 import { customerProof, marketIntelligence } from "../../../src/modules/scoring/rules/market-strategy.js";
 import { complianceCertifications } from "../../../src/modules/scoring/rules/trust-enterprise.js";
 import { siteProfile } from "../../../src/modules/scoring/site-profile.js";
@@ -160,6 +165,83 @@ describe("evidence that is about its dimension", () => {
       ]),
     );
     expect(noAds.lowered).toContain("no job openings found");
+  });
+});
+
+describe("customers named in prose (framework 2.4.0)", () => {
+  it("an idea used by companies is not the product used by customers", () => {
+    const idea = customerProof(
+      syntheticFacts([
+        ...BARE_SITE,
+        page("/pricing", "This model is also used by companies offering services at a monthly fee."),
+      ]),
+    );
+    expect(idea.lowered).toContain("no named customers or logos");
+    const product = customerProof(
+      syntheticFacts([...BARE_SITE, page("/about", "Acme is used by companies in 40 countries.")]),
+    );
+    expect(product.raised).toContain('names customers ("trusted by …")');
+  });
+});
+
+describe("the site's own code on GitHub (framework 2.4.0)", () => {
+  const github = (links: string[], companyName = "Acme") =>
+    communityEcosystem(
+      syntheticFacts([{ path: "/", title: "Acme", text: "We build things for teams.", externalLinks: links }], {
+        companyName,
+      }),
+    );
+
+  it("counts the site's organisation or a repository named after it", () => {
+    expect(github(["https://github.com/acme-hq"]).raised).toContain("GitHub presence: 1 link");
+    expect(github(["https://github.com/adobe/acme"]).raised).toContain("GitHub presence: 1 link");
+  });
+
+  it("not a theme's credit, a library the product thanks or a staff member's profile", () => {
+    const others = github([
+      "https://github.com/rstudio/blogdown",
+      "https://github.com/robbiehanson/CocoaAsyncSocket",
+      "https://github.com/janedoe",
+    ]);
+    expect(others.lowered).toContain("no GitHub presence");
+    expect(
+      architectureSystems(
+        syntheticFacts([{ path: "/", externalLinks: ["https://github.com/rstudio/blogdown"] }]),
+      ).raised.join(" "),
+    ).not.toMatch(/GitHub/);
+  });
+
+  it("knows the site by its host's name when the company name is in another script", () => {
+    expect(github(["https://github.com/acme"], "达尔文网络").raised).toContain("GitHub presence: 1 link");
+    expect(github(["https://github.com/whoever"], "达尔文网络").lowered).toContain("no GitHub presence");
+  });
+});
+
+describe("the team a site shows (framework 2.4.0)", () => {
+  it("counts people named with their role on an about or contact page", () => {
+    const found = talentOrganization(
+      syntheticFacts([
+        ...BARE_SITE,
+        page("/contact", "Principal Officer Jane Doe\nChief Financial Officer John Roe\nCompliance Officer Ann Poe"),
+      ]),
+    );
+    expect(found.lowered).toContain("3 people named with a role");
+  });
+
+  it("but not the openings an about page lists: a role to fill is not a person", () => {
+    const about = page(
+      "/about",
+      "About us\nJoin Us\nBackend Development Engineer (Golang)\nResponsibilities:\nBuild the network.\nFrontend Development Engineer (React & Vue)\nMinimum Qualifications:\nTwo years of React.\nTechnical Researcher\nResponsibilities:\nWrite the papers.",
+    );
+    const found = talentOrganization(syntheticFacts([...BARE_SITE, about]));
+    expect([...found.raised, ...found.lowered].join(" ")).toMatch(/careers page lists 3 openings/);
+    expect(found.lowered).toContain("no team shown");
+    expect(found.evidence.map((item) => item.text).join(" ")).not.toMatch(/Technical Researcher$/);
+    // The same page naming its people as well counts them, and only them.
+    const named = talentOrganization(
+      syntheticFacts([...BARE_SITE, { ...about, text: `${about.text}\nOur team\nCEO Mia Chen\nCTO Leo Park` }]),
+    );
+    expect(named.lowered).toContain("2 people named with a role");
   });
 });
 

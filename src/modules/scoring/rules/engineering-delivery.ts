@@ -3,6 +3,7 @@ import { lessIsBetter, moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import { ownOpenSource } from "../site-profile.js";
 import type { Mention, SiteFacts } from "../site-facts.js";
+import { ownCodeHostLinks } from "./code-hosts.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /**
@@ -182,7 +183,8 @@ export function architectureSystems(facts: SiteFacts) {
     performance.slice(0, 2),
   );
 
-  const repos = facts.outbound("github");
+  const own = new Set(ownCodeHostLinks(facts));
+  const repos = facts.outbound("github").filter((repo) => own.has(repo.url));
   // The product's own code opened, not "open source intelligence" or another project the page mentions.
   const oss = facts
     .mentions(OPEN_SOURCE, { limit: 8 })

@@ -1,6 +1,7 @@
 import { lessIsBetter, moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import type { SiteFacts } from "../site-facts.js";
+import { ownCodeHostLinks } from "./code-hosts.js";
 import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
 /**
@@ -207,12 +208,7 @@ export function communityEcosystem(facts: SiteFacts) {
     channels.map((channel) => channel.evidence),
   );
 
-  const github = [
-    ...new Set([
-      ...facts.outbound("github").map((link) => link.url),
-      ...facts.linksMatching(/\/\/(www\.)?(github|gitlab)\.com\//i).map((link) => link.url),
-    ]),
-  ];
+  const github = ownCodeHostLinks(facts);
   // A single organisation link already counts (0.6 median puts one link at ~66); three repositories linked is the top decile.
   assessor.signal(
     1.5,
@@ -536,7 +532,7 @@ export function talentOrganization(facts: SiteFacts) {
   );
 
   // The team the site shows: a page per person (/team/jane, /staff_members/dao.html), or people named with their role.
-  const team = teamShown(facts);
+  const team = teamShown(facts, openings);
   // Five people is the median team a product site shows; twenty-five is a company with departments.
   assessor.signal(
     1.5,
@@ -570,7 +566,13 @@ const PERSON_ROLE =
 const PEOPLE_PAGE = /\/(contact|contact-us|team|our-team|people|leadership|management)(\.html?)?\/?$/i;
 
 /** How many people the site shows: pages per person, or (on about and team pages) people named with a role. */
-function teamShown(facts: SiteFacts): { count: number; fact: string; evidence: Array<{ url: string; text: string }> } {
+function teamShown(
+  facts: SiteFacts,
+  openings: readonly Opening[],
+): { count: number; fact: string; evidence: Array<{ url: string; text: string }> } {
+  // An opening's title listed on the about page ("Quantitative Developer") is a role to fill, not a person.
+  const titleKey = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+  const openingTitles = new Set(openings.map((opening) => titleKey(opening.title)));
   const members = new Map<string, string>();
   for (const link of facts.linksMatching(MEMBER_PAGE)) members.set(link.url.replace(/(\.html?|\/)$/i, ""), link.url);
   for (const page of facts.pagesIn("about"))
@@ -580,6 +582,7 @@ function teamShown(facts: SiteFacts): { count: number; fact: string; evidence: A
     .filter(
       (mention) =>
         mention.text.length <= 120 &&
+        !openingTitles.has(titleKey(mention.text)) &&
         (facts.categoryOf(mention.url) === "about" || PEOPLE_PAGE.test(new URL(mention.url).pathname)),
     )
     .slice(0, 40);

@@ -348,6 +348,9 @@ const STORY_LINK =
  */
 const NAMED =
   /\b(?:trusted by|used by (?:over |more than )?(?:\d[\d,.]{0,15}k?\+? |thousands|millions|hundreds|leading|top|the world'?s|teams|companies|developers|engineers|businesses|organi[sz]ations|customers|brands)|loved by|relied on by|chosen by|customers (?:like|include|such as)|companies (?:like|such as) [^.\n]{1,80}?\b(?:use|uses|used|rely|relies|trust|trusts|chose|choose|run on|runs on|build on|built on|build with|built with|depend on|deploy|deployed|power|powers)\b|teams at|join(?:ed)? (?:over |more than )?[\d,.]{1,15}k?\+? (?:companies|teams|customers|businesses|organi[sz]ations|developers|users))\b|\bused by:?$/i;
+/** An idea in use, not the product: "This model is also used by companies offering services at a monthly fee." */
+const IDEA_USED_BY =
+  /\b(?:models?|approach(?:es)?|methods?|techniques?|patterns?|strateg(?:y|ies)|practices?|concepts?|ideas?) (?:is|are) (?:(?:also|now|widely|commonly|often|already) )*used by\b/i;
 /**
  * A named organisation choosing the product, in prose: "EasyJet, UK's largest
  * airline, selected FlightWatching", "Etihad chose Acme". Case matters: the
@@ -397,7 +400,10 @@ export function customerProof(facts: SiteFacts) {
     assessor.signal(2, undefined, "no customers page or case studies");
   }
 
-  const named = [...facts.mentions(NAMED, { limit: 3 }), ...facts.mentions(SELECTED_BY, { limit: 3 })].slice(0, 3);
+  const named = [
+    ...facts.mentions(NAMED, { limit: 4 }).filter((mention) => !IDEA_USED_BY.test(mention.text)),
+    ...facts.mentions(SELECTED_BY, { limit: 3 }),
+  ].slice(0, 3);
   const count = named.map((mention) => customerCount(mention.text)).find((value) => value !== undefined);
   // A stated base is worth more the larger it is: a thousand customers is a median claim, a hundred thousand a leading one.
   const claim =

@@ -1,0 +1,53 @@
+import type { OutboundLink } from "../../crawl/crawl.types.js";
+import type { SiteFacts } from "../site-facts.js";
+
+/** Letters and digits only, lower case: "Genez-io" and "genezio" are one name. */
+const key = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/**
+ * The names the site goes by: the first word of three letters or more of its company
+ * name, and its host's name under the registrable domain (acme for www.acme.co.uk).
+ * Empty when neither is usable (a company name in another script, an IP address).
+ */
+function brandKeys(facts: SiteFacts): string[] {
+  const keys = new Set<string>();
+  const word = /[A-Za-z][A-Za-z0-9-]{2,}/.exec(facts.crawl.companyName)?.[0];
+  if (word) keys.add(key(word));
+  const host = new URL(facts.home.url).hostname;
+  if (!/^[\d.]+$|^\[|^localhost$/i.test(host)) {
+    const labels = host.split(".");
+    const secondLevel = labels.length > 2 && /^(co|com|org|net|ac|gov|edu)$/.test(labels.at(-2)!);
+    const label = labels.at(secondLevel ? -3 : -2);
+    if (label && label.length >= 3) keys.add(key(label));
+  }
+  return [...keys].filter((name) => name.length >= 3);
+}
+
+/**
+ * Links to the site's own code on GitHub or GitLab: an organisation or repository
+ * named after the site ("github.com/acme", "github.com/adobe/brackets" for Brackets).
+ * A theme's credit ("github.com/rstudio/blogdown"), a library the product thanks, or
+ * a staff member's profile is someone else's code, not the site's presence there.
+ * When the site's own names are unknown, every code-host link is kept, as before.
+ */
+export function ownCodeHostLinks(facts: SiteFacts): string[] {
+  const urls = [
+    ...new Set([
+      ...facts.outbound("github").map((link: OutboundLink) => link.url),
+      ...facts.linksMatching(/\/\/(www\.)?(github|gitlab)\.com\//i).map((link) => link.url),
+    ]),
+  ];
+  const brands = brandKeys(facts);
+  if (brands.length === 0) return urls;
+  return urls.filter((url) => {
+    let segments: string[];
+    try {
+      segments = new URL(url).pathname.split("/").filter(Boolean).slice(0, 2).map(key);
+    } catch {
+      return false;
+    }
+    return segments.some(
+      (name) => name.length >= 3 && brands.some((brand) => name.includes(brand) || brand.includes(name)),
+    );
+  });
+}
