@@ -571,7 +571,11 @@ function teamShown(
   openings: readonly Opening[],
 ): { count: number; fact: string; evidence: Array<{ url: string; text: string }> } {
   // An opening's title listed on the about page ("Quantitative Developer") is a role to fill, not a person.
-  const titleKey = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+  const titleKey = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, " ")
+      .trim();
   const openingTitles = new Set(openings.map((opening) => titleKey(opening.title)));
   const members = new Map<string, string>();
   for (const link of facts.linksMatching(MEMBER_PAGE)) members.set(link.url.replace(/(\.html?|\/)$/i, ""), link.url);
