@@ -211,6 +211,16 @@ describe("the site's own code on GitHub (framework 2.4.0)", () => {
     ).not.toMatch(/GitHub/);
   });
 
+  it("reads a brand past a company name's first word ('The Zeta Company' is Zeta, not 'the')", () => {
+    const zeta = communityEcosystem(
+      syntheticFacts(
+        [{ path: "/", title: "Zeta", text: "We build things.", externalLinks: ["https://github.com/thenewboston"] }],
+        { companyName: "The Zeta Company" },
+      ),
+    );
+    expect(zeta.lowered).toContain("no GitHub presence");
+  });
+
   it("knows the site by its host's name when the company name is in another script", () => {
     expect(github(["https://github.com/acme"], "达尔文网络").raised).toContain("GitHub presence: 1 link");
     expect(github(["https://github.com/whoever"], "达尔文网络").lowered).toContain("no GitHub presence");

@@ -1,6 +1,9 @@
 import type { OutboundLink } from "../../crawl/crawl.types.js";
 import type { SiteFacts } from "../site-facts.js";
 
+/** Words that open a company name or a title without naming anyone. */
+const NOT_A_BRAND = /^(?:the|and|for|get|try|use|app|www|inc|ltd|llc|home|welcome|official|our|your)$/i;
+
 /** Letters and digits only, lower case: "Genez-io" and "genezio" are one name. */
 const key = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, "");
 
@@ -11,7 +14,10 @@ const key = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, "
  */
 function brandKeys(facts: SiteFacts): string[] {
   const keys = new Set<string>();
-  const word = /[A-Za-z][A-Za-z0-9-]{2,}/.exec(facts.crawl.companyName)?.[0];
+  // The first word that can name a brand: "The Acme Company" is Acme, not "the" (which every "thenewboston" contains).
+  const word = facts.crawl.companyName
+    .match(/[A-Za-z][A-Za-z0-9-]{2,}/g)
+    ?.find((candidate) => !NOT_A_BRAND.test(candidate));
   if (word) keys.add(key(word));
   const host = new URL(facts.home.url).hostname;
   if (!/^[\d.]+$|^\[|^localhost$/i.test(host)) {
