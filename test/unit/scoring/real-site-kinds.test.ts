@@ -9,7 +9,7 @@ import {
   talentOrganization,
 } from "../../../src/modules/scoring/rules/growth-organization.js";
 import { customerProof, marketIntelligence } from "../../../src/modules/scoring/rules/market-strategy.js";
-import { complianceCertifications } from "../../../src/modules/scoring/rules/trust-enterprise.js";
+import { complianceCertifications, securityPosture } from "../../../src/modules/scoring/rules/trust-enterprise.js";
 import { siteProfile } from "../../../src/modules/scoring/site-profile.js";
 import { BARE_SITE } from "../../support/rule-assertions.js";
 import { SYNTHETIC_ORIGIN, syntheticCrawl, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
@@ -85,6 +85,14 @@ describe("a sales-led vendor (no prices, a sales path)", () => {
       /1 certification or regulation: a regulator's licence/,
     );
     expect(classifyPage(`${SYNTHETIC_ORIGIN}/regulation`)).toBe("security");
+    // It is compliance evidence, not a description of how the firm keeps data safe (framework 2.4.0).
+    const security = securityPosture(syntheticFacts(vendor));
+    expect(security.raised).not.toContain("a security page");
+    expect(security.lowered).toContain("no security page or trust centre");
+    const both = securityPosture(
+      syntheticFacts([...vendor, page("/security", "We encrypt data at rest with AES-256.", "Security")]),
+    );
+    expect(both.raised).toContain("a security page");
     const labuan = complianceCertifications(
       syntheticFacts([...BARE_SITE, page("/x", "Licence No. US201226 from the Labuan FSA.")]),
     );

@@ -10,22 +10,30 @@ import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from 
  * organisations require (SSO, SCIM, audit logs, roles, an SLA).
  */
 
+/** A page about the company's own security (its address or title says so), not a compliance, licence or regulation page. */
+const ABOUT_SECURITY = /secur|\btrust\b|\/trust|vulnerab|pen-?test/i;
+
 /**
  * The crawled security page and the trust centre, as evidence, when the site has
  * them. A trust centre is a hosted one (outbound "trust_center") or a crawled
  * security page that calls itself one ("/trust", "Trust Center").
  */
-function securityHome(facts: SiteFacts): { page?: Evidence; trustCenter?: Evidence } {
+function securityHome(facts: SiteFacts): { page?: Evidence; pageAboutSecurity: boolean; trustCenter?: Evidence } {
   const pages = facts.pagesIn("security");
   const ownTrust = pages.find(
     (candidate) =>
       /\btrust\b/i.test(candidate.title) || /\/trust(-cent(er|re))?(\/|$)|\/\/trust\./i.test(candidate.url),
   );
-  // Prefer a security page other than the trust centre, so one /trust page does not count twice.
-  const page = pages.find((candidate) => candidate !== ownTrust) ?? ownTrust;
+  // Prefer a security page other than the trust centre, so one /trust page does not count twice, and one about
+  // security over a compliance or licence page.
+  const about = (candidate: (typeof pages)[number]) =>
+    ABOUT_SECURITY.test(`${new URL(candidate.url).pathname} ${candidate.title} ${candidate.headings[0]?.text ?? ""}`);
+  const others = pages.filter((candidate) => candidate !== ownTrust);
+  const page = others.find(about) ?? others[0] ?? ownTrust;
   const [hosted] = facts.outbound("trust_center");
   return {
     page: page && { url: page.url, text: `security page: ${page.title || page.headings[0]?.text || page.url}` },
+    pageAboutSecurity: page !== undefined && about(page),
     trustCenter: hosted
       ? { url: hosted.url, text: `trust centre linked from ${hosted.foundOn}` }
       : ownTrust && { url: ownTrust.url, text: `trust centre: ${ownTrust.title || ownTrust.url}` },
@@ -34,7 +42,10 @@ function securityHome(facts: SiteFacts): { page?: Evidence; trustCenter?: Eviden
 
 export function securityPosture(facts: SiteFacts) {
   const assessor = new Assessor();
-  const { page, trustCenter } = securityHome(facts);
+  const home = securityHome(facts);
+  const { trustCenter } = home;
+  // A regulator's licence page says the firm is supervised, not how it keeps data safe: it is compliance evidence only.
+  const page = home.page && home.pageAboutSecurity ? home.page : undefined;
   const both = page !== undefined && trustCenter !== undefined && page.url !== trustCenter.url;
   const evidence = both
     ? [page, trustCenter]
