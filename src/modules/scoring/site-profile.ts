@@ -116,11 +116,19 @@ export function siteProfile(facts: SiteFacts): SiteProfile {
         ? `the site presents an open-source project (${openSourcePages} page${openSourcePages === 1 ? "" : "s"} say so) with no commercial offer of its own`
         : "the site presents a commercial offer",
       salesLed: salesLed
-        ? `it sells through a sales conversation ("${salesPath!.text.slice(0, 80)}"), where published prices are not expected`
+        ? `it sells through a sales conversation ("${clip(salesPath!.text, 80)}"), where published prices are not expected`
         : "",
       software: sellsSoftware
         ? ""
         : `the site sells no software (across the ${facts.pages.length} pages read, it offers no app, platform, API, docs or sign-in)`,
     },
   };
+}
+
+/** At most `max` characters, cut at a word and marked with "…" when cut, so a quote never ends mid-word. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:(“"'‘-]+$/u, "")}…`;
 }

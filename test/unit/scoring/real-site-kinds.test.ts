@@ -78,6 +78,18 @@ describe("a sales-led vendor (no prices, a sales path)", () => {
     }
   });
 
+  it("quotes its sales path whole words only, marking a cut with an ellipsis", () => {
+    const long = [
+      page("/", "Harbour Underwriting. About. Contact."),
+      page(
+        "/regulation",
+        "Harbour Underwriting Limited (formerly known as Bay Underwriting Limited, “BUL”) is licensed by the Labuan Financial Services Authority.",
+      ),
+    ];
+    const reasoning = dimension(score(long), "pricing_packaging").reasoning;
+    expect(reasoning).toMatch(/\("Harbour Underwriting Limited \(formerly known as Bay Underwriting Limited…"\)/);
+  });
+
   it("counts a regulator's licence as compliance, and a regulation page as its compliance page", () => {
     const compliance = complianceCertifications(syntheticFacts(vendor));
     expect(compliance.coverage).toBeGreaterThan(0);
