@@ -98,6 +98,15 @@ describe("boilerplate is not evidence", () => {
     expect(small.lowered).toContain("no growth figures");
     const large = companyMomentum(syntheticFacts([...BARE_SITE, page("/about", "Used by 2,500 teams worldwide.")]));
     expect(large.raised).toContain("1 growth figure stated");
+    // A size a sentence speaks of is not a claim about the company (framework 2.4.0).
+    const size = companyMomentum(
+      syntheticFacts([
+        ...BARE_SITE,
+        page("/faq", "It looks like most sites under 10,000 users have one or two servers."),
+        page("/scale", "It runs deployments of up to 10 million users on one cluster."),
+      ]),
+    );
+    expect(size.lowered).toContain("no growth figures");
   });
 
   it("a legal page's 'last updated' date is not news or history", () => {

@@ -650,7 +650,8 @@ export function companyMomentum(facts: SiteFacts) {
     "no funding or investors named",
   );
 
-  // The company's own base or growth: not "sites with fewer than 100,000 users" or "an issue affecting 25,000 users".
+  // The company's own base or growth: not "sites with fewer than 100,000 users", "sites under 10,000 users" (a size, not a
+  // claim) or "an issue affecting 25,000 users".
   const growth = facts
     .mentions(
       /(\b(\d{1,3}(,\d{3})+|\d{3,}|\d+(\.\d+)?\s?(k|m|million|billion))\+?\s{1,3}(customers|users|teams|companies|businesses|developers|organi[sz]ations|brands|merchants|creators)\b|\b\d{1,4}x (growth|revenue|arr)\b|\bgrew (by )?\d{1,4}%|\b(arr|revenue) (grew|doubled|tripled)\b)/i,
@@ -658,7 +659,7 @@ export function companyMomentum(facts: SiteFacts) {
     )
     .filter(
       (mention) =>
-        !/\b(less|fewer) than\b|\baffect(ing|ed|s)\b|\bof (the|their|its) (sites|users|customers)\b|\bfortune \d{2,4}\b/i.test(
+        !/\b(less|fewer) than\b|\b(under|below|up to|at most) \d|\baffect(ing|ed|s)\b|\bof (the|their|its) (sites|users|customers)\b|\bfortune \d{2,4}\b/i.test(
           mention.text,
         ),
     )
