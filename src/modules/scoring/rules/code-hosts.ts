@@ -1,4 +1,5 @@
 import type { OutboundLink } from "../../crawl/crawl.types.js";
+import { registrableDomain } from "../../crawl/url.js";
 import type { SiteFacts } from "../site-facts.js";
 
 /** Words that open a company name or a title without naming anyone. */
@@ -19,13 +20,10 @@ function brandKeys(facts: SiteFacts): string[] {
     .match(/[A-Za-z][A-Za-z0-9-]{2,}/g)
     ?.find((candidate) => !NOT_A_BRAND.test(candidate));
   if (word) keys.add(key(word));
-  const host = new URL(facts.home.url).hostname;
-  if (!/^[\d.]+$|^\[|^localhost$/i.test(host)) {
-    const labels = host.split(".");
-    const secondLevel = labels.length > 2 && /^(co|com|org|net|ac|gov|edu)$/.test(labels.at(-2)!);
-    const label = labels.at(secondLevel ? -3 : -2);
-    if (label && label.length >= 3) keys.add(key(label));
-  }
+  // The name under the registrable domain: acme for www.acme.co.uk; nothing for an IP address or "localhost".
+  const domain = registrableDomain(new URL(facts.home.url).hostname);
+  const label = domain.includes(".") && !/^[\d.]+$|^\[/.test(domain) ? domain.split(".")[0] : undefined;
+  if (label) keys.add(key(label));
   return [...keys].filter((name) => name.length >= 3);
 }
 
