@@ -1,4 +1,4 @@
-import { GraphQLError } from "graphql";
+import { BREAK, GraphQLError, Kind, parse, visit, type ObjectFieldNode } from "graphql";
 
 /**
  * The error catalogue (docs/api.md §4): one table, read by both front doors.
@@ -322,8 +322,46 @@ function graphQLRequestError(error: GraphQLError): AppError {
       ...(typeof param === "string" ? { param } : {}),
     });
   if (error.path) return new AppError("INTERNAL", "An unexpected error occurred.", { cause: error });
-  return new AppError("VALIDATION_FAILED", error.message, { param: variableField(error.message) ?? null });
+  return new AppError("VALIDATION_FAILED", error.message, {
+    param: variableField(error.message) ?? literalField(error) ?? null,
+  });
 }
+
+/**
+ * The field a validation error about a literal input is at, as a path inside the argument (what
+ * `variableField` answers for the same value sent in variables): `score(input: {url: "…", colour: 1})`
+ * refused with `Field "colour" is not defined by type …` → `colour`; `{url: 5}` → `url`; nested,
+ * `context.colour`; a required field left out (`Field "ScoreInput.url" of required type …`) → `url`.
+ * The document is parsed again (only on this refusal) to find the input fields around the node.
+ */
+export function literalField(error: GraphQLError): string | undefined {
+  const node = error.nodes?.[0];
+  const start = node?.loc?.start;
+  if (!node || start === undefined || !error.source) return undefined;
+  const missing = /^Field "\w+\.(\w+)" of required type .* was not provided\.$/.exec(error.message)?.[1];
+  let path: string[] | undefined;
+  try {
+    visit(parse(error.source), {
+      enter(candidate, _key, parent, _path, ancestors) {
+        if (candidate.kind !== node.kind || candidate.loc?.start !== start) return undefined;
+        // `ancestors` stops short of the parent (an input field, for a value): all three together.
+        path = [...ancestors, parent, candidate].filter(isObjectField).map((field) => field.name.value);
+        return BREAK;
+      },
+    });
+  } catch {
+    return undefined;
+  }
+  if (!path) return undefined;
+  if (missing) path.push(missing);
+  return path.length > 0 ? path.join(".") : undefined;
+}
+
+const isObjectField = (node: unknown): node is ObjectFieldNode =>
+  typeof node === "object" &&
+  node !== null &&
+  !Array.isArray(node) &&
+  (node as { kind?: unknown }).kind === Kind.OBJECT_FIELD;
 
 /**
  * The field a graphql-js variable error is about, as a path inside the input (what

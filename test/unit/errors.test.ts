@@ -1,4 +1,4 @@
-import { GraphQLError } from "graphql";
+import { buildSchema, GraphQLError, parse, validate } from "graphql";
 import { describe, expect, it } from "vitest";
 import { AppError, docUrlFor, errorCatalogue, toAppError } from "../../src/errors.js";
 
@@ -127,6 +127,24 @@ describe("error catalogue", () => {
     const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
     expect(toAppError(refused).toGraphQLExtensions()).toMatchObject({ retryAfter: 5 });
     expect(new AppError("INTERNAL", "x").toGraphQLExtensions()).not.toHaveProperty("retryAfter");
+  });
+
+  it("names the field of a literal input as the same refusal in variables would (param)", () => {
+    const schema = buildSchema(`
+      input Inner { b: Int }
+      input ScoreInput { url: String!, inner: Inner }
+      type Query { score(input: ScoreInput!): Int }
+    `);
+    const paramOf = (query: string) => {
+      const [error] = validate(schema, parse(query));
+      return error && toAppError(error).param;
+    };
+    expect(paramOf(`{ score(input: { url: "x", colour: 1 }) }`)).toBe("colour");
+    expect(paramOf(`{ score(input: { url: 5 }) }`)).toBe("url");
+    expect(paramOf(`{ score(input: { url: "x", inner: { b: 1, c: 2 } }) }`)).toBe("inner.c");
+    expect(paramOf(`{ score(input: { inner: { b: 1 } }) }`)).toBe("url");
+    // Not about an input field: no param.
+    expect(paramOf(`{ nope }`)).toBeUndefined();
   });
 
   it("reports a database that cannot be reached as SERVICE_UNAVAILABLE, retryable", () => {

@@ -77,6 +77,7 @@ describe("a body field the route does not know", () => {
     expect(literalError.extensions).toMatchObject({
       code: "VALIDATION_FAILED",
       retryable: false,
+      param: "colour",
       requestId: literal.headers.get("x-request-id"),
       docUrl: docUrl("VALIDATION_FAILED"),
     });
