@@ -1,6 +1,7 @@
 import { lessIsBetter, moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import type { SiteFacts } from "../site-facts.js";
+import { registrableDomain } from "../../crawl/url.js";
 import { ownCodeHostLinks } from "./code-hosts.js";
 import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
@@ -292,14 +293,8 @@ function helpCentre(facts: SiteFacts, url: string, label: string): boolean {
  * When the brand is unknown (no company name of three letters or more), a help host is taken as the site's own.
  */
 function ownDomain(facts: SiteFacts, host: string, homeHost: string): boolean {
-  // The registrable domain: two labels, three under a country's second level (acme.co.uk, acme.com.au).
-  const domain = (name: string) => {
-    const labels = name.toLowerCase().split(".");
-    const secondLevel =
-      labels.length > 2 && /^[a-z]{2}$/.test(labels.at(-1)!) && /^(co|com|org|net|ac|gov|edu)$/.test(labels.at(-2)!);
-    return labels.slice(secondLevel ? -3 : -2).join(".");
-  };
-  if (!/^\d+(\.\d+){3}$/.test(homeHost) && domain(host) === domain(homeHost)) return true;
+  // The crawler's registrable domain (the public suffix list: acme.co.uk, acme.com.au), as the crawl's own scope uses.
+  if (!/^\d+(\.\d+){3}$/.test(homeHost) && registrableDomain(host) === registrableDomain(homeHost)) return true;
   const brand = /[a-z][a-z\d-]{2,}/.exec(facts.crawl.companyName.toLowerCase())?.[0];
   return brand === undefined || host.toLowerCase().includes(brand);
 }
