@@ -385,7 +385,10 @@ function dump(result: ScoreResult): void {
   for (const page of result.crawledPages) console.log(`  read ${page}`);
   for (const dimension of result.dimensions) {
     console.log(
-      `  ${dimension.dimensionId.padEnd(26)} ${String(dimension.score).padStart(3)} ${dimension.confidence.padEnd(6)} ${dimension.reasoning.slice(0, 220)}`,
+      `  ${dimension.dimensionId.padEnd(26)} ${String(dimension.score).padStart(3)} ${dimension.confidence.padEnd(6)} ${dimension.reasoning}`,
     );
+    // What the reasoning rests on: each quote and where it was read, so a misreading can be traced to its page.
+    for (const item of dimension.evidenceItems)
+      console.log(`      ← ${item.text}${"url" in item && item.url ? `  (${item.url})` : ""}`);
   }
 }
