@@ -1,6 +1,7 @@
 import type { OutboundKind } from "../crawl/crawl.types.js";
 import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
 import { announcedEnd } from "./announced-end.js";
+import { ownOutbound } from "./rules/code-hosts.js";
 import { JOB_BOARD, jobOpenings } from "./rules/growth-organization.js";
 import { SCORED_TEXT_PER_PAGE, type SiteFacts } from "./site-facts.js";
 
@@ -181,7 +182,7 @@ function unsupportedClaims(facts: SiteFacts): string[] {
  */
 function supported(facts: SiteFacts, categories: readonly PageCategory[], outbound: readonly OutboundKind[]): boolean {
   if (categories.some((category) => facts.hasPage(category))) return true;
-  if (outbound.some((kind) => facts.outbound(kind).length > 0)) return true;
+  if (outbound.some((kind) => ownOutbound(facts, kind).length > 0)) return true;
   return facts.pages.some((page) =>
     page.internalLinks.some((link) => categories.includes(classifyPage(link.url, link.text))),
   );

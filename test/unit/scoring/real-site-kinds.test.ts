@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { classifyPage } from "../../../src/modules/crawl/page-priority.js";
 import { HeuristicScorer } from "../../../src/modules/scoring/heuristic-scorer.js";
 import { ENDING_PRODUCT_CAP } from "../../../src/modules/scoring/result-builder.js";
-import { architectureSystems } from "../../../src/modules/scoring/rules/engineering-delivery.js";
+import { architectureSystems, reliabilityOperations } from "../../../src/modules/scoring/rules/engineering-delivery.js";
 import {
   communityEcosystem,
   growthDistribution,
@@ -244,6 +244,46 @@ describe("the site's own code on GitHub (framework 2.4.0)", () => {
   it("knows the site by its host's name when the company name is in another script", () => {
     expect(github(["https://github.com/acme"], "达尔文网络").raised).toContain("GitHub presence: 1 link");
     expect(github(["https://github.com/whoever"], "达尔文网络").lowered).toContain("no GitHub presence");
+  });
+});
+
+describe("the site's own status page and trust centre (framework 2.5.0)", () => {
+  const withOutbound = (kind: "trust_center" | "status_page", url: string) =>
+    syntheticFacts([...BARE_SITE, page("/blog/passwords", "Two-factor sign-in stops most account attacks.")], {
+      outbound: [{ url, kind, foundOn: `${SYNTHETIC_ORIGIN}/blog/passwords` }],
+    });
+
+  it("a blog post's link to someone else's security blog or status page is not the site's", () => {
+    expect(
+      securityPosture(withOutbound("trust_center", "https://security.googleblog.com/2019/05/x.html")).raised,
+    ).toEqual([]);
+    expect(
+      complianceCertifications(withOutbound("trust_center", "https://security.googleblog.com/2019/05/x.html")).raised,
+    ).toEqual([]);
+    expect(
+      reliabilityOperations(withOutbound("status_page", "https://status.github.com/")).raised.join(" "),
+    ).not.toMatch(/status page/);
+  });
+
+  it("counts the site's own, on its domain or named on a hosting service", () => {
+    for (const url of ["https://trust.acme.example/", "https://security.acme.example/", "https://acme.safebase.io/"])
+      expect(securityPosture(withOutbound("trust_center", url)).raised).toContain("a trust centre");
+    for (const url of ["https://status.acme.example/", "https://acme.statuspage.io/"])
+      expect(reliabilityOperations(withOutbound("status_page", url)).raised.join(" ")).toMatch(/status page/);
+  });
+});
+
+describe("a self-serve sign-up is the site's own funnel (framework 2.5.0)", () => {
+  it("an essay's 'when you sign up for a service' on the blog is not a sign-up", () => {
+    const essay = growthDistribution(
+      syntheticFacts([
+        ...BARE_SITE,
+        page("/blog/identity", "When you sign up for a service, your digital identity is created for you."),
+      ]),
+    );
+    expect(essay.lowered).toContain("no self-serve sign-up");
+    const home = growthDistribution(syntheticFacts([page("/", "Sign up free and invite your team.", "Acme")]));
+    expect(home.raised).toContain("a self-serve sign-up");
   });
 });
 

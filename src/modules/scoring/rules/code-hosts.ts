@@ -13,7 +13,7 @@ const key = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, "
  * name, and its host's name under the registrable domain (acme for www.acme.co.uk).
  * Empty when neither is usable (a company name in another script, an IP address).
  */
-function brandKeys(facts: SiteFacts): string[] {
+export function brandKeys(facts: SiteFacts): string[] {
   const keys = new Set<string>();
   // The first word that can name a brand: "The Acme Company" is Acme, not "the" (which every "thenewboston" contains).
   const word = facts.crawl.companyName
@@ -53,5 +53,29 @@ export function ownCodeHostLinks(facts: SiteFacts): string[] {
     return segments.some(
       (name) => name.length >= 3 && brands.some((brand) => name.includes(brand) || brand.includes(name)),
     );
+  });
+}
+
+/**
+ * The site's own status page, trust centre or hosted docs among its outbound links: on its own domain
+ * (status.acme.com, trust.acme.io) or naming it on a hosting service (acme.statuspage.io, trust.page/acme,
+ * app.vanta.com/acme/trust). A blog post's link to someone else's (security.googleblog.com,
+ * status.github.com) says nothing about the site. When the site's own names are unknown, every link is kept.
+ */
+export function ownOutbound(facts: SiteFacts, kind: OutboundLink["kind"]): OutboundLink[] {
+  const links = facts.outbound(kind);
+  const brands = brandKeys(facts);
+  if (brands.length === 0) return links;
+  const siteDomain = registrableDomain(new URL(facts.home.url).hostname);
+  return links.filter((link) => {
+    let url: URL;
+    try {
+      url = new URL(link.url);
+    } catch {
+      return false;
+    }
+    if (registrableDomain(url.hostname) === siteDomain) return true;
+    const names = [...url.hostname.split("."), ...url.pathname.split("/").filter(Boolean).slice(0, 2)].map(key);
+    return names.some((name) => name.length >= 3 && brands.some((brand) => name === brand || name.includes(brand)));
   });
 }

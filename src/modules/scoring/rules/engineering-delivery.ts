@@ -3,7 +3,7 @@ import { lessIsBetter, moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import { ownOpenSource } from "../site-profile.js";
 import type { Mention, SiteFacts } from "../site-facts.js";
-import { ownCodeHostLinks } from "./code-hosts.js";
+import { ownCodeHostLinks, ownOutbound } from "./code-hosts.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /**
@@ -238,7 +238,7 @@ const PRACTICES =
 export function reliabilityOperations(facts: SiteFacts) {
   const assessor = new Assessor();
 
-  const [outbound] = facts.outbound("status_page");
+  const [outbound] = ownOutbound(facts, "status_page");
   const [statusPage] = facts.pagesIn("status");
   const [statusLink] = facts.linksMatching(/\/status\/?$/i);
   const status: Evidence | undefined = outbound
@@ -330,7 +330,7 @@ export function documentationQuality(facts: SiteFacts) {
 
   const docs = facts.pagesIn("docs", "api_reference");
   const [docsLink] = facts.linksMatching(DOCS_LINK);
-  const [docsHost] = facts.outbound("docs_host");
+  const [docsHost] = ownOutbound(facts, "docs_host");
   // A crawl reads ~25 pages: three docs pages among them is typical, twelve means the docs are deep.
   assessor.signal(
     2,

@@ -157,9 +157,10 @@ export function growthDistribution(facts: SiteFacts) {
     "a partner, affiliate or referral programme",
     "no partner or affiliate programme",
   );
+  // The funnel is on the home and pricing pages: a post's "when you sign up for a service" is an essay, not a sign-up.
   const selfServe = facts.mentions(
     /\b(sign up|get started (for )?free|start (your )?free|free trial|try (it )?(for )?free|create (an |your )?(free )?account)\b/i,
-    { limit: 1 },
+    { in: ["other", "pricing"], limit: 1 },
   );
   present(
     assessor,

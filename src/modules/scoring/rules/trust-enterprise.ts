@@ -1,6 +1,7 @@
 import { moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import type { Mention, SiteFacts } from "../site-facts.js";
+import { ownOutbound } from "./code-hosts.js";
 import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
 /**
@@ -30,7 +31,7 @@ function securityHome(facts: SiteFacts): { page?: Evidence; pageAboutSecurity: b
     ABOUT_SECURITY.test(`${new URL(candidate.url).pathname} ${candidate.title} ${candidate.headings[0]?.text ?? ""}`);
   const others = pages.filter((candidate) => candidate !== ownTrust);
   const page = others.find(about) ?? others[0] ?? ownTrust;
-  const [hosted] = facts.outbound("trust_center");
+  const [hosted] = ownOutbound(facts, "trust_center");
   return {
     page: page && { url: page.url, text: `security page: ${page.title || page.headings[0]?.text || page.url}` },
     pageAboutSecurity: page !== undefined && about(page),
