@@ -26,8 +26,9 @@ const MONTH =
 const DATE_FORMS = new RegExp(
   [
     "\\b(\\d{4})-(\\d{2})-(\\d{2})(?![\\d])", // 2025-03-05
-    `\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, // March 5, 2025
-    `\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${MONTH}\\s+(\\d{4})\\b`, // 5 March 2025
+    // March 5, 2025 · October 21 - 2021 (a news card's "day - year")
+    `\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+|\\s*[-–]\\s*)(\\d{4})\\b`,
+    `\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${MONTH},?\\s+(\\d{4})\\b`, // 5 March 2025 · 24 Nov, 2021
   ].join("|"),
   "gi",
 );
@@ -91,10 +92,15 @@ const CODES = "USD|EUR|GBP|JPY|INR|CAD|AUD|NZD|CHF|CNY|HKD|SGD|SEK|NOK|DKK|PLN|C
 const SYMBOL = "US\\$|CA\\$|C\\$|AU\\$|A\\$|NZ\\$|HK\\$|S\\$|R\\$|\\$|€|£|¥|₹|₩|₽|₺|₪|₱";
 // 1,299.99 · 1.299,99 · 1299 · 49.5 — thousands groups, then an optional decimal part.
 const AMOUNT = "\\d{1,3}(?:[,.]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?";
+/**
+ * Where an amount ends: not in a digit, a decimal part or a word ("$1.9B", "$5M" are figures, not prices), except a billing
+ * period or unit written against it when markup drops the space ("$15Per Month" from "$<b>15</b>Per Month").
+ */
+const PRICE_END = "(?![.,]\\d)(?=[Pp]er\\b|[Mm]o(?:nth)?\\b|[Yy](?:ea)?r\\b|[Uu]ser|[Ss]eat|[^\\d\\p{L}]|$)";
 const PRICE_FORMS = new RegExp(
   [
-    `(${SYMBOL})\\s?(${AMOUNT})(?![\\d\\p{L}])`, // $49, €29, ¥1000
-    `\\b(${CODES})\\s?(${AMOUNT})(?![\\d\\p{L}])`, // USD 49
+    `(${SYMBOL})\\s?(${AMOUNT})${PRICE_END}`, // $49, €29, ¥1000, $15Per Month
+    `\\b(${CODES})\\s?(${AMOUNT})${PRICE_END}`, // USD 49
     `(?<![\\d.,\\p{L}])(${AMOUNT})\\s?(€|£|¥|₹|zł|${CODES})(?![\\p{L}])`, // 29 €, 49 USD
   ].join("|"),
   "gu",

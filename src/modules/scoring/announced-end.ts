@@ -17,10 +17,13 @@ export function announcedEnd(
   const [home] = crawl.pages;
   if (!home) return undefined;
   const brand = crawl.companyName.trim().toLowerCase().split(/\s+/)[0] ?? "";
+  // Letters and digits only: the site "overv.io" writes its name "Overvio".
+  const key = (text: string) => text.replace(/[^a-z0-9]/g, "");
   const speaksForItself = (sentence: string) => {
     const lower = sentence.toLowerCase();
     return (
       (brand.length >= 3 && lower.includes(brand)) ||
+      (key(brand).length >= 3 && lower.split(/\s+/).some((word) => key(word) === key(brand))) ||
       /\b(we|our|this (service|product|app|site|platform|tool))\b/.test(lower)
     );
   };

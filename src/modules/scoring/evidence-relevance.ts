@@ -24,8 +24,10 @@ export const LEGAL_PATH =
   /\/(?:terms|tos|terms-of-(?:service|use)|terms-and-conditions|conditions|legal|disclaimer|cookies?|cookie-policy|privacy|privacy-policy|privacy-notice|eula|imprint|impressum|policies|gtc|agb)(?=[/.?#_-]|$)/i;
 /** A job ad's lines: requirements and duties of a role, not what the company does. */
 const JOB_AD_LINE =
-  /^(?:\d+\.\s*)?(?:familiarity|knowledge|experience|proficien|fluen|bachelor|master'?s|degree|responsib|(?:minimum |preferred )?qualifications|requirements|nice to have|bonus points|you (?:will|have|are)|you'll|we'?re looking for|what you'?ll|about the role|strong (?:knowledge|understanding|experience)|ability to|excellent (?:written|communication|writing)|pay attention to|follow the|have a strong)\b/i;
+  /^(?:\d+\.\s*)?(?:familiarity|knowledge|experience|proficien(?:t|cy)|fluent (?:in|english)|bachelor|master'?s|degree|responsib\w*|(?:minimum |preferred )?qualifications|requirements|nice to have|bonus points|you (?:will|have|are)|you'll|we'?re looking for|what you'?ll|about the role|strong (?:knowledge|understanding|experience)|ability to|excellent (?:written|communication|writing)|pay attention to|follow the|have a strong)\b/i;
 
+/** Documentation is read for its code samples: "import Acme", "brew install acme" are what it shows. */
+const CODE_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["documentation_quality"]);
 /** Dimensions whose evidence lives in legal text or job ads by nature. */
 const LEGAL_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["data_privacy"]);
 const HIRING_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["talent_organization"]);
@@ -37,6 +39,8 @@ const HIRING_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["talent_organizatio
 const LABEL_DIMENSIONS: ReadonlySet<DimensionId> = new Set([
   "pricing_packaging",
   "compliance_certifications",
+  // A policy's section headings: "Data Retention", "Subprocessors".
+  "data_privacy",
   "talent_organization",
   "integration_ecosystem",
 ]);
@@ -139,6 +143,7 @@ export function pageQuotable(dimension: DimensionId, source: SentenceSource): bo
 /** Whether a sentence of a page that pageQuotable admits may evidence the dimension. */
 export function sentenceQuotable(dimension: DimensionId, traits: SentenceTraits): boolean {
   if (traits.hiring && !HIRING_DIMENSIONS.has(dimension)) return false;
+  if (CODE_DIMENSIONS.has(dimension)) return true;
   if (traits.fragment && !LABEL_DIMENSIONS.has(dimension)) return false;
   return !traits.code;
 }

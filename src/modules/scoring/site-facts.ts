@@ -47,6 +47,13 @@ const MAX_QUOTE = 200;
  * scoring cost does not grow with page length.
  */
 export const SCORED_TEXT_PER_PAGE = 8_000;
+/**
+ * A privacy policy says its retention and deletion terms past the first 8,000 characters (a third of the
+ * way into a 30,000-character policy); only data privacy reads these pages, and a crawl has one or two.
+ */
+const SCORED_TEXT_PER_PRIVACY_PAGE = 40_000;
+const scoredText = (page: ExtractedPage, category: PageCategory): string =>
+  page.text.slice(0, category === "privacy" ? SCORED_TEXT_PER_PRIVACY_PAGE : SCORED_TEXT_PER_PAGE);
 const DAY_MS = 86_400_000;
 
 export class SiteFacts {
@@ -73,11 +80,14 @@ export class SiteFacts {
     if (!home) throw new Error("a crawl always has its home page");
     this.home = home;
     this.now = new Date(crawl.crawledAt);
-    this.indexed = crawl.pages.map((page, index) => ({
-      page,
-      category: index === 0 ? "other" : classifyPage(page.url, page.title),
-      haystack: `${page.headings.map((heading) => heading.text).join("\n")}\n${page.text.slice(0, SCORED_TEXT_PER_PAGE)}`,
-    }));
+    this.indexed = crawl.pages.map((page, index) => {
+      const category = index === 0 ? "other" : classifyPage(page.url, page.title);
+      return {
+        page,
+        category,
+        haystack: `${page.headings.map((heading) => heading.text).join("\n")}\n${scoredText(page, category)}`,
+      };
+    });
   }
 
   /**
@@ -423,11 +433,14 @@ export class SiteFacts {
     return this.crawl.crawlStats.securityTxt;
   }
 
-  /** The © year in the home page's footer, if it states one. */
+  /**
+   * The © year in the home page's footer, if it states one: "© 2024", "© 2019–2024 Acme", "© Acme 2024".
+   * A year after the crawl is not the site's: a script wrote the reader's clock ("© {new Date().getFullYear()}").
+   */
   copyrightYear(): number | undefined {
     for (const block of [...this.home.boilerplate, this.home.text]) {
-      const match = /(?:©|\(c\)|copyright)\s*(?:\d{4}\s*[-–]\s*)?((?:19|20)\d{2})/i.exec(block);
-      if (match) return Number(match[1]);
+      const match = /(?:©|\(c\)|copyright)\s*(?:[^\d\n©]{1,40}?\s)?(?:\d{4}\s*[-–]\s*)?((?:19|20)\d{2})\b/i.exec(block);
+      if (match && Number(match[1]) <= this.now.getUTCFullYear()) return Number(match[1]);
     }
     return undefined;
   }
@@ -479,16 +492,17 @@ export class SiteFacts {
   }
 
   private sentencesOf(entry: IndexedPage): readonly string[] {
-    entry.sentences ??= splitSentences(entry.page);
+    entry.sentences ??= splitSentences(entry.page, entry.category);
     return entry.sentences;
   }
 }
 
-function splitSentences(page: ExtractedPage): string[] {
+function splitSentences(page: ExtractedPage, category: PageCategory): string[] {
   const sentences: string[] = [];
   for (const heading of page.headings) sentences.push(heading.text);
-  for (const line of page.text.slice(0, SCORED_TEXT_PER_PAGE).split("\n")) {
-    for (const sentence of line.split(/(?<=[.!?])\s+(?=[A-Z0-9"“])/)) {
+  for (const line of scoredText(page, category).split("\n")) {
+    // Not after a middle initial: "Chief Financial Officer Gerard L. Pennefather" is one sentence.
+    for (const sentence of line.split(/(?<=[.!?])(?<!\b[A-Z]\.)\s+(?=[A-Z0-9"“])/)) {
       const trimmed = sentence.trim();
       if (trimmed.length >= 3) sentences.push(trimmed);
     }

@@ -1,5 +1,6 @@
 import { thinCrawl } from "./result-builder.js";
-import type { SiteFacts } from "./site-facts.js";
+import { LEGAL_PATH, pathOf } from "./evidence-relevance.js";
+import type { Mention, SiteFacts } from "./site-facts.js";
 
 /**
  * What kind of product the site presents, read from the site alone. Framework
@@ -80,9 +81,12 @@ export function siteProfile(facts: SiteFacts): SiteProfile {
 
   // A licensed, regulated firm (an underwriter, a payment institution) sells through relationships even when its
   // site names no sales path: its products are contracts, not sign-ups.
+  // Not from legal text: a terms page's "certificate authorized by the appropriate taxing authority" sells nothing.
+  const notLegal = (mention: Mention) =>
+    facts.categoryOf(mention.url) !== "privacy" && !LEGAL_PATH.test(pathOf(mention.url));
   const [salesPath] = priced
     ? []
-    : [...facts.mentions(SALES, { limit: 1 }), ...facts.mentions(REGULATED, { limit: 1 })];
+    : [...facts.mentions(SALES, { limit: 5 }), ...facts.mentions(REGULATED, { limit: 5 })].filter(notLegal);
   const salesLed = !openSource && salesPath !== undefined;
 
   // Software is assumed unless the site, read well enough to tell (not a thin crawl), never presents any: named on the

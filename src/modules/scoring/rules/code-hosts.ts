@@ -28,11 +28,14 @@ export function brandKeys(facts: SiteFacts): string[] {
 }
 
 /**
- * Links to the site's own code on GitHub or GitLab: an organisation or repository
- * named after the site ("github.com/acme", "github.com/adobe/brackets" for Brackets).
- * A theme's credit ("github.com/rstudio/blogdown"), a library the product thanks, or
- * a staff member's profile is someone else's code, not the site's presence there.
- * When the site's own names are unknown, every code-host link is kept, as before.
+ * The site's own code on GitHub or GitLab, one link per organisation or repository:
+ * its organisation ("github.com/acme", any repository under it) or a repository named
+ * after it ("github.com/adobe/brackets" for Brackets). A theme's credit
+ * ("github.com/rstudio/blogdown"), a library the product thanks, a staff member's
+ * profile, or someone's app built on the product ("jane/acme-music-app") is someone
+ * else's code; a repository that holds job posts ("acme/careers") is not code. The
+ * issues, wiki and files of one repository are one repository. When the site's own
+ * names are unknown, every code-host link is kept (one per repository).
  */
 export function ownCodeHostLinks(facts: SiteFacts): string[] {
   const urls = [
@@ -42,19 +45,27 @@ export function ownCodeHostLinks(facts: SiteFacts): string[] {
     ]),
   ];
   const brands = brandKeys(facts);
-  if (brands.length === 0) return urls;
-  return urls.filter((url) => {
+  const named = (name: string | undefined) =>
+    name !== undefined && name.length >= 3 && brands.some((brand) => name.includes(brand) || brand.includes(name));
+  const repositories = new Map<string, string>();
+  for (const url of urls) {
     let segments: string[];
     try {
-      segments = new URL(url).pathname.split("/").filter(Boolean).slice(0, 2).map(key);
+      segments = new URL(url).pathname.split("/").filter(Boolean).slice(0, 2);
     } catch {
-      return false;
+      continue;
     }
-    return segments.some(
-      (name) => name.length >= 3 && brands.some((brand) => name.includes(brand) || brand.includes(name)),
-    );
-  });
+    const [owner, repository] = segments.map(key);
+    if (owner === undefined || (repository !== undefined && JOB_REPOSITORY.test(repository))) continue;
+    if (brands.length > 0 && !named(owner) && !(repository !== undefined && brands.includes(repository))) continue;
+    const id = segments.join("/").toLowerCase();
+    if (!repositories.has(id)) repositories.set(id, url);
+  }
+  return [...repositories.values()];
 }
+
+/** A repository of job posts, not code. */
+const JOB_REPOSITORY = /^(?:careers?|jobs|hiring|join-?us|work-?with-?us)$/;
 
 /**
  * The site's own status page, trust centre or hosted docs among its outbound links: on its own domain
