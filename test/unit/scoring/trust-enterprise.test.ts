@@ -17,6 +17,10 @@ const trustCenter: OutboundLink = {
   foundOn: `${SYNTHETIC_ORIGIN}/`,
 };
 type Options = Parameters<typeof syntheticFacts>[1];
+/** A privacy policy's text: a crawled privacy page with only its heading holds none. */
+const POLICY_TEXT = "How we collect, use and share personal data, and the choices you have. ".repeat(8);
+/** A security page in the company's own voice: a page with "security" in its address and nothing about its own is none. */
+const OWN_SECURITY_TEXT = "We encrypt customer data and our team reviews access every quarter.";
 
 describe("security_posture", () => {
   it.each<[string, PageSpec[], string, Options?]>([
@@ -61,7 +65,7 @@ describe("security_posture", () => {
   });
 
   it("scores a security page with a trust centre above either alone", () => {
-    const page: PageSpec = { path: "/security", title: "Security" };
+    const page: PageSpec = { path: "/security", title: "Security", text: OWN_SECURITY_TEXT };
     const alone = securityPosture(syntheticFacts([...bare, page]));
     const both = securityPosture(syntheticFacts([...bare, page], { outbound: [trustCenter] }));
     expect(both.raw).toBeGreaterThan(alone.raw);
@@ -76,7 +80,11 @@ describe("compliance_certifications", () => {
     ["GDPR", [product("Fully GDPR aligned.")], `${SYNTHETIC_ORIGIN}/product`],
     ["PCI DSS", [product("Payments are PCI DSS Level 1.")], `${SYNTHETIC_ORIGIN}/product`],
     ["a trust centre", [], trustCenter.url, { outbound: [trustCenter] }],
-    ["a security page", [{ path: "/security", title: "Security" }], `${SYNTHETIC_ORIGIN}/security`],
+    [
+      "a security page",
+      [{ path: "/security", title: "Security", text: OWN_SECURITY_TEXT }],
+      `${SYNTHETIC_ORIGIN}/security`,
+    ],
   ])("rises with %s", (_name, pages, url, options) => {
     expectSignal(complianceCertifications, pages, url, options);
   });
@@ -111,7 +119,7 @@ describe("data_privacy", () => {
   it.each<[string, PageSpec[], string]>([
     [
       "a privacy policy",
-      [{ path: "/privacy", title: "Privacy Policy", text: "How we handle data." }],
+      [{ path: "/privacy", title: "Privacy Policy", text: POLICY_TEXT }],
       `${SYNTHETIC_ORIGIN}/privacy`,
     ],
     [
@@ -133,7 +141,9 @@ describe("data_privacy", () => {
 
   it("scores a crawled privacy policy above a linked one", () => {
     const linked = dataPrivacy(syntheticFacts([...bare, { path: "/about", links: ["/privacy-policy"] }]));
-    const crawled = dataPrivacy(syntheticFacts([...bare, { path: "/privacy-policy", title: "Privacy Policy" }]));
+    const crawled = dataPrivacy(
+      syntheticFacts([...bare, { path: "/privacy-policy", title: "Privacy Policy", text: POLICY_TEXT }]),
+    );
     expect(crawled.raw).toBeGreaterThan(linked.raw);
   });
 });
@@ -175,7 +185,9 @@ describe("trust centre on the site itself", () => {
     const compliance = complianceCertifications(syntheticFacts([...bare, trust]));
     expect(compliance.raised).toContain("a trust centre with reports");
     expect(compliance.evidence.map((item) => item.url)).toContain(`${SYNTHETIC_ORIGIN}/trust`);
-    const security = securityPosture(syntheticFacts([...bare, { path: "/security", title: "Security" }, trust]));
+    const security = securityPosture(
+      syntheticFacts([...bare, { path: "/security", title: "Security", text: OWN_SECURITY_TEXT }, trust]),
+    );
     expect(security.raised).toContain("a security page and a trust centre");
   });
 });

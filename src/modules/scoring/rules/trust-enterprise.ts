@@ -1,7 +1,8 @@
 import { moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
-import type { Mention, SiteFacts } from "../site-facts.js";
-import { ownOutbound } from "./code-hosts.js";
+import { registrableDomain } from "../../crawl/url.js";
+import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
+import { brandKeys, ownOutbound } from "./code-hosts.js";
 import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
 /**
@@ -15,9 +16,27 @@ import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from 
 const ABOUT_SECURITY = /secur|\btrust\b|\/trust|vulnerab|pen-?test/i;
 
 /**
+ * A page speaks of the company's own security: "we encrypt …", "our security team", a security@ address,
+ * how to report a vulnerability, a SOC 2 or ISO 27001 it holds. A feed of other vendors' patch alerts or
+ * the security audits a firm sells carries "security" in its address but none of these.
+ */
+const OWN_SECURITY_CUE =
+  /\b(?:our|we)\b[^.\n]{0,60}\b(?:secur|protect|encrypt)|\bsecurity@|\breport (?:a |any )?(?:security )?(?:vulnerabilit|issue|bug)|\b(?:vulnerability|responsible|coordinated) disclosure|\bsoc ?2\b|\biso(?:\/iec)? ?27001\b|\bsecurity contact|\bbug bounty/i;
+/** A compliance or licence page speaks of the company's own: "our certifications", "licensed by the … Authority". */
+const OWN_COMPLIANCE_CUE =
+  /\b(?:our|we)\b[^.\n]{0,60}\b(?:complian|certifi|accredit|licen[cs]|regulat|authori[sz]|adhere)|\b(?:licen[cs]ed|regulated|authori[sz]ed|supervised) by\b|\blicen[cs]e (?:no\.|number)|\bsoc ?2\b|\biso(?:\/iec)? ?27001\b/i;
+
+/** A page's headings and the text the rules read, for a cue about the page as a whole. */
+function pageText(page: { headings: ReadonlyArray<{ text: string }>; text: string }): string {
+  return `${page.headings.map((heading) => heading.text).join("\n")}\n${page.text.slice(0, SCORED_TEXT_PER_PAGE)}`;
+}
+
+/**
  * The crawled security page and the trust centre, as evidence, when the site has
  * them. A trust centre is a hosted one (outbound "trust_center") or a crawled
- * security page that calls itself one ("/trust", "Trust Center").
+ * security page that calls itself one ("/trust", "Trust Center"). A security page
+ * counts when it speaks of the company's own security, a compliance or licence page
+ * when it speaks of the company's own compliance.
  */
 function securityHome(facts: SiteFacts): { page?: Evidence; pageAboutSecurity: boolean; trustCenter?: Evidence } {
   const pages = facts.pagesIn("security");
@@ -30,11 +49,15 @@ function securityHome(facts: SiteFacts): { page?: Evidence; pageAboutSecurity: b
   const about = (candidate: (typeof pages)[number]) =>
     ABOUT_SECURITY.test(`${new URL(candidate.url).pathname} ${candidate.title} ${candidate.headings[0]?.text ?? ""}`);
   const others = pages.filter((candidate) => candidate !== ownTrust);
-  const page = others.find(about) ?? others[0] ?? ownTrust;
+  const ownSecurity = others.find((candidate) => about(candidate) && OWN_SECURITY_CUE.test(pageText(candidate)));
+  const page =
+    ownSecurity ??
+    others.find((candidate) => !about(candidate) && OWN_COMPLIANCE_CUE.test(pageText(candidate))) ??
+    ownTrust;
   const [hosted] = ownOutbound(facts, "trust_center");
   return {
     page: page && { url: page.url, text: `security page: ${page.title || page.headings[0]?.text || page.url}` },
-    pageAboutSecurity: page !== undefined && about(page),
+    pageAboutSecurity: page !== undefined && page === ownSecurity,
     trustCenter: hosted
       ? { url: hosted.url, text: `trust centre linked from ${hosted.foundOn}` }
       : ownTrust && { url: ownTrust.url, text: `trust centre: ${ownTrust.title || ownTrust.url}` },
@@ -90,11 +113,13 @@ export function securityPosture(facts: SiteFacts) {
     sent.length > 0 ? [{ url: facts.home.url, text: `home page sends ${sent.join(", ")}` }] : [],
   );
 
+  // A programme or policy, or where to send a finding: a security contact, a security@ address, "for security
+  // issues, email …" tells a researcher how to disclose.
   present(
     assessor,
     1.5,
     facts.mentions(
-      /\b(bug bounty|vulnerability disclosure|responsible disclosure|coordinated disclosure|hackerone|report (a|security) vulnerabilit(y|ies)|report (security )?(issues|vulnerabilities) to)\b/i,
+      /\b(bug bounty|vulnerability disclosure|responsible disclosure|coordinated disclosure|hackerone|report (a|security) vulnerabilit(y|ies)|report (security )?(issues|vulnerabilities) to|security contact|security@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}|(report|disclose) (any )?security (issues|vulnerabilities|bugs|problems|concerns)|for security (issues|concerns|reports|vulnerabilities)[^.]{0,20}\b(email|contact|write|reach))\b/i,
       { limit: 1 },
     ),
     90,
@@ -104,10 +129,12 @@ export function securityPosture(facts: SiteFacts) {
 
   // The site's own security programme, as its security or trust page describes it: on a security vendor's other
   // pages "threat detection" or "vulnerability management" is what it sells, and "backups" elsewhere is a feature.
-  // An encryption claim the site makes in its own voice counts wherever it is.
-  const ownEncryption = facts.mentions(/\b(our|we) [^.]{0,40}\b(encrypt(ed|ion|s)?|aes[- ]?256|tls ?1\.[23])\b/i, {
-    limit: 1,
-  });
+  // An encryption claim the site makes in its own voice counts wherever it is, and so does one about what its
+  // service sends or keeps: "each request is protected with 256-bit … cryptography", "data is encrypted with AES".
+  const ownEncryption = facts.mentions(
+    /\b(our|we) [^.]{0,40}\b(encrypt(ed|ion|s)?|aes[- ]?256|tls ?1\.[23])\b|\b(requests?|data|traffic|connections?|communications?|files|information|passwords|credentials|messages|transfers?|payloads?|everything)( \w+)? (is|are|gets|get) (always |all |fully |securely )?(protected|secured|encrypted|transmitted|sent|transferred|stored)( \w+){0,2} (with|by|using|via|over|through) [^.]{0,40}\b(encryption|cryptography|tls|ssl|https|aes[- ]?\d{3}|\d{3}-bit)\b/i,
+    { limit: 1 },
+  );
   const practices = kindsFound(facts.securityPages(), [
     [
       "encryption",
@@ -159,6 +186,11 @@ const CERTIFICATIONS: Kinds = [
   ["CSA STAR", /\bcsa star\b/i],
   ["HITRUST", /\bhitrust\b/i],
   ["SOC 1 / SOC 3", /\bsoc ?[13]\b/i],
+  // "Service Organization Controls (SOC) certification": a SOC report without its number is not SOC 2.
+  [
+    "SOC (type not stated)",
+    /\b(service (and )?organi[sz]ation controls?|soc (certification|certified|report|audit|compliance|compliant|attestation))\b/i,
+  ],
   ["Cyber Essentials", /\bcyber essentials\b/i],
   ["TISAX", /\btisax\b/i],
   ["BSI C5", /\b(bsi )?c5 (attestation|certified|compliance)\b/i],
@@ -182,21 +214,76 @@ const SELLS_COMPLIANCE =
   /\b(helps? (you |customers |organi[sz]ations |teams )?(to )?(ensure|achieve|maintain|meet|stay|with)|ensure (audit[- ]ready )?compliance|checks? (for|necessary)|test cases|such as|including regulatory|regulatory directives|solution set|for your (audit|compliance)|ensuring your\b|coverage for|\brequirements\b)/i;
 
 /**
+ * The name a sentence makes the holder of a certification: "Stripe is PCI Level 1 certified", "AWS
+ * is SOC 2 compliant" (one to three capitalised words right before "is"/"are"/"has been", the
+ * certification within the same clause). Case-sensitive on purpose: a name is capitalised.
+ */
+const HOLDER =
+  /(?:^|[^\w'’])([A-Z][\w&.'’-]*(?: [A-Z][\w&.'’-]*){0,2}) (?:is|are|has been|have been|remains|was)\b(?=[^.;]{0,40}\b(?:SOC|ISO|PCI|HIPAA|GDPR|CCPA|FedRAMP|FEDRAMP|HITRUST|CSA STAR|TISAX|Cyber Essentials)\b)/;
+/** Opening words that make the subject the company, its product or the standard itself, not another firm. */
+const NOT_A_HOLDER_NAME =
+  /^(?:we|it|this|that|these|those|the|our|its|each|every|all|everything|your|which|who|there|here|soc|iso|pci|dss|hipaa|gdpr|ccpa)$/i;
+
+/**
+ * Whether the sentence makes a company other than the site (its brand) the certification's holder.
+ * Capitalised words opening the sentence may be plain nouns ("Payments are PCI DSS Level 1", "Card
+ * Data is …"): they name a company only when the page also writes one of them capitalised
+ * mid-sentence ("we use Stripe").
+ */
+function heldByAnother(facts: SiteFacts, mention: Mention, brands: readonly string[]): boolean {
+  const found = HOLDER.exec(mention.text);
+  const subject = found?.[1];
+  if (!found || !subject) return false;
+  const words = subject.split(" ");
+  const [first = ""] = words;
+  if (NOT_A_HOLDER_NAME.test(first)) return false;
+  const keys = words.map((word) => word.toLowerCase().replace(/[^a-z0-9]/g, ""));
+  if (keys.some((name) => name.length >= 3 && brands.some((brand) => name.includes(brand) || brand.includes(name))))
+    return false;
+  const subjectStart = found.index + (found[0].startsWith(subject) ? 0 : 1);
+  if (mention.text.slice(0, subjectStart).trim() !== "") return true;
+  const text = facts.pages.find((page) => page.url === mention.url)?.text ?? "";
+  return words.some((word) => {
+    const name = word.replace(/[^\w]/g, "");
+    return name.length > 0 && new RegExp(`[a-z,] ${name}\\b`).test(text);
+  });
+}
+
+/**
  * Certifications and licences the company holds: named on its security or compliance pages, or
  * anywhere in a sentence that claims them; a compliance vendor's "helps you meet PCI DSS, HIPAA
- * and SOX" names what it sells.
+ * and SOX" names what it sells. A certification the site attributes to another company ("Stripe
+ * is PCI Level 1 certified") is not the site's: then only a sentence in the site's own
+ * voice ("we are PCI compliant", "Acme is …") counts, not a bare heading "Payments & PCI compliance".
  */
 function heldCertifications(facts: SiteFacts): Array<{ name: string; mention: Mention }> {
-  return CERTIFICATIONS.flatMap(([name, pattern]) => {
-    const held = facts
-      .mentions(pattern, { limit: 6 })
-      .find(
-        (mention) =>
-          !SELLS_COMPLIANCE.test(mention.text) &&
-          (facts.categoryOf(mention.url) === "security" || HOLDS.test(mention.text)),
-      );
+  const brands = brandKeys(facts);
+  const found = CERTIFICATIONS.flatMap(([name, pattern]) => {
+    const mentions = facts.mentions(pattern, { limit: 6 });
+    // Pages where a sentence gives this certification to another company.
+    const another = new Set(
+      mentions.filter((mention) => heldByAnother(facts, mention, brands)).map((mention) => mention.url),
+    );
+    const held = mentions.find(
+      (mention) =>
+        !SELLS_COMPLIANCE.test(mention.text) &&
+        (facts.categoryOf(mention.url) === "security" || HOLDS.test(mention.text)) &&
+        !heldByAnother(facts, mention, brands) &&
+        (!another.has(mention.url) || speaksForSite(facts, mention.text, brands)),
+    );
     return held ? [{ name, mention: held }] : [];
   });
+  // A numbered SOC report, when named, says more than "SOC certification" without one.
+  return found.some((entry) => entry.name === "SOC 2" || entry.name === "SOC 1 / SOC 3")
+    ? found.filter((entry) => entry.name !== "SOC (type not stated)")
+    : found;
+}
+
+/** A sentence in the site's own voice: "we", "our", or one of its names. */
+function speaksForSite(facts: SiteFacts, text: string, brands: readonly string[]): boolean {
+  if (facts.speaksForItself(text)) return true;
+  const lower = text.toLowerCase().replace(/[^a-z0-9 ]/g, "");
+  return brands.some((brand) => lower.includes(brand));
 }
 
 export function complianceCertifications(facts: SiteFacts) {
@@ -258,23 +345,74 @@ export function complianceCertifications(facts: SiteFacts) {
   );
 }
 
+/** A privacy policy's own address: /privacy, /privacy-policy, /legal/privacy-notice, /privacy-and-cookies-policy. */
+const POLICY_PATH =
+  /\/(?:data[-_])?privacy(?:[-_](?:policy|notice|statement)|[-_]and[-_]cookies?(?:[-_]policy)?)?(?:\.html?|\.php)?\/?$/i;
+/** A link text that names the policy itself: "Privacy", "Privacy Policy", "Data Privacy Notice", "Privacy & Cookies". */
+const POLICY_TEXT =
+  /^\s*(?:our |the )?(?:data )?privacy(?: (?:policy|notice|statement))?(?: ?(?:&|and) ?cookies?(?: policy)?)?\s*$/i;
+/** A placeholder where the policy should be. */
+const NO_POLICY_YET = /\b(coming soon|under construction|work in progress|to be (published|announced))\b/i;
+
+/** A crawled page that holds a policy: more than a heading, and not a "policy coming soon" placeholder. */
+function holdsPolicy(page: { text: string }): boolean {
+  const length = page.text.trim().length;
+  return length >= 400 && !(length < 1_500 && NO_POLICY_YET.test(page.text));
+}
+
+/**
+ * The site's privacy policy: a crawled privacy page that holds one (a privacy page with only its
+ * heading, or "policy coming soon", is none), else a link to one not crawled, on the site's own
+ * domain at a policy's address or named as the policy ("Privacy Policy"). A link to a press article
+ * or paper with "privacy" in its address is not the site's policy.
+ */
+function privacyPolicy(facts: SiteFacts): { page?: Evidence; link?: { url: string; text: string } } {
+  const privacyPages = [
+    ...facts.pagesIn("privacy").filter((page) => /privacy/i.test(page.url) || /privacy/i.test(page.title)),
+    ...facts.pagesIn("other").filter((page) => page !== facts.home && POLICY_PATH.test(new URL(page.url).pathname)),
+  ];
+  const page = privacyPages.find(holdsPolicy);
+  if (page) return { page: { url: page.url, text: `privacy policy: ${page.title || page.url}` } };
+  const crawled = new Set(facts.pages.map((candidate) => candidate.url));
+  const siteDomain = registrableDomain(new URL(facts.home.url).hostname);
+  const [link] = facts.linksMatching(/\bprivacy([- _]policy|[- _]notice|[- _]statement)?\b/i).filter((candidate) => {
+    if (crawled.has(candidate.url)) return false;
+    if (POLICY_TEXT.test(candidate.text)) return true;
+    try {
+      const url = new URL(candidate.url);
+      return registrableDomain(url.hostname) === siteDomain && POLICY_PATH.test(url.pathname);
+    } catch {
+      return false;
+    }
+  });
+  return { link };
+}
+
+/** A DPA named only as a condition: "unless we have entered into a DPA", "where you have signed a DPA with us". */
+const DPA_CONDITIONAL =
+  /\b(unless|except (where|if|when)|(if|where|when) (we|you|the parties|the customer) (have|has) (entered|signed|concluded|executed|agreed))\b[^.]{0,60}\b(data processing (agreement|addendum)|dpa)\b/i;
+
 export function dataPrivacy(facts: SiteFacts) {
   const assessor = new Assessor();
 
-  const policyPage = facts.pagesIn("privacy").find((page) => /privacy/i.test(page.url) || /privacy/i.test(page.title));
-  const [policyLink] = policyPage ? [] : facts.linksMatching(/\bprivacy([- ]policy|[- ]notice)?\b/i);
+  const { page: policyPage, link: policyLink } = privacyPolicy(facts);
   assessor.signal(
     2,
     policyPage ? 85 : policyLink ? 65 : undefined,
     policyPage ? "a privacy policy" : policyLink ? "a privacy policy linked (not crawled)" : "no privacy policy found",
     policyPage
-      ? [{ url: policyPage.url, text: `privacy policy: ${policyPage.title || policyPage.url}` }]
+      ? [policyPage]
       : policyLink
         ? [{ url: policyLink.url, text: `privacy policy linked as "${policyLink.text}"` }]
         : [],
   );
 
-  const dpa = facts.mentions(/\b(data processing (agreement|addendum)|dpa)\b/i, { limit: 1 });
+  // A DPA offered, not a template clause about one that may exist: "unless we have entered into a data
+  // processing agreement with you" says nothing of whether the company signs one.
+  const dpa = facts
+    .mentions(/\b(data processing (agreement|addendum)|dpa)\b/i, { limit: 3 })
+    .filter((mention) => !DPA_CONDITIONAL.test(mention.text))
+    .slice(0, 1);
   const [dpaLink] = dpa.length > 0 ? [] : facts.linksMatching(/\/dpa\b|\bdata processing (agreement|addendum)\b/i);
   present(
     assessor,
@@ -285,7 +423,12 @@ export function dataPrivacy(facts: SiteFacts) {
     "no DPA offered",
   );
 
-  const subprocessors = facts.mentions(/\bsub[- ]?processors?\b/i, { limit: 1 });
+  // A list: a page or link, or a sentence that lists or publishes them; a policy's "we share data with
+  // third-party sub-processors" says they exist, not who they are.
+  const subprocessors = facts.mentions(
+    /\b(list of (our |all |current |the )*sub[- ]?processors|sub[- ]?processors? (list|page)|(our|the) (current )?sub[- ]?processors (are|include)|(the )?following sub[- ]?processors|sub[- ]?processors (we use|used by)|(publish|maintain|see|view|find|lists?)\b[^.]{0,30}\bsub[- ]?processors)\b/i,
+    { limit: 1 },
+  );
   const [subLink] = subprocessors.length > 0 ? [] : facts.linksMatching(/\bsub[- ]?processors?\b/i);
   present(
     assessor,
@@ -300,7 +443,7 @@ export function dataPrivacy(facts: SiteFacts) {
     assessor,
     1,
     facts.mentions(
-      /\b(data retention|retention (period|policy|schedule)|retain (your |personal |customer )?data|delete (your|all) (data|account)|deletion (requests?|of (your |personal )?data)|right to (erasure|be forgotten|deletion)|deleted within \d{1,4} days)\b/i,
+      /\b(data retention|retention (period|policy|schedule)s?|retention and deletion|(keep|retain|store)s? (your |the |all )?(personal |customer )?(\w+ ){0,2}(data|information)\b[^.]{0,40}\b(as long as|for a period|no longer than|until)|retain (your |personal |customer )?data|delete (your|all) (\w+ ){0,2}(data|information|account)|delete it or (make it )?(anonymous|anonymi[sz]e)|deletion (requests?|of (your |personal )?data)|(right to|request) (erasure|be forgotten|deletion)|deleted within \d{1,4} days)\b/i,
       { limit: 1 },
     ),
     80,
