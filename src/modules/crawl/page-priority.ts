@@ -42,6 +42,9 @@ const SEGMENTS: Record<Known, readonly string[]> = {
     "help-center",
     "knowledge-base",
     "kb",
+    "quickstart",
+    "quick-start",
+    "getting-started",
   ],
   api_reference: ["api", "apis", "reference", "api-reference", "api-docs", "openapi", "swagger", "rest-api"],
   changelog: [
@@ -132,6 +135,31 @@ const SEGMENT_CATEGORY = new Map<string, Known>(
   ),
 );
 
+/** A privacy notice's longer names: "/privacy-and-cookies-policy", "/privacy-notice", "/data-privacy-policy". */
+const PRIVACY_SEGMENT =
+  /^privacy-(?:[a-z]+-){0,3}(?:policy|policies|notice|statement|cookies?)$|-privacy-(?:policy|notice|statement)$/;
+
+/** The category a path segment names: one of SEGMENTS exactly, or a privacy notice's longer name. */
+function segmentCategory(segment: string): Known | undefined {
+  return (
+    SEGMENT_CATEGORY.get(segment) ??
+    (segment.includes("privacy-") && PRIVACY_SEGMENT.test(segment) ? "privacy" : undefined)
+  );
+}
+
+/** A first segment that lists a blog's posts by topic ("/categories/product-news", "/tags/tutorials"). */
+const TAXONOMY = new Set(["categories", "category", "tags", "tag"]);
+
+/**
+ * A docs page titled as a reference ("Editor - Brackets API", "HTTPProxy Class Reference",
+ * "Payments API Reference"): the API reference, not a guide. A title of just "Reference"
+ * names nothing (a docs generator gives it to guides too), nor does "… use our API".
+ */
+const REFERENCE_TITLE = /(?:^|[A-Z][\w.-]*\s+)API(?: Reference)?$|[A-Z][\w.-]*\s+Reference$/;
+
+/** A page headed as the team or about page ("Our team", "About us"), whatever its address. */
+const ABOUT_HEADING = /^(?:(?:our|the) team|team|about us|meet (?:the|our) team)$/i;
+
 /**
  * Segments that group other pages: the next segment decides when it names a
  * category ("/company/careers", "/legal/privacy", "/docs/api"); otherwise the hub's
@@ -168,7 +196,10 @@ const TEXT_PATTERNS: ReadonlyArray<readonly [Known, RegExp]> = [
   ["api_reference", /\b(api|apis|api reference|openapi)\b/],
   ["changelog", /\b(changelog|change log|release notes|releases|what'?s new|product updates)\b/],
   ["pricing", /\b(pricing|plans|prices)\b/],
-  ["docs", /\b(docs|documentation|developers?|guides|help center|knowledge base)\b/],
+  [
+    "docs",
+    /\b(docs|documentation|developers?|guides|help center|knowledge base|quick ?start|getting started)\b|'?\bman'? pages\b/,
+  ],
   ["security", /\b(security|trust|trust center|compliance|soc ?2)\b/],
   ["privacy", /\b(privacy|gdpr|dpa|subprocessors)\b/],
   ["careers", /\b(careers|jobs|hiring|join us)\b/],
@@ -196,7 +227,7 @@ export interface PageDescription {
  * link's text. `basePath` is the folder the site lives under ("/website/",
  * "/en-us/"): it is read as the site's root, so "/website/pricing" is the pricing page.
  */
-export function describePage(url: string, linkText?: string, basePath = "/"): PageDescription {
+export function describePage(url: string, linkText?: string, basePath = "/", heading?: string): PageDescription {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -214,13 +245,27 @@ export function describePage(url: string, linkText?: string, basePath = "/"): Pa
   // Files under /.well-known (security.txt …) are for machines, not pages to read.
   if (segments[0] === ".well-known") return { category: "other", depth: segments.length };
   const fromPath = pathCategory(segments, hostCategory(parsed.hostname));
-  if (fromPath) return fromPath;
-  const fromText = segments.length > 0 ? textCategory(linkText) : undefined;
+  if (fromPath) {
+    // (A title is short: a long text is not a reference page's name, and is not worth the regex.)
+    const reference =
+      fromPath.category === "docs" &&
+      linkText !== undefined &&
+      linkText.length <= 160 &&
+      REFERENCE_TITLE.test(linkText.trim());
+    return reference ? { ...fromPath, category: "api_reference" } : fromPath;
+  }
+  if (segments.length === 0) return { category: "other", depth: 0 };
+  const fromText =
+    textCategory(linkText) ?? (heading !== undefined && ABOUT_HEADING.test(heading.trim()) ? "about" : undefined);
   return { category: fromText ?? "other", depth: segments.length };
 }
 
-export function classifyPage(url: string, linkText?: string): PageCategory {
-  return describePage(url, linkText).category;
+/**
+ * A page's category from its address and its title (or the text of a link to it); a
+ * read page's main heading (h1), when given, makes a page headed "Our team" the about page.
+ */
+export function classifyPage(url: string, linkText?: string, heading?: string): PageCategory {
+  return describePage(url, linkText, "/", heading).category;
 }
 
 function pathCategory(segments: readonly string[], host: Known | undefined): PageDescription | undefined {
@@ -229,18 +274,20 @@ function pathCategory(segments: readonly string[], host: Known | undefined): Pag
   if (host && host !== "docs") return { category: host, depth: segments.length + 1 };
   const [first, second] = segments;
   if (host === "docs") {
-    const refined = first === undefined ? undefined : SEGMENT_CATEGORY.get(first);
+    const refined = first === undefined ? undefined : segmentCategory(first);
     if (refined === "api_reference" || refined === "changelog") return { category: refined, depth: below(0) };
     return { category: "docs", depth: segments.length + 1 };
   }
   if (first === undefined) return undefined;
+  // A topic's list of posts, whatever the topic is called ("/categories/integrations").
+  if (TAXONOMY.has(first)) return { category: "blog", depth: below(0) };
   const hub = HUBS.get(first);
   if (hub) {
-    const next = second === undefined ? undefined : SEGMENT_CATEGORY.get(second);
+    const next = second === undefined ? undefined : segmentCategory(second);
     if (next && (hub.refinesTo === "any" || hub.refinesTo.includes(next))) return { category: next, depth: below(1) };
     return hub.category === "other" ? undefined : { category: hub.category, depth: below(0) };
   }
-  const category = SEGMENT_CATEGORY.get(first);
+  const category = segmentCategory(first);
   return category ? { category, depth: below(0) } : undefined;
 }
 
@@ -265,7 +312,7 @@ function meaningfulSegments(pathname: string): string[] {
   if (first === undefined || second === undefined) return local;
   // A leading folder that names nothing, followed by one that does, is where the site lives ("/website/pricing",
   // "/en-US/component/changelog").
-  const names = (segment: string) => SEGMENT_CATEGORY.has(segment) || HUBS.has(segment);
+  const names = (segment: string) => segmentCategory(segment) !== undefined || HUBS.has(segment);
   return !names(first) && names(second) ? local.slice(1) : local;
 }
 

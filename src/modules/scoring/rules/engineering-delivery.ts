@@ -1,9 +1,10 @@
+import type { ExtractedPage } from "../../crawl/crawl.types.js";
 import type { PageCategory } from "../../crawl/page-priority.js";
 import { lessIsBetter, moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import { ownOpenSource } from "../site-profile.js";
-import type { Mention, SiteFacts } from "../site-facts.js";
-import { ownCodeHostLinks, ownOutbound } from "./code-hosts.js";
+import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
+import { brandKeys, ownCodeHostLinks, ownOutbound } from "./code-hosts.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /**
@@ -40,17 +41,89 @@ function kindsFound(
 const CHANGELOG_LINK =
   /\/(?:changelog|change-log|release-notes|releases|whats-new|product-updates)(?:[/?#]|$)|^https?:\/\/changelog\./i;
 
+/**
+ * A post titled as a release: a "v" version ("genezio v0.7", "Acme v2.0.1 Shipped"), the site's own name
+ * with a version ("Acme 4.0 is Here"), or the words ("New Release", "1.3 Released", "Release Notes",
+ * "What's new"). Another product's version ("Upgrading to .NET 5.0") or a verb ("X and Y Release a
+ * Joint Report") is not the site's release.
+ */
+const RELEASE_WORDS = /\b(?:release notes?|new releases?|released|what'?s new|product updates?)\b|\bv\d+\.\d+/i;
+const VERSIONED = /(?<![\w.-])([\w.-]+) v?\d+\.\d+(?:\.\d+)?\b/gi;
+
+function releaseTitled(title: string, brands: readonly string[]): boolean {
+  if (RELEASE_WORDS.test(title)) return true;
+  for (const [, name] of title.matchAll(VERSIONED)) {
+    const named = name!.toLowerCase().replace(/[^a-z0-9]/g, "");
+    if (brands.some((brand) => named === brand || named.startsWith(brand))) return true;
+  }
+  return false;
+}
+
+/** A page with nothing to read (a script-rendered list the crawl saw empty): found, but its entries were not read. */
+function readable(page: ExtractedPage): boolean {
+  return (
+    page.headings.length > 0 ||
+    page.dates.length > 0 ||
+    /\b[a-z]{2,}\W+[a-z]{2,}\W+[a-z]{2,}/i.test(page.text.slice(0, 2_000))
+  );
+}
+
+/**
+ * Release announcements among the posts, newest first: a post (crawled or linked, its date in its
+ * address) or a crawled blog post showing one date, either titled as a release. They are the
+ * changelog of a site that keeps none.
+ */
+function releasePosts(facts: SiteFacts): Array<{ url: string; date: string; title: string }> {
+  const today = facts.now.toISOString().slice(0, 10);
+  const brands = brandKeys(facts);
+  const releaseTitle = (page: ExtractedPage | undefined) => {
+    if (!page) return undefined;
+    const h1 = page.headings.find((heading) => heading.level === 1)?.text;
+    return [page.title, h1].find((title): title is string => title !== undefined && releaseTitled(title, brands));
+  };
+  const crawled = new Map(facts.pages.map((page) => [page.url, page]));
+  const found = new Map<string, { url: string; date: string; title: string }>();
+  const posts = facts.postsIn("blog", "other");
+  if (posts.length > 0) {
+    const linked = new Map<string, string>();
+    const urls = new Set(posts.map((post) => post.url));
+    for (const link of facts.linksMatching(/\d\.\d|\brelease|\bwhat'?s new\b|\bproduct updates?\b/i)) {
+      if (urls.has(link.url) && !linked.has(link.url) && releaseTitled(link.text, brands))
+        linked.set(link.url, link.text);
+    }
+    for (const post of posts) {
+      const title = releaseTitle(crawled.get(post.url)) ?? linked.get(post.url);
+      if (title !== undefined && post.date <= today) found.set(post.url, { ...post, title });
+    }
+  }
+  // A page showing several dates is a list of posts; one date is the post's own.
+  for (const page of facts.pagesIn("blog")) {
+    const [date] = page.dates;
+    if (found.has(page.url) || page.dates.length !== 1 || date === undefined || date > today) continue;
+    const title = releaseTitle(page);
+    if (title !== undefined) found.set(page.url, { url: page.url, date, title });
+  }
+  return [...found.values()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+}
+
 export function deliveryVelocity(facts: SiteFacts) {
   const assessor = new Assessor();
-  const changelog = facts.pagesIn("changelog");
-  const [link] = facts.linksMatching(CHANGELOG_LINK);
+  // A changelog page the crawl saw empty is known to exist, not read: like a link to it.
+  const found = facts.pagesIn("changelog");
+  const changelog = found.filter(readable);
+  const [link] = [
+    ...found.filter((page) => !readable(page)).map((page) => ({ url: page.url, text: page.title || page.url })),
+    ...facts.linksMatching(CHANGELOG_LINK),
+  ];
 
   if (changelog.length === 0) {
+    const releases = releasePosts(facts);
+    if (releases.length > 0) return releaseCadence(facts, assessor, releases);
     // A link proves a changelog exists, but its cadence could not be read.
     assessor.signal(
       1,
       link ? 55 : undefined,
-      link ? "a changelog is linked but was not crawled" : "no changelog or release notes found",
+      link ? "a changelog is linked but its entries were not read" : "no changelog or release notes found",
       link ? [{ url: link.url, text: `changelog link: ${link.text}` }] : [],
     );
     assessor.signal(2, undefined, "no dated changelog entries to measure cadence");
@@ -100,12 +173,49 @@ export function deliveryVelocity(facts: SiteFacts) {
   );
 }
 
+/** Delivery read from release posts: a site without a changelog page that announces its releases on the blog. */
+function releaseCadence(
+  facts: SiteFacts,
+  assessor: Assessor,
+  releases: ReadonlyArray<{ url: string; date: string; title: string }>,
+) {
+  const [newest] = releases as [{ url: string; date: string; title: string }];
+  // Release posts are a changelog kept less often and less completely than a changelog page (80).
+  assessor.signal(1, 70, `release announcements among the posts (${plural(releases.length, "dated post")})`, [
+    { url: newest.url, text: `release post: ${newest.title}` },
+  ]);
+  const recent = releases.filter((release) => facts.daysSince(release.date) <= 90).length;
+  assessor.signal(
+    2,
+    moreIsBetter(recent, 4, 12),
+    recent > 0
+      ? `release posts: ${plural(recent, "release", "releases")} in the last 90 days`
+      : "release posts: no releases in the last 90 days",
+    [{ url: newest.url, text: `release posts: ${plural(recent, "release", "releases")} in the last 90 days` }],
+  );
+  const age = facts.daysSince(newest.date);
+  assessor.signal(2, lessIsBetter(age, 7, 45), `newest release post ${plural(age, "day")} old (${newest.date})`, [
+    { url: newest.url, text: `newest release post ${newest.date}, ${plural(age, "day")} before the crawl` },
+  ]);
+  if (age > 365) {
+    assessor.penalty(1, `newest release post is over a year old (${newest.date})`, [
+      { url: newest.url, text: `newest release post ${newest.date}` },
+    ]);
+  }
+  return assessor.done(
+    age > 90
+      ? "Ship and announce something now, and keep a dated changelog beside the release posts."
+      : "Keep a dated changelog beside the release posts, with an entry for every release.",
+  );
+}
+
 // ---------------------------------------------------------------- architecture_systems
 
 // Writing about the company's own system: "how we scaled", "our architecture", "under the hood". A product's feature
 // ("write business logic in microservices") or a support page's "questions about the architecture" is not it.
+// "Our infrastructure provider" names a vendor, not the system.
 const ENGINEERING =
-  /\b(?:engineering blog|how we (?:built|scaled|migrated|rebuilt|designed|run|ship)|our (?:\w+ )?(?:architecture|infrastructure|stack|platform is built)|under the hood|(?:we|our) [^.]{0,40}\b(?:distributed systems?|sharding|event[- ]driven|microservices|zero[- ]downtime|(?:scalable|resilient|decentralized) architecture)|(?:designed|built) (?:for|with) (?:high availability|scale|scalability))\b/i;
+  /\b(?:engineering blog|how we (?:built|scaled|migrated|rebuilt|designed|run|ship)|our (?:\w+ )?(?:architecture|infrastructure|stack|platform is built)(?! (?:providers?|partners?|vendors?|suppliers?)\b)|under the hood|(?:we|our) [^.]{0,40}\b(?:distributed systems?|sharding|event[- ]driven|microservices|zero[- ]downtime|(?:scalable|resilient|decentralized) architecture)|(?:designed|built) (?:for|with) (?:high availability|scale|scalability))\b/i;
 const ENGINEERING_LINK = /\/(?:engineering|eng|tech)(?:-blog)?(?:\/|$)|^https?:\/\/(?:engineering|eng|tech)\./i;
 const SCALE =
   /\bmulti[- ]region\b|\b\d+\+? (?:regions|data ?cent(?:er|re)s|availability zones|edge locations|points of presence|pops)\b|\b(?:regional failover|deploy(?:ed)? (?:in|to) (?:any|multiple) regions?|availability zones?|auto-?scal\w*|horizontal(?:ly)? scal\w*|global (?:edge )?network|edge network|petabytes?|billions? of (?:events|requests|rows|records))\b/i;
@@ -139,6 +249,27 @@ const STACK: ReadonlyArray<readonly [string, RegExp]> = [
   ["Go", /\bgolang\b/i],
   ["gRPC", /\bgrpc\b/i],
   ["WebAssembly", /\b(?:webassembly|wasm)\b/i],
+  // Where it runs, said as such ("hosted on Google Cloud Platform", "backed by Amazon AWS"); a list of
+  // providers, or a product that deploys to them ("protects runtimes deployed on AWS"), says nothing of the host.
+  ...(
+    [
+      ["AWS", "Amazon (?:Web Services|AWS|EC2|Lambda|S3)|AWS"],
+      ["Google Cloud", "Google Cloud(?: Platform)?|GCP"],
+      ["Azure", "(?:Microsoft )?Azure"],
+      ["Cloudflare", "Cloudflare"],
+      ["DigitalOcean", "DigitalOcean"],
+      ["Heroku", "Heroku"],
+    ] as const
+  ).map(
+    ([name, provider]) =>
+      [
+        name,
+        new RegExp(
+          `\\b(?:hosted|runs?|running|(?:is|are|been) deployed|backed|built) (?:on|by|in) (?:the )?(?:${provider})\\b`,
+          "i",
+        ),
+      ] as const,
+  ),
 ];
 
 export function architectureSystems(facts: SiteFacts) {
@@ -233,7 +364,7 @@ const INCIDENTS =
   /\b(?:post-?mortems?|incident (?:reports?|history|reviews?|updates?)|root cause analys[ie]s|rca|past incidents|resolved incidents?|on-?call (?:engineers?|rotation|team))\b/i;
 // Practices the company runs: "backups are created every day", not "forget about backups" or "deleted from backup systems".
 const PRACTICES =
-  /\b(?:disaster recovery (?:plan|site|tests?|procedures?)|business continuity (?:plan|tests?)|(?:automatic|automated|daily|hourly|nightly|regular|encrypted|off-?site|incremental) backups|backups (?:are|is) (?:created|taken|made|run|kept|stored|performed|encrypted)|backed up (?:daily|hourly|every|continuously)|point[- ]in[- ]time recovery|(?:automatic|automated) failover|failover (?:to|between|across)|redundan(?:t|cy) (?:across|in|between)|\brto\b|\brpo\b|chaos engineering|24\/7 monitoring|monitored 24\/7|(?:designed|built) for high availability)\b/i;
+  /\b(?:disaster recovery (?:plan|site|tests?|procedures?)|business continuity (?:plan|tests?)|(?:automatic|automated|daily|hourly|nightly|regular|encrypted|off-?site|incremental) backups|backups (?:are|is) (?:\w+ly )?(?:created|taken|made|run|kept|stored|performed|encrypted)|backed up (?:daily|hourly|every|continuously)|point[- ]in[- ]time recovery|(?:automatic|automated) failover|failover (?:to|between|across)|redundan(?:t|cy) (?:across|in|between)|\brto\b|\brpo\b|chaos engineering|24\/7 monitoring|monitored 24\/7|(?:designed|built) for high availability)\b/i;
 
 export function reliabilityOperations(facts: SiteFacts) {
   const assessor = new Assessor();
@@ -318,17 +449,55 @@ const GUIDES =
 const GUIDE_LINK = /\/(?:guides?|tutorials?|quick-?start|getting-started|how-to|cookbook|recipes)(?:[/?#]|$)/i;
 const DOC_TOOLS: ReadonlyArray<readonly [string, RegExp]> = [
   ["search", /\bsearch (?:the )?(?:docs|documentation)\b|\bsearch\.{3}|\bctrl\s?\+?\s?k\b|⌘\s?k\b/i],
-  ["versioning", /\b(?:api version|versions? \d|v\d+(?:\.\d+)*)\b/i],
+  // The docs' own versions, not the generator's ("Generated by jazzy v0.7.3", "Powered by … 2.1").
+  [
+    "versioning",
+    /\bapi version\b|(?<!\b(?:generated|powered|built|made) (?:by|with)\b[^.\n]{0,40})\b(?:versions? \d|v\d+(?:\.\d+)*)\b/i,
+  ],
   ["feedback", /\b(?:was this (?:page )?helpful|edit (?:this page )?on github|suggest (?:an )?edits?)\b/i],
 ];
-// Code, not prose: "import your data" is a sentence, "import { Client } from" and "import Foundation" at a line's start are code.
+// Code, not prose: "import your data" is a sentence, "import { Client } from" and "import Foundation" at a line's start are
+// code; so are an install command, markup ("<el-button type=…>"), a declaration ("var menu = …", "function f(") and a line
+// that is one method call ("Client.start()").
 const CODE =
-  /\bcurl\s+(?:-\w|https?:)|\b(?:npm|yarn|pnpm) (?:install|add|i)\b|\bpip install\b|\bimport \{|\bimport [\w*]+(?: as \w+)? from ['"]|^import [A-Z]\w*;?$|\bconst \w+ = |\brequire\(['"]|\bfrom [\w.]+ import\b|^#import\b/im;
+  /\bcurl\s+(?:-\w|https?:)|\b(?:npm|yarn|pnpm) (?:install|add|i)\b|\bpip install\b|\bbrew (?:install|tap)\b|\bimport \{|\bimport [\w*]+(?: as \w+)? from ['"]|^import [A-Z]\w*;?$|\bconst \w+ = |\brequire\(['"]|\bfrom [\w.]+ import\b|^#import\b|<\/?[a-z][a-z0-9]*-[a-z0-9-]*[\s/>]|<[a-z][a-z0-9]*\s+[\w:@.-]+=["']|^\s*(?:var|let)\s+[\w$]+\s*[=;,]|^\s*function\b\s*[\w$]*\s*\(|^[a-z_$][\w$]*(?:\.[a-z_$][\w$]*)+\([^\n]*\)[;\s]*$/im;
+/** A component's or class's reference section ("Row Attributes", "Tabs Events", "Methods", "Props"). */
+const REFERENCE_HEADING = /^(?:[\w-]+ ){0,2}(?:attributes|props|properties|methods?|events|parameters|arguments)$/i;
+/** Code samples counted: past this many the docs are example-rich, and no page is read further. */
+const CODE_SAMPLES_ENOUGH = 8;
+
+/** Code samples on a page: runs of code lines in its text, each run one sample. */
+function codeSamples(page: ExtractedPage, limit: number): number {
+  let samples = 0;
+  let inCode = false;
+  for (const line of page.text.slice(0, SCORED_TEXT_PER_PAGE).split("\n")) {
+    const code = CODE.test(line);
+    if (code && !inCode && ++samples >= limit) return samples;
+    inCode = code;
+  }
+  return samples;
+}
+
+/**
+ * Documentation pages: those under the docs (or API reference), and a page elsewhere that reads as
+ * reference: a section naming a component's attributes, methods or events, with code ("/component/button").
+ */
+function docsPages(facts: SiteFacts): ExtractedPage[] {
+  const reference = facts
+    .pagesIn("other")
+    .filter(
+      (page) =>
+        page !== facts.home &&
+        page.headings.some((heading) => heading.level > 1 && REFERENCE_HEADING.test(heading.text.trim())) &&
+        codeSamples(page, 1) > 0,
+    );
+  return [...facts.pagesIn("docs", "api_reference"), ...reference];
+}
 
 export function documentationQuality(facts: SiteFacts) {
   const assessor = new Assessor();
 
-  const docs = facts.pagesIn("docs", "api_reference");
+  const docs = docsPages(facts);
   const [docsLink] = facts.linksMatching(DOCS_LINK);
   const [docsHost] = ownOutbound(facts, "docs_host");
   // A crawl reads ~25 pages: three docs pages among them is typical, twelve means the docs are deep.
@@ -403,18 +572,24 @@ export function documentationQuality(facts: SiteFacts) {
     [...tools.entries()].slice(0, 1).map(([name, mention]) => ({ url: mention.url, text: `docs tooling: ${name}` })),
   );
 
-  const code = facts.mentions(CODE, { ...DEV_PAGES, limit: 8 });
+  // Read from the pages' text, not their quotable sentences: a code line is never quoted as a claim.
+  let code = 0;
+  let firstWithCode: string | undefined;
+  for (const page of docs) {
+    const samples = codeSamples(page, CODE_SAMPLES_ENOUGH - code);
+    if (samples > 0) firstWithCode ??= page.url;
+    code += samples;
+    if (code >= CODE_SAMPLES_ENOUGH) break;
+  }
   // Two code samples is the least a docs site shows; eight is example-rich.
   counted(
     assessor,
     0.75,
-    code.length,
-    [2, 8],
-    `${plural(code.length, "code sample")} in the docs`,
+    code,
+    [2, CODE_SAMPLES_ENOUGH],
+    `${code >= CODE_SAMPLES_ENOUGH ? `${code} or more code samples` : plural(code, "code sample")} in the docs`,
     "no code samples in the docs",
-    code
-      .slice(0, 1)
-      .map((mention) => ({ url: mention.url, text: `${plural(code.length, "code sample")} in the docs` })),
+    firstWithCode === undefined ? [] : [{ url: firstWithCode, text: `${plural(code, "code sample")} in the docs` }],
   );
 
   const [updated] = facts.dates(DEV_PAGES);
