@@ -1,8 +1,10 @@
 import type { PageCategory } from "../../crawl/page-priority.js";
+import { registrableDomain } from "../../crawl/url.js";
 import { clamp, moreIsBetter, weighted } from "../curves.js";
-import { pathOf } from "../evidence-relevance.js";
+import { pageQuotable, pathOf } from "../evidence-relevance.js";
 import type { Evidence } from "../scoring.types.js";
-import type { Mention, SiteFacts } from "../site-facts.js";
+import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
+import { brandKeys } from "./code-hosts.js";
 import { pricingPackaging } from "./pricing-packaging.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
@@ -136,16 +138,26 @@ const SOLUTION =
 const GENERATOR_DEFAULT =
   /^(?:(?:an? |my )?(?:\w+ )?(?:website|site|blog) (?:built|made|created|generated|powered) (?:through|with|using|by|on) \w+|just another (?:wordpress|\w+) (?:site|blog)|(?:powered by|built with) (?:hugo|jekyll|wordpress|ghost|hexo|gatsby|blogdown|squarespace|wix))\b/i;
 
+/** A figure someone else states: "75% of apps fail, says Gartner", "according to IDC". Not the product's outcome. */
+const THIRD_PARTY_FIGURE =
+  /,\s*(?:says|said|reports|finds|found) [A-Z]|\baccording to (?!(?:our|us|we)\b)|\b(?:says|said|reports|finds) (?:Gartner|Forrester|IDC|McKinsey)\b/;
+/** An h1 that is a control of the page, not a headline: the mobile menu's toggle, a skip link. */
+const UI_HEADING =
+  /^(?:menu|main menu|navigation|nav|close|open menu|search|toggle navigation|skip to (?:main )?content)$/i;
+
 /** 0–100: a headline or description that names an outcome and an audience, in plain words. */
 function specificity(text: string): number {
   const words = text.split(/\s+/).filter(Boolean).length;
+  const outcome = OUTCOME.test(text);
+  const audience = AUDIENCE.test(text);
   const score = weighted([
     [1, words >= 4 && words <= 14 ? 100 : words < 4 ? 30 : 60], // a few words to one short sentence reads as a promise
-    [1, OUTCOME.test(text) ? 100 : 20],
-    [1, AUDIENCE.test(text) ? 100 : 30],
-    [0.5, QUANTIFIED.test(text) ? 100 : 40],
+    [1, outcome ? 100 : 20],
+    [1, audience ? 100 : 30],
+    [0.5, QUANTIFIED.test(text) && !THIRD_PARTY_FIGURE.test(text) ? 100 : 40],
   ]);
-  return clamp(score - (BUZZWORDS.test(text) ? 25 : 0));
+  // Specific means it names an outcome or an audience: a figure and a good length alone do not say what the product does.
+  return clamp(Math.min(outcome || audience ? 100 : 49, score - (BUZZWORDS.test(text) ? 25 : 0)));
 }
 
 export function valueProposition(facts: SiteFacts) {
@@ -154,7 +166,8 @@ export function valueProposition(facts: SiteFacts) {
   const { home, front } = facts;
   const where = front === home ? "on the home page" : `on ${pathOf(front.url)} (the home page has no words of its own)`;
 
-  const h1 = front.headings.find((heading) => heading.level === 1)?.text.trim() ?? "";
+  const h1 =
+    front.headings.find((heading) => heading.level === 1 && !UI_HEADING.test(heading.text.trim()))?.text.trim() ?? "";
   if (h1 === "") {
     assessor.signal(2, undefined, `no headline (h1) ${where}`);
   } else {
@@ -187,7 +200,12 @@ export function valueProposition(facts: SiteFacts) {
 
   // An outcome is a sentence ("50-300% faster than without Caffeine"), not a bare figure in a banner ("75% Apps Fail Basic").
   const outcomes = onHome(facts, QUANTIFIED, 10)
-    .filter((mention) => wordsIn(mention.text) >= 5 && !/\b(uptime|availability|accuracy)\b/i.test(mention.text))
+    .filter(
+      (mention) =>
+        wordsIn(mention.text) >= 5 &&
+        !/\b(uptime|availability|accuracy)\b/i.test(mention.text) &&
+        !THIRD_PARTY_FIGURE.test(mention.text),
+    )
     .slice(0, 5);
   // One measured outcome on the home page is typical of a good page; three makes the promise concrete.
   counted(
@@ -245,7 +263,12 @@ const SOLUTION_LINK = /\/(?:solutions?|industries|industry|use-cases?|for|who-we
 /** Help-desk articles (Freshdesk files its knowledge base under "/support/solutions/articles/…"): how-tos, not pages per segment. */
 const HELP_DESK_ARTICLE = /\/(?:support|help|kb)\/solutions?\/|\/solutions?\/articles?\//i;
 const FOR_SEGMENT =
-  /\b(?:built |made |designed )?for (?:(?:small|growing|modern|large|global|fast-growing|high-growth) )?(?:start-?ups?|smbs?|small business(?:es)?|mid-?market|enterprises?|agencies|freelancers|developers|engineering teams|product teams|marketing teams|sales teams|support teams|finance teams|hr teams|it teams|designers|marketers|recruiters|healthcare|fintech|financial services|banks|insurance|e-?commerce|retail(?:ers)?|education|schools|universities|government|public sector|non-?profits|manufacturing|logistics|real estate|legal|law firms|media)\b/i;
+  /\b(?:built |made |designed )?for (?:(?:small|growing|modern|large|global|fast-growing|high-growth) )?(?:start-?ups?|smbs?|small business(?:es)?|mid-?market|enterprises?|agencies|freelancers|developers|engineering teams|product teams|marketing teams|sales teams|support teams|finance teams|hr teams|it teams|designers|marketers|recruiters|healthcare|fintech|financial services|banks|insurance|e-?commerce|retail(?:ers)?|education|schools|universities|government|public sector|non-?profits|manufacturing|logistics|real estate|legal|law firms|media|accountants|accounting firms|bookkeepers|cfos|(?:finance|financial|accounting|legal|marketing|sales|it|hr|security|healthcare|medical|creative) (?:professionals|pros|leaders))\b/i;
+/** A line that lists the audience: "Accountants, FP&A Pros, Bookkeepers & CFOs" (kept when two or more are roles or segments, AUDIENCE_WORD). */
+const AUDIENCE_LIST =
+  /^(?:[A-Z][\w&'’-]*(?: [A-Z][\w&'’-]*)?, ){1,4}[A-Z][\w&'’-]*(?: [A-Z][\w&'’-]*)?,? (?:&|and) [A-Z][\w&'’-]*(?: [A-Z][\w&'’-]*)?$/;
+const AUDIENCE_WORD =
+  /\b(?:accountants|bookkeepers|cfos|ctos|founders|developers|engineers|marketers|designers|recruiters|lawyers|attorneys|agencies|freelancers|start-?ups|enterprises|consultants|clinics|retailers|teachers|nonprofits|pros|professionals|leaders)\b/gi;
 const SEGMENTS: ReadonlyArray<readonly [string, RegExp]> = [
   ["startups", /\bstart-?ups?\b/i],
   ["small business", /\b(?:small business(?:es)?|smbs?|smes?)\b/i],
@@ -258,7 +281,8 @@ const SEGMENTS: ReadonlyArray<readonly [string, RegExp]> = [
   ["marketing", /\bmarket(?:ers|ing(?:[- ]teams?)?)\b/i],
   ["sales", /\bsales(?:[- ]teams?)?\b/i],
   ["support", /\bsupport[- ]teams?\b/i],
-  ["finance", /\b(?:finance|fintech|financial[- ]services|banks?|banking|insurance)\b/i],
+  ["finance", /\b(?:finance|fintech|financial[- ]services|banks?|banking|insurance|cfos?)\b/i],
+  ["accounting", /\b(?:accountants?|accounting firms?|bookkeep(?:ers?|ing))\b/i],
   ["healthcare", /\b(?:health ?care|clinics?|hospitals?)\b/i],
   ["commerce", /\b(?:e-?commerce|retail(?:ers)?)\b/i],
   ["education", /\b(?:education|schools?|universities|edtech)\b/i],
@@ -290,7 +314,12 @@ export function targetSegments(facts: SiteFacts) {
     solutionLinks.slice(0, 2).map((link) => ({ url: link.url, text: `solutions page: ${link.text}` })),
   );
 
-  const forMentions = facts.mentions(FOR_SEGMENT, { limit: 20 });
+  const forMentions = [
+    ...facts.mentions(FOR_SEGMENT, { limit: 20 }),
+    ...facts
+      .mentions(AUDIENCE_LIST, { limit: 5 })
+      .filter((mention) => (mention.text.match(AUDIENCE_WORD) ?? []).length >= 2),
+  ];
   const named = new Set<string>();
   for (const text of [
     ...forMentions.map((mention) => mention.text),
@@ -340,6 +369,17 @@ export function targetSegments(facts: SiteFacts) {
 
 const STORY_LINK =
   /\/(?:customers|case-studies|case-study|customer-stories|stories|success-stories|clients|references|achievements|showcase)\/[\w-]+/i;
+/** A story whose address starts with the kind of page: "/case-study-mobile-testing", "/customer-stories-globex". */
+const STORY_PREFIX_LINK = /\/(?:case-stud(?:y|ies)|customer-stor(?:y|ies)|success-stor(?:y|ies))-[\w-]+/i;
+
+/** An address's registrable domain ("acme.com" for try.acme.com), or "" when it is not an address. */
+function domainOf(url: string): string {
+  try {
+    return registrableDomain(new URL(url).hostname);
+  } catch {
+    return "";
+  }
+}
 /**
  * "Used by" alone is the label of a logo strip; in a sentence it must say by whom ("used by 500 teams"), not "used by You" or "used by banks".
  * "Companies like X" names customers only when they use the product ("companies like Stripe use Acme"): otherwise it is a
@@ -358,12 +398,154 @@ const IDEA_USED_BY =
  */
 const SELECTED_BY =
   /(?:^|[.!?]\s+|\n)(?!(?:The|Our|We|You|They|This|That|It|Customers|Companies|Teams|Users)\b)[A-Z][\w&'’.-]+(?: [A-Z][\w&'’.-]+){0,3}(?:, [^,.\n]{2,60},)? (?:has |have )?(?:selected|chose|chooses|picked|adopted|deployed|signed with) (?:[A-Z]|us\b)/;
+/** An award, not a customer choosing the product: "SC Media has selected Acme as the winner for …". */
+const AWARD = /\bas (?:the |an? )?(?:\w+ )?(?:winner|finalist|recipient|honou?ree)\b|\bawards?\b/i;
+/** A stated count of customers, with one qualifier: "10,000 subscription customers", "500 paying teams". */
 const CUSTOMER_COUNT =
-  /(\d[\d,.]{0,15})\s?(k|m|million)?\+?\s(?:companies|teams|customers|businesses|organi[sz]ations|developers|users)\b/i;
-const TESTIMONIAL =
-  /(?:^|[—–~"”]\s*|\s-\s)[a-zà-öø-ÿ][a-zà-öø-ÿ.'’-]*(?: [a-zà-öø-ÿ][a-zà-öø-ÿ.'’-]*){1,3},\s*(?:ceo|cto|coo|cfo|cmo|cpo|vp\b|vice president|head of|director|(?:co-?)?founder|(?:[\w-]+ )?(?:manager|engineer|lead)|president|principal|owner|partner)\b/i;
+  /(\d[\d,.]{0,15})\s?(k|m|million)?\+?\s(?:(?:subscription|active|paying|enterprise|business) )?(?:companies|teams|customers|businesses|organi[sz]ations|developers|users)\b/i;
+/** A customer base that relies on the product: "More than 10,000 subscription customers in 130 countries rely on Acme". */
+const CUSTOMER_BASE =
+  /(?<![\d.,%$€£])\b\d[\d,.]{0,15}\s?(?:k|m|million)?\+?\s(?:(?:subscription|active|paying|enterprise|business) )?(?:companies|teams|customers|businesses|organi[sz]ations|brands)\b[^.!?\n]{0,40}?\b(?:rely|relies|trust|use|choose|chose|run|depend)\s(?:on\s)?(?:us|our|it|the|[A-Z])/;
+/** The roles a testimonial's author gives ("CTO", "Head of Growth", "Chief Financial Officer", "Full Stack Developer"). */
+const ROLE =
+  "(?:ceo|cto|coo|cfo|cmo|cpo|cio|ciso|vp\\b|vice president|head of|director|(?:co-?)?founder|chief (?:[\\w-]+ ){1,2}officer|(?:(?!(?:for|every|any|each|one|no|the|an?|your|our|their|and|or|to|with|of)\\b)[\\w-]+ ){0,2}(?:manager|engineer|developer|lead)|president|principal|owner|partner)\\b";
+/**
+ * A name and a role, as a testimonial signs off: "— Jane Doe, CTO", "- Sam Lee, CEO & Co-Founder, Globex",
+ * "Stan Lee - Chief Financial Officer, Globex"; or a name, a role and "at" a company: "Ken Lee Software Engineer at Globex".
+ */
+const TESTIMONIAL = new RegExp(
+  `(?:^[-—–~]?\\s*|[—–~"”]\\s*|\\s-\\s)[a-zà-öø-ÿ][a-zà-öø-ÿ.'’-]*(?: [a-zà-öø-ÿ][a-zà-öø-ÿ.'’-]*){1,3}(?:,\\s*|\\s[-–—]\\s)${ROLE}`,
+  "i",
+);
+/** "Ken Lee Software Engineer at Globex", "Peter Lee CTO at Globex": a capitalised name, then a role at a company, and nothing else. */
+const TESTIMONIAL_AT =
+  /^(?:[-—–~]\s*)?(?!(?:Senior|Junior|Managing|Chief|Head|Lead|Principal|Staff|Vice|Executive|General|Associate|Assistant|Software|Security|Technical|Product|Marketing|Sales|Our|The)\b)[A-Z][a-zà-öø-ÿ'’-]+(?: (?!(?:Senior|Junior|Managing|Chief|Head|Lead|Principal|Staff|Vice|Executive|General|Associate|Assistant|Software|Security|Technical|Product)\b)[A-Z][a-zà-öø-ÿ'’-]*){1,2} (?:[A-Z][\w&-]* ){0,3}(?:CEO|CTO|COO|CFO|CMO|CPO|CIO|CISO|VP|Founder|Co-?[Ff]ounder|Director|Manager|Engineer|Developer|Lead|President|Partner|Owner|Principal) at \S[^!?]{0,60}$/;
+/**
+ * An attribution on its own line, under a quoted passage: a name of two to four capitalised words, then
+ * optionally a role or a company after ",", " - " or " at " ("Jane Doe, Globex", "— Jane Doe - CTO, Globex"), or the
+ * author's handle when the quote is a post ("Jane Doe @janedoe").
+ */
+const ATTRIBUTION =
+  /^(?:[-—–~]\s*)?(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?[A-Z][a-zà-öø-ÿ'’-]+(?: [A-Z][\wà-öø-ÿ'’.-]*){1,3}(?:(?:,| [-–—|]| at) [^\s!?][^!?]{0,70}| @\w{1,30})?$/;
+/** A name alone on its line: "Jane Doe", "Dr. Jane Doe". */
+const BARE_NAME = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?[A-Z][a-zà-öø-ÿ'’-]+(?: [A-Z][a-zà-öø-ÿ'’-]*){1,3}$/;
+/** The line under a name that gives the role: "Chief Radiologist, City Hospital", "Globex's Director of Fleet Management". */
+const ROLE_LINE =
+  /^(?:[A-Z][\w&'’.-]* ){0,4}(?:Chief(?: [A-Z][\w-]*){1,2}|CEO|CTO|COO|CFO|CMO|CPO|CIO|CISO|VP|Vice President|Head of|Director|Founder|Co-?[Ff]ounder|President|Manager|Engineer|Developer|Lead|Partner|Owner|Principal)\b[^!?]{0,60}$/;
+/** A line that opens a call to action or a section, not a name: "Read The Story", "Get Started Today". */
+const NOT_A_NAME =
+  /^(?:[-—–~]\s*)?(?:Get|Book|Learn|Read|Start|Try|Contact|Request|See|Watch|Sign|Join|Download|Explore|View|Discover|Schedule|Visit|Our|The|Why|How|What|More|All|Meet|Case|Customer|Success|Trusted|Used|Loved)\b/;
+/**
+ * A quoted passage: the whole line is in double quotes, or it opens a quote that goes on below or closes one
+ * begun above. A line that only quotes a phrase ("“What-if” analysis on leases") is not a quote.
+ */
+function quotedPassage(line: string): boolean {
+  if (line.length <= 40) return false;
+  const marks = (line.match(/["“”„«»]/g) ?? []).length;
+  const opens = /^["“”„«]/.test(line);
+  const closes = /["”»][.,!?…]*$/.test(line);
+  return opens && closes ? marks === 2 : (opens || closes) && marks === 1;
+}
+/** A passage in a customer's own voice ("has transformed our workflow"), not a bio ("She leads …"). */
+const FIRST_PERSON = /\b(?:I|I'm|I've|we|we're|we've|our|us|my)\b/i;
+const THIRD_PERSON = /^(?:\w+\s+){0,3}(?:he|she)\b|\b(?:his|her)\b/i;
+/** A heading over a wall of quotes. */
+const TESTIMONIALS_HEADING =
+  /^(?:testimonials?|reviews|what (?:our )?(?:customers|clients|users|people) (?:say|are saying)|(?:hear )?from our (?:customers|clients|users))\b/i;
+/** The part of an attribution after its last ", " or " at ": the company, unless it is a role. */
+/** A company's name: capitalised words ("Lake Trust Credit Union", "dYdX", "AB InBev"), not a phrase ("Javascript creator"). */
+const COMPANY =
+  /^(?:[A-Z0-9][\w&'’.-]*|[a-z][\w'’.-]*[A-Z][\w&'’.-]*)(?: (?:[A-Z0-9][\w&'’.-]*|&|of|and|de|the|for)){0,5}$/;
+const ROLE_WORD = new RegExp(`^${ROLE}|\\b(?:ceo|cto|cfo|coo|founder|director|manager|engineer|developer)\\b`, "i");
+
+interface Attribution {
+  readonly evidence: Evidence;
+  /** The company the author speaks for, when the attribution names one. */
+  readonly company: string | undefined;
+}
+
+/** Letters and digits only, lower case, to compare with the site's own names. */
+const nameKey = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/** The company an attribution names after its last ", " or " at " ("Jane Doe, CTO, Globex": Globex), or none. */
+function companyOf(attribution: string): string | undefined {
+  const at = Math.max(attribution.lastIndexOf(", "), attribution.lastIndexOf(" at "));
+  if (at < 0) return undefined;
+  const company = attribution
+    .slice(at)
+    .replace(/^(?:, | at )/, "")
+    .trim();
+  return COMPANY.test(company) && !ROLE_WORD.test(company) ? company : undefined;
+}
+
+/**
+ * Quotes signed by a named person, read line by line on the pages customer proof may quote: an attribution
+ * line under a quoted passage ("“It just works.”" then "Jane Doe, Globex"), or a name line with a role line
+ * under it, after a passage in a customer's own voice or a "Testimonials" heading. Headings, link texts and
+ * calls to action are not names; a quote signed by the company's own people is not a customer's.
+ */
+function attributedQuotes(facts: SiteFacts, limit: number): Attribution[] {
+  const found: Attribution[] = [];
+  const brands = brandKeys(facts);
+  const own = (text: string) => brands.some((brand) => nameKey(text).includes(brand));
+  for (const page of facts.pages) {
+    const category = facts.categoryOf(page.url) ?? "other";
+    if (!pageQuotable("customer_proof", { url: page.url, category, home: page === facts.home })) continue;
+    const headings = new Set(page.headings.map((heading) => heading.text.trim()));
+    const links = new Set([...page.internalLinks, ...page.externalLinks].map((link) => link.text.trim()));
+    const notName = (line: string) => headings.has(line) || links.has(line) || NOT_A_NAME.test(line) || own(line);
+    const lines = page.text
+      .slice(0, SCORED_TEXT_PER_PAGE)
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean);
+    for (let i = 1; i < lines.length && found.length < limit; i++) {
+      const line = lines[i]!;
+      if (line.length > 90 || notName(line)) continue;
+      const before = lines[i - 1]!;
+      const quoted = quotedPassage(before);
+      const spoken =
+        quoted ||
+        (before.length > 40 && FIRST_PERSON.test(before) && !THIRD_PERSON.test(before)) ||
+        TESTIMONIALS_HEADING.test(before);
+      if (quoted && ATTRIBUTION.test(line)) {
+        found.push({ evidence: { url: page.url, text: line, quoted: true }, company: companyOf(line) });
+        continue;
+      }
+      const next = lines[i + 1];
+      if (spoken && next !== undefined && BARE_NAME.test(line) && ROLE_LINE.test(next) && !own(next)) {
+        const company = companyOf(next) ?? /^(.+?)['’]s /.exec(next)?.[1];
+        found.push({ evidence: { url: page.url, text: `quote attributed to ${line}, ${next}` }, company });
+        i += 1;
+      }
+    }
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
 const RATING =
   /\b(?:g2|capterra|trustpilot|product hunt|trustradius|gartner peer insights|app store|google play)\b.{0,40}?\b[1-5](?:\.\d)?\s?(?:\/\s?5|stars?|out of 5)|\b[1-5]\.\d\s?(?:\/\s?5|stars?|out of 5)\b/i;
+
+/**
+ * The label of a logo strip on the home page: a line that is only "Used by", "Trusted by" or "Our customers",
+ * the logos under it being images. (A two-word line is a fragment that mentions never read.)
+ */
+function logoStripLabel(facts: SiteFacts): Evidence[] {
+  const { home } = facts;
+  const label = home.text
+    .slice(0, SCORED_TEXT_PER_PAGE)
+    .split("\n")
+    .map((line) => line.trim())
+    .find((line) => /^(?:used by|trusted by|loved by|relied on by|our customers|our clients)\s*:?$/i.test(line));
+  return label ? [{ url: home.url, text: `a logo strip labelled "${label}" on the home page` }] : [];
+}
+
+/** A sign-off ends its sentence, a company at most after the role: not a speaker's line that goes on to a talk's title. */
+function signsOff(mention: Mention): boolean {
+  const match = TESTIMONIAL.exec(mention.text);
+  return match !== null && wordsIn(mention.text.slice(match.index + match[0].length) || "x") <= 6;
+}
 
 function customerCount(text: string): number | undefined {
   const match = CUSTOMER_COUNT.exec(text);
@@ -383,6 +565,12 @@ export function customerProof(facts: SiteFacts) {
   for (const { url, text } of facts.linksMatching(STORY_LINK)) {
     if (STORY_LINK.test(pathOf(url)) && !stories.has(url)) stories.set(url, { url, text: `case study: ${text}` });
   }
+  // A story filed under a prefix ("/case-study-mobile-testing"), on the site's own domain (a landing subdomain counts).
+  const siteDomain = domainOf(facts.home.url);
+  for (const { url, text } of facts.linksMatching(STORY_PREFIX_LINK)) {
+    if (STORY_PREFIX_LINK.test(pathOf(url)) && !stories.has(url) && domainOf(url) === siteDomain)
+      stories.set(url, { url, text: `case study: ${text.trim() || pathOf(url)}` });
+  }
   // Any story beats a bare customers page (40 floor); three stories is the norm (70), a dozen a proof library (94).
   const [index] = customerPages;
   if (stories.size > 0) {
@@ -400,9 +588,30 @@ export function customerProof(facts: SiteFacts) {
     assessor.signal(2, undefined, "no customers page or case studies");
   }
 
-  const named = [
+  // Quotes signed with a name: a testimonial's sign-off ("— Jane Doe, CTO"), or a name line under a quote.
+  const attributions = attributedQuotes(facts, 10);
+  const testimonials: Evidence[] = [];
+  const signed = new Set<string>();
+  for (const evidence of [
+    ...facts.mentions(TESTIMONIAL, { limit: 10 }).filter(signsOff),
+    ...facts.mentions(TESTIMONIAL_AT, { limit: 10 }),
+    ...attributions.map((attribution) => attribution.evidence),
+  ]) {
+    const key = nameKey(evidence.text.replace(/^quote attributed to /, ""));
+    if (signed.has(key) || testimonials.length >= 10) continue;
+    signed.add(key);
+    testimonials.push(evidence);
+  }
+
+  const named: Evidence[] = [
     ...facts.mentions(NAMED, { limit: 4 }).filter((mention) => !IDEA_USED_BY.test(mention.text)),
-    ...facts.mentions(SELECTED_BY, { limit: 3 }),
+    ...facts.mentions(SELECTED_BY, { limit: 6 }).filter((mention) => !AWARD.test(mention.text)),
+    ...facts.mentions(CUSTOMER_BASE, { limit: 4 }).filter((mention) => (customerCount(mention.text) ?? 0) >= 100),
+    ...logoStripLabel(facts),
+    // A quote signed for a company ("Jane Doe, Globex") names that company as a customer.
+    ...attributions.flatMap(({ evidence, company }) =>
+      company === undefined ? [] : [{ url: evidence.url, text: `a quote signed for ${company}` }],
+    ),
   ].slice(0, 3);
   const count = named.map((mention) => customerCount(mention.text)).find((value) => value !== undefined);
   // A stated base is worth more the larger it is: a thousand customers is a median claim, a hundred thousand a leading one.
@@ -436,15 +645,14 @@ export function customerProof(facts: SiteFacts) {
     numbers.slice(0, 2),
   );
 
-  const testimonials = facts.mentions(TESTIMONIAL, { limit: 10 });
   // Two attributed quotes is common; six named people with roles is a strong wall of proof.
   counted(
     assessor,
     1.5,
     testimonials.length,
     [2, 6],
-    `${plural(testimonials.length, "testimonial")} with name and role`,
-    "no testimonials with names and roles",
+    `${plural(testimonials.length, "testimonial")} signed with a name`,
+    "no testimonials signed with a name and role or company",
     testimonials.slice(0, 2),
   );
 
