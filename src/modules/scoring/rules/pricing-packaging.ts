@@ -1,5 +1,6 @@
 import { moreIsBetter } from "../curves.js";
-import type { SiteFacts } from "../site-facts.js";
+import type { Evidence } from "../scoring.types.js";
+import { SCORED_TEXT_PER_PAGE, type SiteFacts } from "../site-facts.js";
 import { Assessor, plural } from "./rule.js";
 
 /**
@@ -35,10 +36,12 @@ export function pricingPackaging(facts: SiteFacts) {
     else assessor.signal(2, undefined, "no named tiers on the pricing page");
   }
 
-  const free = facts.mentions(
+  const mentionedFree = facts.mentions(
     /\b(free (plan|tier|forever)|free trial|try (it )?(for )?free|\d+[- ]day trial|start (for )?free)\b/i,
     { limit: 1 },
   );
+  // A tier priced $0, or named "Free", on the pricing page is a free plan even where no sentence says so.
+  const free: Evidence[] = mentionedFree.length > 0 ? mentionedFree : freeTier(facts);
   assessor.signal(
     1.5,
     free.length > 0 ? 85 : undefined,
@@ -46,8 +49,9 @@ export function pricingPackaging(facts: SiteFacts) {
     free,
   );
 
+  // "/mo" after a space ("$ 25 /Mo") too; credits, not a "Credit Card".
   const units = facts.mentions(
-    /\b(per (seat|user|member|month|project|request|credit|gb|1,?000)|\/(seat|user|mo|month)|usage[- ]based|pay[- ]as[- ]you[- ]go|credits?)\b/i,
+    /\b(?:per (?:seat|user|member|month|project|request|credit|gb|1,?000|1k)|usage[- ]based|pay[- ]as[- ]you[- ]go|credits?(?! cards?\b))\b|\/\s?(?:seat|user|mo|month)\b/i,
     { ...onPricing, limit: 1 },
   );
   assessor.signal(
@@ -86,22 +90,64 @@ export function pricingPackaging(facts: SiteFacts) {
   );
 }
 
-/** Tiers: h2/h3 headings on pricing pages that read like plan names. */
+const PLAN_NAME =
+  /^(free|hobby|starter|basic|personal|pro|plus|premium|team|teams|growth|business|scale|enterprise|standard|essentials|advanced|ultimate|developer|startup)\b/;
+/** A line that opens with a price: "$ 25 /Mo", "$0Per Month", "€49", "from $9". */
+const PRICE_LINE = /^(?:from |only )?(?:[$€£¥]\s?\d|\d+(?:[.,]\d+)?\s?(?:usd|eur|gbp)\b)/i;
+/** A plan's name on a line of its own: one or two words, no figures ("Starter", "Extra Large"). */
+const NAME_LINE = /^[A-Za-z][\w+&'’]*(?: [A-Za-z][\w+&'’]*)?$/;
+/** A plan's name and its price on one line: "Personal - Free", "Organization - $10 per user". */
+const NAMED_PRICE_LINE = /^([A-Za-z][\w+&'’]*(?: [A-Za-z][\w+&'’]*)?) [-–—:] (?:free\b|[$€£¥]\s?\d)/i;
+/** Short lines of a pricing table that are not plans: labels, badges and buttons. */
+const NOT_A_PLAN =
+  /\b(?:pric\w*|plans?|features?|popular|best value|recommended|costs?|total|monthly|annually|yearly|per|billed|save|faq|support|get started|sign up|buy|contact|learn more|subscribe|choose|select|start|try)\b/i;
+/** Words in a line: a plan's description is a phrase ("For startups and small teams"), not a feature label. */
+const wordCount = (line: string): number => line.split(/\s+/).filter(Boolean).length;
+
+/**
+ * Tiers: h2/h3 headings on pricing pages that read like plan names; short lines (one or two words) that a
+ * price opens the next line, or the line after a description ("Starter / For small teams to start / $ 25 /Mo");
+ * and "Name - $price" lines.
+ */
 function countTiers(facts: SiteFacts): number {
-  const names = new Set<string>();
+  return tierNames(facts).size;
+}
+
+/** The pricing pages' plan names (lower case), each with the page and line that shows it. */
+function tierNames(facts: SiteFacts): Map<string, { url: string; line: string }> {
+  const names = new Map<string, { url: string; line: string }>();
+  const add = (name: string, url: string, line: string) => {
+    const key = name.toLowerCase();
+    if (!names.has(key) && !names.has(key.split(" ")[0]!)) names.set(key, { url, line });
+  };
   for (const page of facts.pagesIn("pricing")) {
     for (const heading of page.headings) {
       if (heading.level === 1) continue;
       const text = heading.text.trim().toLowerCase();
-      if (
-        /^(free|hobby|starter|basic|personal|pro|plus|premium|team|teams|growth|business|scale|enterprise|standard|essentials|advanced|ultimate|developer|startup)\b/.test(
-          text,
-        ) &&
-        text.length <= 30
-      ) {
-        names.add(text.split(/\s+/)[0]!);
-      }
+      if (PLAN_NAME.test(text) && text.length <= 30) add(text.split(/\s+/)[0]!, page.url, heading.text.trim());
     }
+    const lines = page.text
+      .slice(0, SCORED_TEXT_PER_PAGE)
+      .split("\n")
+      .map((line) => line.trim());
+    lines.forEach((line, index) => {
+      if (line.length > 40) return;
+      const together = NAMED_PRICE_LINE.exec(line);
+      if (together && !NOT_A_PLAN.test(together[1]!)) return add(together[1]!, page.url, line);
+      if (line.length > 24 || !NAME_LINE.test(line) || NOT_A_PLAN.test(line)) return;
+      const [next = "", after = ""] = lines.slice(index + 1, index + 3);
+      const price = PRICE_LINE.test(next) ? next : wordCount(next) >= 4 && PRICE_LINE.test(after) ? after : undefined;
+      if (price) add(line, page.url, `${line} … ${price}`);
+    });
   }
-  return names.size;
+  return names;
+}
+
+/** A free tier on the pricing page: a price of 0, or a plan named or priced "Free". */
+function freeTier(facts: SiteFacts): Evidence[] {
+  const zero = facts.prices({ in: ["pricing"] }).find((price) => price.amount === 0);
+  if (zero) return [{ url: zero.url, text: `pricing page lists a free tier: "${zero.text}"` }];
+  // "Free" by name, or priced "Free" ("Personal - Free").
+  const named = [...tierNames(facts)].find(([name, { line }]) => name === "free" || /[-–—:] free\b/i.test(line))?.[1];
+  return named ? [{ url: named.url, text: `pricing page lists a free tier: "${named.line}"` }] : [];
 }

@@ -1,7 +1,10 @@
-import type { PageCategory } from "../../crawl/page-priority.js";
+import type { ExtractedPage } from "../../crawl/crawl.types.js";
+import { classifyOutbound, type PageCategory } from "../../crawl/page-priority.js";
+import { registrableDomain } from "../../crawl/url.js";
 import { moreIsBetter, weighted } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
-import type { Mention, SiteFacts } from "../site-facts.js";
+import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
+import { brandKeys } from "./code-hosts.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /**
@@ -57,8 +60,13 @@ const asList = (mention: Mention | undefined): Mention[] => (mention ? [mention]
 
 const MEDIA =
   /\b(?:(?:product |app |see |view )screenshots?|screenshots? of (?:the |our )?(?:product|app|dashboard)|product tour|watch (?:the |a |our )?(?:demo|video)|demo video|video (?:walkthrough|tour|demo)|see (?:it|\w+) in action|take a (?:quick )?tour|interactive demo)\b/i;
+/** A video itself, not a channel or profile (youtube.com/channel/…, /@name, vimeo.com/acme): a watch or embed address. */
 const VIDEO_HOST =
-  /^https?:\/\/(?:www\.)?(?:youtube\.com|youtu\.be|vimeo\.com|(?:www\.)?loom\.com|[\w-]+\.wistia\.com|vidyard\.com)\//i;
+  /^https?:\/\/(?:(?:www\.|m\.)?youtube(?:-nocookie)?\.com\/(?:watch\?|embed\/[\w-]|shorts\/[\w-]|v\/[\w-])|youtu\.be\/[\w-]|(?:www\.)?vimeo\.com\/\d+(?:[/?#]|$)|player\.vimeo\.com\/video\/\d|(?:www\.)?loom\.com\/(?:share|embed)\/\w|[\w-]+\.wistia\.com\/medias\/\w|(?:[\w-]+\.)?vidyard\.com\/watch\/\w)/i;
+/** A section or page that shows the product: a heading "Screenshots" or "Screencasts". */
+const SHOWCASE_HEADING = /^(?:product |app )?(?:screenshots|screencasts)$/i;
+/** Screenshots themselves: images under /screenshots/, or a screenshots page. */
+const SCREENSHOT_LINK = /\/screenshots?(?:\/[^/?#]+|\.html?)(?:[?#]|$)|\/screenshots\/?(?:[?#]|$)/i;
 const A11Y: Kinds = [
   ["standard", /\b(?:wcag|vpat|section 508|en 301 549)\b/i],
   ["statement", /\baccessibility (?:statement|conformance|commitment|policy)\b|\bcommitted to accessibility\b/i],
@@ -77,7 +85,21 @@ export function experienceDesign(facts: SiteFacts) {
 
   const media = facts.mentions(MEDIA, { limit: 5 });
   const videos = facts.linksMatching(VIDEO_HOST);
-  const shown = media.length + videos.length;
+  // A page (or its section) headed "Screenshots" or "Screencasts", and screenshot images or pages of the site's own.
+  const showcases: Evidence[] = [];
+  for (const page of facts.pagesIn(...ALL)) {
+    const heading = [page.title, ...page.headings.map((h) => h.text)].find((text) =>
+      SHOWCASE_HEADING.test(text.trim()),
+    );
+    if (heading) showcases.push({ url: page.url, text: `section: ${heading.trim()}` });
+  }
+  const siteDomain = registrableDomain(new URL(facts.home.url).hostname);
+  const [screenshot] = facts
+    .linksMatching(SCREENSHOT_LINK)
+    .filter((link) => SCREENSHOT_LINK.test(link.url) && onSiteDomain(link.url, siteDomain));
+  if (screenshot)
+    showcases.push({ url: screenshot.url, text: `screenshot: ${screenshot.text.trim() || screenshot.url}` });
+  const shown = media.length + videos.length + showcases.length;
   // A screenshot or a demo video is the norm for a product site; four (tour, video, screenshots…) shows it off well.
   counted(
     assessor,
@@ -86,7 +108,11 @@ export function experienceDesign(facts: SiteFacts) {
     [1, 4],
     `shows the product (${plural(shown, "screenshot, tour or video", "screenshots, tours or videos")})`,
     "no screenshots, product tour or demo video",
-    [...media.slice(0, 2), ...videos.slice(0, 1).map((link) => ({ url: link.url, text: `video: ${link.text}` }))],
+    [
+      ...media.slice(0, 2),
+      ...videos.slice(0, 1).map((link) => ({ url: link.url, text: `video: ${link.text}` })),
+      ...showcases.slice(0, 1),
+    ],
   );
 
   const a11yFound = kindsFound(facts, A11Y);
@@ -159,10 +185,34 @@ const WAYS_IN: Kinds = [
   ],
   ["sales", /\b(?:(?:book|request|schedule) a (?:demo|call)|contact sales|talk to sales)\b/i],
 ];
+/** Links that may be a sign-up (by address or text); isSignupLink decides. */
 const SIGNUP_LINK =
-  /\/(?:signup|sign-up|register|join|get-started|start|trial)(?:[/?#]|$)|^(?:sign up|get started|start free|try (?:it )?free)$/i;
+  /\/(?:signup|sign-up|register|join|get-started|start|trial)(?:[/?#]|$)|^(?:sign ?up|get started|start|try|create)\b/i;
+/** A sign-up's address: "/signup" anywhere; "/start" or "/join" only as the first segment ("/pool/start" is a page). */
+const SIGNUP_PATH = /\/(?:signup|sign-up|register|get-started|trial)(?:\/|$)|^\/(?:start|join)(?:\/|$)/i;
+/** A sign-up button's whole text: "Sign Up for Free", "Get started", "Try it now", "Create an account". */
+const SIGNUP_TEXT =
+  /^(?:sign ?up|get started|start|try(?: it)?|create (?:an |your )?account)(?: (?:for )?free| now| today)?$/i;
+/** A sales button's whole text (a link's, or a line of its own): "Book a Demo", "Schedule a call". */
+const SALES_TEXT = /^(?:book|request|schedule) a (?:demo|call)$/i;
+const SALES_LINE = /^[ \t]*(?:book|request|schedule) a (?:demo|call)[ \t]*$/im;
 const QUICKSTART =
   /\b(?:quick ?start|getting started|get started in \d+|up and running in|in (?:under )?\d+ minutes|first (?:steps|project|app)|hello,? world|step[- ]by[- ]step)\b/i;
+const QUICKSTART_ALL = new RegExp(QUICKSTART.source, "gi");
+/** "We are only getting started", "Just getting started? Starter issues…": a figure of speech, not a guide. */
+const IDIOM_BEFORE = /\b(?:just|only|are|we'?re|we’re)\s+$/i;
+
+/** Whether a text names a quickstart, not only in the idiom "(just) getting started" or the question "getting started?". */
+function namesQuickstart(text: string): boolean {
+  for (const match of text.matchAll(QUICKSTART_ALL)) {
+    const end = match.index + match[0].length;
+    const idiom =
+      /^getting started$/i.test(match[0]) &&
+      (text[end] === "?" || IDIOM_BEFORE.test(text.slice(Math.max(0, match.index - 12), match.index)));
+    if (!idiom) return true;
+  }
+  return false;
+}
 const HELPERS: Kinds = [
   // Head starts for a new account, not a feature that manages templates.
   [
@@ -180,12 +230,17 @@ export function onboardingActivation(facts: SiteFacts) {
   const assessor = new Assessor();
 
   const ways = kindsFound(facts, WAYS_IN);
-  const [free, sales] = [asList(ways.get("free")), asList(ways.get("sales"))];
+  const siteDomain = registrableDomain(new URL(facts.home.url).hostname);
   const links = facts
     .linksMatching(SIGNUP_LINK)
+    .filter((link) => isSignupLink(link, siteDomain))
     .slice(0, 1)
-    .map((link) => ({ url: link.url, text: `sign-up link: ${link.text}` }));
+    .map((link) => ({ url: link.url, text: `sign-up link: ${link.text.trim()}` }));
   const signup = [...asList(ways.get("signup")), ...links];
+  const free = asList(ways.get("free"));
+  const sales: Array<Evidence | Mention> = asList(ways.get("sales"));
+  // A "Book a demo" button: a link on the site's own domain, or a line of its own on one of its pages.
+  if (sales.length === 0 && free.length === 0 && signup.length === 0) sales.push(...salesButtons(facts, siteDomain));
   const [selfServe, describe, evidence]: [number | undefined, string, Array<Evidence | Mention>] =
     free.length > 0
       ? [90, "self-serve: a free plan or trial", free]
@@ -196,7 +251,18 @@ export function onboardingActivation(facts: SiteFacts) {
           : [undefined, "no sign-up, trial or demo path", []];
   assessor.signal(2, selfServe, describe, evidence);
 
-  const guides = facts.pagesMentioning(QUICKSTART) + facts.linksMatching(/quick-?start|getting-started/i).length;
+  const guidePages = facts
+    .pagesIn(...ALL)
+    .filter(
+      (page) =>
+        namesQuickstart(page.title) ||
+        (facts.mayMention(page, QUICKSTART) &&
+          [...page.headings.map((h) => h.text), page.text.slice(0, SCORED_TEXT_PER_PAGE)].some(namesQuickstart)),
+    ).length;
+  const guideLinks = facts
+    .linksMatching(/quick-?start|getting-started/i)
+    .filter((link) => /quick-?start|getting-started/i.test(link.url) || namesQuickstart(link.text)).length;
+  const guides = guidePages + guideLinks;
   // One quickstart is the norm for a self-serve product; four (per language or use case) is generous.
   counted(
     assessor,
@@ -205,7 +271,10 @@ export function onboardingActivation(facts: SiteFacts) {
     [1, 4],
     `a quickstart or getting-started guide (${plural(guides, "page or link", "pages or links")})`,
     "no quickstart or getting-started guide",
-    facts.mentions(QUICKSTART, { limit: 2 }),
+    facts
+      .mentions(QUICKSTART, { limit: 10 })
+      .filter((mention) => namesQuickstart(mention.text))
+      .slice(0, 2),
   );
 
   const helpers = kindsFound(facts, HELPERS);
@@ -225,6 +294,36 @@ export function onboardingActivation(facts: SiteFacts) {
       ? "Let people start on their own: a free trial or plan, no credit card, straight into the product."
       : "Add a five-minute quickstart and templates so a new account reaches value on day one.",
   );
+}
+
+/** Whether an address is on the site's own registrable domain (app.acme.com, defender.acme.com too). */
+function onSiteDomain(url: string, siteDomain: string): URL | undefined {
+  try {
+    const parsed = new URL(url);
+    return registrableDomain(parsed.hostname) === siteDomain ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A sign-up link of the site's own: a sign-up address, or a sign-up button's text. */
+function isSignupLink(link: { url: string; text: string }, siteDomain: string): boolean {
+  const url = onSiteDomain(link.url, siteDomain);
+  return url !== undefined && (SIGNUP_TEXT.test(link.text.trim()) || SIGNUP_PATH.test(url.pathname));
+}
+
+/** "Book a demo" buttons: own-domain links with that text, else a page line that says only that. */
+function salesButtons(facts: SiteFacts, siteDomain: string): Evidence[] {
+  const [link] = facts
+    .linksMatching(SALES_TEXT)
+    .filter((candidate) => SALES_TEXT.test(candidate.text.trim()) && onSiteDomain(candidate.url, siteDomain));
+  if (link) return [{ url: link.url, text: `demo request link: ${link.text.trim()}` }];
+  for (const page of facts.pagesIn(...ALL)) {
+    if (!facts.mayMention(page, SALES_LINE)) continue;
+    const line = SALES_LINE.exec(page.text.slice(0, SCORED_TEXT_PER_PAGE));
+    if (line) return [{ url: page.url, text: `demo request button: ${line[0].trim()}` }];
+  }
+  return [];
 }
 
 // ---------------------------------------------------------------- ai_capability_depth
@@ -260,6 +359,7 @@ const AI_FEATURES: Kinds<[needsAiContext: boolean]> = [
 ];
 const AI_EVALS =
   /\b\d{1,3}(?:\.\d+)?\s?%\s?(?:accuracy|accurate|precision|recall|resolution rate|deflection|of (?:tickets|questions|queries|conversations|cases|requests) (?:resolved|answered|automated|handled))|\b(?:accuracy|precision|recall|f1(?:[- ]score)?|hallucination rate|win rate)\b[^.]{0,30}?\d|\b(?:evals|evaluation (?:suite|harness|framework|results?|datasets?)|model evaluations?|benchmarked (?:on|against))\b/i;
+const PERFECT_SCORE = /\b100(?:\.0+)?\s?%/g;
 const AI_IN_DOCS =
   /\b(?:ai|llms?|gpt[\w.-]*|embeddings?|machine learning|language models?|(?:chat )?completions (?:api|endpoint)|prompt (?:templates?|engineering))\b/i;
 const AI_BUZZ =
@@ -288,9 +388,13 @@ export function aiCapabilityDepth(facts: SiteFacts) {
   // "99% accuracy" is an AI figure only on a site that talks about AI (or in a sentence that does).
   const aiSite = features.size > 0 || buzz.length > 0;
   // (A quality figure of another kind, "Six Sigma 99.99966% accuracy", is not a model's.)
-  const evals = facts
-    .mentions(AI_EVALS, { limit: 5 })
-    .filter((mention) => (aiSite || AI_CONTEXT.test(mention.text)) && !/\bsix sigma\b/i.test(mention.text));
+  const evals = facts.mentions(AI_EVALS, { limit: 5 }).filter(
+    (mention) =>
+      (aiSite || AI_CONTEXT.test(mention.text)) &&
+      !/\bsix sigma\b/i.test(mention.text) &&
+      // "100% accurate" is a promise, not a measurement: the sentence needs another figure or an evaluation.
+      AI_EVALS.test(mention.text.replace(PERFECT_SCORE, "")),
+  );
   // Publishing one accuracy or evaluation figure is rare and already good; three is a measured AI practice.
   counted(
     assessor,
@@ -350,38 +454,94 @@ const MARKETPLACE_LINK =
   /^https?:\/\/(?:appexchange\.salesforce\.com|apps\.shopify\.com|marketplace\.atlassian\.com|(?:[\w-]+\.)?slack\.com\/(?:apps|marketplace)|ecosystem\.hubspot\.com|aws\.amazon\.com\/marketplace|azuremarketplace\.microsoft\.com|workspace\.google\.com\/marketplace|marketplace\.zoom\.us)\b/i;
 const MARKETPLACE_TEXT =
   /\b(?:appexchange|atlassian marketplace|shopify app store|slack app directory|hubspot (?:app )?marketplace|aws marketplace|azure marketplace|google workspace marketplace|chrome web store)\b/i;
+/** A directory says what it lists: integrations, connectors, plugins, an API ("Partners: Macnica, SecureBrain" is resellers). */
+const DIRECTORY_WORDS = /\b(?:integrat\w*|connect\w*|plug-?ins?|apis?)\b/i;
+/** Archive pages of a blog (a category or tag named "integrations" lists posts, not integrations). */
+const ARCHIVE_PATH = /\/(?:categories|category|tags?)\//i;
+/** Behind the login: the product's own settings, not a public page ("app.acme.com/settings/integrations"). */
+const SIGNED_IN_HOST = /^(?:app|dashboard|console|admin|my)\./i;
+const SETTINGS_PATH = /\/settings(?:\/|$)/i;
+/** "/apps/<x>": often the company's own products (modules); an integration only when it says so or names a tool. */
+const APPS_PATH = /\/apps(?:\/|$)/i;
+const SAYS_INTEGRATION = /\b(?:integrat\w*|connectors?|plug-?ins?|add-?ons?|extensions?)\b/i;
 const AUTOMATION = /\b(?:zapier|make\.com|n8n|ifttt|pipedream|workato|tray\.io)\b/i;
 const AUTOMATION_LINK = /^https?:\/\/(?:www\.)?(?:zapier\.com|make\.com|n8n\.io|pipedream\.com|ifttt\.com)\//i;
 
+/** The well-known tools a text names, each once, in order of appearance. */
+function toolsIn(text: string): string[] {
+  const found: string[] = [];
+  const words = text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  words.forEach((word, index) => {
+    const name = TOOLS.get(word);
+    if (name && !found.includes(name)) found.push(name);
+    // A word pair is only built where the word starts a two-word name ("google drive").
+    if (!PAIR_STARTS.has(word)) return;
+    const pair = TOOLS.get(`${word} ${words[index + 1] ?? ""}`);
+    if (pair && !found.includes(pair)) found.push(pair);
+  });
+  return found;
+}
+
 /** Known tools named on integrations pages, or in sentences about connecting elsewhere: name → page. */
-function namedTools(facts: SiteFacts): Map<string, string> {
+function namedTools(facts: SiteFacts, directory: readonly ExtractedPage[]): Map<string, string> {
   const found = new Map<string, string>();
   const scan = (text: string, url: string) => {
-    const words = text
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter(Boolean);
-    words.forEach((word, index) => {
-      const name = TOOLS.get(word);
-      if (name && !found.has(name)) found.set(name, url);
-      // A word pair is only built where the word starts a two-word name ("google drive").
-      if (!PAIR_STARTS.has(word)) return;
-      const pair = TOOLS.get(`${word} ${words[index + 1] ?? ""}`);
-      if (pair && !found.has(pair)) found.set(pair, url);
-    });
+    for (const name of toolsIn(text)) if (!found.has(name)) found.set(name, url);
   };
-  for (const page of facts.pagesIn("integrations"))
-    scan([page.title, ...page.headings.map((h) => h.text), page.text].join("\n"), page.url);
+  for (const page of directory) scan([page.title, ...page.headings.map((h) => h.text), page.text].join("\n"), page.url);
   for (const mention of facts.mentions(CONNECTS, { limit: 60 })) scan(mention.text, mention.url);
   return found;
+}
+
+/**
+ * Whether an address can be the site's own integrations pages: on its registrable domain (docs.acme.com too),
+ * not its signed-in app (app.acme.com/settings/integrations) nor a blog's category or tag archive. An app store's
+ * "/store/apps/…" is a listing of the app, and someone else's marketplace home lists everyone's.
+ */
+function ownIntegrationAddress(url: string, site: { domain: string; host: string }): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  const host = parsed.hostname.toLowerCase();
+  return (
+    registrableDomain(host) === site.domain &&
+    (host === site.host || !SIGNED_IN_HOST.test(host)) &&
+    !SETTINGS_PATH.test(parsed.pathname) &&
+    !ARCHIVE_PATH.test(parsed.pathname) &&
+    classifyOutbound(url) !== "app_store"
+  );
+}
+
+/** A link under /apps/ is an integration when its text or address says so or names a known tool. */
+function appsLinkIsIntegration(link: { url: string; text: string }): boolean {
+  if (!APPS_PATH.test(link.url)) return true;
+  const described = `${link.text} ${link.url.replace(/[/_-]+/g, " ")}`;
+  return SAYS_INTEGRATION.test(described) || toolsIn(described).length > 0;
+}
+
+/** Whether a crawled "integrations" page is a directory: it speaks of integrating and is not a blog archive. */
+function isDirectoryPage(page: ExtractedPage, site: { domain: string; host: string }): boolean {
+  if (!ownIntegrationAddress(page.url, site)) return false;
+  return [page.title, ...page.headings.map((h) => h.text), page.text.slice(0, SCORED_TEXT_PER_PAGE)].some((text) =>
+    DIRECTORY_WORDS.test(text),
+  );
 }
 
 export function integrationEcosystem(facts: SiteFacts) {
   const assessor = new Assessor();
 
-  const directory = facts.pagesIn("integrations");
-  const detail = facts.linksMatching(DETAIL_LINK).length;
-  const [directoryLink] = facts.linksMatching(DIRECTORY_LINK);
+  const host = new URL(facts.home.url).hostname.toLowerCase();
+  const site = { domain: registrableDomain(host), host };
+  const own = (link: { url: string; text: string }) => ownIntegrationAddress(link.url, site);
+  const directory = facts.pagesIn("integrations").filter((page) => isDirectoryPage(page, site));
+  const detail = facts.linksMatching(DETAIL_LINK).filter((link) => own(link) && appsLinkIsIntegration(link)).length;
+  const directoryLink = facts.linksMatching(DIRECTORY_LINK).find((link) => own(link) && appsLinkIsIntegration(link));
   const [first] = directory;
   // A crawled directory is solid (75); its per-integration pages count on a curve (ten is typical, fifty a marketplace).
   if (first) {
@@ -400,7 +560,7 @@ export function integrationEcosystem(facts: SiteFacts) {
     );
   }
 
-  const tools = namedTools(facts);
+  const tools = namedTools(facts, directory);
   const names = [...tools.keys()];
   // Five named tools is what a young product connects to; twenty-five is a real ecosystem.
   const toolsFact = `integrations: ${plural(tools.size, "well-known tool")} named (${names.slice(0, 8).join(", ")})`;
@@ -417,7 +577,13 @@ export function integrationEcosystem(facts: SiteFacts) {
   const listings = new Map<string, Evidence>();
   for (const link of facts.outbound("app_store"))
     listings.set(link.url, { url: link.foundOn, text: `listed at ${link.url}` });
-  for (const link of facts.linksMatching(MARKETPLACE_LINK))
+  // A marketplace link is a listing of the product when it names it ("…/marketplace/app/acme"), not the marketplace's home.
+  const brands = brandKeys(facts);
+  const namesProduct = (link: { url: string; text: string }) => {
+    const words = `${link.url.replace(/^https?:\/\/[^/]+/i, "")} ${link.text}`.toLowerCase().replace(/[^a-z0-9]/g, "");
+    return brands.length === 0 || brands.some((brand) => words.includes(brand));
+  };
+  for (const link of facts.linksMatching(MARKETPLACE_LINK).filter(namesProduct))
     listings.set(link.url, { url: link.url, text: `marketplace listing: ${link.text}` });
   for (const mention of facts.mentions(MARKETPLACE_TEXT, { limit: 3 })) listings.set(mention.text, mention);
   // One marketplace listing is typical of a maturing product; four puts it where customers already shop.
@@ -454,7 +620,12 @@ export function integrationEcosystem(facts: SiteFacts) {
 
 // ---------------------------------------------------------------- developer_platform
 
-const API_MENTION = /\b(?:(?:rest(?:ful)?|graphql|public|open) api|api (?:reference|docs|documentation|endpoints?))\b/i;
+const API_MENTION =
+  /\b(?:(?:rest(?:ful)?|graphql|public|open) api|api (?:references?|docs|documentation|endpoints?))\b/i;
+/** A link to the reference itself: "API Quick Reference", "Admin API User Guide", "SWAGGER". */
+const API_REFERENCE_LINK =
+  /\bapis?\b.{0,30}\b(?:references?|user guides?|docs|documentation)\b|\b(?:swagger|openapi)\b/i;
+const SPEC_LINK = /\b(?:swagger|openapi)\b/i;
 const SDK_CONTEXT =
   /\b(?:sdks?|client librar(?:y|ies)|libraries|(?:npm|pnpm) (?:install|i)|yarn add|pip install|gem install|go get|composer require|cargo add|dotnet add)\b/i;
 const SDK_PAGE = /\bsdks?\b|\bclient librar/i;
@@ -465,7 +636,8 @@ const LANGUAGES: ReadonlyArray<readonly [string, RegExp]> = [
   ["Ruby", /\b(?:ruby|gem install)\b/i],
   ["Java", /\bjava\b(?!script)/i],
   ["PHP", /\b(?:php|composer require)\b/i],
-  [".NET", /(?:\.net\b|\bc#|\bdotnet\b)/i],
+  // ".NET" in capitals and not a host's ".net" ("d2969mkc0xw38n.cloudfront.net").
+  [".NET", /(?<![\w-])\.NET\b|\b(?:[Aa][Ss][Pp]\.[Nn][Ee][Tt]|[Dd][Oo][Tt][Nn][Ee][Tt])\b|\b[Cc]#/],
   ["Swift", /\bswift\b/i],
   ["Kotlin", /\bkotlin\b/i],
   ["Rust", /\b(?:rust|cargo add)\b/i],
@@ -475,7 +647,7 @@ const LANGUAGES: ReadonlyArray<readonly [string, RegExp]> = [
 const DEV_EXTRAS: Kinds<[weight: number]> = [
   ["webhooks", /\bwebhooks?\b/i, 1],
   ["OpenAPI spec", /\b(?:openapi|swagger|postman collection|graphql schema|api spec(?:ification)?)\b/i, 1],
-  ["CLI", /\b(?:cli|command[- ]line (?:tool|interface))\b/i, 0.75],
+  ["CLI", /\b(?:cli|command[- ]line|command prompt|one command|npm (?:install|i) -g)\b/i, 0.75],
   [
     "sandbox or self-serve API keys",
     /\b(?:(?:api|developer|test) sandbox|sandbox (?:environment|mode|account|keys?)|test (?:mode|keys?)|(?:your|an|generate|create) api keys?|developer (?:console|portal))\b/i,
@@ -486,6 +658,15 @@ const DEV_EXTRAS: Kinds<[weight: number]> = [
 export function developerPlatform(facts: SiteFacts) {
   const assessor = new Assessor();
 
+  const siteDomain = registrableDomain(new URL(facts.home.url).hostname);
+  // Links to the site's own API reference or spec, by their text ("API User Guide", "SWAGGER"), on its own domain.
+  const referenceLinks = facts.linksMatching(API_REFERENCE_LINK).filter((link) => {
+    try {
+      return API_REFERENCE_LINK.test(link.text) && registrableDomain(new URL(link.url).hostname) === siteDomain;
+    } catch {
+      return false;
+    }
+  });
   const reference = facts.pagesIn("api_reference");
   const [first] = reference;
   const mentioned = facts.mentions(API_MENTION, { limit: 1 });
@@ -498,13 +679,22 @@ export function developerPlatform(facts: SiteFacts) {
       [{ url: first.url, text: `API reference: ${first.title || first.url}` }],
     );
   } else {
+    // A link to the site's own reference (a PDF guide, a Swagger page on an API host) shows one exists.
+    const [linked] = referenceLinks;
     const seen = mentioned.length > 0;
-    assessor.signal(
-      3,
-      seen ? 45 : undefined,
-      seen ? "an API mentioned, no reference page found" : "no public API or reference",
-      mentioned,
-    );
+    if (linked) {
+      assessor.signal(3, 60, "an API reference linked (not crawled)", [
+        { url: linked.url, text: `API reference link: ${linked.text}` },
+        ...mentioned,
+      ]);
+    } else {
+      assessor.signal(
+        3,
+        seen ? 45 : undefined,
+        seen ? "an API mentioned, no reference page found" : "no public API or reference",
+        mentioned,
+      );
+    }
   }
 
   // Languages named near "SDK" / install commands, or anywhere on a docs page titled for SDKs.
@@ -534,8 +724,13 @@ export function developerPlatform(facts: SiteFacts) {
     );
 
   const extras = kindsFound(facts, DEV_EXTRAS);
+  const specLink = referenceLinks.find((link) => SPEC_LINK.test(link.text));
   for (const [kind, , weight] of DEV_EXTRAS) {
-    const found = extras.get(kind);
+    const found: Evidence | Mention | undefined =
+      extras.get(kind) ??
+      (kind === "OpenAPI spec" && specLink
+        ? { url: specLink.url, text: `API spec link: ${specLink.text}` }
+        : undefined);
     assessor.signal(weight, found ? 80 : undefined, found ? kind : `no ${kind}`, found ? [found] : []);
   }
 
