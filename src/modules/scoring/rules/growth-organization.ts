@@ -1,9 +1,10 @@
 import { lessIsBetter, moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
-import type { SiteFacts } from "../site-facts.js";
+import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
 import { registrableDomain } from "../../crawl/url.js";
-import { ownCodeHostLinks } from "./code-hosts.js";
-import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from "./rule.js";
+import { announcedEnd } from "../announced-end.js";
+import { brandKeys, ownCodeHostLinks } from "./code-hosts.js";
+import { Assessor, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
 /**
  * Growth & Organization: how the company reaches its market (content cadence,
@@ -36,8 +37,14 @@ const LEGAL_PAGE =
  */
 function datesBeyondLegal(facts: SiteFacts): string[] {
   const kept = new Set<string>();
-  for (const page of facts.pages)
-    if (!LEGAL_PAGE.test(new URL(page.url).pathname)) for (const date of page.dates) kept.add(date);
+  // The date a product's end is announced for ("will be phased out by March 31, 2018") is not activity.
+  const notice = endNotice(facts);
+  const ending = new Set(notice ? datesIn(notice) : []);
+  for (const page of facts.pages) {
+    if (LEGAL_PAGE.test(new URL(page.url).pathname)) continue;
+    const sample = page.dates.length >= 3 ? sampleRowDates(page) : new Set<string>();
+    for (const date of page.dates) if (!sample.has(date) && !(page === facts.home && ending.has(date))) kept.add(date);
+  }
   for (const post of facts.postsIn(
     "blog",
     "changelog",
@@ -85,6 +92,59 @@ function blogLinks(facts: SiteFacts): Array<{ url: string; text: string }> {
   });
 }
 
+const NEWSLETTER = /\b(newsletters?|mailing lists?|subscribe (to|for) (our |the )?(updates|blog|news|newsletter))\b/i;
+
+/**
+ * A newsletter sign-up in the home page's footer or menus (boilerplate, which sentences do not read): a line naming
+ * it ("Subscribe to Newsletter"), or a "Subscribe" button beside a line about updates ("Follow our updates.").
+ */
+function footerNewsletter(facts: SiteFacts): Evidence[] {
+  for (const block of facts.home.boilerplate) {
+    const lines = block.split("\n").map((line) => line.trim());
+    // The fullest line that names it ("Subscribe to our newsletter and stay up to date …" before "// Newsletter").
+    const named = lines.filter((line) => NEWSLETTER.test(line));
+    const fullest = named.find((line) => /\S\s+\S+\s+\S/.test(line)) ?? named[0];
+    if (fullest) return [{ url: facts.home.url, text: `newsletter sign-up in the site's footer: "${fullest}"` }];
+    const button = lines.find((line) => /^subscribe!?$/i.test(line));
+    const about = lines.find((line) => /\b(updates|news|subscribing|subscription)\b/i.test(line));
+    if (button && about)
+      return [{ url: facts.home.url, text: `newsletter sign-up in the site's footer: "${about}" with "${button}"` }];
+  }
+  return [];
+}
+
+/** The site's own events, webinars or podcast section (/events, /company/webinars …), crawled or linked. */
+const EVENTS_PATH =
+  /^\/(?:(?:company|about|resources|community|learn)\/)?(?:events?|webinars?|webcasts?|podcasts?|conferences?)(?:[/?#.]|$)/i;
+function eventsPage(facts: SiteFacts): Evidence[] {
+  const home = new URL(facts.home.url);
+  const own = (url: string): URL | undefined => {
+    try {
+      const address = new URL(url, home);
+      // The site's own host or domain: a webinar platform's /webcast/… is another company's page.
+      const sameDomain =
+        !/^\d+(\.\d+){3}$/.test(home.hostname) &&
+        registrableDomain(address.hostname) === registrableDomain(home.hostname);
+      return address.host === home.host || sameDomain ? address : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const page = facts.pages.find((candidate) => EVENTS_PATH.test(own(candidate.url)?.pathname ?? ""));
+  if (page) return [{ url: page.url, text: `events or webinars page: ${page.title || page.url}` }];
+  const link = facts
+    .linksMatching(/\/(?:events?|webinars?|webcasts?|podcasts?|conferences?)\b/i)
+    .find((candidate) => EVENTS_PATH.test(own(candidate.url)?.pathname ?? ""));
+  return link
+    ? [
+        {
+          url: link.url,
+          text: `events or webinars page linked${link.text && link.text !== link.url ? `: "${link.text}"` : ""}`,
+        },
+      ]
+    : [];
+}
+
 export function growthDistribution(facts: SiteFacts) {
   const assessor = new Assessor();
   const [blog] = facts.pagesIn("blog");
@@ -120,25 +180,25 @@ export function growthDistribution(facts: SiteFacts) {
     assessor.signal(1, moreIsBetter(last365, 6, 20), year, [{ url, text: year }]);
   }
 
-  const newsletter = facts.mentions(
-    /\b(newsletter|mailing list|subscribe (to|for) (our |the )?(updates|blog|news|newsletter))\b/i,
+  const newsletter = facts.mentions(NEWSLETTER, { limit: 1 });
+  present(
+    assessor,
+    1,
+    newsletter.length > 0
+      ? newsletter
+      : [...linkTo(facts, /\bnewsletter\b/i, "newsletter"), ...footerNewsletter(facts)].slice(0, 1),
+    80,
+    "a newsletter",
+    "no newsletter",
+  );
+  const events = facts.mentions(
+    /\b(webinars?|podcasts?|virtual events?|live (demos?|sessions?|workshops?)|workshops?|conferences?|summit)\b/i,
     { limit: 1 },
   );
   present(
     assessor,
     1,
-    newsletter.length > 0 ? newsletter : linkTo(facts, /\bnewsletter\b/i, "newsletter"),
-    80,
-    "a newsletter",
-    "no newsletter",
-  );
-  present(
-    assessor,
-    1,
-    facts.mentions(
-      /\b(webinars?|podcasts?|virtual events?|live (demos?|sessions?|workshops?)|workshops?|conferences?|summit)\b/i,
-      { limit: 1 },
-    ),
+    events.length > 0 ? events : eventsPage(facts),
     80,
     "webinars, podcasts or events",
     "no webinars or events",
@@ -190,10 +250,19 @@ export function communityEcosystem(facts: SiteFacts) {
       ],
       [
         "forum",
-        /\/\/(community|forum|discuss)\.|\/(community|forum|forums|discuss)(\/|$)|discourse/i,
+        // A forum's host or path, or a link named after it ("Forum", "Community Forum", "Community").
+        /\/\/(community|forum|discuss)\.|\/(community|forum|forums|discuss)(\/|$)|discourse|^(community )?forums?$|^community$/i,
         /\b(community forums?|join (our|the) community|discussion forum)\b/i,
       ],
       ["Reddit", /reddit\.com\/r\//i, /\br\/\w{1,30} subreddit\b|\bour subreddit\b/i],
+      ["Gitter", /\/\/gitter\.im\/[\w-]+/i, /\b(join (us on |our |the )?gitter|gitter (chat|room|channel))\b/i],
+      [
+        "Telegram",
+        /\/\/(t|telegram)\.me\/(?!share\b)[\w+-]+/i,
+        /\b(join (us on |our |the )?telegram|telegram (group|channel|community|chat))\b/i,
+      ],
+      ["Matrix", /\/\/matrix\.to\/#\//i, /\b(join (us on |our |the )?matrix|matrix (room|channel|chat))\b/i],
+      ["Zulip", /\/\/[\w-]+\.zulipchat\.com\b/i, /\b(join (us on |our |the )?zulip|zulip (chat|stream|community))\b/i],
     ] as const
   ).flatMap(([name, link, words]) => {
     const found = linkTo(facts, link, name);
@@ -236,7 +305,8 @@ export function communityEcosystem(facts: SiteFacts) {
     assessor,
     1,
     facts.mentions(
-      /\b(\d[\d,.]*\+?\s+contributors|contributors (from|around|worldwide|on github)|our contributors|github stars|stars on github|pull requests? (from|by) (the )?community|community[- ](built|contributed|maintained|plugins|templates|integrations|extensions))\b/i,
+      // … or a standing invitation to contribute ("We accept patches for everything", "Submit your code back to the project").
+      /\b(\d[\d,.]*\+?\s+contributors|contributors (from|around|worldwide|on github)|our contributors|github stars|stars on github|pull requests? (from|by) (the )?community|community[- ](built|contributed|maintained|plugins|templates|integrations|extensions)|we (accept|welcome) (patches|contributions|pull requests)|contributions (are )?(very |always |more than )?welcome|how to contribute|submit (your )?(code|patches|pull requests|changes) (back )?(to (the|our) (project|repo|repository)|upstream))\b/i,
       { limit: 1 },
     ),
     80,
@@ -300,6 +370,60 @@ function ownDomain(facts: SiteFacts, host: string, homeHost: string): boolean {
   return brand === undefined || host.toLowerCase().includes(brand);
 }
 
+/** A standard's title ("RFC 4675 RADIUS Attributes for Virtual LAN and Priority Support"), not the company's offer. */
+const STANDARD_TITLE = /^(?:RFC|ISO|IEC|IEEE|NIST SP|BS|EN)[\s-]?\d/;
+/** A negation just before the words matched ("There is no community support for v1.1.x", "we do not offer phone support"). */
+const NEGATED = /\b(?:no|not|never|without|nor|n't|cannot|can't|won't)\s+(?:[\w-]+\s+){0,3}$/i;
+
+/** The first sentence matching `pattern` that offers it: not a standard's title, not negated. */
+function affirmed(facts: SiteFacts, pattern: RegExp): Mention[] {
+  for (const mention of facts.mentions(pattern, { limit: 6 })) {
+    if (STANDARD_TITLE.test(mention.text)) continue;
+    const match = pattern.exec(mention.text);
+    pattern.lastIndex = 0;
+    if (match && NEGATED.test(mention.text.slice(0, match.index))) continue;
+    return [mention];
+  }
+  return [];
+}
+
+/**
+ * A plan's feature line ("Dedicated Customer Success Manager", "Priority Support") on the pricing or enterprise pages:
+ * written in title case, such lines are read as menu labels by sentence checks, so they are read here.
+ */
+function planFeature(facts: SiteFacts, pattern: RegExp): Mention[] {
+  const pages = facts.pages.filter(
+    (page) => facts.categoryOf(page.url) === "pricing" || /^\/enterprise(?:[/.?#]|$)/i.test(new URL(page.url).pathname),
+  );
+  for (const page of pages)
+    for (const raw of page.text.slice(0, SCORED_TEXT_PER_PAGE).split("\n")) {
+      const line = raw.trim();
+      if (line.split(/\s+/).length > 8 || !pattern.test(line) || STANDARD_TITLE.test(line)) continue;
+      const match = pattern.exec(line);
+      if (match && NEGATED.test(line.slice(0, match.index))) continue;
+      return [{ url: page.url, text: line, quoted: true }];
+    }
+  return [];
+}
+
+/** The first sentence that offers it, or else a plan's feature line. */
+function offered(facts: SiteFacts, pattern: RegExp): Mention[] {
+  const found = affirmed(facts, pattern);
+  return found.length > 0 ? found : planFeature(facts, pattern);
+}
+
+/** As kindsFound, each kind's first sentence that offers it (affirmed). */
+function affirmedKinds(facts: SiteFacts, kinds: Kinds): Array<{ name: string; mention: Mention | Evidence }> {
+  return kinds.flatMap(([name, pattern]) => affirmed(facts, pattern).map((mention) => ({ name, mention })));
+}
+
+/** The first line of the home page's text or its footer and menus (boilerplate) that matches `pattern`. */
+function homeLine(facts: SiteFacts, pattern: RegExp): string | undefined {
+  for (const block of [facts.home.text.slice(0, SCORED_TEXT_PER_PAGE), ...facts.home.boilerplate])
+    for (const line of block.split("\n")) if (pattern.test(line.trim())) return line.trim();
+  return undefined;
+}
+
 export function customerSuccess(facts: SiteFacts) {
   const assessor = new Assessor();
   const helpPage = facts
@@ -335,14 +459,26 @@ export function customerSuccess(facts: SiteFacts) {
     helpPage ? [{ url: helpPage.url, text: `help centre: ${helpPage.title || helpPage.url}` }] : [...helpLink, ...faq],
   );
 
-  const channels = kindsFound(facts, [
+  const channels = affirmedKinds(facts, [
     // Ways to reach support, not the general contact line ("email us for general queries", "call sales").
-    ["email", /\b(support@|email (support|our support|us for support)|contact (our )?support)\b/i],
+    ["email", /\b(support@|help@|email (support|our support|us for support)|contact (our )?support)\b/i],
     ["live chat", /\b(live chat|chat with (us|support|our team)|in[- ]app chat)\b/i],
     ["phone", /\b(phone support|support (by|over the) phone|support line|call (our )?support)\b/i],
     ["tickets", /\b(submit a (ticket|request)|support (tickets?|portal|requests?))\b/i],
     ["community support", /\bcommunity (support|forum)\b/i],
   ]);
+  // A bare support address ("support@acme.com" in the footer) is one word, which no sentence check admits: read the home page's lines.
+  if (!channels.some((channel) => channel.name === "email")) {
+    const address = homeLine(facts, /^(?:e-?mail:?\s*)?(?:support|help)@[\w-]+(?:\.[\w-]+)+\b/i);
+    if (address)
+      channels.unshift({
+        name: "email",
+        mention: {
+          url: facts.home.url,
+          text: `support address on the home page: ${address.match(/(?:support|help)@\S+/i)![0]}`,
+        },
+      });
+  }
   // Most sites offer one or two ways to reach support (1.5 is the median); four is the top decile.
   assessor.signal(
     1.5,
@@ -359,9 +495,9 @@ export function customerSuccess(facts: SiteFacts) {
   present(
     assessor,
     1,
-    facts.mentions(
+    offered(
+      facts,
       /\b((24\/7|24x7|24\/5|round[- ]the[- ]clock) (\w+ ){0,2}(support|help|assistance|service desk|customer success)|(support|help|customer success)\b[^.]{0,40}\b(24\/7|24x7|24\/5|round[- ]the[- ]clock)|business hours|support hours|(support|average|first|typical) response times?|(respond|reply|replies|answer|get back to you)\w* within)\b/i,
-      { limit: 1 },
     ),
     85,
     "support hours or response times",
@@ -370,9 +506,9 @@ export function customerSuccess(facts: SiteFacts) {
   present(
     assessor,
     1.5,
-    facts.mentions(
-      /\b(customer success (managers?|team)|dedicated (account|success|support) (managers?|team|engineers?)|onboarding (services?|specialists?|sessions?|assistance)|white[- ]glove|implementation (services?|support|team)|technical account managers?)\b/i,
-      { limit: 1 },
+    offered(
+      facts,
+      /\b(customer success (managers?|team)|dedicated (account|success|support) (managers?|team|engineers?|executives?|representatives?)|onboarding (services?|specialists?|sessions?|assistance)|white[- ]glove|implementation (services?|support|team)|technical account managers?)\b/i,
     ),
     85,
     "customer success or onboarding services",
@@ -381,9 +517,9 @@ export function customerSuccess(facts: SiteFacts) {
   present(
     assessor,
     1,
-    facts.mentions(
+    offered(
+      facts,
       /\b(support sla|priority support|premium support|guaranteed response|first[- ]response times?|response (time )?sla|\d{1,3}[- ]hours? response)\b/i,
-      { limit: 1 },
     ),
     85,
     "a support SLA or priority support",
@@ -460,7 +596,15 @@ export function jobOpenings(facts: SiteFacts): Opening[] {
       if (JOB_AD_BODY.test(lines.slice(index + 1, index + 3).join("\n"))) consider(page.url, line);
     });
   }
-  return [...openings.values()];
+  // A card repeats its title with its terms ("Rails Developer" heading, "Rails Developer full-time Taipei, Taiwan"
+  // as the link): a title that another opening's title begins with, up to a word boundary, is that opening once.
+  const titles = [...openings.keys()];
+  return [...openings.values()].filter((opening) => {
+    const key = opening.title.toLowerCase();
+    return !titles.some(
+      (other) => other.length < key.length && key.startsWith(other) && !/[\p{L}\p{N}]/u.test(key[other.length]!),
+    );
+  });
 }
 
 /** A page that says it is hiring. */
@@ -472,7 +616,7 @@ const JOB_AD_BODY =
 
 /** Applicant-tracking hosts: a careers page that links to one has its openings there. */
 export const JOB_BOARD =
-  /\/\/([\w-]+\.)*(greenhouse\.io|grnh\.se|lever\.co|ashbyhq\.com|workable\.com|recruitee\.com|personio\.(de|com)|smartrecruiters\.com|bamboohr\.com|teamtailor\.com|welcometothejungle\.com|wellfound\.com)\b/i;
+  /\/\/([\w-]+\.)*(greenhouse\.io|grnh\.se|lever\.co|ashbyhq\.com|workable\.com|recruitee\.com|personio\.(de|com)|smartrecruiters\.com|bamboohr\.com|teamtailor\.com|welcometothejungle\.com|wellfound\.com|myworkdayjobs\.com|myworkdaysite\.com|breezy\.hr|icims\.com|jobvite\.com|applytojob\.com|jazzhr\.com|taleo\.net|successfactors\.(com|eu)|homerun\.co|join\.com|pinpointhq\.com|freshteam\.com|recruiterbox\.com|jobscore\.com|zohorecruit\.(com|eu)|rippling-ats\.com|jobs\.gem\.com|workatastartup\.com)\b/i;
 
 export function talentOrganization(facts: SiteFacts) {
   const assessor = new Assessor();
@@ -539,10 +683,15 @@ export function talentOrganization(facts: SiteFacts) {
   present(
     assessor,
     0.75,
-    facts.mentions(/\b(our values|core values|our culture|remote[- ]first|benefits (include|and perks)|perks)\b/i, {
-      in: ["careers", "about"],
-      limit: 1,
-    }),
+    // "Core principles of our business", "a team that values teamwork, inclusivity and integrity", "People & Culture",
+    // a section headed "Values".
+    facts.mentions(
+      /\b(our values|core values|(our|core|guiding) principles|our culture|(people|life|team) (&|and) culture|(people|team|company) (&|and) values|that values \w+|remote[- ]first|benefits (include|and perks)|perks)\b|^(our |core |company )?values$|^(mission|vision),? (&|and) values$/i,
+      {
+        in: ["careers", "about"],
+        limit: 1,
+      },
+    ),
     80,
     "values, culture or benefits described",
     "no values or culture described",
@@ -557,15 +706,95 @@ export function talentOrganization(facts: SiteFacts) {
 
 const MEMBER_PAGE = /\/(team|our-team|people|staff|staff[-_]members|leadership|founders)\/[^/?#]+?(\.html?)?\/?$/i;
 const PERSON_ROLE =
-  /\b(co-?founder|founder|ceo|cto|coo|cfo|cmo|cpo|chief [a-z]+ officer|(principal|compliance|operations|investment|underwriting|risk|claims|data protection) officer|managing (director|partner)|general counsel|president|vp|vice president|head of [a-z]+|director|lead engineer|engineer|designer|developer|scientist|researcher|manager)\b/i;
+  /\b(co-?founder|founder|ceo|cto|coo|cfo|cmo|cpo|chief [a-z]+ officer|(principal|compliance|operations|investment|underwriting|risk|claims|data protection) officer|managing (director|partner)|general counsel|president|vp|vice president|head of [a-z]+|director|lead engineer|(project|team|tech) lead(er)?|scrum master|product owner|engineer|designer|developer|scientist|researcher|manager)\b/i;
 /** Pages that name the people behind the company besides the about pages: contact and team pages ("Compliance Officer Iain Herbert"). */
 const PEOPLE_PAGE = /\/(contact|contact-us|team|our-team|people|leadership|management)(\.html?)?\/?$/i;
+
+/**
+ * Role words that also name other things ("a trusted partner", "industry analysts", "our consultants"): a person's
+ * role only on a title's line ("Operating Partner", "AVP, Global Sales", "Associate Security Analyst").
+ */
+const TITLE_ROLE =
+  /\b(analyst|consultant|marketer|advisor|adviser|partner|associate|(tech|team|design|product|engineering) lead|[ase]vp|evangelist|strategist|architect|administrator|accountant|recruiter|coordinator|specialist|counsel|treasurer|secretary|chairman|chairwoman|chairperson)$|^([ase]vp|vp)\b|\b(analyst|consultant|marketer|advisor|partner|[ase]vp|(tech|team) lead)(,| [-–—|] | at )/i;
+/** Words a title's line may have in lower case: everything else in it is capitalised ("Head of Business Development"). */
+const TITLE_WORD = "(?:[\\p{Lu}\\d][\\p{L}\\d'’.&/()+-]*|of|and|the|for|at|in|to|&|[-–—|/])";
+const TITLE_LINE = new RegExp(`^${TITLE_WORD}(?:[ ,]+${TITLE_WORD}){0,7}$`, "u");
+/** Departments joined into a functional title before a name ("Operations and Claims Cheung Ngai Kay"). */
+const DEPARTMENT =
+  "(?:Operations|Claims|Finance|Sales|Marketing|Underwriting|Compliance|Legal|Engineering|Technology|Administration|Accounts|Accounting|Research|Product|Design|Support|Risk|Investments?|Business Development|Customer (?:Service|Success|Support)|Human Resources|People|Partnerships|Strategy|Communications|IT|HR)";
+const FUNCTIONAL_TITLE = new RegExp(
+  `^${DEPARTMENT}(?:,? (?:and|&) ${DEPARTMENT})+ (?<name>\\p{Lu}[\\p{Ll}'’-]+(?: \\p{Lu}[\\p{Ll}'’.-]*){1,3})(?=\\s|$)`,
+  "u",
+);
+/** A person's bio, at any length: "Yaroslav is an enterprise developer with …", "Sam is a HubSpot certified … marketer and …". */
+const BIO_SUBJECT =
+  /^(\p{Lu}\p{Ll}+)(?: (\p{Lu}\p{Ll}+))? (?:is|was|has been|serves as) (?:a|an|the|our|one of (?:the|our)) /u;
+const BIO_ROLE =
+  /^(?:[^\s,.;:]+ ){0,5}?(?:co-?founder|founder|ceo|cto|coo|cfo|cmo|cpo|chief [a-z]+ officer|president|vice president|vp|head of [a-z]+|director|engineer|designer|developer|programmer|scientist|researcher|manager|analyst|consultant|marketer|advisor|adviser|partner|architect|strategist|specialist|evangelist|accountant|lead)s?(?=[,.;:)]|\s+(?:with|and|at|who|for|in|from|based|since|of|on|by|to)\b|\s*$)/i;
+/** "founded … by Denis Lunev", "co-founder Drew Crawford": a person named with the role, at any length. */
+const FOUNDED_BY =
+  /\b(?:[Cc]o-?)?[Ff]ounded\b[^.]{0,80}?\bby (\p{Lu}\p{Ll}+)(?: \p{Lu}[\p{Ll}'’-]+){1,2}(?: and (\p{Lu}\p{Ll}+)(?: \p{Lu}[\p{Ll}'’-]+){1,2})?/u;
+const ROLE_THEN_NAME =
+  /\b(?:[Cc]o-?founder|founder|president|chairman|chief executive),? (\p{Lu}\p{Ll}+) \p{Lu}[\p{Ll}'’-]+/u;
+/** A sentence's subject that is not a person: pronouns and such, and a company's suffix ("Acme Limited is a …"). */
+const NOT_A_PERSON =
+  /^(he|she|it|they|this|that|these|those|there|here|which|who|what|where|why|how|everyone|everybody|someone|somebody|nobody|anyone|each|every|our|your|their|his|her|its|one|today|now|nothing|everything|we|you)$/i;
+const COMPANY_SUFFIX =
+  /^(limited|inc|ltd|llc|llp|plc|gmbh|ag|sa|corp|corporation|company|co|group|labs|technologies|technology|software|systems|solutions|network|networks|studio|studios|partners|capital|ventures|holdings|international|global)$/i;
+/** Words that end a functional title's "name" as a heading does ("Sales and Marketing Team Members"). */
+const NOT_A_NAME =
+  /\b(Team|Teams|Department|Departments|Solutions|Services|Group|Division|Office|Offices|Platform|Tools|Software|Enquiries|Inquiries|Contacts?|Questions|Support|Manager|Director|Officer|Head|Lead|Staff|Members?)\b/;
+/** A line that is only a name ("Harshit Agarwal", "Michael Smith Jr"): the person a role line below it names. */
+const NAME_LINE = /^(\p{Lu}[\p{L}'’.-]*)(?: \p{Lu}[\p{L}'’.-]*){0,3}$/u;
+
+/** Words that open a title, not a name ("Principal Officer Anthony Egerton", "Chief Financial Officer …"). */
+const TITLE_START =
+  /^(chief|head|senior|sr|junior|jr|principal|lead|vice|managing|executive|general|deputy|assistant|associate|co-?founder|founder|president|director|manager|global|regional|operations|sales|marketing|product|engineering|technical|tech|software|security|business|customer|compliance|finance|financial|legal|people|project|program|programme|office|creative|frontend|backend|full-stack|data|research|partner|operating)$/i;
+
+/** The first name a role line opens with ("Arran Cudbard-Bell Principal Architect", "Shane Callanan - Frontend Engineer"). */
+function leadingName(sentence: string): string | undefined {
+  const first = /^(\p{Lu}\p{Ll}+) \p{Lu}/u.exec(sentence)?.[1];
+  return first !== undefined && !TITLE_START.test(first) && !PERSON_ROLE.test(first) ? first : undefined;
+}
+
+/** The names of the site itself (its brand, the words of its name and home title): a bio's subject is not the company. */
+function ownNames(facts: SiteFacts): Set<string> {
+  const names = new Set(brandKeys(facts));
+  for (const word of `${facts.crawl.companyName} ${facts.home.title}`.toLowerCase().split(/[^\p{L}\d]+/u))
+    if (word.length >= 3) names.add(word);
+  return names;
+}
+
+/** The people a sentence names with their role at any length (bios, "founded by …"): their first names. */
+function namedPeople(sentence: string, own: ReadonlySet<string>): string[] {
+  const person = (first: string | undefined, second?: string) =>
+    first !== undefined &&
+    !NOT_A_PERSON.test(first) &&
+    !own.has(first.toLowerCase()) &&
+    (second === undefined || (!COMPANY_SUFFIX.test(second) && !own.has(second.toLowerCase())));
+  const bio = BIO_SUBJECT.exec(sentence);
+  if (bio && person(bio[1], bio[2]) && BIO_ROLE.test(sentence.slice(bio[0].length))) return [bio[1]!];
+  const founded = FOUNDED_BY.exec(sentence);
+  if (founded) return [founded[1], founded[2]].filter((name): name is string => name !== undefined && person(name));
+  const titled = ROLE_THEN_NAME.exec(sentence);
+  if (titled && person(titled[1])) return [titled[1]!];
+  return [];
+}
+
+/** A sentence of its own line that names a role: "Founder & CEO" under a name, "Operating Partner", "Compliance Officer Iain Herbert". */
+function roleLine(sentence: string): boolean {
+  if (sentence.length > 120) return false;
+  if (PERSON_ROLE.test(sentence)) return true;
+  const name = FUNCTIONAL_TITLE.exec(sentence)?.groups?.name;
+  if (name !== undefined && !NOT_A_NAME.test(name)) return true;
+  return !/[.!?]$/.test(sentence) && TITLE_LINE.test(sentence) && TITLE_ROLE.test(sentence);
+}
 
 /** How many people the site shows: pages per person, or (on about and team pages) people named with a role. */
 function teamShown(
   facts: SiteFacts,
   openings: readonly Opening[],
-): { count: number; fact: string; evidence: Array<{ url: string; text: string }> } {
+): { count: number; fact: string; evidence: Array<{ url: string; text: string; quoted?: true }> } {
   // An opening's title listed on the about page ("Quantitative Developer") is a role to fill, not a person.
   const titleKey = (text: string) =>
     text
@@ -577,15 +806,57 @@ function teamShown(
   for (const link of facts.linksMatching(MEMBER_PAGE)) members.set(link.url.replace(/(\.html?|\/)$/i, ""), link.url);
   for (const page of facts.pagesIn("about"))
     if (MEMBER_PAGE.test(new URL(page.url).pathname)) members.set(page.url.replace(/(\.html?|\/)$/i, ""), page.url);
-  const roles = facts
-    .mentions(PERSON_ROLE, { in: ["about", "other"], limit: 60 })
-    .filter(
-      (mention) =>
-        mention.text.length <= 120 &&
-        !openingTitles.has(titleKey(mention.text)) &&
-        (facts.categoryOf(mention.url) === "about" || PEOPLE_PAGE.test(new URL(mention.url).pathname)),
-    )
-    .slice(0, 40);
+  // Each person once: a role line with the line above it (two "Prod-Dev Engineer"s under two names are two people,
+  // the same card on two pages is one), a person named in a sentence by first name ("founded by Denis Lunev",
+  // "Denis is an e-commerce consultant").
+  const people = new Map<string, { url: string; text: string; quoted: true }>();
+  const firstNames = new Set<string>();
+  // "Alex" in a bio is the "Alexander Clouter" of the card above it.
+  const known = (name: string) => {
+    const lower = name.toLowerCase();
+    for (const first of firstNames)
+      if (
+        first === lower ||
+        (Math.min(first.length, lower.length) >= 3 && (first.startsWith(lower) || lower.startsWith(first)))
+      )
+        return true;
+    return false;
+  };
+  const own = ownNames(facts);
+  const pages = facts
+    .pagesIn("about", "other")
+    .filter((page) => facts.categoryOf(page.url) === "about" || PEOPLE_PAGE.test(new URL(page.url).pathname));
+  for (const page of pages) {
+    let previous = "";
+    for (const rawLine of page.text.slice(0, SCORED_TEXT_PER_PAGE).split("\n")) {
+      const line = rawLine.trim();
+      if (line.length === 0) continue;
+      for (const part of line.split(/(?<=[.!?])\s+(?=[A-Z0-9"“])/)) {
+        const sentence = part.trim();
+        if (sentence.length < 3 || people.size >= 60) continue;
+        const evidence = { url: page.url, text: quoteOf(sentence), quoted: true as const };
+        const named = namedPeople(sentence, own);
+        if (named.length > 0) {
+          for (const name of named) {
+            if (known(name)) continue;
+            firstNames.add(name.toLowerCase());
+            people.set(`name:${name.toLowerCase()}`, evidence);
+          }
+        } else if (roleLine(sentence) && !openingTitles.has(titleKey(sentence))) {
+          // "He has been a contributor …", "Arran is … Director of RM-RF Ltd.": the person the card already named.
+          const subject = /^(\p{Lu}\p{Ll}+)\b/u.exec(sentence)?.[1];
+          if (subject !== undefined && (/^(he|she|his|her|they|their|him)$/i.test(subject) || known(subject))) continue;
+          const key = `${previous}\n${sentence}`;
+          if (people.has(key)) continue;
+          people.set(key, evidence);
+          const name = leadingName(sentence) ?? NAME_LINE.exec(previous)?.[1];
+          if (name !== undefined) firstNames.add(name.toLowerCase());
+        }
+      }
+      previous = line;
+    }
+  }
+  const roles = [...people.values()];
   if (members.size >= roles.length && members.size > 0) {
     const fact = `${plural(members.size, "team member page")}`;
     return { count: members.size, fact, evidence: [{ url: [...members.values()][0]!, text: fact }] };
@@ -597,6 +868,11 @@ function teamShown(
       evidence: roles.slice(0, 2),
     };
   return { count: 0, fact: "", evidence: [] };
+}
+
+/** A sentence as a quote: at most 200 characters, an ellipsis where it was cut (as SiteFacts.mentions quotes). */
+function quoteOf(sentence: string): string {
+  return sentence.length <= 200 ? sentence : `${sentence.slice(0, 199).trimEnd()}…`;
 }
 
 export function companyMomentum(facts: SiteFacts) {
@@ -613,6 +889,13 @@ export function companyMomentum(facts: SiteFacts) {
     // A heading, or a sentence that opens with its news in the company's voice ("We are launching …", "Acme partners with …").
     .filter(
       (mention) => facts.isHeading(mention) || (facts.speaksForItself(mention.text) && NEWS_OPENING.test(mention.text)),
+    )
+    .concat(headlines(facts))
+    // The product's announced end ("Adobe will end support for Brackets … Through Adobe's partnership with Microsoft,
+    // we encourage users to migrate …") is not news of a company in motion.
+    .filter(
+      (mention, index, all) =>
+        !inEndNotice(facts, mention) && all.findIndex((other) => other.text === mention.text) === index,
     )
     .slice(0, 8);
   // Dated news posts are announcements too, whatever verbs their titles use.
@@ -647,10 +930,11 @@ export function companyMomentum(facts: SiteFacts) {
   );
 
   // The company's own base or growth: not "sites with fewer than 100,000 users", "sites under 10,000 users" (a size, not a
-  // claim) or "an issue affecting 25,000 users".
+  // claim) or "an issue affecting 25,000 users". One qualifier may come between ("10,000 subscription customers"); a name may
+  // not ("87 million Facebook users" are another company's).
   const growth = facts
     .mentions(
-      /(\b(\d{1,3}(,\d{3})+|\d{3,}|\d+(\.\d+)?\s?(k|m|million|billion))\+?\s{1,3}(customers|users|teams|companies|businesses|developers|organi[sz]ations|brands|merchants|creators)\b|\b\d{1,4}x (growth|revenue|arr)\b|\bgrew (by )?\d{1,4}%|\b(arr|revenue) (grew|doubled|tripled)\b)/i,
+      /(\b(\d{1,3}(,\d{3})+|\d{3,}|\d+(\.\d+)?\s?(k|m|million|billion))\+?\s{1,3}(?:(?:active|paying|paid|subscription|subscribing|enterprise|happy|satisfied|registered|monthly|daily|weekly|global|loyal|business|corporate|retail|unique|premium|trusted)\s)?(customers|users|teams|companies|businesses|developers|organi[sz]ations|brands|merchants|creators)\b|\b\d{1,4}x (growth|revenue|arr)\b|\bgrew (by )?\d{1,4}%|\b(arr|revenue) (grew|doubled|tripled)\b)/i,
       { limit: 15 },
     )
     .filter(
@@ -706,6 +990,78 @@ export function companyMomentum(facts: SiteFacts) {
   );
 }
 
+/**
+ * A news headline among the headings of the home, blog and about pages, in title case as headlines are written
+ * ("Acme Launches Bionic Report Explainer", "Introducing Acme Cloud"): sentences in title case are read as menu
+ * labels, so these are found here. A call to action ("Partner With Us", "Launch Faster") has no subject and is not news.
+ */
+const HEADLINE =
+  /^(?:[\w.&'’-]+\s+){1,6}?(?:announces|launches|introduces|unveils|acquires|partners with|joins forces with|expands (?:in)?to)\b|^introducing\s+\S/i;
+function headlines(facts: SiteFacts): Mention[] {
+  const found: Mention[] = [];
+  for (const page of [facts.home, ...facts.pagesIn("blog", "about")])
+    for (const heading of page.headings) {
+      const text = heading.text.trim();
+      if (text.length <= 120 && HEADLINE.test(text)) found.push({ url: page.url, text, quoted: true });
+    }
+  return found;
+}
+
+/** The paragraph of the home page that announces the product's end ("… will be phased out by March 31, 2018 …"), if any. */
+function endNotice(facts: SiteFacts): string | undefined {
+  const end = announcedEnd(facts.crawl);
+  if (!end) return undefined;
+  return facts.home.text.split("\n").find((line) => line.includes(end.text)) ?? end.text;
+}
+
+function inEndNotice(facts: SiteFacts, mention: { url: string; text: string }): boolean {
+  if (mention.url !== facts.home.url) return false;
+  const notice = endNotice(facts);
+  return notice !== undefined && notice.includes(mention.text.replace(/…$/, ""));
+}
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const MONTH = "(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?";
+
+/** The dates (YYYY-MM-DD) written in a text: "2018-03-31", "March 31, 2018", "31 March 2018". */
+function datesIn(text: string): string[] {
+  const dates: string[] = [];
+  const iso = (year: string, month: number, day: string) =>
+    `${year}-${String(month).padStart(2, "0")}-${day.padStart(2, "0")}`;
+  for (const match of text.matchAll(/\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b/g))
+    dates.push(`${match[1]}-${match[2]}-${match[3]}`);
+  for (const match of text.matchAll(new RegExp(`\\b${MONTH} (\\d{1,2})(?:st|nd|rd|th)?,? ((?:19|20)\\d\\d)\\b`, "gi")))
+    dates.push(iso(match[3]!, MONTHS.indexOf(match[1]!.toLowerCase()) + 1, match[2]!));
+  for (const match of text.matchAll(new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)? ${MONTH},? ((?:19|20)\\d\\d)\\b`, "gi")))
+    dates.push(iso(match[3]!, MONTHS.indexOf(match[2]!.toLowerCase()) + 1, match[1]!));
+  return dates;
+}
+
+/**
+ * Dates that are a table's sample data: each opens a row whose other cells repeat row after row ("2016-05-02",
+ * "Tom", "No. 189, Grove St" three times or more). News, releases and posts differ row by row.
+ */
+function sampleRowDates(page: { text: string }): Set<string> {
+  const rows = new Map<string, string[]>();
+  const lines = page.text.slice(0, SCORED_TEXT_PER_PAGE).split("\n");
+  lines.forEach((line, index) => {
+    const match = /^\s*((?:19|20)\d\d-\d\d-\d\d)\b\s*(.*)$/.exec(line);
+    if (!match) return;
+    // The row's other cells: the rest of its line (three words or more), or the two lines below it. A news list's
+    // "2025-04-01", "Artificial Intelligence" repeats a category, not the whole row: its titles differ.
+    const rest = match[2]!.trim()
+      ? match[2]!.trim()
+      : `${lines[index + 1]?.trim() ?? ""}\n${lines[index + 2]?.trim() ?? ""}`;
+    if (rest.split(/\s+/).filter((word) => word.length > 0).length < 3) return;
+    const dates = rows.get(rest) ?? [];
+    dates.push(match[1]!);
+    rows.set(rest, dates);
+  });
+  const sample = new Set<string>();
+  for (const dates of rows.values()) if (dates.length >= 3) for (const date of dates) sample.add(date);
+  return sample;
+}
+
 /** News told in its first words: the announcement verb within the sentence's first eight words. */
 const NEWS_OPENING =
   /^\W*(?:\S+\s+){0,7}?(?:announc|launch|introduc|now available|generally available|partner|acquir|joins forces|expand)/i;
@@ -713,13 +1069,28 @@ const NEWS_OPENING =
 const FOUNDED =
   /\b(?:founded|established|started|launched|incorporated|in business since|since)\s+(?:in\s+)?((?:19|20)\d{2})\b|(?:©|\(c\)|copyright)\s*((?:19|20)\d{2})\s*[-–]\s*(?:19|20)\d{2}/i;
 
+/** A sentence about a person: "Tomáš has …", "He has been a contributor since 2007" (not "We have …", "Acme has …"). */
+function personVoice(facts: SiteFacts, text: string): boolean {
+  if (/\b(?:he|she|his|her|him)\b/i.test(text)) return true;
+  const subject = /^(\p{Lu}\p{Ll}+)(?: (\p{Lu}\p{Ll}+))? (?:has|had|was|is|joined|worked)\b/u.exec(text);
+  if (!subject || NOT_A_PERSON.test(subject[1]!)) return false;
+  const own = ownNames(facts);
+  return !own.has(subject[1]!.toLowerCase()) && !(subject[2] && COMPANY_SUFFIX.test(subject[2]));
+}
+
 /** The longest history the site states: a founding year (or a © range), or the span of its dated content. */
 function trackRecord(
   facts: SiteFacts,
   crawlYear: number,
 ): { years: number; fact: string; evidence: { url: string; text: string } } | undefined {
   let best: { years: number; fact: string; evidence: { url: string; text: string } } | undefined;
-  const [founding] = facts.mentions(FOUNDED, { limit: 1 });
+  // "since 2003" and "started in 2015" date the company only in its own voice: "Tomáš has IT experience since 2003"
+  // is a person's career, "Cardano … started in 2015" another project's history.
+  const founding = facts.mentions(FOUNDED, { limit: 5 }).find((mention) => {
+    const keyword = FOUNDED.exec(mention.text)?.[0].toLowerCase() ?? "";
+    if (!/^(since|started)\b/.test(keyword)) return true;
+    return facts.speaksForItself(mention.text) && !personVoice(facts, mention.text);
+  });
   if (founding) {
     const match = FOUNDED.exec(founding.text);
     const year = Number(match?.[1] ?? match?.[2]);
