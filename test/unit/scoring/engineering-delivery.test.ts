@@ -39,9 +39,11 @@ describe("delivery_velocity", () => {
     "2026-10-27",
     "2026-10-30",
   ];
+  // The same cadence from a changelog kept for three years (framework 2.5.0 reads its history too).
+  const kept = [...october, "2025-06-10", "2024-11-01"];
 
   it("judges recency against the crawl time: ten entries in October 2026 far above a newest entry in 2024", () => {
-    const fresh = changelog(october);
+    const fresh = changelog(kept);
     const stale = changelog(["2024-03-01", "2024-02-01", "2024-01-10"]);
     expect(fresh.raw).toBeGreaterThan(75);
     expect(stale.raw).toBeLessThan(25);
@@ -49,6 +51,14 @@ describe("delivery_velocity", () => {
     expect(fresh.evidence).toContainEqual({ url: at("/changelog"), text: "changelog: 10 entries in the last 90 days" });
     expect(stale.lowered).toContain("newest changelog entry is over a year old (2024-03-01)");
     expect(stale.lowered).toContain("changelog: no entries in the last 90 days");
+  });
+
+  it("weighs how long the changelog has been kept: three years of entries above a first month's (framework 2.5.0)", () => {
+    const launch = changelog(october);
+    const years = changelog(kept);
+    expect(years.raw).toBeGreaterThan(launch.raw + 10);
+    expect(launch.lowered).toContain("changelog: 1 month of dated entries (2026-10-02 to 2026-10-30)");
+    expect(years.raised).toContain("changelog: 24 months of dated entries (2024-11-01 to 2026-10-30)");
   });
 
   it("reads the same changelog as stale when the crawl happens two years later", () => {

@@ -34,6 +34,11 @@ export interface DimensionDefinition {
  * full docs in its first months (a generated API reference, a quickstart, guides), so
  * on real sites docs said little about a company's stage (Spearman ρ 0.11 with the
  * judgments of 27 commercial sites, against 0.5–0.6 for openings and dated news).
+ * Customer success is moderate (framework 2.5.0): read correctly, what a site shows of
+ * it is a support address, an FAQ or "priority support" on a plan, an afternoon's work
+ * for a company of any age (ρ 0.13 with the judgments once its readings were fixed);
+ * a help centre with SLAs is rare on any site. Delivery stays costly because its rule
+ * now also reads how long the changelog has been kept, not only its last quarter.
  */
 export type EvidenceCost = "costly" | "moderate" | "cheap";
 export const evidenceCostWeight: Readonly<Record<EvidenceCost, number>> = { costly: 4, moderate: 1, cheap: 0.25 };
@@ -43,7 +48,6 @@ const COSTLY: ReadonlySet<DimensionId> = new Set([
   "talent_organization",
   "company_momentum",
   "delivery_velocity",
-  "customer_success",
 ]);
 const CHEAP: ReadonlySet<DimensionId> = new Set([
   "value_proposition",

@@ -160,6 +160,7 @@ export function deliveryVelocity(facts: SiteFacts) {
   assessor.signal(2, lessIsBetter(age, 7, 45), `newest changelog entry ${plural(age, "day")} old (${newest})`, [
     { url, text: `newest changelog entry ${newest}, ${plural(age, "day")} before the crawl` },
   ]);
+  history(assessor, facts, "changelog", url, dates);
   if (age > 365) {
     assessor.penalty(1, `newest changelog entry is over a year old (${newest})`, [
       { url, text: `newest changelog entry ${newest}` },
@@ -170,6 +171,26 @@ export function deliveryVelocity(facts: SiteFacts) {
     age > 90
       ? "Ship and log something now: the changelog has gone quiet."
       : "Keep a weekly cadence of dated changelog entries.",
+  );
+}
+
+/**
+ * How long the site has kept shipping in the open: the span from its oldest dated entry to its newest. The
+ * cadence of the last quarter is what a launch week shows too; years of dated entries are what make delivery
+ * evidence costly to show (framework/dimensions.ts). A year is typical of a product past launch (50), three
+ * years of an established one (90).
+ */
+function history(assessor: Assessor, facts: SiteFacts, kind: string, url: string, dates: readonly string[]): void {
+  const sorted = [...dates].sort();
+  const [oldest] = sorted;
+  const newest = sorted.at(-1);
+  if (oldest === undefined || newest === undefined) return;
+  const months = Math.round((facts.daysSince(oldest) - facts.daysSince(newest)) / 30.44);
+  assessor.signal(
+    2,
+    moreIsBetter(months, 12, 36),
+    `${kind}: ${plural(months, "month")} of dated entries (${oldest} to ${newest})`,
+    [{ url, text: `${kind}: dated entries from ${oldest} to ${newest}` }],
   );
 }
 
@@ -197,6 +218,13 @@ function releaseCadence(
   assessor.signal(2, lessIsBetter(age, 7, 45), `newest release post ${plural(age, "day")} old (${newest.date})`, [
     { url: newest.url, text: `newest release post ${newest.date}, ${plural(age, "day")} before the crawl` },
   ]);
+  history(
+    assessor,
+    facts,
+    "release posts",
+    newest.url,
+    releases.map((release) => release.date),
+  );
   if (age > 365) {
     assessor.penalty(1, `newest release post is over a year old (${newest.date})`, [
       { url: newest.url, text: `newest release post ${newest.date}` },

@@ -608,10 +608,8 @@ export function customerProof(facts: SiteFacts) {
     ...facts.mentions(SELECTED_BY, { limit: 6 }).filter((mention) => !AWARD.test(mention.text)),
     ...facts.mentions(CUSTOMER_BASE, { limit: 4 }).filter((mention) => (customerCount(mention.text) ?? 0) >= 100),
     ...logoStripLabel(facts),
-    // A quote signed for a company ("Jane Doe, Globex") names that company as a customer.
-    ...attributions.flatMap(({ evidence, company }) =>
-      company === undefined ? [] : [{ url: evidence.url, text: `a quote signed for ${company}` }],
-    ),
+    // A quote signed for a company ("Jane Doe, Globex") is counted once, as a testimonial below: one
+    // sentence is not both a wall of named customers and a signed quote.
   ].slice(0, 3);
   const count = named.map((mention) => customerCount(mention.text)).find((value) => value !== undefined);
   // A stated base is worth more the larger it is: a thousand customers is a median claim, a hundred thousand a leading one.
