@@ -81,7 +81,10 @@ export class SiteFacts {
     this.home = home;
     this.now = new Date(crawl.crawledAt);
     this.indexed = crawl.pages.map((page, index) => {
-      const category = index === 0 ? "other" : classifyPage(page.url, page.title);
+      const category =
+        index === 0
+          ? "other"
+          : classifyPage(page.url, page.title, page.headings.find((heading) => heading.level === 1)?.text);
       return {
         page,
         category,

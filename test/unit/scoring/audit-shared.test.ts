@@ -127,3 +127,18 @@ describe("the site's own code, one link per repository (framework 2.5.0)", () =>
     expect(own(["https://github.com/adobe/acme"])).toEqual(["https://github.com/adobe/acme"]);
   });
 });
+
+describe("a page headed as the team page is the about page (framework 2.5.0)", () => {
+  it("whatever its address", () => {
+    const facts = syntheticFacts([
+      ...BARE_SITE,
+      {
+        path: "/stake-pool-team",
+        title: "Acme",
+        headings: [{ level: 1, text: "Our team" }],
+        text: "Jane Doe, operator.",
+      },
+    ]);
+    expect(facts.pagesIn("about").map((item) => item.url)).toEqual([`${SYNTHETIC_ORIGIN}/stake-pool-team`]);
+  });
+});
