@@ -324,3 +324,20 @@ describe("architecture_systems engineering writing (framework 2.5.0)", () => {
     expect(assessment.raised.join(" ")).toMatch(/engineering or architecture writing/);
   });
 });
+
+describe("a product's incremental backups are a feature, not the company's practice (framework 2.5.0)", () => {
+  it("'works just like our Incremental Backups' is not an operational practice", () => {
+    const feature = reliabilityOperations(
+      syntheticFacts([
+        ...BARE_SITE,
+        {
+          path: "/security",
+          title: "Security",
+          text: "Sync works just like our Incremental Backups, copying only changed files.",
+        },
+      ]),
+    );
+    expect(feature.raised).not.toContain("operational practices described (backups, failover, DR)");
+    expect(feature.lowered).toContain("no operational practices described");
+  });
+});

@@ -427,3 +427,56 @@ describe("company_momentum (framework 2.5.0)", () => {
     expect(momentum([...BARE_SITE, about]).raised).toContain("founded or active since 2005");
   });
 });
+
+describe("more misreadings from the audit of the corpus (framework 2.5.0)", () => {
+  it("the site's menu on the careers page is not an opening", () => {
+    const careers: PageSpec = {
+      path: "/careers",
+      title: "Careers",
+      text: "Join us\nGolang Engineer - Core Infrastructure",
+      namedLinks: [{ href: "/docs", text: "Developer Docs", inNav: true }],
+    };
+    expect(jobOpenings(syntheticFacts([...BARE_SITE, careers])).map((opening) => opening.title)).toEqual([
+      "Golang Engineer - Core Infrastructure",
+    ]);
+  });
+
+  it("reads funding from VCs that support the company, and a grant it won", () => {
+    const said = (text: string) =>
+      companyMomentum(facts([...BARE_SITE, page("/about", text)], "company_momentum")).raised;
+    expect(said("We are supported by Mosaic and BlueYard, two of the best VCs in Europe.")).toContain(
+      "funding or investors named",
+    );
+    expect(said("Acme wins funding from the Web3 Foundation.")).toContain("funding or investors named");
+    expect(said("Our customers win awards every year.")).not.toContain("funding or investors named");
+  });
+
+  it("an FAQ page that says only 'Coming soon' is not an FAQ", () => {
+    const soon = customerSuccess(
+      facts([...BARE_SITE, page("/faqs", "Coming Soon. For now, ask us on Telegram.", "FAQs")], "customer_success"),
+    );
+    expect(soon.lowered).not.toContain("an FAQ, but no help centre");
+    expect(soon.evidence.map((item) => item.text)).not.toContain("FAQ page: FAQs");
+    const real = customerSuccess(
+      facts(
+        [...BARE_SITE, page("/faq", "How do I reset my password?\nUse the link.\nCan I export data?\nYes.", "FAQ")],
+        "customer_success",
+      ),
+    );
+    expect(real.evidence.map((item) => item.text)).toContain("FAQ page: FAQ");
+  });
+
+  it("'?type=referral' on a sign-up link is tracking, not a partner programme", () => {
+    const tracked = growthDistribution(
+      facts(
+        [{ ...BARE_SITE[0]!, namedLinks: [{ href: "/signup?type=referral", text: "Sign up" }] }],
+        "growth_distribution",
+      ),
+    );
+    expect(tracked.lowered).toContain("no partner or affiliate programme");
+    const programme = growthDistribution(
+      facts([{ ...BARE_SITE[0]!, namedLinks: [{ href: "/referral", text: "Refer a friend" }] }], "growth_distribution"),
+    );
+    expect(programme.raised).toContain("a partner, affiliate or referral programme");
+  });
+});

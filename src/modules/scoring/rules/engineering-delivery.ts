@@ -392,7 +392,7 @@ const INCIDENTS =
   /\b(?:post-?mortems?|incident (?:reports?|history|reviews?|updates?)|root cause analys[ie]s|rca|past incidents|resolved incidents?|on-?call (?:engineers?|rotation|team))\b/i;
 // Practices the company runs: "backups are created every day", not "forget about backups" or "deleted from backup systems".
 const PRACTICES =
-  /\b(?:disaster recovery (?:plan|site|tests?|procedures?)|business continuity (?:plan|tests?)|(?:automatic|automated|daily|hourly|nightly|regular|encrypted|off-?site|incremental) backups|backups (?:are|is) (?:\w+ly )?(?:created|taken|made|run|kept|stored|performed|encrypted)|backed up (?:daily|hourly|every|continuously)|point[- ]in[- ]time recovery|(?:automatic|automated) failover|failover (?:to|between|across)|redundan(?:t|cy) (?:across|in|between)|\brto\b|\brpo\b|chaos engineering|24\/7 monitoring|monitored 24\/7|(?:designed|built) for high availability)\b/i;
+  /\b(?:disaster recovery (?:plan|site|tests?|procedures?)|business continuity (?:plan|tests?)|(?:automatic|automated|daily|hourly|nightly|regular|encrypted|off-?site) backups|backups (?:are|is) (?:\w+ly )?(?:created|taken|made|run|kept|stored|performed|encrypted)|backed up (?:daily|hourly|every|continuously)|point[- ]in[- ]time recovery|(?:automatic|automated) failover|failover (?:to|between|across)|redundan(?:t|cy) (?:across|in|between)|\brto\b|\brpo\b|chaos engineering|24\/7 monitoring|monitored 24\/7|(?:designed|built) for high availability)\b/i;
 
 export function reliabilityOperations(facts: SiteFacts) {
   const assessor = new Assessor();

@@ -212,7 +212,8 @@ export function growthDistribution(facts: SiteFacts) {
     1,
     partners.length > 0
       ? partners
-      : linkTo(facts, /\b(affiliates?|referral|become-a-partner|partner-program)\b/i, "partner programme"),
+      : // In the address's path or the link's text: "?type=referral" on a sign-up link is tracking, not a programme.
+        linkTo(facts, /^[^?#\n]*?\b(affiliates?|referral|become-a-partner|partner-program)\b/i, "partner programme"),
     85,
     "a partner, affiliate or referral programme",
     "no partner or affiliate programme",
@@ -439,7 +440,13 @@ export function customerSuccess(facts: SiteFacts) {
   const faqPage =
     helpPage || helpLink.length > 0
       ? undefined
-      : facts.pages.find((page) => page !== facts.home && FAQ.test(`${new URL(page.url).pathname} ${page.title}`));
+      : facts.pages.find(
+          (page) =>
+            page !== facts.home &&
+            FAQ.test(`${new URL(page.url).pathname} ${page.title}`) &&
+            // An FAQ page that only says "Coming soon" answers nothing: it asks at least one question.
+            /\?(?:\s|$)/.test(page.text),
+        );
   const faq =
     helpPage || helpLink.length > 0
       ? []
@@ -585,7 +592,8 @@ export function jobOpenings(facts: SiteFacts): Opening[] {
   for (const page of facts.pagesIn("careers")) {
     for (const heading of page.headings) if (heading.level > 1) consider(page.url, heading.text);
     for (const line of page.text.split("\n")) consider(page.url, line);
-    for (const link of [...page.internalLinks, ...page.externalLinks]) consider(page.url, link.text);
+    // The site's menu ("Developer Docs") is on the careers page too: its links are not openings.
+    for (const link of [...page.internalLinks, ...page.externalLinks]) if (!link.inNav) consider(page.url, link.text);
   }
   // Small companies list their openings on the about page ("Join us"): read there only with a job ad's shape,
   // a hiring heading and each title followed by its responsibilities or requirements.
@@ -916,7 +924,7 @@ export function companyMomentum(facts: SiteFacts) {
   );
 
   const funding = facts.mentions(
-    /\b(raised (a |an )?[$€£\d]|raises [$€£\d]|series [a-e]\b|seed (round|funding)|pre[- ]seed|funding round|backed by (?:(?:leading|top|world-class|great) )?(?:investors|vcs?\b|venture|angels?)|backed by [\w&.' -]{1,40} (?:ventures|capital|partners)\b|investors? (include|including|like)|y ?combinator|yc [swfx]\d{2}|sequoia|andreessen|a16z|accel|index ventures|lightspeed|general catalyst|khosla|greylock|kleiner)\b/i,
+    /\b(raised (a |an )?[$€£\d]|raises [$€£\d]|series [a-e]\b|seed (round|funding)|pre[- ]seed|funding round|backed by (?:(?:leading|top|world-class|great) )?(?:investors|vcs?\b|venture|angels?)|backed by [\w&.' -]{1,40} (?:ventures|capital|partners)\b|(?:backed|supported|funded) by [\w&.,' -]{1,60}\b(?:vcs|investors|venture capital(?:ists)?)\b|(?:wins?|won|receive[sd]?|awarded|secure[sd]?) (?:a |an |the )?[\w' -]{0,40}\b(?:grant|funding)\b|investors? (include|including|like)|y ?combinator|yc [swfx]\d{2}|sequoia|andreessen|a16z|accel|index ventures|lightspeed|general catalyst|khosla|greylock|kleiner)\b/i,
     { limit: 1 },
   );
   const withAmount = funding.some((mention) => /[$€£]\s?\d[\d.,]*\s?(m|mm|million|bn|billion)\b/i.test(mention.text));
