@@ -24,7 +24,9 @@ const facts = (
 const talent = (pages: readonly PageSpec[]) =>
   talentOrganization(facts([...BARE_SITE, ...pages], "talent_organization"));
 const people = (pages: readonly PageSpec[]) =>
-  [...talent(pages).raised, ...talent(pages).lowered].find((line) => / named with a role$|^no team shown$/.test(line));
+  [...talent(pages).raised, ...talent(pages).lowered].find((line) =>
+    / named (?:on a team list or )?with a role$|^no team shown$/.test(line),
+  );
 
 describe("talent_organization: job boards and openings (framework 2.5.0)", () => {
   it("reads a Workday or Breezy link on the careers page as openings on a job board", () => {
@@ -478,5 +480,23 @@ describe("more misreadings from the audit of the corpus (framework 2.5.0)", () =
       facts([{ ...BARE_SITE[0]!, namedLinks: [{ href: "/referral", text: "Refer a friend" }] }], "growth_distribution"),
     );
     expect(programme.raised).toContain("a partner, affiliate or referral programme");
+  });
+});
+
+describe("talent_organization: a roster under a team heading (framework 2.5.0)", () => {
+  it("counts names listed under 'Our Team' though no role is written beside them", () => {
+    const roster = page(
+      "/about",
+      "Our Team\nEveryone here shares one vision.\nAdair Houle\nEric Warnke\nGezim Hoxha\nGreg Bell\n7449074931\nSupport Home",
+      "About",
+    );
+    expect(people([roster])).toBe("4 people named on a team list or with a role");
+  });
+
+  it("not a menu under a heading, nor two names", () => {
+    expect(people([page("/about", "Our Team\nSupport Home\nAbout Acme\nContact Sales", "About")])).toBe(
+      "no team shown",
+    );
+    expect(people([page("/about", "Our Team\nAdair Houle\nEric Warnke", "About")])).toBe("no team shown");
   });
 });

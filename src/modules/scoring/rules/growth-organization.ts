@@ -864,6 +864,15 @@ function teamShown(
       previous = line;
     }
   }
+  let listed = 0;
+  for (const page of pages) {
+    for (const [name, evidence] of roster(page, own)) {
+      if (known(name) || people.size >= 60) continue;
+      firstNames.add(name.toLowerCase());
+      people.set(`name:${name.toLowerCase()}`, evidence);
+      listed++;
+    }
+  }
   const roles = [...people.values()];
   if (members.size >= roles.length && members.size > 0) {
     const fact = `${plural(members.size, "team member page")}`;
@@ -872,10 +881,52 @@ function teamShown(
   if (roles.length > 0)
     return {
       count: roles.length,
-      fact: `${plural(roles.length, "person", "people")} named with a role`,
+      // A roster names people without their roles: the fact says so.
+      fact: `${plural(roles.length, "person", "people")} named ${listed > 0 ? "on a team list or with a role" : "with a role"}`,
       evidence: roles.slice(0, 2),
     };
   return { count: 0, fact: "", evidence: [] };
+}
+
+/** A heading that introduces the people of the company: "Our Team", "Meet the team", "Leadership". */
+const TEAM_HEADING = /^(?:(?:our|the|meet (?:the|our)) )?(?:team|leadership|founders|people)$/i;
+/** A line that is only a person's name: two or three capitalised words ("Adair Houle", "Gerard L. Pennefather"). */
+const NAME_ONLY = /^\p{Lu}[\p{Ll}'’-]+(?: \p{Lu}\.)?(?: \p{Lu}[\p{Ll}'’-]+){1,2}$/u;
+/** Words of a menu or a section, not of a name ("Support Home", "About Mover"). */
+const NOT_IN_A_NAME =
+  /\b(?:team|about|support|home|contact|company|blog|careers|jobs|pricing|plans?|products?|services?|legal|privacy|terms|community|news|features|login|sign|docs|help|more|read|learn|our|the|and)\b/i;
+
+/**
+ * A roster: three or more lines that are only a person's name, right under a team heading (one line of
+ * introduction may come between): "Our Team", then "Adair Houle", "Eric Warnke", "Gezim Hoxha" … Each is a
+ * person the company shows, though no role is written beside them. Yields the first name and its line.
+ */
+function* roster(
+  page: { url: string; text: string },
+  own: ReadonlySet<string>,
+): Generator<[string, { url: string; text: string; quoted: true }]> {
+  const lines = page.text
+    .slice(0, SCORED_TEXT_PER_PAGE)
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+  const isName = (line: string) =>
+    NAME_ONLY.test(line) &&
+    !NOT_IN_A_NAME.test(line) &&
+    !line
+      .toLowerCase()
+      .split(" ")
+      .some((word) => own.has(word));
+  for (let heading = 0; heading < lines.length; heading++) {
+    if (!TEAM_HEADING.test(lines[heading]!)) continue;
+    let start = heading + 1;
+    if (start < lines.length && !isName(lines[start]!)) start++;
+    let end = start;
+    while (end < lines.length && end - start < 60 && isName(lines[end]!)) end++;
+    if (end - start < 3) continue;
+    for (const line of lines.slice(start, end))
+      yield [line.split(" ")[0]!, { url: page.url, text: line, quoted: true }];
+  }
 }
 
 /** A sentence as a quote: at most 200 characters, an ellipsis where it was cut (as SiteFacts.mentions quotes). */
