@@ -256,3 +256,25 @@ describe("security_posture: encryption of what the service sends (framework 2.5.
     expect(assessment.lowered).toContain("no encryption, pentests or other practices described");
   });
 });
+
+describe("data_privacy: a policy kept as a section of a legal page (framework 2.5.0)", () => {
+  it("reads the 'Privacy Policy' section of /legal as the policy, with its deletion terms", () => {
+    const policy = `We collect your e-mail address to run your account. ${"We never sell it. ".repeat(30)}\nCustomer data can be deleted from all primary and backup systems within 7 days of request.`;
+    const result = dataPrivacy(
+      syntheticFacts([
+        ...BARE_SITE,
+        {
+          path: "/legal",
+          title: "Legal",
+          headings: [
+            { level: 2, text: "Terms of Service" },
+            { level: 2, text: "Privacy Policy" },
+          ],
+          text: policy,
+        },
+      ]).about("data_privacy"),
+    );
+    expect(result.raised).toContain("a privacy policy");
+    expect(result.raised).toContain("data retention and deletion terms");
+  });
+});

@@ -351,6 +351,8 @@ const POLICY_PATH =
 /** A link text that names the policy itself: "Privacy", "Privacy Policy", "Data Privacy Notice", "Privacy & Cookies". */
 const POLICY_TEXT =
   /^\s*(?:our |the )?(?:data )?privacy(?: (?:policy|notice|statement))?(?: ?(?:&|and) ?cookies?(?: policy)?)?\s*$/i;
+/** A heading that opens the policy itself: "Privacy Policy", "Privacy Notice". */
+const POLICY_HEADING = /^(?:our |the )?privacy (?:policy|notice|statement)$/i;
 /** A placeholder where the policy should be. */
 const NO_POLICY_YET = /\b(coming soon|under construction|work in progress|to be (published|announced))\b/i;
 
@@ -370,6 +372,14 @@ function privacyPolicy(facts: SiteFacts): { page?: Evidence; link?: { url: strin
   const privacyPages = [
     ...facts.pagesIn("privacy").filter((page) => /privacy/i.test(page.url) || /privacy/i.test(page.title)),
     ...facts.pagesIn("other").filter((page) => page !== facts.home && POLICY_PATH.test(new URL(page.url).pathname)),
+    // A legal page that carries the policy as a section ("/legal" with a "Privacy Policy" heading).
+    ...facts
+      .pagesIn("other")
+      .filter(
+        (page) =>
+          page !== facts.home &&
+          page.headings.some((heading) => heading.level <= 2 && POLICY_HEADING.test(heading.text.trim())),
+      ),
   ];
   const page = privacyPages.find(holdsPolicy);
   if (page) return { page: { url: page.url, text: `privacy policy: ${page.title || page.url}` } };
@@ -443,7 +453,7 @@ export function dataPrivacy(facts: SiteFacts) {
     assessor,
     1,
     facts.mentions(
-      /\b(data retention|retention (period|policy|schedule)s?|retention and deletion|(keep|retain|store)s? (your |the |all )?(personal |customer )?(\w+ ){0,2}(data|information)\b[^.]{0,40}\b(as long as|for a period|no longer than|until)|retain (your |personal |customer )?data|delete (your|all) (\w+ ){0,2}(data|information|account)|delete it or (make it )?(anonymous|anonymi[sz]e)|deletion (requests?|of (your |personal )?data)|(right to|request) (erasure|be forgotten|deletion)|deleted within \d{1,4} days)\b/i,
+      /\b(data retention|retention (period|policy|schedule)s?|retention and deletion|(keep|retain|store)s? (your |the |all )?(personal |customer )?(\w+ ){0,2}(data|information)\b[^.]{0,40}\b(as long as|for a period|no longer than|until)|retain (your |personal |customer )?data|delete (your|all) (\w+ ){0,2}(data|information|account)|delete it or (make it )?(anonymous|anonymi[sz]e)|deletion (requests?|of (your |personal )?data)|(right to|request) (erasure|be forgotten|deletion)|deleted within \d{1,4} days|can be deleted\b[^.]{0,60}\bwithin \d{1,4} (days|hours))\b/i,
       { limit: 1 },
     ),
     80,
