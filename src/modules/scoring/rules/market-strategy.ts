@@ -501,13 +501,15 @@ function attributedQuotes(facts: SiteFacts, limit: number): Attribution[] {
       .filter(Boolean);
     for (let i = 1; i < lines.length && found.length < limit; i++) {
       const line = lines[i]!;
-      if (line.length > 90 || notName(line)) continue;
+      if (line.length > 90) continue;
+      // What comes before decides first (most lines follow no quote), then whether the line can be a name.
       const before = lines[i - 1]!;
       const quoted = quotedPassage(before);
       const spoken =
         quoted ||
         (before.length > 40 && FIRST_PERSON.test(before) && !THIRD_PERSON.test(before)) ||
         TESTIMONIALS_HEADING.test(before);
+      if (!spoken || notName(line)) continue;
       if (quoted && ATTRIBUTION.test(line)) {
         found.push({ evidence: { url: page.url, text: line, quoted: true }, company: companyOf(line) });
         continue;
