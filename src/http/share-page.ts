@@ -76,7 +76,7 @@ ${BASE_CSS}
 .hl a{color:#0f172a;text-decoration:none}.hl a:hover{text-decoration:underline}
 .hl .num{font-weight:700;font-variant-numeric:tabular-nums}
 .strengths h2{color:#15803d}.gaps h2{color:#b45309}
-.notes p{margin:0 0 10px}.notes ul{margin:0;padding-left:20px}
+.notes p{margin:0 0 10px}.notes ul{margin:0;padding-left:20px}.notes li{overflow-wrap:anywhere}
 .pillar{margin:34px 0 8px}
 .pillar-head{display:flex;align-items:baseline;justify-content:space-between;gap:12px;border-bottom:3px solid currentColor;padding-bottom:8px;margin-bottom:16px}
 .pillar-head h2{font-size:1.35rem;color:#0f172a}

@@ -22,7 +22,11 @@ const fixture = (overrides: Partial<ScoreResultView> = {}): ScoreResultView =>
       companyName: "Acme Analytics",
       crossDimensionNotes:
         "Strong developer platform and documentation, but AI claims outrun the governance and data strategy behind them.",
-      antiPatternsDetected: ["AI features claimed without accuracy or evaluation figures"],
+      antiPatternsDetected: [
+        "AI features claimed without accuracy or evaluation figures",
+        // A note that names a long address with no break in it must wrap at 390 px, not widen the page.
+        "Newest blog/news entry is dated 2015-09-04, over 2 years before the crawl (https://acme-analytics.example/blog/2015/09/04/thinking-about-backups-and-restores-at-scale)",
+      ],
       crawlStats: {
         pagesAnalyzed: 24,
         contentLength: 180_000,
