@@ -3,7 +3,7 @@ import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 
 /** Debian's Chromium (installed by .ci/run), or the one CHROMIUM_PATH names. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium"; // empty means unset, as for the service
 export const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
 /**
  * REQUIRE_BROWSER=1 (CI): a missing Chromium fails the browser suites instead of
