@@ -384,7 +384,8 @@ describe("the service process", () => {
     expect(health.status).toBe(503);
     expect((await health.json()).checks.database.status).toBe("fail");
     service.child.kill("SIGTERM");
-    expect(await exitOf(service.child)).toBe(0);
+    // Its last lines say why, if it ever exits otherwise (seen once under a loaded full run, not reproduced).
+    expect(await exitOf(service.child), service.logs.slice(-30).join("\n")).toBe(0);
   });
   it("on SIGTERM answers a waiting scoring call 202 with its job, closes its progress sockets, releases the job and exits by itself; the next process completes it, charged once", async () => {
     const database = await createTestDatabase();
