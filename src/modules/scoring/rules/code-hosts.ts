@@ -21,7 +21,7 @@ export function brandKeys(facts: SiteFacts): string[] {
     ?.find((candidate) => !NOT_A_BRAND.test(candidate));
   if (word) keys.add(key(word));
   // The name under the registrable domain: acme for www.acme.co.uk; nothing for an IP address or "localhost".
-  const domain = registrableDomain(new URL(facts.home.url).hostname);
+  const domain = siteDomain(facts);
   const label = domain.includes(".") && !/^[\d.]+$|^\[/.test(domain) ? domain.split(".")[0] : undefined;
   if (label) keys.add(key(label));
   return [...keys].filter((name) => name.length >= 3);
@@ -77,7 +77,6 @@ export function ownOutbound(facts: SiteFacts, kind: OutboundLink["kind"]): Outbo
   const links = facts.outbound(kind);
   const brands = brandKeys(facts);
   if (brands.length === 0) return links;
-  const siteDomain = registrableDomain(new URL(facts.home.url).hostname);
   return links.filter((link) => {
     let url: URL;
     try {
@@ -85,8 +84,23 @@ export function ownOutbound(facts: SiteFacts, kind: OutboundLink["kind"]): Outbo
     } catch {
       return false;
     }
-    if (registrableDomain(url.hostname) === siteDomain) return true;
+    if (onOwnDomain(facts, link.url)) return true;
     const names = [...url.hostname.split("."), ...url.pathname.split("/").filter(Boolean).slice(0, 2)].map(key);
     return names.some((name) => name.length >= 3 && brands.some((brand) => name === brand || name.includes(brand)));
   });
+}
+
+/** The site's registrable domain ("acme.com" for www.acme.com; "acme.co.uk" through the public suffix list). */
+export function siteDomain(facts: SiteFacts): string {
+  return registrableDomain(new URL(facts.home.url).hostname);
+}
+
+/** The address, parsed, when it is on the site's own registrable domain (app.acme.com and try.acme.com too). */
+export function onOwnDomain(facts: SiteFacts, url: string): URL | undefined {
+  try {
+    const parsed = new URL(url);
+    return registrableDomain(parsed.hostname) === siteDomain(facts) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }

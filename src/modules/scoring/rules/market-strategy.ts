@@ -1,10 +1,9 @@
 import type { PageCategory } from "../../crawl/page-priority.js";
-import { registrableDomain } from "../../crawl/url.js";
 import { clamp, moreIsBetter, weighted } from "../curves.js";
 import { pageQuotable, pathOf } from "../evidence-relevance.js";
 import type { Evidence } from "../scoring.types.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
-import { brandKeys } from "./code-hosts.js";
+import { brandKeys, onOwnDomain } from "./code-hosts.js";
 import { pricingPackaging } from "./pricing-packaging.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
@@ -372,14 +371,6 @@ const STORY_LINK =
 /** A story whose address starts with the kind of page: "/case-study-mobile-testing", "/customer-stories-globex". */
 const STORY_PREFIX_LINK = /\/(?:case-stud(?:y|ies)|customer-stor(?:y|ies)|success-stor(?:y|ies))-[\w-]+/i;
 
-/** An address's registrable domain ("acme.com" for try.acme.com), or "" when it is not an address. */
-function domainOf(url: string): string {
-  try {
-    return registrableDomain(new URL(url).hostname);
-  } catch {
-    return "";
-  }
-}
 /**
  * "Used by" alone is the label of a logo strip; in a sentence it must say by whom ("used by 500 teams"), not "used by You" or "used by banks".
  * "Companies like X" names customers only when they use the product ("companies like Stripe use Acme"): otherwise it is a
@@ -568,9 +559,8 @@ export function customerProof(facts: SiteFacts) {
     if (STORY_LINK.test(pathOf(url)) && !stories.has(url)) stories.set(url, { url, text: `case study: ${text}` });
   }
   // A story filed under a prefix ("/case-study-mobile-testing"), on the site's own domain (a landing subdomain counts).
-  const siteDomain = domainOf(facts.home.url);
   for (const { url, text } of facts.linksMatching(STORY_PREFIX_LINK)) {
-    if (STORY_PREFIX_LINK.test(pathOf(url)) && !stories.has(url) && domainOf(url) === siteDomain)
+    if (STORY_PREFIX_LINK.test(pathOf(url)) && !stories.has(url) && onOwnDomain(facts, url))
       stories.set(url, { url, text: `case study: ${text.trim() || pathOf(url)}` });
   }
   // Any story beats a bare customers page (40 floor); three stories is the norm (70), a dozen a proof library (94).

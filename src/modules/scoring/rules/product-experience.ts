@@ -4,7 +4,7 @@ import { registrableDomain } from "../../crawl/url.js";
 import { moreIsBetter, weighted } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
-import { brandKeys } from "./code-hosts.js";
+import { brandKeys, onOwnDomain } from "./code-hosts.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /**
@@ -93,10 +93,9 @@ export function experienceDesign(facts: SiteFacts) {
     );
     if (heading) showcases.push({ url: page.url, text: `section: ${heading.trim()}` });
   }
-  const siteDomain = registrableDomain(new URL(facts.home.url).hostname);
   const [screenshot] = facts
     .linksMatching(SCREENSHOT_LINK)
-    .filter((link) => SCREENSHOT_LINK.test(link.url) && onSiteDomain(link.url, siteDomain));
+    .filter((link) => SCREENSHOT_LINK.test(link.url) && onOwnDomain(facts, link.url));
   if (screenshot)
     showcases.push({ url: screenshot.url, text: `screenshot: ${screenshot.text.trim() || screenshot.url}` });
   const shown = media.length + videos.length + showcases.length;
@@ -230,17 +229,16 @@ export function onboardingActivation(facts: SiteFacts) {
   const assessor = new Assessor();
 
   const ways = kindsFound(facts, WAYS_IN);
-  const siteDomain = registrableDomain(new URL(facts.home.url).hostname);
   const links = facts
     .linksMatching(SIGNUP_LINK)
-    .filter((link) => isSignupLink(link, siteDomain))
+    .filter((link) => isSignupLink(facts, link))
     .slice(0, 1)
     .map((link) => ({ url: link.url, text: `sign-up link: ${link.text.trim()}` }));
   const signup = [...asList(ways.get("signup")), ...links];
   const free = asList(ways.get("free"));
   const sales: Array<Evidence | Mention> = asList(ways.get("sales"));
   // A "Book a demo" button: a link on the site's own domain, or a line of its own on one of its pages.
-  if (sales.length === 0 && free.length === 0 && signup.length === 0) sales.push(...salesButtons(facts, siteDomain));
+  if (sales.length === 0 && free.length === 0 && signup.length === 0) sales.push(...salesButtons(facts));
   const [selfServe, describe, evidence]: [number | undefined, string, Array<Evidence | Mention>] =
     free.length > 0
       ? [90, "self-serve: a free plan or trial", free]
@@ -296,27 +294,17 @@ export function onboardingActivation(facts: SiteFacts) {
   );
 }
 
-/** Whether an address is on the site's own registrable domain (app.acme.com, defender.acme.com too). */
-function onSiteDomain(url: string, siteDomain: string): URL | undefined {
-  try {
-    const parsed = new URL(url);
-    return registrableDomain(parsed.hostname) === siteDomain ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A sign-up link of the site's own: a sign-up address, or a sign-up button's text. */
-function isSignupLink(link: { url: string; text: string }, siteDomain: string): boolean {
-  const url = onSiteDomain(link.url, siteDomain);
+function isSignupLink(facts: SiteFacts, link: { url: string; text: string }): boolean {
+  const url = onOwnDomain(facts, link.url);
   return url !== undefined && (SIGNUP_TEXT.test(link.text.trim()) || SIGNUP_PATH.test(url.pathname));
 }
 
 /** "Book a demo" buttons: own-domain links with that text, else a page line that says only that. */
-function salesButtons(facts: SiteFacts, siteDomain: string): Evidence[] {
+function salesButtons(facts: SiteFacts): Evidence[] {
   const [link] = facts
     .linksMatching(SALES_TEXT)
-    .filter((candidate) => SALES_TEXT.test(candidate.text.trim()) && onSiteDomain(candidate.url, siteDomain));
+    .filter((candidate) => SALES_TEXT.test(candidate.text.trim()) && onOwnDomain(facts, candidate.url));
   if (link) return [{ url: link.url, text: `demo request link: ${link.text.trim()}` }];
   for (const page of facts.pagesIn(...ALL)) {
     if (!facts.mayMention(page, SALES_LINE)) continue;
@@ -658,11 +646,10 @@ const DEV_EXTRAS: Kinds<[weight: number]> = [
 export function developerPlatform(facts: SiteFacts) {
   const assessor = new Assessor();
 
-  const siteDomain = registrableDomain(new URL(facts.home.url).hostname);
   // Links to the site's own API reference or spec, by their text ("API User Guide", "SWAGGER"), on its own domain.
   const referenceLinks = facts.linksMatching(API_REFERENCE_LINK).filter((link) => {
     try {
-      return API_REFERENCE_LINK.test(link.text) && registrableDomain(new URL(link.url).hostname) === siteDomain;
+      return API_REFERENCE_LINK.test(link.text) && onOwnDomain(facts, link.url) !== undefined;
     } catch {
       return false;
     }

@@ -1,8 +1,7 @@
 import { moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
-import { registrableDomain } from "../../crawl/url.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
-import { brandKeys, ownOutbound } from "./code-hosts.js";
+import { brandKeys, onOwnDomain, ownOutbound } from "./code-hosts.js";
 import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
 /**
@@ -384,16 +383,11 @@ function privacyPolicy(facts: SiteFacts): { page?: Evidence; link?: { url: strin
   const page = privacyPages.find(holdsPolicy);
   if (page) return { page: { url: page.url, text: `privacy policy: ${page.title || page.url}` } };
   const crawled = new Set(facts.pages.map((candidate) => candidate.url));
-  const siteDomain = registrableDomain(new URL(facts.home.url).hostname);
   const [link] = facts.linksMatching(/\bprivacy([- _]policy|[- _]notice|[- _]statement)?\b/i).filter((candidate) => {
     if (crawled.has(candidate.url)) return false;
     if (POLICY_TEXT.test(candidate.text)) return true;
-    try {
-      const url = new URL(candidate.url);
-      return registrableDomain(url.hostname) === siteDomain && POLICY_PATH.test(url.pathname);
-    } catch {
-      return false;
-    }
+    const url = onOwnDomain(facts, candidate.url);
+    return url !== undefined && POLICY_PATH.test(url.pathname);
   });
   return { link };
 }
