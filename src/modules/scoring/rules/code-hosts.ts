@@ -90,9 +90,15 @@ export function ownOutbound(facts: SiteFacts, kind: OutboundLink["kind"]): Outbo
   });
 }
 
-/** The site's registrable domain ("acme.com" for www.acme.com; "acme.co.uk" through the public suffix list). */
+const siteDomains = new WeakMap<object, string>();
+/** The site's registrable domain ("acme.com" for www.acme.com; "acme.co.uk" through the public suffix list), once per crawl. */
 export function siteDomain(facts: SiteFacts): string {
-  return registrableDomain(new URL(facts.home.url).hostname);
+  let domain = siteDomains.get(facts.home);
+  if (domain === undefined) {
+    domain = registrableDomain(new URL(facts.home.url).hostname);
+    siteDomains.set(facts.home, domain);
+  }
+  return domain;
 }
 
 /** The address, parsed, when it is on the site's own registrable domain (app.acme.com and try.acme.com too). */
