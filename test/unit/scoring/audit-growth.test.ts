@@ -500,3 +500,22 @@ describe("talent_organization: a roster under a team heading (framework 2.5.0)",
     expect(people([page("/about", "Our Team\nAdair Houle\nEric Warnke", "About")])).toBe("no team shown");
   });
 });
+
+describe("growth_distribution: a menu's 'Blog' to another host of the site (framework 2.5.0)", () => {
+  it("counts a link whose text is 'Blog' on the site's own domain as a blog linked", () => {
+    const linked = growthDistribution(
+      facts(
+        [{ ...BARE_SITE[0]!, namedLinks: [{ href: "https://text.acme.example/", text: "Blog" }] }],
+        "growth_distribution",
+      ),
+    );
+    expect(linked.lowered.join(" ")).toMatch(/blog linked but not crawled/);
+    const elsewhere = growthDistribution(
+      facts(
+        [{ ...BARE_SITE[0]!, namedLinks: [{ href: "https://other.example/", text: "Blog" }] }],
+        "growth_distribution",
+      ),
+    );
+    expect([...elsewhere.raised, ...elsewhere.lowered].join(" ")).not.toMatch(/blog linked/);
+  });
+});

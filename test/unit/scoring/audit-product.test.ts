@@ -284,3 +284,17 @@ describe("ai_capability_depth (framework 2.5.0)", () => {
     );
   });
 });
+
+describe("ai_capability_depth: transcription by people (framework 2.5.0)", () => {
+  it("'document transcription' as a crowd task is not an AI feature; 'AI transcription' and speech-to-text are", () => {
+    const kinds = (text: string) =>
+      (({ raised, lowered }) => [...raised, ...lowered].join(" "))(
+        aiCapabilityDepth(syntheticFacts([{ path: "/", title: "Acme", text }])),
+      );
+    expect(kinds("Workers earn by completing tasks such as document transcription and image tagging.")).toMatch(
+      /no concrete AI feature named/,
+    );
+    expect(kinds("Our AI transcription turns every call into searchable notes.")).toMatch(/speech/);
+    expect(kinds("Real-time speech-to-text for every meeting.")).toMatch(/speech/);
+  });
+});

@@ -3,7 +3,7 @@ import type { Evidence } from "../scoring.types.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
 import { registrableDomain } from "../../crawl/url.js";
 import { announcedEnd } from "../announced-end.js";
-import { brandKeys, ownCodeHostLinks } from "./code-hosts.js";
+import { brandKeys, onOwnDomain, ownCodeHostLinks } from "./code-hosts.js";
 import { Assessor, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
 /**
@@ -75,7 +75,11 @@ const BLOG_LINK =
 function blogLinks(facts: SiteFacts): Array<{ url: string; text: string }> {
   const home = new URL(facts.home.url);
   const brand = /[a-z][a-z\d-]{2,}/.exec(facts.crawl.companyName.toLowerCase())?.[0];
-  return facts.linksMatching(BLOG_LINK).filter((link) => {
+  // A menu's "Blog" may lead anywhere on the site's own domain (text.acme.com): its words say what it is.
+  const named = facts
+    .linksMatching(BLOG_TEXT)
+    .filter((link) => BLOG_TEXT.test(link.text.trim()) && onOwnDomain(facts, link.url) !== undefined);
+  const byAddress = facts.linksMatching(BLOG_LINK).filter((link) => {
     let address: URL;
     try {
       address = new URL(link.url, home);
@@ -90,7 +94,10 @@ function blogLinks(facts: SiteFacts): Array<{ url: string; text: string }> {
       );
     return address.host === home.host || (brand !== undefined && ownDomain(facts, address.hostname, home.hostname));
   });
+  return [...byAddress, ...named.filter((link) => !byAddress.some((other) => other.url === link.url))];
 }
+/** A link whose whole text names the blog: "Blog", "News", "Our blog", "Engineering blog". */
+const BLOG_TEXT = /^(?:our |the |engineering |company )?(?:blog|news|newsroom)$/i;
 
 const NEWSLETTER = /\b(newsletters?|mailing lists?|subscribe (to|for) (our |the )?(updates|blog|news|newsletter))\b/i;
 

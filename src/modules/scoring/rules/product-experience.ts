@@ -335,7 +335,9 @@ const AI_FEATURES: Kinds<[needsAiContext: boolean]> = [
     /\b(?:rag|retrieval[- ]augmented|semantic search|vector (?:search|database|store)|embeddings?)\b/i,
     false,
   ],
-  ["speech", /\b(?:transcri(?:be|bes|ption|ptions)|speech[- ]to[- ]text|text[- ]to[- ]speech)\b/i, false],
+  ["speech", /\b(?:speech[- ]to[- ]text|text[- ]to[- ]speech)\b/i, false],
+  // People transcribe too ("document transcription" as a crowd task): AI only when the sentence says so.
+  ["speech", /\btranscri(?:be|bes|ption|ptions)\b/i, true],
   ["translation", /\btranslat(?:e|es|ion|ions)\b/i, true],
   ["prediction", /\b(?:forecast\w*|predict\w*|anomaly detection|recommendations?)\b/i, true],
   [
