@@ -1,5 +1,8 @@
 import { isTerminal, type ProgressBus, type ScoreProgress } from "./score-progress.js";
 
+/** How long after a stream starts it reads the stored step again (a progress store takes a few ms). */
+const SETTLE_MS = 500;
+
 /** Orders steps so a stream never goes backwards: queued < crawling (by page) < scoring (by dimension) < end. */
 function rank(progress: ScoreProgress): number {
   switch (progress.status) {
@@ -18,13 +21,17 @@ function rank(progress: ScoreProgress): number {
  * A job's progress as an async iterator: the step it is at now, then each later
  * step from the bus, ending after completed or failed. It listens before reading
  * the current step, so nothing falls between the two; a step that is not newer
- * than the last one sent is dropped. `return()` (the client unsubscribed) stops
- * listening at once, even while waiting.
+ * than the last one sent is dropped. A step is published at once and stored a
+ * moment later (best effort), so one published just before this stream listened
+ * may not be stored yet when it reads: it reads the stored step once more after
+ * `settleMs`, which is bounded (one read per stream). `return()` (the client
+ * unsubscribed) stops listening at once, even while waiting.
  */
 export async function progressStream(
   bus: ProgressBus,
   jobId: string,
   current: () => Promise<ScoreProgress>,
+  settleMs = SETTLE_MS,
 ): Promise<AsyncIterableIterator<ScoreProgress>> {
   const buffered: ScoreProgress[] = [];
   let wake: (() => void) | undefined;
@@ -35,6 +42,18 @@ export async function progressStream(
   });
   let last = -1;
   let first: ScoreProgress | undefined = await current();
+  if (!isTerminal(first.status)) {
+    setTimeout(() => {
+      if (finished) return;
+      current().then(
+        (stored) => {
+          buffered.push(stored);
+          wake?.();
+        },
+        () => undefined, // A failed re-read changes nothing: the bus still brings every later step.
+      );
+    }, settleMs).unref();
+  }
 
   const stop = async (): Promise<IteratorResult<ScoreProgress>> => {
     if (!finished) {
