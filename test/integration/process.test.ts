@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient } from "graphql-ws";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { HEALTHY } from "../support/app.js";
 import { collectLines, exitOf } from "../support/child-process.js";
@@ -32,11 +32,16 @@ interface Started {
   logs: string[];
 }
 
+/** Every service process a test started: one a failed assertion left running is stopped after that test. */
+const spawned: ChildProcess[] = [];
+
 function run(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [entry], {
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  spawned.push(child);
+  return child;
 }
 
 async function startService(env: Record<string, string>): Promise<Started> {
@@ -74,6 +79,18 @@ let dataDir: string;
 beforeAll(async () => {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm test does) first`);
   dataDir = await mkdtemp(path.join(tmpdir(), "pms-process-"));
+});
+// A service left running (with its embedded database) would hold DATA_DIR and fail every later test.
+afterEach(async () => {
+  for (const child of spawned.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    child.kill("SIGTERM");
+    const stopped = await Promise.race([
+      new Promise((resolve) => child.once("exit", () => resolve(true))),
+      new Promise((resolve) => setTimeout(() => resolve(false), 15_000)),
+    ]);
+    if (!stopped) child.kill("SIGKILL");
+  }
 });
 afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
