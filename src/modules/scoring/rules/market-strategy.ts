@@ -443,31 +443,8 @@ const THIRD_PERSON = /^(?:\w+\s+){0,3}(?:he|she)\b|\b(?:his|her)\b/i;
 /** A heading over a wall of quotes. */
 const TESTIMONIALS_HEADING =
   /^(?:testimonials?|reviews|what (?:our )?(?:customers|clients|users|people) (?:say|are saying)|(?:hear )?from our (?:customers|clients|users))\b/i;
-/** The part of an attribution after its last ", " or " at ": the company, unless it is a role. */
-/** A company's name: capitalised words ("Lake Trust Credit Union", "dYdX", "AB InBev"), not a phrase ("Javascript creator"). */
-const COMPANY =
-  /^(?:[A-Z0-9][\w&'’.-]*|[a-z][\w'’.-]*[A-Z][\w&'’.-]*)(?: (?:[A-Z0-9][\w&'’.-]*|&|of|and|de|the|for)){0,5}$/;
-const ROLE_WORD = new RegExp(`^${ROLE}|\\b(?:ceo|cto|cfo|coo|founder|director|manager|engineer|developer)\\b`, "i");
-
-interface Attribution {
-  readonly evidence: Evidence;
-  /** The company the author speaks for, when the attribution names one. */
-  readonly company: string | undefined;
-}
-
 /** Letters and digits only, lower case, to compare with the site's own names. */
 const nameKey = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, "");
-
-/** The company an attribution names after its last ", " or " at " ("Jane Doe, CTO, Globex": Globex), or none. */
-function companyOf(attribution: string): string | undefined {
-  const at = Math.max(attribution.lastIndexOf(", "), attribution.lastIndexOf(" at "));
-  if (at < 0) return undefined;
-  const company = attribution
-    .slice(at)
-    .replace(/^(?:, | at )/, "")
-    .trim();
-  return COMPANY.test(company) && !ROLE_WORD.test(company) ? company : undefined;
-}
 
 /**
  * Quotes signed by a named person, read line by line on the pages customer proof may quote: an attribution
@@ -475,8 +452,8 @@ function companyOf(attribution: string): string | undefined {
  * under it, after a passage in a customer's own voice or a "Testimonials" heading. Headings, link texts and
  * calls to action are not names; a quote signed by the company's own people is not a customer's.
  */
-function attributedQuotes(facts: SiteFacts, limit: number): Attribution[] {
-  const found: Attribution[] = [];
+function attributedQuotes(facts: SiteFacts, limit: number): Evidence[] {
+  const found: Evidence[] = [];
   const brands = brandKeys(facts);
   const own = (text: string) => brands.some((brand) => nameKey(text).includes(brand));
   for (const page of facts.pages) {
@@ -502,13 +479,12 @@ function attributedQuotes(facts: SiteFacts, limit: number): Attribution[] {
         TESTIMONIALS_HEADING.test(before);
       if (!spoken || notName(line)) continue;
       if (quoted && ATTRIBUTION.test(line)) {
-        found.push({ evidence: { url: page.url, text: line, quoted: true }, company: companyOf(line) });
+        found.push({ url: page.url, text: line, quoted: true });
         continue;
       }
       const next = lines[i + 1];
-      if (spoken && next !== undefined && BARE_NAME.test(line) && ROLE_LINE.test(next) && !own(next)) {
-        const company = companyOf(next) ?? /^(.+?)['’]s /.exec(next)?.[1];
-        found.push({ evidence: { url: page.url, text: `quote attributed to ${line}, ${next}` }, company });
+      if (next !== undefined && BARE_NAME.test(line) && ROLE_LINE.test(next) && !own(next)) {
+        found.push({ url: page.url, text: `quote attributed to ${line}, ${next}` });
         i += 1;
       }
     }
@@ -587,7 +563,7 @@ export function customerProof(facts: SiteFacts) {
   for (const evidence of [
     ...facts.mentions(TESTIMONIAL, { limit: 10 }).filter(signsOff),
     ...facts.mentions(TESTIMONIAL_AT, { limit: 10 }),
-    ...attributions.map((attribution) => attribution.evidence),
+    ...attributions,
   ]) {
     const key = nameKey(evidence.text.replace(/^quote attributed to /, ""));
     if (signed.has(key) || testimonials.length >= 10) continue;
