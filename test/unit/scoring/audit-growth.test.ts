@@ -519,3 +519,29 @@ describe("growth_distribution: a menu's 'Blog' to another host of the site (fram
     expect([...elsewhere.raised, ...elsewhere.lowered].join(" ")).not.toMatch(/blog linked/);
   });
 });
+
+describe("talent_organization: a team grid whose roles are functions (framework 2.6.0)", () => {
+  const grid = (cards: string) => page("/about", `Team\n${cards}\nwant to join us?`, "About");
+  it("counts every card of a grid once two or more of its roles read as roles alone", () => {
+    const cards = [
+      "Demián Brener\nFounder & CEO",
+      "Manuel Araoz\nFounder & CTO",
+      "Francisco Giordano\nCore dev",
+      "Martín Triay\nCommunications",
+      "Martín Tellechea\nBiz dev",
+      "Juan Bautista Carpanelli\nCore Dev",
+      "Sofía Vissani\nFinance",
+      "Carolina Jacob\nHR",
+    ].join("\n");
+    expect(people([grid(cards)])).toBe("8 people named with a role");
+  });
+
+  it("does not count a function under a name without a grid, nor a menu's labels", () => {
+    expect(people([grid("Founder & CEO\nSofía Vissani\nFinance\nCarolina Jacob\nHR")])).toBe(
+      "1 person named with a role",
+    );
+    expect(people([page("/about", "Acme Cloud\nFinance\nAbout Us\nMarketing\nSupport Home\nSales", "About")])).toBe(
+      "no team shown",
+    );
+  });
+});

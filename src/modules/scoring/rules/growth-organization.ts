@@ -843,12 +843,17 @@ function teamShown(
     .filter((page) => facts.categoryOf(page.url) === "about" || PEOPLE_PAGE.test(new URL(page.url).pathname));
   for (const page of pages) {
     let previous = "";
+    // A team grid's cards whose role is a function alone ("Core dev", "Finance", "HR"): counted once the page shows it
+    // is a grid, with two or more cards whose role line reads as a role on its own ("Founder & CEO", "Designer").
+    const functionCards: Array<[string, { url: string; text: string; quoted: true }]> = [];
+    let gridCards = 0;
     for (const rawLine of page.text.slice(0, SCORED_TEXT_PER_PAGE).split("\n")) {
       const line = rawLine.trim();
       if (line.length === 0) continue;
       for (const part of line.split(/(?<=[.!?])\s+(?=[A-Z0-9"“])/)) {
         const sentence = part.trim();
-        if (sentence.length < 3 || people.size >= 60) continue;
+        // "HR" is a card's role; other lines this short say nothing.
+        if ((sentence.length < 3 && sentence !== "HR") || people.size >= 60) continue;
         const evidence = { url: page.url, text: quoteOf(sentence), quoted: true as const };
         const named = namedPeople(sentence, own);
         if (named.length > 0) {
@@ -864,12 +869,22 @@ function teamShown(
           const key = `${previous}\n${sentence}`;
           if (people.has(key)) continue;
           people.set(key, evidence);
+          if (cardName(previous, own)) gridCards++;
           const name = leadingName(sentence) ?? NAME_LINE.exec(previous)?.[1];
           if (name !== undefined) firstNames.add(name.toLowerCase());
+        } else if (FUNCTION_ROLE.test(sentence) && cardName(previous, own)) {
+          functionCards.push([`${previous}\n${sentence}`, evidence]);
         }
       }
       previous = line;
     }
+    if (gridCards >= 2)
+      for (const [key, evidence] of functionCards) {
+        if (people.size >= 60) break;
+        if (people.has(key)) continue;
+        people.set(key, evidence);
+        firstNames.add(key.split(" ")[0]!.toLowerCase());
+      }
   }
   let listed = 0;
   for (const page of pages) {
@@ -895,6 +910,25 @@ function teamShown(
   return { count: 0, fact: "", evidence: [] };
 }
 
+/**
+ * A card's role line that names a function only ("Core dev", "Biz dev", "Communications", "Finance", "HR"): a role
+ * under a person's name in a team grid, though alone it could be a menu's label.
+ */
+const FUNCTION_ROLE =
+  /^(?:(?:core|senior|sr\.?|junior|jr\.?|lead|staff|biz|business|product|software|web|mobile|front-?end|back-?end|full-?stack|platform|research)\s+){0,2}(?:devs?|dev ?ops|communications|comms|finance|accounting|hr|human resources|people ops|marketing|sales|operations|ops|support|design|legal|research|engineering|community|content|growth|qa|admin|administration|partnerships|business development|recruiting|talent)$/i;
+
+/** The line above a card's role: a person's name only ("Demián Brener", "Juan Bautista Carpanelli"), not the site's own words. */
+function cardName(line: string, own: ReadonlySet<string>): boolean {
+  return (
+    NAME_ONLY.test(line) &&
+    !NOT_IN_A_NAME.test(line) &&
+    !line
+      .toLowerCase()
+      .split(" ")
+      .some((word) => own.has(word))
+  );
+}
+
 /** A heading that introduces the people of the company: "Our Team", "Meet the team", "Leadership". */
 const TEAM_HEADING = /^(?:(?:our|the|meet (?:the|our)) )?(?:team|leadership|founders|people)$/i;
 /** A line that is only a person's name: two or three capitalised words ("Adair Houle", "Gerard L. Pennefather"). */
@@ -917,13 +951,7 @@ function* roster(
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line.length > 0);
-  const isName = (line: string) =>
-    NAME_ONLY.test(line) &&
-    !NOT_IN_A_NAME.test(line) &&
-    !line
-      .toLowerCase()
-      .split(" ")
-      .some((word) => own.has(word));
+  const isName = (line: string) => cardName(line, own);
   for (let heading = 0; heading < lines.length; heading++) {
     if (!TEAM_HEADING.test(lines[heading]!)) continue;
     let start = heading + 1;
