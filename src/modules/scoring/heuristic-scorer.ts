@@ -108,7 +108,13 @@ export class HeuristicScorer implements Scorer {
     thorough: boolean,
   ): DimensionResult {
     const rule = this.rules[definition.id];
-    let score = silence ? definition.prior : onCurve(definition.id, site.raw);
+    // Showing a little (one signed quote, one security practice) never scores below showing nothing: only a fact
+    // that counts against the dimension (a penalty) takes a reading under the prior.
+    let score = silence
+      ? definition.prior
+      : site.counterEvidence
+        ? onCurve(definition.id, site.raw)
+        : Math.max(definition.prior, onCurve(definition.id, site.raw));
     // On a site read thoroughly, finding little where the dimension applies is as telling as finding
     // nothing: a faint reading must not weigh less in the total than silence does.
     let confidence =

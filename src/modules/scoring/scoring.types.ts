@@ -75,6 +75,11 @@ export interface DimensionAssessment {
   readonly toRaise: string;
   /** Readings set aside because the dimension does not apply (AI practice on a site that sells no AI). */
   readonly strayReadings?: readonly string[];
+  /**
+   * A fact counting against the dimension was observed (a stale copyright, a stale changelog): only then may the
+   * score fall below the prior, since showing a little is never worse than showing nothing.
+   */
+  readonly counterEvidence?: boolean;
 }
 
 export interface DimensionResult {

@@ -184,3 +184,18 @@ describe("target_segments reads professions as segments (framework 2.5.0)", () =
     expect(result.lowered).toContain('names no customer segment ("for startups", "for healthcare")');
   });
 });
+
+describe("customer_proof reads a signed quote on a security page (framework 2.6.0)", () => {
+  it("counts a customer's signed quote on a security vendor's /security service page", () => {
+    const audits = page(
+      "/security",
+      `Verify that your smart contract system works as intended\n“The audit report was like Christmas morning for all the engineers. Our team is very pleased.”\nTom Kysar\nProduct Manager at Augur`,
+    );
+    expect(testimonials(proof([...home("Acme builds audits."), audits]))).toBe("1 testimonial signed with a name");
+  });
+
+  it("still reads nothing else of a security page as customer proof", () => {
+    const trust = page("/security", "Trusted by 500 companies worldwide. We encrypt data at rest with AES-256.");
+    expect(proof([...home("Acme builds audits."), trust]).raised).toEqual([]);
+  });
+});

@@ -41,6 +41,31 @@ describe("heuristic scorer mechanics", () => {
     expect(result.dimensions).toHaveLength(27);
   });
 
+  it("never scores a little shown below nothing shown; only a fact counting against the dimension goes under the prior (2.6.0)", async () => {
+    // One weak signal of four: a tenth of the corpus median, which alone lies under the prior on the curve.
+    const weak = (penalised: boolean) => (facts: SiteFacts) => {
+      const sso = facts.mentions(/\bSSO\b/, { limit: 1 });
+      const assessor = new Assessor()
+        .signal(1, sso.length > 0 ? 8 : undefined, "SSO mentioned once", sso)
+        .signal(3, undefined, "no SCIM, audit logs or roles");
+      if (penalised) assessor.penalty(1, "enterprise plan withdrawn");
+      return assessor.done("Offer SAML SSO.");
+    };
+    expect(onCurve("enterprise_readiness", 2)).toBeLessThan(5);
+    const little = await new HeuristicScorer({ enterprise_readiness: weak(false) }).score({
+      crawl: withSso,
+      framework: "maturity",
+      mode: "full",
+    });
+    expect(dimension(little, "enterprise_readiness").score).toBe(5);
+    const against = await new HeuristicScorer({ enterprise_readiness: weak(true) }).score({
+      crawl: withSso,
+      framework: "maturity",
+      mode: "full",
+    });
+    expect(dimension(against, "enterprise_readiness").score).toBeLessThan(5);
+  });
+
   it("rates an absence low, not medium, when the crawl saw one or two pages or little text, and says how little it saw", async () => {
     const onePage = await scorer.score({ crawl: without, framework: "maturity", mode: "full" });
     expect(dimension(onePage, "enterprise_readiness")).toMatchObject({ score: 5, confidence: "low" });

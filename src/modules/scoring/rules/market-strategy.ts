@@ -458,7 +458,13 @@ function attributedQuotes(facts: SiteFacts, limit: number): Evidence[] {
   const own = (text: string) => brands.some((brand) => nameKey(text).includes(brand));
   for (const page of facts.pages) {
     const category = facts.categoryOf(page.url) ?? "other";
-    if (!pageQuotable("customer_proof", { url: page.url, category, home: page === facts.home })) continue;
+    // A security page is read too: a security vendor's service page ("/security": audits for sale) carries its
+    // customers' signed quotes, and a signature is what makes a quote proof, whatever page holds it.
+    if (
+      category !== "security" &&
+      !pageQuotable("customer_proof", { url: page.url, category, home: page === facts.home })
+    )
+      continue;
     const headings = new Set(page.headings.map((heading) => heading.text.trim()));
     const links = new Set([...page.internalLinks, ...page.externalLinks].map((link) => link.text.trim()));
     const notName = (line: string) => headings.has(line) || links.has(line) || NOT_A_NAME.test(line) || own(line);

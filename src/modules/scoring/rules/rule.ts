@@ -18,6 +18,8 @@ export class Assessor {
   private total = 0;
   private observedWeight = 0;
   private allWeight = 0;
+  /** Whether a fact counting against the dimension was observed (a penalty). */
+  private against = false;
   private readonly evidence: Evidence[] = [];
   private readonly raised: string[] = [];
   private readonly lowered: string[] = [];
@@ -48,6 +50,7 @@ export class Assessor {
 
   /** An observed fact that counts against the dimension (e.g. a stale changelog), with its own weight. */
   penalty(weight: number, describe: string, evidence: ReadonlyArray<Evidence | Mention> = []): this {
+    this.against = true;
     this.allWeight += weight;
     this.observedWeight += weight;
     this.lowered.push(describe);
@@ -73,6 +76,7 @@ export class Assessor {
       raised: this.raised,
       lowered: this.lowered,
       toRaise,
+      ...(this.against ? { counterEvidence: true } : {}),
     };
   }
 }
