@@ -130,7 +130,12 @@ export function traitsOf(sentence: string): SentenceTraits {
 /** Whether any sentence of this page may evidence the dimension (its address and category alone rule some pages out). */
 export function pageQuotable(dimension: DimensionId, source: SentenceSource): boolean {
   const path = pathOf(source.url);
-  if (!LEGAL_DIMENSIONS.has(dimension) && (source.category === "privacy" || LEGAL_PATH.test(path))) return false;
+  // A legal page's security section is read as a security page (SiteFacts): its category says so, not its address.
+  if (
+    !LEGAL_DIMENSIONS.has(dimension) &&
+    (source.category === "privacy" || (LEGAL_PATH.test(path) && source.category !== "security"))
+  )
+    return false;
   if (!HIRING_DIMENSIONS.has(dimension) && source.category === "careers") return false;
   if (!BLOG_DIMENSIONS.has(dimension) && (source.category === "blog" || DATED_POST.test(path))) return false;
   if (!CUSTOMER_STORY_DIMENSIONS.has(dimension) && source.category === "customers") return false;

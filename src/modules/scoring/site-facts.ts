@@ -56,6 +56,38 @@ const scoredText = (page: ExtractedPage, category: PageCategory): string =>
   page.text.slice(0, category === "privacy" ? SCORED_TEXT_PER_PRIVACY_PAGE : SCORED_TEXT_PER_PAGE);
 const DAY_MS = 86_400_000;
 
+/** A section heading that opens a page's account of its own security ("Security Overview", "Data Security"). */
+const SECURITY_SECTION =
+  /^(?:(?:our |information |data |platform |product )?security(?: overview| practices| measures| policy| statement)?|how we (?:protect|secure) your (?:data|information))$/i;
+
+/** The title of one legal document: a page so named is that document, and its "Security" heading is one of its clauses. */
+const ONE_POLICY = /\b(?:privacy|cookies?|terms|conditions|disclaimer|imprint|impressum|eula|agreement)\b/i;
+
+/**
+ * The security section of a page that gathers a site's legal documents (`/legal` headed "Legal": a security
+ * overview, the privacy policy, the terms), as a page of its own: the text from its heading to the next heading
+ * of the same or a higher level, under the page's address (every quote stays a substring of the page). It must be
+ * a document, with sections of its own or 150 words: a privacy policy's "Information Security" clause
+ * ("we use reasonable safeguards") is not a security page, and a page titled as one policy is not read for one.
+ */
+function securitySection(page: ExtractedPage): ExtractedPage | undefined {
+  if (!LEGAL_PATH.test(pathOf(page.url))) return undefined;
+  const h1 = page.headings.find((heading) => heading.level === 1)?.text ?? page.title;
+  if (ONE_POLICY.test(h1)) return undefined;
+  const at = page.headings.findIndex((heading) => heading.level >= 2 && SECURITY_SECTION.test(heading.text.trim()));
+  if (at === -1) return undefined;
+  const heading = page.headings[at]!;
+  const lines = page.text.split("\n");
+  const start = lines.findIndex((line) => line.trim() === heading.text.trim());
+  if (start === -1) return undefined;
+  const next = page.headings.slice(at + 1).find((other) => other.level <= heading.level);
+  const end = next ? lines.findIndex((line, index) => index > start && line.trim() === next.text.trim()) : -1;
+  const text = lines.slice(start, end === -1 ? undefined : end).join("\n");
+  const headings = page.headings.slice(at, next ? page.headings.indexOf(next) : undefined);
+  if (headings.length < 3 && text.split(/\s+/).length < 150) return undefined;
+  return { ...page, title: heading.text.trim(), headings, text };
+}
+
 export class SiteFacts {
   readonly home: ExtractedPage;
   /** The crawl's start time: recency is judged against it, never the wall clock. */
@@ -80,16 +112,20 @@ export class SiteFacts {
     if (!home) throw new Error("a crawl always has its home page");
     this.home = home;
     this.now = new Date(crawl.crawledAt);
-    this.indexed = crawl.pages.map((page, index) => {
+    const entry = (page: ExtractedPage, category: PageCategory): IndexedPage => ({
+      page,
+      category,
+      haystack: `${page.headings.map((heading) => heading.text).join("\n")}\n${scoredText(page, category)}`,
+    });
+    this.indexed = crawl.pages.flatMap((page, index) => {
       const category =
         index === 0
           ? "other"
           : classifyPage(page.url, page.title, page.headings.find((heading) => heading.level === 1)?.text);
-      return {
-        page,
-        category,
-        haystack: `${page.headings.map((heading) => heading.text).join("\n")}\n${scoredText(page, category)}`,
-      };
+      // A legal page's "Security Overview" section is the site's security page, though it shares an address with
+      // the terms and the privacy policy: it is read as one, and the rest of the page stays legal text.
+      const section = index === 0 ? undefined : securitySection(page);
+      return section ? [entry(page, category), entry(section, "security")] : [entry(page, category)];
     });
   }
 

@@ -278,3 +278,64 @@ describe("data_privacy: a policy kept as a section of a legal page (framework 2.
     expect(result.raised).toContain("data retention and deletion terms");
   });
 });
+
+describe("security_posture: the security section of a page of legal documents (framework 2.6.0)", () => {
+  const overview = [
+    "Security Overview",
+    "We provide this overview so that you can understand the security measures we have put in place.",
+    "Secure Storage",
+    "We encrypt the files that you transmit through Acme using the AES-256 standard.",
+    "Secure Transfers",
+    "Your files are sent over a secure channel using TLS 1.2 encryption.",
+    "Where Do I Report Security Concerns?",
+    "Report security issues to security@acme.example; we will fully credit anybody whose reports lead to a fix.",
+  ];
+  const legal = (h1: string, sections: string[], headings: PageSpec["headings"]): PageSpec => ({
+    path: "/legal",
+    title: "Legal",
+    text: [h1, ...sections, "Privacy Policy", POLICY].join("\n"),
+    headings: [{ level: 1, text: h1 }, ...(headings ?? []), { level: 2, text: "Privacy Policy" }],
+  });
+  const sectionHeadings: PageSpec["headings"] = [
+    { level: 2, text: "Security Overview" },
+    { level: 3, text: "Secure Storage" },
+    { level: 3, text: "Secure Transfers" },
+    { level: 3, text: "Where Do I Report Security Concerns?" },
+  ];
+
+  it("reads a 'Security Overview' section of /legal as the site's security page, quoting from that section only", () => {
+    const assessment = securityPosture(
+      syntheticFacts([...BARE_SITE, legal("Legal", overview, sectionHeadings)]).about("security_posture"),
+    );
+    expect(assessment.raised).toContain("a security page");
+    expect(assessment.evidence[0]).toMatchObject({ url: at("/legal"), text: "security page: Security Overview" });
+    expect(assessment.evidence.some((item) => /AES-256/.test(item.text))).toBe(true);
+    expect(assessment.evidence.every((item) => !/personal information/.test(item.text))).toBe(true);
+  });
+
+  it("does not read a privacy policy's one-clause 'Information Security' heading as a security page", () => {
+    const clause = ["Information Security", "We use reasonable safeguards to protect your information."];
+    const asPolicy = securityPosture(
+      syntheticFacts([
+        ...BARE_SITE,
+        {
+          path: "/privacy",
+          title: "Privacy Policy",
+          text: ["Acme Privacy Policy", POLICY, ...clause, "Data Retention", POLICY].join("\n"),
+          headings: [
+            { level: 1, text: "Acme Privacy Policy" },
+            { level: 2, text: "Information Security" },
+            { level: 2, text: "Data Retention" },
+          ],
+        },
+      ]).about("security_posture"),
+    );
+    expect(asPolicy.lowered).toContain("no security page or trust centre");
+    const shortClause = securityPosture(
+      syntheticFacts([...BARE_SITE, legal("Legal", clause, [{ level: 2, text: "Information Security" }])]).about(
+        "security_posture",
+      ),
+    );
+    expect(shortClause.lowered).toContain("no security page or trust centre");
+  });
+});
