@@ -341,3 +341,21 @@ describe("a product's incremental backups are a feature, not the company's pract
     expect(feature.lowered).toContain("no operational practices described");
   });
 });
+
+describe("delivery_velocity: a link to one tagged release (framework 2.6.0)", () => {
+  const linked = (href: string, text: string) =>
+    deliveryVelocity(syntheticFacts([{ ...BARE_SITE[0]!, namedLinks: [{ href, text }] }]).about("delivery_velocity"));
+  it("does not read a link to one release tag or its download as a changelog", () => {
+    for (const href of [
+      "https://github.com/acme/paper-privacy-nfts/releases/tag/v1.01",
+      "https://github.com/acme/acme/releases/download/v2.0/acme.zip",
+    ])
+      expect(linked(href, "NFT Paper").lowered).toContain("no changelog or release notes found");
+  });
+
+  it("still reads a link to the list of releases as a changelog linked", () => {
+    expect(linked("https://github.com/acme/acme/releases", "Releases").raised).toContain(
+      "a changelog is linked but its entries were not read",
+    );
+  });
+});

@@ -38,8 +38,9 @@ function kindsFound(
 
 // ---------------------------------------------------------------- delivery_velocity
 
+/** A changelog or the list of releases; a link to one tagged release or its download (".../releases/tag/v1.01") is not a history. */
 const CHANGELOG_LINK =
-  /\/(?:changelog|change-log|release-notes|releases|whats-new|product-updates)(?:[/?#]|$)|^https?:\/\/changelog\./i;
+  /\/(?:changelog|change-log|release-notes|releases(?!\/(?:tag|download)\/)|whats-new|product-updates)(?:[/?#]|$)|^https?:\/\/changelog\./i;
 
 /**
  * A post titled as a release: a "v" version ("genezio v0.7", "Acme v2.0.1 Shipped"), the site's own name
