@@ -16,3 +16,9 @@ export class Transactions {
     return this.dataSource.transaction(work);
   }
 }
+
+/**
+ * More work for the transaction that creates something, given what it made: the creation
+ * and this commit together or not at all (an idempotency key records what its request made).
+ */
+export type AlsoInTransaction = (tx: Transaction, createdId: string) => Promise<void>;

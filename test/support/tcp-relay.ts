@@ -55,6 +55,13 @@ export class TcpRelay {
     this.server = undefined;
   }
 
+  /** The open connections are reset (their held answers lost), while new ones are accepted and work. */
+  drop(): void {
+    this.held.length = 0;
+    this.stalled = false;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
   /** The server's answers are held back: requests go out, nothing comes back. */
   stall(): void {
     this.stalled = true;

@@ -33,14 +33,14 @@ export class MembersResolver {
     @SessionMember() member: MemberBySession,
     @Ctx() context: GraphQLContext,
   ): Promise<CreatedInvitation> {
-    const invitation = await this.idempotency.once(
+    const invitation = await this.idempotency.onceAtomic(
       idempotentCall(context),
       member.accountId,
       "invitation.create",
       { email: input.email },
       {
-        run: async () => {
-          const invited = await this.service.invite(member.accountId, member.userId, input.email);
+        run: async (record) => {
+          const invited = await this.service.invite(member.accountId, member.userId, input.email, record);
           return { answer: invited, resourceId: invited.id };
         },
         replay: (id) => this.service.invitation(member.accountId, id),

@@ -1,5 +1,5 @@
 import { isUuid } from "../../db/uuid.js";
-import type { Transaction, Transactions } from "../../db/transaction.js";
+import type { AlsoInTransaction, Transaction, Transactions } from "../../db/transaction.js";
 import { AppError } from "../../errors.js";
 import { plans } from "../billing/plans.js";
 import type { AccountRepository } from "./account.repository.js";
@@ -47,14 +47,22 @@ export class MembersService {
   }
 
   /** Invites an address; inviting it again returns the pending invitation. PLAN_LIMIT_REACHED when every seat is taken. */
-  async invite(accountId: string, invitedBy: string, rawEmail: string): Promise<InvitationView> {
+  async invite(
+    accountId: string,
+    invitedBy: string,
+    rawEmail: string,
+    alsoInTransaction?: AlsoInTransaction,
+  ): Promise<InvitationView> {
     const email = rawEmail.trim().toLowerCase();
     if (email.length > MAX_EMAIL || !EMAIL.test(email))
       throw new AppError("VALIDATION_FAILED", "email: must be an e-mail address");
     return this.transactions.run(async (tx) => {
       const account = await this.accounts.lock(tx, accountId);
       const pending = await this.invitations.findPendingFor(tx, accountId, email);
-      if (pending) return invitationView(pending);
+      if (pending) {
+        await alsoInTransaction?.(tx, pending.id);
+        return invitationView(pending);
+      }
       if (await this.users.hasEmailInAccount(tx, accountId, email))
         throw new AppError("VALIDATION_FAILED", "email: is already a member of this account");
       const seats = plans[account.plan].seats;
@@ -68,7 +76,9 @@ export class MembersService {
           },
         );
       }
-      return invitationView(await this.invitations.create(tx, { accountId, email, invitedBy }));
+      const invitation = await this.invitations.create(tx, { accountId, email, invitedBy });
+      await alsoInTransaction?.(tx, invitation.id);
+      return invitationView(invitation);
     });
   }
 

@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import type { Transaction } from "../../db/transaction.js";
+import type { AlsoInTransaction, Transaction } from "../../db/transaction.js";
 import { keysetPage } from "../../db/keyset-page.js";
 import { latestResultOfProduct } from "../score/score-results.service.js";
 import { ChatConversation, ChatMessage, type Citation } from "./chat.entity.js";
@@ -31,10 +31,20 @@ export class ChatRepository {
     await tx.insert(ChatMessage, { id, conversationId, role: "user", content, citations: [] });
   }
 
-  /** The engine's reply, stored on its own once it is complete. */
-  addReply(conversationId: string, content: string, citations: readonly Citation[]): Promise<ChatMessage> {
-    const messages = this.dataSource.getRepository(ChatMessage);
-    return messages.save(messages.create({ conversationId, role: "assistant", content, citations: [...citations] }));
+  /** The engine's reply, stored on its own once it is complete (with `alsoInTransaction`, in one commit with that work). */
+  addReply(
+    conversationId: string,
+    content: string,
+    citations: readonly Citation[],
+    alsoInTransaction?: AlsoInTransaction,
+  ): Promise<ChatMessage> {
+    return this.dataSource.transaction(async (tx) => {
+      const reply = await tx.save(
+        tx.create(ChatMessage, { conversationId, role: "assistant", content, citations: [...citations] }),
+      );
+      await alsoInTransaction?.(tx, reply.id);
+      return reply;
+    });
   }
 
   /** A message of one of the account's conversations, or null. */

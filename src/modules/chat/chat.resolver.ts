@@ -33,8 +33,8 @@ export class ChatResolver {
       conversationId: input.conversationId,
     };
     const answer = await this.idempotency.once(idempotentCall(context), member.accountId, "chat.send", request, {
-      run: async () => {
-        const sent = await this.chat.send(member, input);
+      run: async (complete) => {
+        const sent = await this.chat.send(member, input, undefined, complete);
         return { answer: sent, resourceId: sent.reply.id };
       },
       replay: (id) => this.chat.answered(member, id),

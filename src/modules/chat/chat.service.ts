@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import type { Transactions } from "../../db/transaction.js";
+import type { AlsoInTransaction, Transactions } from "../../db/transaction.js";
 import { AppError } from "../../errors.js";
 import { isUuid } from "../../db/uuid.js";
 import { requireMember, type Viewer } from "../accounts/viewer.js";
@@ -68,7 +68,12 @@ export class ChatService {
     private readonly logger: Pick<Logger, "warn">,
   ) {}
 
-  async send(viewer: Viewer, input: ChatInput, onToken?: (token: string) => void): Promise<ChatAnswer> {
+  async send(
+    viewer: Viewer,
+    input: ChatInput,
+    onToken?: (token: string) => void,
+    alsoInTransaction?: AlsoInTransaction,
+  ): Promise<ChatAnswer> {
     const member = requireMember(viewer);
     const message = validMessage(input.message);
     const subject = await this.subject(member.accountId, input);
@@ -100,7 +105,7 @@ export class ChatService {
       const result = await this.results.getPublic(subject.resultId);
       const history = await this.history(conversationId, questionId);
       const reply = await this.replyWithOneRetry({ result, history, message, ...(onToken ? { onToken } : {}) });
-      const stored = await this.chats.addReply(conversationId, reply.content, reply.citations);
+      const stored = await this.chats.addReply(conversationId, reply.content, reply.citations, alsoInTransaction);
       return { conversationId, reply: stored, usage: { credits: tenthsToCredits(actionCostTenths.chat) } };
     } catch (error) {
       // No answer; the question stays in the conversation.

@@ -20,7 +20,9 @@ export class IdempotencyKeyRepository {
    * reserved it first (and, inside a transaction, committed it).
    */
   static isTaken(error: unknown): boolean {
-    return (error as { code?: string } | null)?.code === UNIQUE_VIOLATION;
+    const failure = error as { code?: string; table?: string } | null;
+    // In a creation's transaction another table's unique violation is that creation's own failure, not a taken key.
+    return failure?.code === UNIQUE_VIOLATION && (failure.table === undefined || failure.table === "idempotency_keys");
   }
 
   async find(scope: string, digest: string): Promise<IdempotencyKey | null> {
@@ -41,8 +43,8 @@ export class IdempotencyKeyRepository {
   }
 
   /** Records what the request that reserved the key made: from now on a replay answers it. */
-  async complete(scope: string, digest: string, resourceId: string): Promise<void> {
-    await this.dataSource.getRepository(IdempotencyKey).update({ scope, key: digest }, { resourceId });
+  async complete(scope: string, digest: string, resourceId: string, tx: Transaction | null = null): Promise<void> {
+    await (tx ?? this.dataSource.manager).update(IdempotencyKey, { scope, key: digest }, { resourceId });
   }
 
   /** Deletes keys created before `cutoff`; returns how many went. */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "pino";
-import type { Transaction } from "../../db/transaction.js";
+import type { AlsoInTransaction, Transaction } from "../../db/transaction.js";
 import { AppError } from "../../errors.js";
 import { MAX_IDEMPOTENCY_KEY_LENGTH as MAX_KEY } from "../../limits.js";
 import type { IdempotencyKey } from "./idempotency-key.entity.js";
@@ -150,7 +150,11 @@ export class IdempotentRequests {
    * Runs `run` once per key: reserves the key (committed, "in progress"), runs, and
    * records what it made. A replay answers `replay(resourceId)` and marks the answer;
    * a request that fails forgets the key, so a retry with it runs as a first request
-   * (nothing of a refused or failed request is kept or charged).
+   * (nothing of a refused or failed request is kept or charged). `run` is handed
+   * `complete` for the transaction of its last write (a chat's stored reply, a
+   * checkout's provider session): the key records what was made in that same commit,
+   * so no failure between the two can leave a made answer "in progress" and invite a
+   * second run. A run that does not call it is recorded after it returns.
    */
   async once<T>(
     call: IdempotentCall,
@@ -158,12 +162,12 @@ export class IdempotentRequests {
     operation: IdempotentOperation,
     request: unknown,
     handlers: {
-      readonly run: () => Promise<{ readonly answer: T; readonly resourceId: string }>;
+      readonly run: (complete: AlsoInTransaction) => Promise<{ readonly answer: T; readonly resourceId: string }>;
       readonly replay: (resourceId: string) => Promise<T>;
     },
   ): Promise<T> {
     const claim = idempotencyClaim(scope, call.key, operation, request);
-    if (!claim) return (await handlers.run()).answer;
+    if (!claim) return (await handlers.run(async () => undefined)).answer;
     const replayOf = async (): Promise<{ answer: T } | undefined> => {
       const record = await this.recorded(claim);
       if (!record) return undefined;
@@ -184,9 +188,23 @@ export class IdempotentRequests {
       throw inProgress();
     }
     let outcome: { readonly answer: T; readonly resourceId: string };
+    let completed = false;
+    const complete: AlsoInTransaction = async (tx, resourceId) => {
+      await this.keys.complete(claim.scope, claim.digest, resourceId, tx);
+      completed = true;
+    };
     try {
-      outcome = await handlers.run();
+      outcome = await handlers.run(complete);
     } catch (error) {
+      if (completed) {
+        // The run's last write recorded the key and then failed: its commit may have gone through before the
+        // connection dropped. The key says which: made (what was made is this request's answer), or still
+        // reserved (rolled back: forgotten below). When even that cannot be read, the key stays "in progress"
+        // until it is abandoned, so nothing runs twice meanwhile.
+        const made = await this.madeDespite(claim);
+        if (made === "unknown") throw error;
+        if (made !== undefined) return handlers.replay(made);
+      }
       await this.keys
         .forget(claim.scope, claim.digest)
         .catch((forgetError: unknown) =>
@@ -194,11 +212,79 @@ export class IdempotentRequests {
         );
       throw error;
     }
+    if (completed) return outcome.answer;
     // Made and answered: a failure to record it only leaves the key "in progress" until it is abandoned.
     await this.keys
       .complete(claim.scope, claim.digest, outcome.resourceId)
       .catch((error: unknown) => this.logger.warn({ err: error, operation }, "could not record an idempotent answer"));
     return outcome.answer;
+  }
+
+  /**
+   * As `once`, for a creation made in one database transaction (an API key, a webhook): `run` hands `record` to
+   * that transaction, which inserts the key with what was made, so the creation and its key commit together or not
+   * at all. No state lies between them: a process that dies or a database that drops mid-way leaves nothing made
+   * and the key unused (a retry runs as a first request), and one whose commit went through leaves both (a retry
+   * replays). A concurrent duplicate waits for the first to commit, then replays it.
+   */
+  async onceAtomic<T>(
+    call: IdempotentCall,
+    scope: string,
+    operation: IdempotentOperation,
+    request: unknown,
+    handlers: {
+      readonly run: (
+        record: AlsoInTransaction | undefined,
+      ) => Promise<{ readonly answer: T; readonly resourceId: string }>;
+      readonly replay: (resourceId: string) => Promise<T>;
+    },
+  ): Promise<T> {
+    const claim = idempotencyClaim(scope, call.key, operation, request);
+    if (!claim) return (await handlers.run(undefined)).answer;
+    const replayOf = async (): Promise<{ answer: T } | undefined> => {
+      const record = await this.recorded(claim);
+      if (!record) return undefined;
+      // A reservation `once` made (a request of an earlier release, still running).
+      if (record.resourceId === null) throw inProgress();
+      const answer = await handlers.replay(record.resourceId);
+      call.replayed();
+      return { answer };
+    };
+    const earlier = await replayOf();
+    if (earlier) return earlier.answer;
+    // What this request recorded in its transaction, to tell its own creation from a concurrent one's.
+    let mine: string | undefined;
+    try {
+      return (
+        await handlers.run(async (tx, resourceId) => {
+          await this.reserve(tx, claim, resourceId);
+          mine = resourceId;
+        })
+      ).answer;
+    } catch (error) {
+      if (!this.isTaken(error)) {
+        // The key may say what was made all the same: this request's own commit, which went through before its
+        // connection dropped (the answer is what it made), or a concurrent duplicate's, whose creation made this
+        // one fail (the account's last webhook slot taken by the first): then this answer is a replay of it.
+        const made = await this.madeDespite(claim);
+        if (made === "unknown" || made === undefined) throw error;
+        if (made !== mine) call.replayed();
+        return handlers.replay(made);
+      }
+      // A concurrent request with the same key committed first; this one's creation rolled back with its key.
+      const concurrent = await replayOf();
+      if (concurrent) return concurrent.answer;
+      throw inProgress();
+    }
+  }
+
+  /** What the key records as made after a failed run: its resource id, undefined for nothing, or "unknown" when it cannot be read. */
+  private async madeDespite(claim: IdempotencyClaim): Promise<string | undefined | "unknown"> {
+    try {
+      return (await this.keys.find(claim.scope, claim.digest))?.resourceId ?? undefined;
+    } catch {
+      return "unknown";
+    }
   }
 
   /** Forgets keys older than the window; returns how many went. */

@@ -62,9 +62,9 @@ export class WebhooksResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<WebhookWithSecret> {
     const request = { url: input.url, events: defined(input.events) };
-    return this.idempotency.once(idempotentCall(context), member.accountId, "webhook.create", request, {
-      run: async () => {
-        const created = await this.service.create(member.accountId, request);
+    return this.idempotency.onceAtomic(idempotentCall(context), member.accountId, "webhook.create", request, {
+      run: async (record) => {
+        const created = await this.service.create(member.accountId, request, record);
         return { answer: created, resourceId: created.webhook.id };
       },
       replay: (id) => this.service.created(member.accountId, id),

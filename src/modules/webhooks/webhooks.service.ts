@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { AppError } from "../../errors.js";
-import type { Transaction, Transactions } from "../../db/transaction.js";
+import type { AlsoInTransaction, Transaction, Transactions } from "../../db/transaction.js";
 import { isUuid } from "../../db/uuid.js";
 import type { DomainEvents } from "../../events/domain-events.js";
 import { requireMember, type MeteredCaller } from "../accounts/viewer.js";
@@ -55,6 +55,7 @@ export class WebhooksService {
   async create(
     accountId: string,
     input: { readonly url?: unknown; readonly events?: unknown },
+    alsoInTransaction?: AlsoInTransaction,
   ): Promise<{ webhook: WebhookView; secret: string }> {
     const url = await this.validUrl(input.url);
     const events = validEvents(input.events ?? ["score.completed"]);
@@ -70,7 +71,9 @@ export class WebhooksService {
             `An account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first.`,
           );
         }
-        return this.webhooks.insert(tx, { accountId, url, events, enabled: true, secret });
+        const created = await this.webhooks.insert(tx, { accountId, url, events, enabled: true, secret });
+        await alsoInTransaction?.(tx, created.id);
+        return created;
       })
       .catch(throwWithoutSecrets);
     return { webhook: view(webhook), secret };

@@ -83,12 +83,13 @@ describe("POST /api/webhooks with an Idempotency-Key", () => {
           : { code: json.error.code as string };
       }),
     );
-    // Each is the one webhook, or told the first is still being made (retryable): never a second webhook.
+    // Each is the one webhook: a duplicate waits for the first's commit (the key commits with the webhook) and
+    // replays it, never a second webhook and never "in progress".
     const made = outcomes.filter((outcome) => "id" in outcome);
-    expect(made.length).toBeGreaterThanOrEqual(1);
+    expect(made).toHaveLength(4);
     expect(new Set(made.map((outcome) => outcome.id)).size).toBe(1);
     expect(new Set(made.map((outcome) => outcome.secret)).size).toBe(1);
-    for (const outcome of outcomes) if (!("id" in outcome)) expect(outcome.code).toBe("IDEMPOTENCY_IN_PROGRESS");
+    expect(answers.filter((answer) => answer.headers.get("idempotent-replayed") === "true")).toHaveLength(3);
     expect(await count(`SELECT count(*) AS n FROM webhooks WHERE account_id = $1`, [bea.accountId])).toBe(1);
 
     // Once it answered, a retry replays it.
@@ -102,6 +103,18 @@ describe("POST /api/webhooks with an Idempotency-Key", () => {
     expect(other.headers.get("idempotent-replayed")).toBeNull();
     expect((await other.json()).webhook.id).not.toBe(made[0]!.id);
     expect(await count(`SELECT count(*) AS n FROM webhooks WHERE account_id = $1`, [cy.accountId])).toBe(1);
+  });
+
+  it("replays the first of two concurrent identical requests for the account's last webhook slot, not a limit error", async () => {
+    const eve = await signIn(service, "eve@idem.test");
+    for (let i = 0; i < 9; i += 1)
+      expect((await post("/api/webhooks", { url: `https://127.0.0.1/pms-hook-${i}` }, eve)).status).toBe(201);
+    const body = { url: "https://127.0.0.1/pms-hook-last" };
+    const answers = await Promise.all([1, 2].map(() => post("/api/webhooks", body, eve, "hook-last")));
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
+    const ids = await Promise.all(answers.map(async (answer) => (await answer.json()).webhook.id as string));
+    expect(ids[0]).toBe(ids[1]);
+    expect(await count(`SELECT count(*) AS n FROM webhooks WHERE account_id = $1`, [eve.accountId])).toBe(10);
   });
 
   it("forgets the key of a refused request, so a retry with it is a first request", async () => {

@@ -1,5 +1,5 @@
 import { IsNull, type DataSource } from "typeorm";
-import type { Transaction } from "../../../db/transaction.js";
+import type { AlsoInTransaction, Transaction } from "../../../db/transaction.js";
 import type { ApiKeyMode } from "./api-key-secret.js";
 import { ApiKey } from "./api-key.entity.js";
 
@@ -7,16 +7,27 @@ import { ApiKey } from "./api-key.entity.js";
 export class ApiKeyRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  create(fields: {
-    accountId: string;
-    createdBy: string;
-    name: string;
-    prefix: string;
-    secretHash: string;
-    mode: ApiKeyMode;
-  }): Promise<ApiKey> {
-    const keys = this.dataSource.getRepository(ApiKey);
-    return keys.save(keys.create(fields));
+  /** A new key; with `alsoInTransaction`, it and that work commit together. */
+  create(
+    fields: {
+      accountId: string;
+      createdBy: string;
+      name: string;
+      prefix: string;
+      secretHash: string;
+      mode: ApiKeyMode;
+    },
+    alsoInTransaction?: AlsoInTransaction,
+  ): Promise<ApiKey> {
+    if (!alsoInTransaction) {
+      const keys = this.dataSource.getRepository(ApiKey);
+      return keys.save(keys.create(fields));
+    }
+    return this.dataSource.transaction(async (tx) => {
+      const key = await tx.save(tx.create(ApiKey, fields));
+      await alsoInTransaction(tx, key.id);
+      return key;
+    });
   }
 
   /** The account's unrevoked keys, newest first. */

@@ -33,15 +33,15 @@ export class ApiKeysResolver {
     @SessionMember() member: MemberBySession,
     @Ctx() context: GraphQLContext,
   ): Promise<CreatedApiKey> {
-    return this.idempotency.once<CreatedApiKey>(
+    return this.idempotency.onceAtomic<CreatedApiKey>(
       idempotentCall(context),
       member.accountId,
       "api_key.create",
       // A live key's request is fingerprinted as before test keys existed.
       input.mode === "test" ? { name: input.name, mode: input.mode } : { name: input.name },
       {
-        run: async () => {
-          const created = await this.keys.create(member.accountId, member.userId, input.name, input.mode);
+        run: async (record) => {
+          const created = await this.keys.create(member.accountId, member.userId, input.name, input.mode, record);
           return { answer: created, resourceId: created.key.id };
         },
         replay: (id) => this.keys.created(member.accountId, id),

@@ -1,3 +1,4 @@
+import type { AlsoInTransaction } from "../../../db/transaction.js";
 import { isUuid } from "../../../db/uuid.js";
 import { AppError } from "../../../errors.js";
 import type { PlanId } from "../account.entity.js";
@@ -47,6 +48,7 @@ export class ApiKeysService {
     userId: string,
     name: string,
     mode: ApiKeyMode = "live",
+    alsoInTransaction?: AlsoInTransaction,
   ): Promise<{ key: ApiKeyView; secret: string }> {
     const trimmed = name.trim();
     if (trimmed.length === 0 || trimmed.length > MAX_NAME)
@@ -64,14 +66,17 @@ export class ApiKeysService {
       });
     }
     const secret = newSecret(mode);
-    const saved = await this.keys.create({
-      accountId,
-      createdBy: userId,
-      name: trimmed,
-      mode,
-      prefix: secret.slice(0, VISIBLE_PREFIX_LENGTH),
-      secretHash: hashSecret(secret),
-    });
+    const saved = await this.keys.create(
+      {
+        accountId,
+        createdBy: userId,
+        name: trimmed,
+        mode,
+        prefix: secret.slice(0, VISIBLE_PREFIX_LENGTH),
+        secretHash: hashSecret(secret),
+      },
+      alsoInTransaction,
+    );
     return { key: view(saved), secret };
   }
 

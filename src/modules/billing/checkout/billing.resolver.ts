@@ -26,8 +26,8 @@ export class BillingResolver {
   ): Promise<CheckoutSessionType> {
     const purchase = purchaseOf(input);
     return this.idempotency.once(idempotentCall(context), member.accountId, "checkout.start", purchase, {
-      run: async () => {
-        const started = await this.billing.startCheckout(member, purchase);
+      run: async (complete) => {
+        const started = await this.billing.startCheckout(member, purchase, complete);
         return { answer: started, resourceId: started.sessionId };
       },
       replay: (id) => this.billing.startedCheckout(member.accountId, id),

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type Stripe from "stripe";
-import type { Transaction, Transactions } from "../../../db/transaction.js";
+import type { AlsoInTransaction, Transaction, Transactions } from "../../../db/transaction.js";
 import { AppError } from "../../../errors.js";
 import type { DomainEvent, DomainEventPayloads, DomainEvents } from "../../../events/domain-events.js";
 import type { Account, PlanId } from "../../accounts/account.entity.js";
@@ -64,6 +64,7 @@ export class BillingService {
   async startCheckout(
     member: { readonly accountId: string; readonly userId: string },
     purchase: Purchase,
+    alsoInTransaction?: AlsoInTransaction,
   ): Promise<CheckoutStarted> {
     if (!this.provider) {
       throw new AppError("SERVICE_UNAVAILABLE", "Checkout is not available: no payment provider is configured.");
@@ -107,11 +108,11 @@ export class BillingService {
       await this.sessions.discard(checkoutId);
       throw error;
     }
-    await this.sessions.attachProviderSession(checkoutId, {
-      providerSessionId: created.providerSessionId,
-      checkoutUrl: created.url,
-      expiresAt: created.expiresAt,
-    });
+    await this.sessions.attachProviderSession(
+      checkoutId,
+      { providerSessionId: created.providerSessionId, checkoutUrl: created.url, expiresAt: created.expiresAt },
+      alsoInTransaction,
+    );
     return { sessionId: checkoutId, checkoutUrl: created.url };
   }
 

@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import type { Transaction } from "../../../db/transaction.js";
+import type { AlsoInTransaction, Transaction } from "../../../db/transaction.js";
 import { CheckoutSession, type CheckoutProviderName } from "./checkout-session.entity.js";
 
 /** What a checkout is for, as opened before the customer can pay. */
@@ -22,11 +22,20 @@ export class CheckoutSessionRepository {
   }
 
   /** The provider's session (id, payment page, expiry) once it was created. */
+  /** With `alsoInTransaction`, in one commit with that work. */
   async attachProviderSession(
     id: string,
     created: { readonly providerSessionId: string | null; readonly checkoutUrl: string; readonly expiresAt: Date },
+    alsoInTransaction?: AlsoInTransaction,
   ): Promise<void> {
-    await this.dataSource.getRepository(CheckoutSession).update({ id }, created);
+    if (!alsoInTransaction) {
+      await this.dataSource.getRepository(CheckoutSession).update({ id }, created);
+      return;
+    }
+    await this.dataSource.transaction(async (tx) => {
+      await tx.update(CheckoutSession, { id }, created);
+      await alsoInTransaction(tx, id);
+    });
   }
 
   /** Takes back a checkout the provider could not create. */
