@@ -59,7 +59,7 @@ import { LifecycleResolver } from "./modules/lifecycle/lifecycle.resolver.js";
 import { LifecycleService } from "./modules/lifecycle/lifecycle.service.js";
 import { ChatRepository } from "./modules/chat/chat.repository.js";
 import { ChatResolver } from "./modules/chat/chat.resolver.js";
-import { ChatService, chatReplyStream } from "./modules/chat/chat.service.js";
+import { ChatService, chatReplyStream, startChatSweep } from "./modules/chat/chat.service.js";
 import type { ContextStreams } from "./graphql/context.js";
 import { ServiceMetrics } from "./metrics.js";
 import { ResultAnswerRepository } from "../rest-compat/final-answers/result-answer.repository.js";
@@ -120,6 +120,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   let scoring: ReturnType<typeof createScoringRuntime> | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   let monitor: { stop(): Promise<void> } | undefined;
+  let chatSweep: { stop(): Promise<void> } | undefined;
   try {
     const transactions = new Transactions(database.dataSource);
     const accountRepository = new AccountRepository(database.dataSource);
@@ -218,6 +219,8 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       chatEngineFor(config),
       logger,
     );
+    // Chats whose process died between charge and reply get their credit back (every process may sweep: a refund is one per spend).
+    chatSweep = startChatSweep(chat, logger);
     const scoringStreams = scoring.streams;
     const streams: ContextStreams = {
       scoreProgress: (viewer, ip, jobId) => scoringStreams.scoreProgress(viewer, ip, jobId),
@@ -313,6 +316,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
         // to reconnect. Waiting out a crawl instead would outlast a supervisor's stop timeout, and a
         // connection cut then invites a retry, a second charge without an Idempotency-Key.
         await monitor?.stop();
+        await chatSweep?.stop();
         await scoring?.interrupt(releaseGraceMs(config));
         await webSocket.close();
         await server.close();
@@ -326,6 +330,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   } catch (error) {
     await dispatcher?.stop().catch(() => undefined);
     await monitor?.stop().catch(() => undefined);
+    await chatSweep?.stop().catch(() => undefined);
     await scoring?.close().catch(() => undefined);
     await redis?.close().catch(() => undefined);
     await database.close().catch(() => undefined);

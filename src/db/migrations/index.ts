@@ -23,6 +23,7 @@ import { ProductMonitorBadge1765400000000 } from "./1765400000000-product-monito
 import { ResultSeries1765410000000 } from "./1765410000000-result-series.js";
 import { ScorePopulation1765430000000 } from "./1765430000000-score-population.js";
 import { MonitorSchedule1765440000000 } from "./1765440000000-monitor-schedule.js";
+import { ChatQuestionOutcome1765450000000 } from "./1765450000000-chat-question-outcome.js";
 import { ScoreBatches1765420000000 } from "./1765420000000-score-batches.js";
 
 /** Applied in this order at start; never edit one that has shipped, add a new one. */
@@ -53,4 +54,5 @@ export const migrations = [
   ScoreBatches1765420000000,
   ScorePopulation1765430000000,
   MonitorSchedule1765440000000,
+  ChatQuestionOutcome1765450000000,
 ];

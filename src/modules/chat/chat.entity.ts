@@ -49,6 +49,7 @@ export class ChatConversation {
 @Entity({ name: "chat_messages" })
 @Check("CHK_chat_messages_role", `"role" IN ('user', 'assistant')`)
 @Index("IDX_chat_messages_conversation", ["conversationId", "createdAt", "id"])
+@Index("IDX_chat_messages_pending", ["createdAt"], { where: `"role" = 'user' AND "outcome" IS NULL` })
 export class ChatMessage {
   @PrimaryGeneratedColumn("uuid", { primaryKeyConstraintName: "PK_chat_messages" })
   id: string;
@@ -68,6 +69,14 @@ export class ChatMessage {
 
   @Column({ type: "jsonb", default: () => "'[]'" })
   citations: Citation[];
+
+  /**
+   * A question's settlement (null on replies, and on a question whose reply is still being made): `replied`,
+   * `failed` (the failure was answered and its refund rules applied), `abandoned` (its process died first; the
+   * sweep gave the credit back), `settled` (asked before outcomes were kept).
+   */
+  @Column({ type: "text", nullable: true })
+  outcome: "replied" | "failed" | "abandoned" | "settled" | null;
 
   @CreateDateColumn({ name: "created_at", type: "timestamptz", precision: 3 })
   createdAt: Date;

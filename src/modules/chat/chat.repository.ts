@@ -1,4 +1,4 @@
-import type { DataSource } from "typeorm";
+import { IsNull, type DataSource } from "typeorm";
 import type { AlsoInTransaction, Transaction } from "../../db/transaction.js";
 import { keysetPage } from "../../db/keyset-page.js";
 import { latestResultOfProduct } from "../score/score-results.service.js";
@@ -31,9 +31,13 @@ export class ChatRepository {
     await tx.insert(ChatMessage, { id, conversationId, role: "user", content, citations: [] });
   }
 
-  /** The engine's reply, stored on its own once it is complete (with `alsoInTransaction`, in one commit with that work). */
+  /**
+   * The engine's reply, stored once it is complete, in one commit with its question marked `replied` (and with
+   * `alsoInTransaction`'s work).
+   */
   addReply(
     conversationId: string,
+    questionId: string,
     content: string,
     citations: readonly Citation[],
     alsoInTransaction?: AlsoInTransaction,
@@ -42,9 +46,38 @@ export class ChatRepository {
       const reply = await tx.save(
         tx.create(ChatMessage, { conversationId, role: "assistant", content, citations: [...citations] }),
       );
+      await tx.update(ChatMessage, { id: questionId }, { outcome: "replied" });
       await alsoInTransaction?.(tx, reply.id);
       return reply;
     });
+  }
+
+  /** The question's failure was answered: its charge was settled by the refund rules. */
+  async markFailed(questionId: string): Promise<void> {
+    await this.dataSource
+      .getRepository(ChatMessage)
+      .update({ id: questionId, outcome: IsNull() }, { outcome: "failed" });
+  }
+
+  /** Questions still pending (no reply stored, no failure answered) asked before `before`, oldest first, with their account: at most `limit`. */
+  async pendingQuestions(
+    before: Date,
+    limit: number,
+  ): Promise<Array<{ readonly id: string; readonly accountId: string }>> {
+    return (await this.dataSource.query(
+      `SELECT m.id, c.account_id AS "accountId" FROM chat_messages m
+         JOIN chat_conversations c ON c.id = m.conversation_id
+        WHERE m.role = 'user' AND m.outcome IS NULL AND m.created_at < $1
+        ORDER BY m.created_at
+        LIMIT $2`,
+      [before, limit],
+    )) as Array<{ id: string; accountId: string }>;
+  }
+
+  /** Marks a pending question abandoned, in `tx`; false when it was settled meanwhile (its reply came late). */
+  async markAbandoned(tx: Transaction, questionId: string): Promise<boolean> {
+    const result = await tx.update(ChatMessage, { id: questionId, outcome: IsNull() }, { outcome: "abandoned" });
+    return (result.affected ?? 0) > 0;
   }
 
   /** A message of one of the account's conversations, or null. */

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { AlsoInTransaction, Transactions } from "../../db/transaction.js";
 import { AppError } from "../../errors.js";
 import { isUuid } from "../../db/uuid.js";
+import { ABANDONED_AFTER_MS } from "../idempotency/idempotent-requests.js";
 import { requireMember, type Viewer } from "../accounts/viewer.js";
 import type { CreditLedger } from "../billing/ledger.service.js";
 import { actionCostTenths, tenthsToCredits } from "../billing/plans.js";
@@ -105,11 +106,17 @@ export class ChatService {
       const result = await this.results.getPublic(subject.resultId);
       const history = await this.history(conversationId, questionId);
       const reply = await this.replyWithOneRetry({ result, history, message, ...(onToken ? { onToken } : {}) });
-      const stored = await this.chats.addReply(conversationId, reply.content, reply.citations, alsoInTransaction);
+      const stored = await this.chats.addReply(
+        conversationId,
+        questionId,
+        reply.content,
+        reply.citations,
+        alsoInTransaction,
+      );
       return { conversationId, reply: stored, usage: { credits: tenthsToCredits(actionCostTenths.chat) } };
     } catch (error) {
       // No answer; the question stays in the conversation.
-      throw await this.settleFailure(member.accountId, reference, error);
+      throw await this.settleFailure(member.accountId, questionId, error);
     }
   }
 
@@ -134,7 +141,8 @@ export class ChatService {
    * which the charge stands; when no reply was produced (the provider refused or was
    * unreachable) nothing was used, and both are given back, without a bound.
    */
-  private async settleFailure(accountId: string, reference: string, error: unknown): Promise<AppError> {
+  private async settleFailure(accountId: string, questionId: string, error: unknown): Promise<AppError> {
+    const reference = `chat:${questionId}`;
     const modelReplied = error instanceof ChatEngineError && error.kind === "unusable";
     let charge: string;
     try {
@@ -149,16 +157,43 @@ export class ChatService {
             ? `It was charged: ${CHAT_REFUNDS_PER_HOUR} unusable replies of this account were refunded in the last hour, the most per hour.`
             : "The credit was refunded; the message still counts toward this month's chat messages.";
       }
+      // Settled: the abandonment sweep leaves it alone. Unmarked (the database failed here), the sweep refunds
+      // it later, at most once (a refund is one per spend).
+      await this.chats
+        .markFailed(questionId)
+        .catch((markError: unknown) => this.logger.warn({ err: markError, reference }, "could not mark a failed chat"));
     } catch (refundError) {
       this.logger.warn(
         { err: refundError, reference },
         "could not refund a failed chat reply; the ledger keeps the spend",
       );
-      charge = "It could not be refunded just now.";
+      // Left pending: the abandonment sweep gives the credit back once the question is 10 minutes old.
+      charge = "It could not be refunded just now; it will be within 15 minutes.";
     }
     if (error instanceof AppError) return error;
     const reason = error instanceof ChatEngineError ? error.message : "The reply could not be produced.";
     return new AppError("SERVICE_UNAVAILABLE", `${reason} ${charge}`, { cause: error });
+  }
+
+  /**
+   * Gives back the credit of chats whose process died after charging and before settling (no reply stored, no
+   * failure answered) once they are ABANDONED_AFTER_MS old: far longer than any reply takes, and when their
+   * Idempotency-Key, too, is taken as abandoned. Each is marked and refunded in one commit, and only while still
+   * pending, so a reply stored late is never refunded and no spend is refunded twice. At most `limit` a sweep.
+   */
+  async refundAbandoned(now: Date = new Date(), limit = 100): Promise<number> {
+    const questions = await this.chats.pendingQuestions(new Date(now.getTime() - ABANDONED_AFTER_MS), limit);
+    let refunded = 0;
+    for (const question of questions) {
+      const done = await this.transactions.run(async (tx) => {
+        if (!(await this.chats.markAbandoned(tx, question.id))) return false;
+        await this.ledger.refund(question.accountId, `chat:${question.id}`, { manager: tx });
+        return true;
+      });
+      if (done) refunded += 1;
+    }
+    if (refunded > 0) this.logger.warn({ refunded }, "refunded chats whose process died before they were settled");
+    return refunded;
   }
 
   /** 429 while the account has had its most refunded unusable replies of the hour: each was a model call nobody paid for. */
@@ -281,4 +316,25 @@ export async function* chatReplyStream(
   }
   if (failure !== undefined || !answer) throw failure ?? new AppError("INTERNAL", "The reply ended without an answer.");
   yield { token: null, done: true, conversationId: answer.conversationId, reply: answer.reply };
+}
+
+/** Runs `refundAbandoned` every `everyMs` (unref'd); `stop` waits for a sweep in flight. */
+export function startChatSweep(
+  chat: Pick<ChatService, "refundAbandoned">,
+  logger: Pick<Logger, "warn">,
+  everyMs = 60_000,
+): { stop(): Promise<void> } {
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    inFlight = inFlight
+      .then(() => chat.refundAbandoned())
+      .catch((error: unknown) => logger.warn({ err: error }, "chat sweep failed"));
+  }, everyMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await inFlight;
+    },
+  };
 }

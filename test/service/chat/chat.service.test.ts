@@ -10,6 +10,8 @@ import { RateLimitDecision, type RateLimiter } from "../../../src/modules/billin
 import type { ChatEngine } from "../../../src/modules/chat/chat-engine.js";
 import { ChatRepository } from "../../../src/modules/chat/chat.repository.js";
 import { ChatService } from "../../../src/modules/chat/chat.service.js";
+import { ChatEngineError } from "../../../src/modules/chat/chat-engine.js";
+import { ABANDONED_AFTER_MS } from "../../../src/modules/idempotency/idempotent-requests.js";
 import { AccountRepository } from "../../../src/modules/accounts/account.repository.js";
 import { ProductRepository } from "../../../src/modules/products/product.repository.js";
 import { ScoreResultRepository } from "../../../src/modules/score/score-result.repository.js";
@@ -124,5 +126,82 @@ describe("ChatService", () => {
       chat.send(member(await insertAccount(dataSource, "other")), { message: "How is it?", productId: product!.id }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await ledger.usage(accountId)).chatMessages.used).toBe(0);
+  });
+});
+
+describe("ChatService.refundAbandoned: a chat whose process died between charge and reply", () => {
+  /** The same service over another engine: its repository, ledger and limiter are the real ones above. */
+  const chatWith = (replyEngine: ChatEngine) =>
+    new ChatService(
+      new ChatRepository(dataSource),
+      new Transactions(dataSource),
+      ledger,
+      allowAll,
+      results,
+      new ProductsService(
+        new ProductRepository(dataSource),
+        new AccountRepository(dataSource),
+        new ScoreResultRepository(dataSource),
+        new Transactions(dataSource),
+      ),
+      replyEngine,
+      silent,
+    );
+  const later = () => new Date(Date.now() + ABANDONED_AFTER_MS + 60_000);
+  const questionsOf = async (accountId: string) =>
+    (await dataSource.query(
+      `SELECT m.outcome FROM chat_messages m JOIN chat_conversations c ON c.id = m.conversation_id
+        WHERE c.account_id = $1 AND m.role = 'user'`,
+      [accountId],
+    )) as Array<{ outcome: string | null }>;
+
+  it("gives the credit back once, 10 minutes on, and leaves a reply stored late unrefunded", async () => {
+    const accountId = await insertAccount(dataSource, "dies-mid-reply");
+    const before = await ledger.usage(accountId);
+    let finish: (reply: { content: string; citations: [] }) => void = () => undefined;
+    const hanging = chatWith({
+      name: "deterministic",
+      reply: () => new Promise((resolve) => (finish = resolve)),
+    });
+    // Charged, question stored; the model call never returns: as if the process died here.
+    const lost = hanging.send(member(accountId), { message: "Still there?", resultId: randomUUID() });
+    for (let i = 0; i < 100 && (await questionsOf(accountId)).length === 0; i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await ledger.usage(accountId)).chatMessages.used).toBe(1);
+
+    // Not before it is abandoned: a reply may still be on its way.
+    expect(await chat.refundAbandoned(new Date())).toBe(0);
+    expect(await chat.refundAbandoned(later())).toBeGreaterThanOrEqual(1);
+    expect(await ledger.usage(accountId)).toEqual(before);
+    expect(await questionsOf(accountId)).toEqual([{ outcome: "abandoned" }]);
+    // Swept again (by this process or another): nothing more.
+    expect(await chat.refundAbandoned(later())).toBe(0);
+    expect(await ledger.usage(accountId)).toEqual(before);
+
+    // The process was only frozen: its reply lands after the refund. It is stored; it is not charged again.
+    finish({ content: "Late answer.", citations: [] });
+    expect((await lost).reply.content).toBe("Late answer.");
+    expect(await ledger.usage(accountId)).toEqual(before);
+  });
+
+  it("never refunds a chat that was replied to, nor one whose failure was settled by the refund rules", async () => {
+    const repliedId = await insertAccount(dataSource, "replied");
+    await chat.send(member(repliedId), { message: "Hello", resultId: randomUUID() });
+    const failedId = await insertAccount(dataSource, "failed");
+    const failing = chatWith({
+      name: "deterministic",
+      reply: async () => {
+        throw new ChatEngineError("unusable", "The model's reply was unusable.");
+      },
+    });
+    await expect(failing.send(member(failedId), { message: "Hello", resultId: randomUUID() })).rejects.toMatchObject({
+      code: "SERVICE_UNAVAILABLE",
+    });
+    const [replied, failed] = [await ledger.usage(repliedId), await ledger.usage(failedId)];
+    expect(await questionsOf(repliedId)).toEqual([{ outcome: "replied" }]);
+    expect(await questionsOf(failedId)).toEqual([{ outcome: "failed" }]);
+    await chat.refundAbandoned(later());
+    expect(await ledger.usage(repliedId)).toEqual(replied);
+    expect(await ledger.usage(failedId)).toEqual(failed);
   });
 });
