@@ -4,7 +4,7 @@ import { lessIsBetter, moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import { ownOpenSource } from "../site-profile.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
-import { brandKeys, ownCodeHostLinks, ownOutbound } from "./code-hosts.js";
+import { brandKeys, onOwnDomain, ownCodeHostLinks, ownOutbound } from "./code-hosts.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /**
@@ -415,7 +415,10 @@ export function reliabilityOperations(facts: SiteFacts) {
     status ? [status] : [],
   );
 
-  const [figure] = facts.mentions(UPTIME_FIGURE, { limit: 1 });
+  // "Our providers average 99.98% uptime" is the hosting's figure, not the product's.
+  const [figure] = facts
+    .mentions(UPTIME_FIGURE, { limit: 5 })
+    .filter((mention) => !/\b(?:providers?|vendors?|suppliers?|partners?|carriers?)\b/i.test(mention.text));
   const [sla] = facts.mentions(SLA, { limit: 1 });
   const match = figure && UPTIME_FIGURE.exec(figure.text);
   const percent = match ? Number(match[1] ?? match[2]) : undefined;
@@ -564,7 +567,12 @@ export function documentationQuality(facts: SiteFacts) {
     reference.slice(0, 1).map((page) => ({ url: page.url, text: `API reference: ${page.title || page.url}` })),
   );
 
-  const guides = facts.pagesMentioning(GUIDES, DEV_PAGES) + facts.linksMatching(GUIDE_LINK).length;
+  // Another vendor's guide ("Create an Identity Provider in Okta" on developer.okta.com) is not the site's documentation.
+  const brands = brandKeys(facts);
+  const guideLinks = facts
+    .linksMatching(GUIDE_LINK)
+    .filter((link) => onOwnDomain(facts, link.url) !== undefined || ownCodeHostPath(link.url, brands));
+  const guides = facts.pagesMentioning(GUIDES, DEV_PAGES) + guideLinks.length;
   // Two guides is a start; eight guides and tutorials covers the main jobs. The evidence names the guides (a page
   // titled as one, or a link to one), not a sentence that happens to say "how to".
   const guideEvidence: Evidence[] = [
@@ -575,9 +583,7 @@ export function documentationQuality(facts: SiteFacts) {
           GUIDES.test(page.title) || page.headings.some((heading) => heading.level === 1 && GUIDES.test(heading.text)),
       )
       .map((page) => ({ url: page.url, text: `guide: ${page.title || page.headings[0]?.text || page.url}` })),
-    ...facts
-      .linksMatching(GUIDE_LINK)
-      .map((link) => ({ url: link.url, text: `guide linked: ${link.text || link.url}` })),
+    ...guideLinks.map((link) => ({ url: link.url, text: `guide linked: ${link.text || link.url}` })),
   ].slice(0, 2);
   counted(
     assessor,
@@ -646,3 +652,10 @@ export const engineeringDeliveryRules = {
   reliability_operations: reliabilityOperations,
   documentation_quality: documentationQuality,
 } satisfies RuleSet;
+
+/** A page in a repository of the site's own organisation on a code host ("github.com/Genez-io/genezio-examples/…"). */
+function ownCodeHostPath(url: string, brands: readonly string[]): boolean {
+  const match = /^https?:\/\/(?:www\.)?(?:github|gitlab)\.com\/([^/?#]+)/i.exec(url);
+  const org = match?.[1]?.toLowerCase().replace(/[^a-z0-9]/g, "");
+  return org !== undefined && org.length >= 3 && brands.some((brand) => org.includes(brand) || brand.includes(org));
+}

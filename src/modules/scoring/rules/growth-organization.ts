@@ -1161,7 +1161,7 @@ const NEWS_OPENING =
   /^\W*(?:\S+\s+){0,7}?(?:announc|launch|introduc|now available|generally available|partner|acquir|joins forces|expand)/i;
 
 const FOUNDED =
-  /\b(?:founded|established|started|launched|incorporated|in business since|since)\s+(?:in\s+)?((?:19|20)\d{2})\b|(?:©|\(c\)|copyright)\s*((?:19|20)\d{2})\s*[-–]\s*(?:19|20)\d{2}/i;
+  /\b(?:founded|established|started|launched|incorporated|in business since|since)\s+(?:in\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+)?((?:19|20)\d{2})\b|(?:©|\(c\)|copyright)\s*((?:19|20)\d{2})\s*[-–]\s*(?:19|20)\d{2}/i;
 
 /** A sentence about a person: "Tomáš has …", "He has been a contributor since 2007" (not "We have …", "Acme has …"). */
 function personVoice(facts: SiteFacts, text: string): boolean {
@@ -1182,7 +1182,8 @@ function trackRecord(
   // is a person's career, "Cardano … started in 2015" another project's history.
   const founding = facts.mentions(FOUNDED, { limit: 5 }).find((mention) => {
     const keyword = FOUNDED.exec(mention.text)?.[0].toLowerCase() ?? "";
-    if (!/^(since|started)\b/.test(keyword)) return true;
+    // "Launched in 2011, Bitcasa offers …" on a partner's announcement is the partner's launch.
+    if (!/^(since|started|launched)\b/.test(keyword)) return true;
     return facts.speaksForItself(mention.text) && !personVoice(facts, mention.text);
   });
   if (founding) {

@@ -438,7 +438,8 @@ const PAIR_STARTS: ReadonlySet<string> = new Set(
   [...TOOLS.keys()].filter((key) => key.includes(" ")).map((key) => key.slice(0, key.indexOf(" "))),
 );
 const CONNECTS = /\b(?:integrat\w*|connect(?:s|ors?|ions?)?|sync\w*|plug-?ins?|works with|apps?|extensions?)\b/i;
-const DIRECTORY_LINK = /\/(?:integrations?|marketplace|app-directory|apps|plugins)(?:\/|$)/i;
+/** The directory itself: "/integrations/upstash-redis" is one integration's page, not the list of them. */
+const DIRECTORY_LINK = /\/(?:integrations?|marketplace|app-directory|apps|plugins)\/?(?:[?#]|$)/i;
 const DETAIL_LINK = /\/(?:integrations?|marketplace|apps|plugins)\/[\w-]+/i;
 const MARKETPLACE_LINK =
   /^https?:\/\/(?:appexchange\.salesforce\.com|apps\.shopify\.com|marketplace\.atlassian\.com|(?:[\w-]+\.)?slack\.com\/(?:apps|marketplace)|ecosystem\.hubspot\.com|aws\.amazon\.com\/marketplace|azuremarketplace\.microsoft\.com|workspace\.google\.com\/marketplace|marketplace\.zoom\.us)\b/i;

@@ -514,7 +514,7 @@ export function enterpriseReadiness(facts: SiteFacts) {
   );
 
   const plan = facts.mentions(
-    /\b(enterprise (plan|tier|edition|pricing|license)|contact (sales|us) for enterprise|talk to sales|custom (contracts?|terms|pricing))\b/i,
+    /\b(enterprise (plans?|tiers?|editions?|pricing|licen[cs]es?)|contact (sales|us) for enterprise|talk to sales|custom (contracts?|terms|pricing))\b/i,
     { limit: 1 },
   );
   const enterpriseHeading = plan.length > 0 ? [] : facts.mentions(/^enterprise$/i, { in: ["pricing"], limit: 1 });
