@@ -168,14 +168,7 @@ export class IdempotentRequests {
   ): Promise<T> {
     const claim = idempotencyClaim(scope, call.key, operation, request);
     if (!claim) return (await handlers.run(async () => undefined)).answer;
-    const replayOf = async (): Promise<{ answer: T } | undefined> => {
-      const record = await this.recorded(claim);
-      if (!record) return undefined;
-      if (record.resourceId === null) throw inProgress();
-      const answer = await handlers.replay(record.resourceId);
-      call.replayed();
-      return { answer };
-    };
+    const replayOf = () => this.replayOf(claim, call, handlers.replay);
     const earlier = await replayOf();
     if (earlier) return earlier.answer;
     try {
@@ -241,15 +234,7 @@ export class IdempotentRequests {
   ): Promise<T> {
     const claim = idempotencyClaim(scope, call.key, operation, request);
     if (!claim) return (await handlers.run(undefined)).answer;
-    const replayOf = async (): Promise<{ answer: T } | undefined> => {
-      const record = await this.recorded(claim);
-      if (!record) return undefined;
-      // A reservation `once` made (a request of an earlier release, still running).
-      if (record.resourceId === null) throw inProgress();
-      const answer = await handlers.replay(record.resourceId);
-      call.replayed();
-      return { answer };
-    };
+    const replayOf = () => this.replayOf(claim, call, handlers.replay);
     const earlier = await replayOf();
     if (earlier) return earlier.answer;
     // What this request recorded in its transaction, to tell its own creation from a concurrent one's.
@@ -276,6 +261,23 @@ export class IdempotentRequests {
       if (concurrent) return concurrent.answer;
       throw inProgress();
     }
+  }
+
+  /**
+   * The replay of what the key's first request made, marked as one; undefined when the key is unused.
+   * IDEMPOTENCY_IN_PROGRESS while it is reserved without a record (its first request is still running).
+   */
+  private async replayOf<T>(
+    claim: IdempotencyClaim,
+    call: IdempotentCall,
+    replay: (resourceId: string) => Promise<T>,
+  ): Promise<{ answer: T } | undefined> {
+    const record = await this.recorded(claim);
+    if (!record) return undefined;
+    if (record.resourceId === null) throw inProgress();
+    const answer = await replay(record.resourceId);
+    call.replayed();
+    return { answer };
   }
 
   /** What the key records as made after a failed run: its resource id, undefined for nothing, or "unknown" when it cannot be read. */
