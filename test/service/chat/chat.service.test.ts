@@ -52,7 +52,12 @@ beforeAll(async () => {
   database = await openClonedDatabase(4);
   dataSource = database.dataSource;
   ledger = creditLedgerOn(dataSource);
-  chat = new ChatService(
+  chat = chatWith(engine);
+});
+
+/** The service over its real repository, ledger and limiter, with `replyEngine` as its model. */
+const chatWith = (replyEngine: ChatEngine) =>
+  new ChatService(
     new ChatRepository(dataSource),
     new Transactions(dataSource),
     ledger,
@@ -64,10 +69,9 @@ beforeAll(async () => {
       new ScoreResultRepository(dataSource),
       new Transactions(dataSource),
     ),
-    engine,
+    replyEngine,
     silent,
   );
-});
 afterAll(async () => {
   await database?.close();
 });
@@ -130,23 +134,6 @@ describe("ChatService", () => {
 });
 
 describe("ChatService.refundAbandoned: a chat whose process died between charge and reply", () => {
-  /** The same service over another engine: its repository, ledger and limiter are the real ones above. */
-  const chatWith = (replyEngine: ChatEngine) =>
-    new ChatService(
-      new ChatRepository(dataSource),
-      new Transactions(dataSource),
-      ledger,
-      allowAll,
-      results,
-      new ProductsService(
-        new ProductRepository(dataSource),
-        new AccountRepository(dataSource),
-        new ScoreResultRepository(dataSource),
-        new Transactions(dataSource),
-      ),
-      replyEngine,
-      silent,
-    );
   const later = () => new Date(Date.now() + ABANDONED_AFTER_MS + 60_000);
   const questionsOf = async (accountId: string) =>
     (await dataSource.query(
