@@ -52,6 +52,12 @@ export class ChatRepository {
     });
   }
 
+  /** Whether the question's reply was stored (its commit went through), whatever its caller heard. */
+  async replied(questionId: string): Promise<boolean> {
+    const question = await this.dataSource.getRepository(ChatMessage).findOneBy({ id: questionId });
+    return question?.outcome === "replied";
+  }
+
   /** The question's failure was answered: its charge was settled by the refund rules. */
   async markFailed(questionId: string): Promise<void> {
     await this.dataSource

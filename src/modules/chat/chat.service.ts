@@ -115,6 +115,15 @@ export class ChatService {
       );
       return { conversationId, reply: stored, usage: { credits: tenthsToCredits(actionCostTenths.chat) } };
     } catch (error) {
+      // A reply whose commit went through before its connection dropped was made and is kept: it is not a failure
+      // to refund (with an Idempotency-Key the retry replays it).
+      if (await this.chats.replied(questionId).catch(() => false)) {
+        throw new AppError(
+          "SERVICE_UNAVAILABLE",
+          "The reply was stored, but the answer to this request was lost; it is in the conversation. It was charged once.",
+          { cause: error },
+        );
+      }
       // No answer; the question stays in the conversation.
       throw await this.settleFailure(member.accountId, questionId, error);
     }

@@ -56,9 +56,9 @@ beforeAll(async () => {
 });
 
 /** The service over its real repository, ledger and limiter, with `replyEngine` as its model. */
-const chatWith = (replyEngine: ChatEngine) =>
+const chatWith = (replyEngine: ChatEngine, chats: ChatRepository = new ChatRepository(dataSource)) =>
   new ChatService(
-    new ChatRepository(dataSource),
+    chats,
     new Transactions(dataSource),
     ledger,
     allowAll,
@@ -190,5 +190,25 @@ describe("ChatService.refundAbandoned: a chat whose process died between charge 
     await chat.refundAbandoned(later());
     expect(await ledger.usage(repliedId)).toEqual(replied);
     expect(await ledger.usage(failedId)).toEqual(failed);
+  });
+
+  it("keeps the charge of a reply whose commit went through though its acknowledgement was lost", async () => {
+    const accountId = await insertAccount(dataSource, "lost-ack");
+    /** The reply commits, then its caller hears an error: as when the connection drops after COMMIT. */
+    class LostAcknowledgement extends ChatRepository {
+      override async addReply(...args: Parameters<ChatRepository["addReply"]>): Promise<never> {
+        await super.addReply(...args);
+        throw new Error("Connection terminated unexpectedly");
+      }
+    }
+    const lossy = chatWith(engine, new LostAcknowledgement(dataSource));
+    await expect(lossy.send(member(accountId), { message: "Hello", resultId: randomUUID() })).rejects.toMatchObject({
+      code: "SERVICE_UNAVAILABLE",
+      message: expect.stringMatching(/stored/),
+    });
+    expect((await ledger.usage(accountId)).chatMessages.used).toBe(1);
+    expect(await questionsOf(accountId)).toEqual([{ outcome: "replied" }]);
+    expect(await chat.refundAbandoned(later())).toBe(0);
+    expect((await ledger.usage(accountId)).chatMessages.used).toBe(1);
   });
 });
