@@ -75,7 +75,7 @@ export function readPage(input: PageInput): ReadPage {
     boilerplate: raw.boilerplate.map(detach),
     internalLinks: internal.map(detachLink),
     externalLinks: external.map(detachLink),
-    dates: findDates(raw.text, raw.timeValues),
+    dates: findDates(raw.prose, raw.timeValues),
     prices: findPrices(raw.text).map((price) => ({ ...price, text: detach(price.text) })),
     trustHeaders: trustHeadersOf(input.headers),
     metaRefresh: refreshTarget(raw.refreshContent, base),

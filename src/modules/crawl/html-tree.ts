@@ -94,6 +94,8 @@ export interface RawPage {
   jsonLdSources: string[];
   headings: { level: 1 | 2 | 3; text: string }[];
   text: string;
+  /** The page text without its code (<code>): where its dates are read, not a code sample's timestamps. */
+  prose: string;
   boilerplate: string[];
   links: RawLink[];
   timeValues: string[];
@@ -265,6 +267,7 @@ const EXIT_HEADING = 64;
 const EXIT_LINK = 128;
 const EXIT_NOSCRIPT = 256;
 const EXIT_MOUNT = 512;
+const EXIT_CODE = 1024;
 // What `enter` answers instead of flags: skip the element's subtree; or skip it but hand its
 // text children (all an RCDATA or raw-text element has) to `captured`.
 const SKIP_SUBTREE = -1;
@@ -295,6 +298,7 @@ class PageWalk {
     jsonLdSources: [],
     headings: [],
     text: "",
+    prose: "",
     boilerplate: [],
     links: [],
     timeValues: [],
@@ -315,6 +319,9 @@ class PageWalk {
   // more to flatten than the regexes that then read it.
   private readonly main: string[] = [];
   private mainLength = 0;
+  /** Inside <code>, and which pieces of `main` were written there. */
+  private codeDepth = 0;
+  private readonly codePieces = new Set<number>();
   private block = "";
   private heading: { level: 1 | 2 | 3; text: string } | undefined = undefined;
   private link: { href: string; text: string; alt: string; inNav: boolean } | undefined = undefined;
@@ -340,6 +347,7 @@ class PageWalk {
       if (this.block.length < MAX_BOILERPLATE_BLOCK) this.block += value;
     } else {
       if (this.mainLength < MAX_RAW_TEXT) {
+        if (this.codeDepth > 0) this.codePieces.add(this.main.length);
         this.main.push(value);
         this.mainLength += value.length;
       }
@@ -416,6 +424,11 @@ class PageWalk {
         this.mountText = false;
         flags |= EXIT_MOUNT;
       }
+    }
+    // Code samples (Markdown's <pre><code>, highlighters' <code>); a bare <pre> may be a plain-text changelog.
+    if (name === "code") {
+      this.codeDepth++;
+      flags |= EXIT_CODE;
     }
     if (name === "noscript") {
       this.noscriptDepth++;
@@ -530,6 +543,7 @@ class PageWalk {
       this.block = "";
     }
     if (flags & EXIT_HIDDEN) this.hidden--;
+    if (flags & EXIT_CODE) this.codeDepth--;
     if (flags & EXIT_NOSCRIPT) this.noscriptDepth--;
     if (flags & EXIT_MOUNT) {
       if (!this.mountText) this.page.scripting.emptyMount = true;
@@ -541,6 +555,13 @@ class PageWalk {
     const text = collapse(stripInterpolations(this.main.join("")));
     // A plain slice would keep the whole uncapped string alive behind the capped one; copy instead.
     this.page.text = text.length > MAX_TEXT ? ` ${text.slice(0, MAX_TEXT)}`.slice(1) : text;
+    this.page.prose =
+      this.codePieces.size === 0
+        ? this.page.text
+        : collapse(stripInterpolations(this.main.filter((_, index) => !this.codePieces.has(index)).join(""))).slice(
+            0,
+            MAX_TEXT,
+          );
     if (this.page.scripting.noscript !== "")
       this.page.scripting.noscript = collapse(this.page.scripting.noscript).slice(0, MAX_NOSCRIPT);
     return this.page;

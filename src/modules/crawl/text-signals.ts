@@ -29,6 +29,8 @@ const DATE_FORMS = new RegExp(
     // March 5, 2025 · October 21 - 2021 (a news card's "day - year")
     `\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+|\\s*[-–]\\s*)(\\d{4})\\b`,
     `\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${MONTH},?\\s+(\\d{4})\\b`, // 5 March 2025 · 24 Nov, 2021
+    // 2017.07.17 · 2017/07/17: one separator throughout, and not a longer version number ("2017.07.17.1")
+    "\\b(\\d{4})([./])(\\d{2})\\11(\\d{2})(?![\\d]|\\.\\d)",
   ].join("|"),
   "gi",
 );
@@ -45,7 +47,8 @@ export function findDates(text: string, timeValues: readonly string[]): string[]
   for (let m = DATE_FORMS.exec(text); m; m = DATE_FORMS.exec(text)) {
     if (m[1] !== undefined) add(Number(m[1]), Number(m[2]), Number(m[3]));
     else if (m[4] !== undefined) add(Number(m[6]), monthNumber(m[4]), Number(m[5]));
-    else add(Number(m[9]), monthNumber(m[8]), Number(m[7]));
+    else if (m[7] !== undefined) add(Number(m[9]), monthNumber(m[8]), Number(m[7]));
+    else add(Number(m[10]), Number(m[12]), Number(m[13]));
   }
   return [...found].sort();
 }

@@ -146,15 +146,20 @@ export function pageQuotable(dimension: DimensionId, source: SentenceSource): bo
 }
 
 /** Whether a sentence of a page that pageQuotable admits may evidence the dimension. */
-export function sentenceQuotable(dimension: DimensionId, traits: SentenceTraits): boolean {
+/**
+ * Whether a sentence of this kind may evidence the dimension. A fragment on a pricing page is a row of
+ * its plan table ("SSO", "MSA/SLA", "On Premise", "Enterprise"), not a menu entry: the page's menus are
+ * set apart as navigation or repeated text before this is read, so every dimension reads those rows.
+ */
+export function sentenceQuotable(dimension: DimensionId, traits: SentenceTraits, category?: PageCategory): boolean {
   if (traits.hiring && !HIRING_DIMENSIONS.has(dimension)) return false;
   if (CODE_DIMENSIONS.has(dimension)) return true;
-  if (traits.fragment && !LABEL_DIMENSIONS.has(dimension)) return false;
+  if (traits.fragment && !LABEL_DIMENSIONS.has(dimension) && category !== "pricing") return false;
   return !traits.code;
 }
 
 export function quotable(dimension: DimensionId, source: SentenceSource, sentence: string): boolean {
-  return pageQuotable(dimension, source) && sentenceQuotable(dimension, traitsOf(sentence));
+  return pageQuotable(dimension, source) && sentenceQuotable(dimension, traitsOf(sentence), source.category);
 }
 
 /** A dated post's address ("/2016-04-01-…", "/2014/06/17/…", "/blog/…"). */

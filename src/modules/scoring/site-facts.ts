@@ -287,7 +287,7 @@ export class SiteFacts {
       if (anchored(pattern) ? !this.linesMatch(entry, pattern) : !this.haystackMatches(entry, pattern)) continue;
       for (const sentence of this.sentencesOf(entry)) {
         if (!test(pattern, sentence) || seen.has(sentence)) continue;
-        if (scope !== undefined && !sentenceQuotable(scope, this.traitsOf(entry, sentence))) continue;
+        if (scope !== undefined && !sentenceQuotable(scope, this.traitsOf(entry, sentence), entry.category)) continue;
         seen.add(sentence);
         found.push({ url: entry.page.url, text: quote(sentence), quoted: true });
         if (found.length >= limit) return found;

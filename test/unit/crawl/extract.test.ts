@@ -305,6 +305,15 @@ describe("extractPage: dates and prices", () => {
     ]);
   });
 
+  it("does not date a page by a code sample's timestamps; a plain-text <pre> changelog is still dated (framework 2.7.0)", () => {
+    const page = extract(`<h2>Events API</h2><p>Each event carries its time.</p>
+      <pre><code>{ "id": "evt_1", "created": "2019-04-01T10:00:00Z" }</code></pre>
+      <p>Call <code>since=2018-01-01</code> to page back.</p>
+      <pre>1.2.0 (2021-06-30) Faster exports</pre><p>Updated March 5, 2025.</p>`);
+    expect(page.dates).toEqual(["2021-06-30", "2025-03-05"]);
+    expect(page.text).toContain("2019-04-01T10:00:00Z");
+  });
+
   it("finds prices in their usual forms with an ISO currency, the amount and the text around them", () => {
     const page = extract(`<ul><li>Starter $49/mo</li><li>Pro $1,299.99/mo billed yearly</li><li>Team €29 per seat</li>
       <li>Business 29 €</li><li>UK £10</li><li>Enterprise USD 499</li><li>Agency 990 USD</li><li>Japan ¥1000</li>

@@ -12,6 +12,11 @@ describe("dates written in a page's text", () => {
   it("reads a news card's 'October 21 - 2021' and '24 Nov, 2021' (framework 2.5.0)", () => {
     expect(findDates("October 21 - 2021 · Hackathon results · 24 Nov, 2021", [])).toEqual(["2021-10-21", "2021-11-24"]);
   });
+
+  it("reads a release list's '2017.07.17' and '2015/09/16', not a longer version number (framework 2.7.0)", () => {
+    expect(findDates("2.2.10 (2017.07.17) · 2.2.9 (2015/09/16)", [])).toEqual(["2015-09-16", "2017-07-17"]);
+    expect(findDates("build 2017.07.17.1 · 2017.07/17 · 2017.13.01", [])).toEqual([]);
+  });
 });
 
 describe("prices written in a page's text", () => {

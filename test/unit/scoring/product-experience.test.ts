@@ -179,10 +179,10 @@ describe("integration_ecosystem", () => {
       "https://appexchange.salesforce.com/listing/acme",
     ],
     [
-      "an app-store listing",
+      "a browser-extension store listing",
       [{ path: "/" }],
       HOME,
-      { outbound: [{ url: "https://apps.apple.com/app/acme/id1", kind: "app_store", foundOn: HOME }] },
+      { outbound: [{ url: "https://chromewebstore.google.com/detail/acme/abc", kind: "app_store", foundOn: HOME }] },
     ],
     [
       "a Zapier connector",

@@ -3,6 +3,7 @@ import type { Evidence } from "../scoring.types.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
 import { registrableDomain } from "../../crawl/url.js";
 import { announcedEnd } from "../announced-end.js";
+import { traitsOf } from "../evidence-relevance.js";
 import { brandKeys, onOwnDomain, ownCodeHostLinks } from "./code-hosts.js";
 import { Assessor, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
@@ -459,7 +460,11 @@ export function customerSuccess(facts: SiteFacts) {
       ? []
       : faqPage
         ? [{ url: faqPage.url, text: `FAQ page: ${faqPage.title || faqPage.url}` }]
-        : facts.mentions(/\b(frequently asked questions|faqs?)\b/i, { limit: 1 });
+        : // A sentence that points to the FAQ; a bare "FAQs" heading (a pricing page's section) quotes nothing.
+          facts
+            .mentions(/\b(frequently asked questions|faqs?)\b/i, { limit: 3 })
+            .filter((mention) => !traitsOf(mention.text).fragment)
+            .slice(0, 1);
   assessor.signal(
     2,
     helpPage ? 85 : helpLink.length > 0 ? 65 : faq.length > 0 ? 45 : undefined,

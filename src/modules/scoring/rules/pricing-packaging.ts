@@ -36,12 +36,7 @@ export function pricingPackaging(facts: SiteFacts) {
     else assessor.signal(2, undefined, "no named tiers on the pricing page");
   }
 
-  const mentionedFree = facts.mentions(
-    /\b(free (plan|tier|forever)|free trial|try (it )?(for )?free|\d+[- ]day trial|start (for )?free)\b/i,
-    { limit: 1 },
-  );
-  // A tier priced $0, or named "Free", on the pricing page is a free plan even where no sentence says so.
-  const free: Evidence[] = mentionedFree.length > 0 ? mentionedFree : freeTier(facts);
+  const free = freeWayIn(facts);
   assessor.signal(
     1.5,
     free.length > 0 ? 85 : undefined,
@@ -141,6 +136,29 @@ function tierNames(facts: SiteFacts): Map<string, { url: string; line: string }>
     });
   }
   return names;
+}
+
+/**
+ * A free way in: a tier priced $0 or named "Free" on the pricing page, or a sentence that names one
+ * ("free plan", "14-day trial", "no credit card required"). One reading for pricing (a free way in)
+ * and onboarding (a self-serve start), so the two never disagree about the same site.
+ */
+export function freeWayIn(facts: SiteFacts): Evidence[] {
+  // The tier itself is the plainer evidence: a sentence naming "the free plan" may be about its limits.
+  const tier = freeTier(facts);
+  return tier.length > 0 ? tier : facts.mentions(FREE_WAY_IN, { limit: 1 });
+}
+/** "no credit card required", not "no credit card information is stored". */
+const FREE_WAY_IN =
+  /\b(?:free (?:plan|tier|forever)|free trial|try (?:it )?(?:for )?free|\d+[- ]day (?:free )?trial|start (?:for )?free|no credit card (?:required|needed|necessary))\b/i;
+
+/**
+ * A plan named "Enterprise" on the pricing page ("Enterprise - $50 per user", an "Enterprise" column over
+ * "Contact us"): the tier that pricing counts is the enterprise plan that enterprise readiness reads.
+ */
+export function enterpriseTier(facts: SiteFacts): Evidence[] {
+  const tier = tierNames(facts).get("enterprise");
+  return tier ? [{ url: tier.url, text: `pricing page lists an Enterprise plan: "${tier.line}"` }] : [];
 }
 
 /** A free tier on the pricing page: a price of 0, or a plan named or priced "Free". */

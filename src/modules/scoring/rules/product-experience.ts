@@ -5,6 +5,7 @@ import { moreIsBetter, weighted } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
 import { brandKeys, onOwnDomain } from "./code-hosts.js";
+import { freeWayIn } from "./pricing-packaging.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /**
@@ -173,11 +174,7 @@ export function experienceDesign(facts: SiteFacts) {
 // ---------------------------------------------------------------- onboarding_activation
 
 const WAYS_IN: Kinds = [
-  // A way in: "no credit card required", not "no credit card information is stored"; "get started" only with where it leads.
-  [
-    "free",
-    /\b(?:free trial|try (?:it )?(?:for )?free|start (?:for )?free|free (?:plan|tier|forever)|no credit card (?:required|needed|necessary))\b/i,
-  ],
+  // A way in ("get started" only with where it leads); a free one is pricing's reading (freeWayIn).
   [
     "signup",
     /\b(?:sign ?up (?:for|free|now|today|in)|create (?:a |your )?(?:free )?account|get started (?:for free|free|in \d+|now|today)|start (?:your )?(?:free )?trial)\b/i,
@@ -235,7 +232,7 @@ export function onboardingActivation(facts: SiteFacts) {
     .slice(0, 1)
     .map((link) => ({ url: link.url, text: `sign-up link: ${link.text.trim()}` }));
   const signup = [...asList(ways.get("signup")), ...links];
-  const free = asList(ways.get("free"));
+  const free = freeWayIn(facts);
   const sales: Array<Evidence | Mention> = asList(ways.get("sales"));
   // A "Book a demo" button: a link on the site's own domain, or a line of its own on one of its pages.
   if (sales.length === 0 && free.length === 0 && signup.length === 0) sales.push(...salesButtons(facts));
@@ -441,6 +438,8 @@ const CONNECTS = /\b(?:integrat\w*|connect(?:s|ors?|ions?)?|sync\w*|plug-?ins?|w
 /** The directory itself: "/integrations/upstash-redis" is one integration's page, not the list of them. */
 const DIRECTORY_LINK = /\/(?:integrations?|marketplace|app-directory|apps|plugins)\/?(?:[?#]|$)/i;
 const DETAIL_LINK = /\/(?:integrations?|marketplace|apps|plugins)\/[\w-]+/i;
+/** The phone app stores: a listing there is the product's own app, not an integration with another tool. */
+const MOBILE_APP_STORE = /^https?:\/\/(?:(?:apps|itunes)\.apple\.com|play\.google\.com)\//i;
 const MARKETPLACE_LINK =
   /^https?:\/\/(?:appexchange\.salesforce\.com|apps\.shopify\.com|marketplace\.atlassian\.com|(?:[\w-]+\.)?slack\.com\/(?:apps|marketplace)|ecosystem\.hubspot\.com|aws\.amazon\.com\/marketplace|azuremarketplace\.microsoft\.com|workspace\.google\.com\/marketplace|marketplace\.zoom\.us)\b/i;
 const MARKETPLACE_TEXT =
@@ -566,7 +565,8 @@ export function integrationEcosystem(facts: SiteFacts) {
   );
 
   const listings = new Map<string, Evidence>();
-  for (const link of facts.outbound("app_store"))
+  // An extension in a browser's or an editor's store plugs into that tool; the product's own phone app does not.
+  for (const link of facts.outbound("app_store").filter((outbound) => !MOBILE_APP_STORE.test(outbound.url)))
     listings.set(link.url, { url: link.foundOn, text: `listed at ${link.url}` });
   // A marketplace link is a listing of the product when it names it ("…/marketplace/app/acme"), not the marketplace's home.
   const brands = brandKeys(facts);

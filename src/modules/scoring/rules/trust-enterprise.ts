@@ -2,6 +2,7 @@ import { moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
 import { brandKeys, onOwnDomain, ownOutbound } from "./code-hosts.js";
+import { enterpriseTier } from "./pricing-packaging.js";
 import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
 /**
@@ -514,11 +515,13 @@ export function enterpriseReadiness(facts: SiteFacts) {
   );
 
   const plan = facts.mentions(
-    /\b(enterprise (plans?|tiers?|editions?|pricing|licen[cs]es?)|contact (sales|us) for enterprise|talk to sales|custom (contracts?|terms|pricing))\b/i,
+    /\b(enterprise (plans?|tiers?|editions?|pricing|licen[cs]es?)|contact (sales|us) for enterprise|talk to sales|custom (plans?|contracts?|terms|pricing))\b/i,
     { limit: 1 },
   );
-  const enterpriseHeading = plan.length > 0 ? [] : facts.mentions(/^enterprise$/i, { in: ["pricing"], limit: 1 });
-  present(assessor, 1.5, plan.length > 0 ? plan : enterpriseHeading, 80, "an enterprise plan", "no enterprise plan");
+  // Or the pricing page's plan named "Enterprise": a tier pricing counts, or a plan column's name on a line of its own.
+  const tier = plan.length > 0 ? plan : enterpriseTier(facts);
+  const column = tier.length > 0 ? tier : facts.mentions(/^enterprise$/i, { in: ["pricing"], limit: 1 });
+  present(assessor, 1.5, column, 80, "an enterprise plan", "no enterprise plan");
   present(
     assessor,
     1,

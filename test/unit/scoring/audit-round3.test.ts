@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { customerSuccess } from "../../../src/modules/scoring/rules/growth-organization.js";
+import { pricingPackaging } from "../../../src/modules/scoring/rules/pricing-packaging.js";
+import { integrationEcosystem, onboardingActivation } from "../../../src/modules/scoring/rules/product-experience.js";
+import { enterpriseReadiness } from "../../../src/modules/scoring/rules/trust-enterprise.js";
+import { BARE_SITE } from "../../support/rule-assertions.js";
+import { SYNTHETIC_ORIGIN, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
+
+/**
+ * Framework 2.7.0: one fact is read the same way by every dimension that reads it (a free tier by pricing and
+ * onboarding, an Enterprise plan by pricing and enterprise readiness), and a pricing page's plan-table rows
+ * are read although they are short.
+ */
+const site = (...pages: PageSpec[]) => syntheticFacts([...BARE_SITE, ...pages]);
+const all = (assessment: { raised: readonly string[]; lowered: readonly string[] }) =>
+  [...assessment.raised, ...assessment.lowered].join(" | ");
+
+const pricing = (text: string, prices: PageSpec["prices"] = []): PageSpec => ({
+  path: "/pricing",
+  title: "Pricing",
+  text,
+  prices,
+});
+
+describe("one fact, one reading (framework 2.7.0)", () => {
+  it("reads a tier priced $0 as a free way in for onboarding as pricing does", () => {
+    const facts = site(pricing("Free\n$0\nPro\n$5/mo for unlimited", [{ amount: 0, text: "$0" }, { amount: 5 }]));
+    expect(pricingPackaging(facts.about("pricing_packaging")).raised).toContain("a free plan or trial");
+    expect(onboardingActivation(facts.about("onboarding_activation")).raised).toContain(
+      "self-serve: a free plan or trial",
+    );
+  });
+
+  it("reads 'a 14-day trial' and 'no credit card required' as a free way in for both", () => {
+    for (const sentence of ["Every plan starts with a 14-day trial.", "Signup in seconds – No credit card required"]) {
+      const facts = site(pricing(`${sentence}\nPro\n$20 per month`, [{ amount: 20 }]));
+      expect(pricingPackaging(facts.about("pricing_packaging")).raised).toContain("a free plan or trial");
+      expect(onboardingActivation(facts.about("onboarding_activation")).raised).toContain(
+        "self-serve: a free plan or trial",
+      );
+    }
+    // "No credit card information is stored" is about storage, not a way in.
+    const stored = site(pricing("No credit card information is stored on our servers.\nPro\n$20 per month"));
+    expect(all(onboardingActivation(stored.about("onboarding_activation")))).not.toMatch(/free plan or trial/);
+  });
+
+  it("reads the pricing page's plan named Enterprise as an enterprise plan", () => {
+    const named = site(
+      pricing("Personal - Free\nOrganization - $10 per user, per month\nEnterprise - $50 per user, per month", [
+        { amount: 0 },
+        { amount: 10 },
+        { amount: 50 },
+      ]),
+    );
+    expect(pricingPackaging(named.about("pricing_packaging")).raised).toContain("an enterprise tier or sales path");
+    const readiness = enterpriseReadiness(named.about("enterprise_readiness"));
+    expect(readiness.raised).toContain("an enterprise plan");
+    expect(readiness.evidence.map((item) => item.text).join(" ")).toMatch(/Enterprise - \$50 per user/);
+
+    const column = site(
+      pricing("Starter\n$9/mo\nTeam\n$29/mo\nEnterprise\nContact us", [{ amount: 9 }, { amount: 29 }]),
+    );
+    expect(enterpriseReadiness(column.about("enterprise_readiness")).raised).toContain("an enterprise plan");
+    expect(
+      enterpriseReadiness(site(pricing("Contact us for a custom plan")).about("enterprise_readiness")).raised,
+    ).toContain("an enterprise plan");
+  });
+
+  it("does not read 'Enterprise' as a plan off the pricing page", () => {
+    const solutions: PageSpec = { path: "/solutions", title: "Solutions", text: "Enterprise\nStartups\nAgencies" };
+    expect(all(enterpriseReadiness(site(solutions).about("enterprise_readiness")))).toMatch(/no enterprise plan/);
+  });
+
+  it("reads a pricing page's short plan rows, and the same lines elsewhere stay menu entries", () => {
+    const rows = "Pro\n$99/mo\nMSA/SLA\nDedicated Infrastructure\nDedicated Account Manager";
+    const onPricing = site(pricing(rows, [{ amount: 99 }]));
+    const readiness = enterpriseReadiness(onPricing.about("enterprise_readiness"));
+    expect(readiness.raised).toEqual(expect.arrayContaining(["an SLA", "self-hosted or dedicated deployment"]));
+
+    const menu = site({ path: "/product", title: "Product", text: "MSA/SLA\nDedicated Infrastructure" });
+    const elsewhere = enterpriseReadiness(menu.about("enterprise_readiness"));
+    expect(all(elsewhere)).toMatch(/no SLA offered/);
+    expect(all(elsewhere)).toMatch(/no self-hosted or dedicated deployment/);
+  });
+
+  it("does not take a pricing page's bare 'FAQs' heading for an FAQ, but a sentence pointing to one is", () => {
+    const heading = site(pricing("Pro\n$99/mo\nFAQs\nCan I cancel any time?", [{ amount: 99 }]));
+    expect(all(customerSuccess(heading.about("customer_success")))).not.toMatch(/an FAQ/);
+    const sentence = site(
+      pricing("Pro\n$99/mo\nRead the answers in our FAQ before you write to us.", [{ amount: 99 }]),
+    );
+    expect(all(customerSuccess(sentence.about("customer_success")))).toMatch(/an FAQ, but no help centre/);
+  });
+
+  it("does not take the product's own phone app for an integration listing; an extension in a tool's store is one", () => {
+    const listed = (url: string) =>
+      integrationEcosystem(
+        syntheticFacts(BARE_SITE, {
+          outbound: [{ url, kind: "app_store", foundOn: `${SYNTHETIC_ORIGIN}/` }],
+        }).about("integration_ecosystem"),
+      );
+    for (const phone of [
+      "https://play.google.com/store/apps/details?id=com.acme",
+      "https://apps.apple.com/us/app/acme/id123456",
+      "https://itunes.apple.com/app/acme/id123456",
+    ])
+      expect(listed(phone).lowered).toContain("no marketplace or app-store listings");
+    expect(listed("https://chromewebstore.google.com/detail/acme/abcdef").raised).toContain(
+      "1 marketplace or app-store listing",
+    );
+  });
+});
