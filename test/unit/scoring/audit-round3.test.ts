@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { customerSuccess } from "../../../src/modules/scoring/rules/growth-organization.js";
+import {
+  customerSuccess,
+  growthDistribution,
+  talentOrganization,
+} from "../../../src/modules/scoring/rules/growth-organization.js";
+import { customerProof } from "../../../src/modules/scoring/rules/market-strategy.js";
 import { pricingPackaging } from "../../../src/modules/scoring/rules/pricing-packaging.js";
 import { integrationEcosystem, onboardingActivation } from "../../../src/modules/scoring/rules/product-experience.js";
 import { enterpriseReadiness } from "../../../src/modules/scoring/rules/trust-enterprise.js";
@@ -108,5 +113,70 @@ describe("one fact, one reading (framework 2.7.0)", () => {
     expect(listed("https://chromewebstore.google.com/detail/acme/abcdef").raised).toContain(
       "1 marketplace or app-store listing",
     );
+  });
+
+  it("reads job ads on an about page as a careers section there, not 'no careers page'", () => {
+    const about: PageSpec = {
+      path: "/about",
+      title: "About us",
+      text: [
+        "About Us",
+        "Join Us",
+        "Blockchain Developer (Rust)",
+        "Responsibilities:",
+        "Develop the network's runtime.",
+        "Backend Engineer (Golang)",
+        "Responsibilities:",
+        "Design the back end of our products.",
+      ].join("\n"),
+    };
+    const talent = talentOrganization(site(about).about("talent_organization"));
+    expect(talent.raised).toContain("a careers section on /about");
+    expect(talent.lowered).toContain("/about lists 2 openings");
+    expect(all(talent)).not.toMatch(/no careers page/);
+    // A careers page keeps its own wording.
+    const careers = talentOrganization(
+      site({
+        path: "/careers",
+        title: "Careers",
+        text: "Current openings\nSoftware Engineer\nFrontend Engineer",
+      }).about("talent_organization"),
+    );
+    expect(careers.raised).toContain("a careers page");
+    expect(careers.lowered).toContain("careers page lists 2 openings");
+  });
+
+  it("reads 'The world's leading projects trust Acme' over a logo strip as naming customers; a sentence that goes on is not", () => {
+    const home = (line: string) =>
+      customerProof(
+        syntheticFacts([
+          { path: "/", title: "Acme", text: `We build things for teams.\n${line}\nIn-depth audits` },
+        ]).about("customer_proof"),
+      );
+    for (const label of [
+      "THE WORLD’S LEADING PROJECTS TRUST ACME",
+      "Top teams rely on us",
+      "Leading companies trust Acme.",
+    ])
+      expect(home(label).raised).toContain('names customers ("trusted by …")');
+    expect(all(home("Leading companies use data to cut costs across their operations."))).toMatch(
+      /no named customers or logos/,
+    );
+  });
+
+  it("reads the same sign-up for growth as for onboarding: another domain's 'get-started' docs page is not one", () => {
+    const linked = (href: string, text: string) => {
+      const facts = syntheticFacts([{ ...BARE_SITE[0]!, namedLinks: [{ href, text }] }]);
+      return [
+        growthDistribution(facts.about("growth_distribution")),
+        onboardingActivation(facts.about("onboarding_activation")),
+      ];
+    };
+    const [growthDocs, onboardingDocs] = linked("https://library.example.org/api/docs/get-started.html", "Go to docs");
+    expect(all(growthDocs!)).toMatch(/no self-serve sign-up/);
+    expect(all(onboardingDocs!)).not.toMatch(/self-serve sign-up/);
+    const [growthOwn, onboardingOwn] = linked("/signup", "Sign up");
+    expect(growthOwn!.raised).toContain("a self-serve sign-up");
+    expect(onboardingOwn!.raised).toContain("self-serve sign-up");
   });
 });

@@ -177,7 +177,7 @@ describe("evidence that is about its dimension", () => {
       "About us\nJoin Us\nBlockchain Development (Rust)\nResponsibilities:\nBuild the network.\nBackend Development Engineer (Golang)\nMinimum Qualifications:\nTwo years of Go.",
     );
     const found = talentOrganization(syntheticFacts([...BARE_SITE, about]));
-    expect([...found.raised, ...found.lowered]).toContain("careers page lists 2 openings");
+    expect([...found.raised, ...found.lowered]).toContain("/about lists 2 openings");
     const noAds = talentOrganization(
       syntheticFacts([
         ...BARE_SITE,
@@ -304,7 +304,7 @@ describe("the team a site shows (framework 2.4.0)", () => {
       "About us\nJoin Us\nBackend Development Engineer (Golang)\nResponsibilities:\nBuild the network.\nFrontend Development Engineer (React & Vue)\nMinimum Qualifications:\nTwo years of React.\nTechnical Researcher\nResponsibilities:\nWrite the papers.",
     );
     const found = talentOrganization(syntheticFacts([...BARE_SITE, about]));
-    expect([...found.raised, ...found.lowered].join(" ")).toMatch(/careers page lists 3 openings/);
+    expect([...found.raised, ...found.lowered].join(" ")).toMatch(/\/about lists 3 openings/);
     expect(found.lowered).toContain("no team shown");
     expect(found.evidence.map((item) => item.text).join(" ")).not.toMatch(/Technical Researcher$/);
     // The same page naming its people as well counts them, and only them.

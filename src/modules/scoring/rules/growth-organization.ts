@@ -3,8 +3,9 @@ import type { Evidence } from "../scoring.types.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
 import { registrableDomain } from "../../crawl/url.js";
 import { announcedEnd } from "../announced-end.js";
-import { traitsOf } from "../evidence-relevance.js";
+import { pathOf, traitsOf } from "../evidence-relevance.js";
 import { brandKeys, onOwnDomain, ownCodeHostLinks } from "./code-hosts.js";
+import { signupLinks } from "./product-experience.js";
 import { Assessor, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
 /**
@@ -234,7 +235,7 @@ export function growthDistribution(facts: SiteFacts) {
   present(
     assessor,
     1,
-    selfServe.length > 0 ? selfServe : linkTo(facts, /\/(signup|sign-up|register|get-started|start)\b/i, "sign-up"),
+    selfServe.length > 0 ? selfServe : signupLinks(facts),
     75,
     "a self-serve sign-up",
     "no self-serve sign-up",
@@ -641,25 +642,36 @@ export const JOB_BOARD =
 export function talentOrganization(facts: SiteFacts) {
   const assessor = new Assessor();
   const [careers] = facts.pagesIn("careers");
-  const [careersLink] = careers
-    ? []
-    : facts.linksMatching(/\/(careers|jobs|join-us|hiring)\b|\b(careers|we'?re hiring|join (our|the) team)\b/i);
+  const openings = jobOpenings(facts);
+  // Job ads on another page (an about page's "Join us") make a careers section there: not "no careers page".
+  const section = careers || openings.length === 0 ? undefined : pathOf(openings[0]!.url);
+  const [careersLink] =
+    careers || section
+      ? []
+      : facts.linksMatching(/\/(careers|jobs|join-us|hiring)\b|\b(careers|we'?re hiring|join (our|the) team)\b/i);
   assessor.signal(
     1,
-    careers ? 75 : careersLink ? 55 : undefined,
-    careers ? "a careers page" : careersLink ? "a careers page linked (not crawled)" : "no careers page",
+    careers || section ? 75 : careersLink ? 55 : undefined,
+    careers
+      ? "a careers page"
+      : section
+        ? `a careers section on ${section}`
+        : careersLink
+          ? "a careers page linked (not crawled)"
+          : "no careers page",
     careers
       ? [{ url: careers.url, text: `careers page: ${careers.title || careers.url}` }]
-      : careersLink
-        ? [{ url: careersLink.url, text: `careers page linked as "${careersLink.text}"` }]
-        : [],
+      : section
+        ? [{ url: openings[0]!.url, text: `job openings listed on ${section}` }]
+        : careersLink
+          ? [{ url: careersLink.url, text: `careers page linked as "${careersLink.text}"` }]
+          : [],
   );
 
-  const openings = jobOpenings(facts);
   const [board] = linkTo(facts, JOB_BOARD, "job board");
   if (openings.length > 0) {
     // Three openings is the median for a company that is hiring; fifteen is a company scaling every function.
-    const fact = `careers page lists ${plural(openings.length, "opening")}`;
+    const fact = `${section ?? "careers page"} lists ${plural(openings.length, "opening")}`;
     assessor.signal(2, moreIsBetter(openings.length, 3, 15), fact, [
       { url: openings[0]!.url, text: `${fact}, e.g. "${openings[0]!.title}"` },
     ]);

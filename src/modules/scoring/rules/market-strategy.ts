@@ -512,9 +512,17 @@ function logoStripLabel(facts: SiteFacts): Evidence[] {
     .slice(0, SCORED_TEXT_PER_PAGE)
     .split("\n")
     .map((line) => line.trim())
-    .find((line) => /^(?:used by|trusted by|loved by|relied on by|our customers|our clients)\s*:?$/i.test(line));
+    .find((line) => LOGO_STRIP_LABEL.test(line) || LEADERS_TRUST.test(line));
   return label ? [{ url: home.url, text: `a logo strip labelled "${label}" on the home page` }] : [];
 }
+/** A logo strip's label on a line of its own: "Trusted by", "Our clients:". */
+const LOGO_STRIP_LABEL = /^(?:used by|trusted by|loved by|relied on by|our customers|our clients)\s*:?$/i;
+/**
+ * The same label said the other way round, a line of its own: "The world's leading projects trust Acme",
+ * "Top teams rely on us". Not a sentence that goes on ("leading companies use AI to …").
+ */
+const LEADERS_TRUST =
+  /^(?:the )?(?:world['’]s |industry['’]s )?(?:leading|top|best|biggest|largest|most innovative) (?:[\w-]+ )?(?:projects|companies|teams|brands|organi[sz]ations|businesses|enterprises|startups) (?:trust|work with|rely on|choose|build (?:with|on)) (?:us|[\w.&'’-]+)[.!]?$/i;
 
 /** A sign-off ends its sentence, a company at most after the role: not a speaker's line that goes on to a talk's title. */
 function signsOff(mention: Mention): boolean {

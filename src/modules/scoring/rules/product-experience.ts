@@ -226,12 +226,7 @@ export function onboardingActivation(facts: SiteFacts) {
   const assessor = new Assessor();
 
   const ways = kindsFound(facts, WAYS_IN);
-  const links = facts
-    .linksMatching(SIGNUP_LINK)
-    .filter((link) => isSignupLink(facts, link))
-    .slice(0, 1)
-    .map((link) => ({ url: link.url, text: `sign-up link: ${link.text.trim()}` }));
-  const signup = [...asList(ways.get("signup")), ...links];
+  const signup = [...asList(ways.get("signup")), ...signupLinks(facts)];
   const free = freeWayIn(facts);
   const sales: Array<Evidence | Mention> = asList(ways.get("sales"));
   // A "Book a demo" button: a link on the site's own domain, or a line of its own on one of its pages.
@@ -289,6 +284,18 @@ export function onboardingActivation(facts: SiteFacts) {
       ? "Let people start on their own: a free trial or plan, no credit card, straight into the product."
       : "Add a five-minute quickstart and templates so a new account reaches value on day one.",
   );
+}
+
+/**
+ * The site's own sign-up link (its address or its button's text): one reading for onboarding (a self-serve
+ * start) and growth (a self-serve funnel). A docs page's "get-started" on another domain is neither.
+ */
+export function signupLinks(facts: SiteFacts): Evidence[] {
+  return facts
+    .linksMatching(SIGNUP_LINK)
+    .filter((link) => isSignupLink(facts, link))
+    .slice(0, 1)
+    .map((link) => ({ url: link.url, text: `sign-up link: ${link.text.trim()}` }));
 }
 
 /** A sign-up link of the site's own: a sign-up address, or a sign-up button's text. */
