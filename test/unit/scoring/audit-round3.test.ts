@@ -6,7 +6,12 @@ import {
 } from "../../../src/modules/scoring/rules/growth-organization.js";
 import { customerProof } from "../../../src/modules/scoring/rules/market-strategy.js";
 import { pricingPackaging } from "../../../src/modules/scoring/rules/pricing-packaging.js";
-import { integrationEcosystem, onboardingActivation } from "../../../src/modules/scoring/rules/product-experience.js";
+import { documentationQuality } from "../../../src/modules/scoring/rules/engineering-delivery.js";
+import {
+  developerPlatform,
+  integrationEcosystem,
+  onboardingActivation,
+} from "../../../src/modules/scoring/rules/product-experience.js";
 import { enterpriseReadiness } from "../../../src/modules/scoring/rules/trust-enterprise.js";
 import { BARE_SITE } from "../../support/rule-assertions.js";
 import { SYNTHETIC_ORIGIN, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
@@ -178,5 +183,26 @@ describe("one fact, one reading (framework 2.7.0)", () => {
     const [growthOwn, onboardingOwn] = linked("/signup", "Sign up");
     expect(growthOwn!.raised).toContain("a self-serve sign-up");
     expect(onboardingOwn!.raised).toContain("self-serve sign-up");
+  });
+
+  it("reads the site's own API reference linked (not crawled) for the docs as for the developer platform", () => {
+    const linked = (href: string, text: string) => {
+      const facts = site({
+        path: "/docs",
+        title: "Documentation",
+        text: "Product documentation for administrators.",
+        namedLinks: [{ href, text }],
+      });
+      return {
+        docs: all(documentationQuality(facts.about("documentation_quality"))),
+        platform: all(developerPlatform(facts.about("developer_platform"))),
+      };
+    };
+    const own = linked("/docs/acme-api-quick-reference.pdf", "API Quick Reference Guide");
+    expect(own.docs).toMatch(/an API reference linked \(not crawled\)/);
+    expect(own.platform).toMatch(/an API reference linked \(not crawled\)/);
+    const theirs = linked("https://developer.other.example/api/reference", "Other API reference");
+    expect(theirs.docs).toMatch(/no API reference/);
+    expect(theirs.platform).not.toMatch(/an API reference linked/);
   });
 });

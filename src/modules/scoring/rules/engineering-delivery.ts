@@ -5,6 +5,7 @@ import type { Evidence } from "../scoring.types.js";
 import { ownOpenSource } from "../site-profile.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
 import { brandKeys, onOwnDomain, ownCodeHostLinks, ownOutbound } from "./code-hosts.js";
+import { apiReferenceLinks } from "./product-experience.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /**
@@ -556,16 +557,24 @@ export function documentationQuality(facts: SiteFacts) {
   );
 
   const reference = facts.pagesIn("api_reference");
-  // One API reference page is typical; four means the reference is broken down by resource.
-  counted(
-    assessor,
-    1.5,
-    reference.length,
-    [1, 4],
-    `API reference (${plural(reference.length, "page")})`,
-    "no API reference",
-    reference.slice(0, 1).map((page) => ({ url: page.url, text: `API reference: ${page.title || page.url}` })),
-  );
+  const [referenceLink] = reference.length > 0 ? [] : apiReferenceLinks(facts);
+  if (referenceLink) {
+    // The site's own reference linked but not read (a PDF, an API host): it exists, its quality is unseen.
+    assessor.signal(1.5, 55, "an API reference linked (not crawled)", [
+      { url: referenceLink.url, text: `API reference link: ${referenceLink.text}` },
+    ]);
+  } else {
+    // One API reference page is typical; four means the reference is broken down by resource.
+    counted(
+      assessor,
+      1.5,
+      reference.length,
+      [1, 4],
+      `API reference (${plural(reference.length, "page")})`,
+      "no API reference",
+      reference.slice(0, 1).map((page) => ({ url: page.url, text: `API reference: ${page.title || page.url}` })),
+    );
+  }
 
   // Another vendor's guide ("Create an Identity Provider in Okta" on developer.okta.com) is not the site's documentation.
   const brands = brandKeys(facts);

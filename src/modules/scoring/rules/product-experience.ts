@@ -287,6 +287,20 @@ export function onboardingActivation(facts: SiteFacts) {
 }
 
 /**
+ * Links to the site's own API reference (a PDF guide, a Swagger page on an API host): one reading for the
+ * developer platform and the documentation, so a reference one of them sees linked the other does not deny.
+ */
+export function apiReferenceLinks(facts: SiteFacts): Array<{ url: string; text: string }> {
+  return facts.linksMatching(API_REFERENCE_LINK).filter((link) => {
+    try {
+      return API_REFERENCE_LINK.test(link.text) && onOwnDomain(facts, link.url) !== undefined;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
  * The site's own sign-up link (its address or its button's text): one reading for onboarding (a self-serve
  * start) and growth (a self-serve funnel). A docs page's "get-started" on another domain is neither.
  */
@@ -657,13 +671,7 @@ export function developerPlatform(facts: SiteFacts) {
   const assessor = new Assessor();
 
   // Links to the site's own API reference or spec, by their text ("API User Guide", "SWAGGER"), on its own domain.
-  const referenceLinks = facts.linksMatching(API_REFERENCE_LINK).filter((link) => {
-    try {
-      return API_REFERENCE_LINK.test(link.text) && onOwnDomain(facts, link.url) !== undefined;
-    } catch {
-      return false;
-    }
-  });
+  const referenceLinks = apiReferenceLinks(facts);
   const reference = facts.pagesIn("api_reference");
   const [first] = reference;
   const mentioned = facts.mentions(API_MENTION, { limit: 1 });
