@@ -211,12 +211,12 @@ describe("community_ecosystem (framework 2.5.0)", () => {
     "Submit your code back to the project and have it maintained by the community.",
     "Contributions are very welcome: see the guide.",
   ])("reads '%s' as community contributions", (text) => {
-    expect(community([page("/community", text)]).raised).toContain("open source or community contributions");
+    expect(community([page("/community", text)]).raised).toContain("contributions from the community");
   });
 
   it("does not read a review tool's 'submit your code for review' as contributions", () => {
     expect(community([page("/product", "Submit your code for review and get feedback in minutes.")]).lowered).toContain(
-      "no open source or community contributions",
+      "no contributions from the community",
     );
   });
 

@@ -205,4 +205,15 @@ describe("one fact, one reading (framework 2.7.0)", () => {
     expect(theirs.docs).toMatch(/no API reference/);
     expect(theirs.platform).not.toMatch(/an API reference linked/);
   });
+
+  it("does not take a product page's 'step-by-step guides' for a quickstart; a getting-started guide is one", () => {
+    const product = (text: string) =>
+      onboardingActivation(site({ path: "/defender", title: "Defender", text }).about("onboarding_activation"));
+    expect(all(product("Use step-by-step guides to implement security best practices across your projects."))).toMatch(
+      /no quickstart or getting-started guide/,
+    );
+    expect(product("Read the getting started guide: deploy your first project in 5 minutes.").raised.join(" ")).toMatch(
+      /a quickstart or getting-started guide/,
+    );
+  });
 });

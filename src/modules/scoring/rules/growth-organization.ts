@@ -320,8 +320,8 @@ export function communityEcosystem(facts: SiteFacts) {
       { limit: 1 },
     ),
     80,
-    "open source or community contributions",
-    "no open source or community contributions",
+    "contributions from the community",
+    "no contributions from the community",
   );
   present(
     assessor,

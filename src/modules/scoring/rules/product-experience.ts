@@ -192,8 +192,9 @@ const SIGNUP_TEXT =
 /** A sales button's whole text (a link's, or a line of its own): "Book a Demo", "Schedule a call". */
 const SALES_TEXT = /^(?:book|request|schedule) a (?:demo|call)$/i;
 const SALES_LINE = /^[ \t]*(?:book|request|schedule) a (?:demo|call)[ \t]*$/im;
+/** A guide to the first run. "Step-by-step" alone is a guide's manner ("step-by-step guides to implement best practices"), not a quickstart. */
 const QUICKSTART =
-  /\b(?:quick ?start|getting started|get started in \d+|up and running in|in (?:under )?\d+ minutes|first (?:steps|project|app)|hello,? world|step[- ]by[- ]step)\b/i;
+  /\b(?:quick ?start|getting started|get started in \d+|up and running in|in (?:under )?\d+ minutes|first (?:steps|project|app)|hello,? world)\b/i;
 const QUICKSTART_ALL = new RegExp(QUICKSTART.source, "gi");
 /** "We are only getting started", "Just getting started? Starter issues…": a figure of speech, not a guide. */
 const IDIOM_BEFORE = /\b(?:just|only|are|we'?re|we’re)\s+$/i;
