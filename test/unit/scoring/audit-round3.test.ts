@@ -9,10 +9,11 @@ import { pricingPackaging } from "../../../src/modules/scoring/rules/pricing-pac
 import { documentationQuality } from "../../../src/modules/scoring/rules/engineering-delivery.js";
 import {
   developerPlatform,
+  experienceDesign,
   integrationEcosystem,
   onboardingActivation,
 } from "../../../src/modules/scoring/rules/product-experience.js";
-import { enterpriseReadiness } from "../../../src/modules/scoring/rules/trust-enterprise.js";
+import { complianceCertifications, enterpriseReadiness } from "../../../src/modules/scoring/rules/trust-enterprise.js";
 import { BARE_SITE } from "../../support/rule-assertions.js";
 import { SYNTHETIC_ORIGIN, syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
 
@@ -165,7 +166,7 @@ describe("one fact, one reading (framework 2.7.0)", () => {
     ])
       expect(home(label).raised).toContain('names customers ("trusted by …")');
     expect(all(home("Leading companies use data to cut costs across their operations."))).toMatch(
-      /no named customers or logos/,
+      /no logo wall or customer list/,
     );
   });
 
@@ -215,5 +216,51 @@ describe("one fact, one reading (framework 2.7.0)", () => {
     expect(product("Read the getting started guide: deploy your first project in 5 minutes.").raised.join(" ")).toMatch(
       /a quickstart or getting-started guide/,
     );
+  });
+
+  it("names a pricing-page turnaround 'SLA 3-5 Working Days' no SLA, and a delegated PCI claim no certification", () => {
+    const readiness = (text: string) =>
+      all(
+        enterpriseReadiness(
+          site(pricing(`Pro\n$799/ month\n${text}`, [{ amount: 799 }])).about("enterprise_readiness"),
+        ),
+      );
+    expect(readiness("SLA 3-5 Working Days")).toMatch(/no SLA offered/);
+    expect(readiness("MSA/SLA")).not.toMatch(/no SLA offered/);
+
+    const delegated = site({
+      path: "/security",
+      title: "Security",
+      text: "Acme doesn't have to comply with the full PCI spec. However, the whole process is PCI compliant, because Stripe or PayPal cover most of the requirements.",
+    });
+    expect(all(complianceCertifications(delegated.about("compliance_certifications")))).not.toMatch(
+      /regulations?: [^|;]*PCI/,
+    );
+    const held = site({ path: "/security", title: "Security", text: "Acme is PCI DSS Level 1 compliant." });
+    expect(all(complianceCertifications(held.about("compliance_certifications")))).toMatch(/regulations?: PCI DSS/);
+  });
+
+  it("does not take a video of press coverage for a product video", () => {
+    const linked = (text: string) =>
+      experienceDesign(
+        syntheticFacts([
+          { ...BARE_SITE[0]!, namedLinks: [{ href: "https://www.youtube.com/watch?v=abc123", text }] },
+        ]).about("experience_design"),
+      );
+    expect(all(linked("Acme feature on Dutch National Television (RTL-Z)"))).toMatch(
+      /no screenshots, product tour or demo video/,
+    );
+    expect(all(linked("Watch the two-minute product demo"))).toMatch(/shows the product/);
+  });
+
+  it("says a count under the norm is one ('stack named: AWS, fewer than the usual 2'), not a fault", () => {
+    const proof = customerProof(
+      site({
+        path: "/",
+        title: "Acme",
+        text: "“Acme cut our month-end close from ten days to three.”\n— Jane Roe, CFO, Globex",
+      }).about("customer_proof"),
+    );
+    expect(proof.lowered.join(" | ")).toMatch(/1 testimonial signed with a name, fewer than the usual \d/);
   });
 });

@@ -245,7 +245,9 @@ describe("customer_proof", () => {
       "Our team chose React.",
       "The committee selected Acme. They chose us.",
     ]) {
-      expect(customerProof(syntheticFacts([{ path: "/", text }])).lowered).toContain("no named customers or logos");
+      expect(customerProof(syntheticFacts([{ path: "/", text }])).lowered).toContain(
+        'no logo wall or customer list ("trusted by …")',
+      );
     }
   });
 

@@ -45,7 +45,7 @@ describe("experience_design", () => {
       HOME,
     ],
     [
-      "consistent titles and navigation",
+      "distinct titles and shared navigation",
       [
         { path: "/", title: "Acme", boilerplate: ["Home Pricing"] },
         { path: "/about", title: "About Acme", boilerplate: ["Home Pricing"] },
@@ -76,7 +76,8 @@ describe("experience_design", () => {
       ]),
     );
     expect(tidy.raw).toBeGreaterThan(sloppy.raw);
-    expect(sloppy.lowered).toContain("pages share titles or lack navigation");
+    expect(tidy.raised).toContain("distinct titles and shared navigation");
+    expect(sloppy.lowered).toContain("pages share titles and lack navigation");
   });
 });
 

@@ -392,9 +392,10 @@ const SLA =
   /\b(?:(?:uptime|availability) (?:sla|guarantee|commitment)|sla (?:of|for) (?:uptime|availability)|guaranteed (?:uptime|availability)|service level agreement)\b/i;
 const INCIDENTS =
   /\b(?:post-?mortems?|incident (?:reports?|history|reviews?|updates?)|root cause analys[ie]s|rca|past incidents|resolved incidents?|on-?call (?:engineers?|rotation|team))\b/i;
-// Practices the company runs: "backups are created every day", not "forget about backups" or "deleted from backup systems".
+// Practices the company runs: "backups are created every day", not "forget about backups" or "deleted from backup systems";
+// "designed for high availability" is a design claim (architecture's scalability), not a practice run.
 const PRACTICES =
-  /\b(?:disaster recovery (?:plan|site|tests?|procedures?)|business continuity (?:plan|tests?)|(?:automatic|automated|daily|hourly|nightly|regular|encrypted|off-?site) backups|backups (?:are|is) (?:\w+ly )?(?:created|taken|made|run|kept|stored|performed|encrypted)|backed up (?:daily|hourly|every|continuously)|point[- ]in[- ]time recovery|(?:automatic|automated) failover|failover (?:to|between|across)|redundan(?:t|cy) (?:across|in|between)|\brto\b|\brpo\b|chaos engineering|24\/7 monitoring|monitored 24\/7|(?:designed|built) for high availability)\b/i;
+  /\b(?:disaster recovery (?:plan|site|tests?|procedures?)|business continuity (?:plan|tests?)|(?:automatic|automated|daily|hourly|nightly|regular|encrypted|off-?site) backups|backups (?:are|is) (?:\w+ly )?(?:created|taken|made|run|kept|stored|performed|encrypted)|backed up (?:daily|hourly|every|continuously)|point[- ]in[- ]time recovery|(?:automatic|automated) failover|failover (?:to|between|across)|redundan(?:t|cy) (?:across|in|between)|\brto\b|\brpo\b|chaos engineering|24\/7 monitoring|monitored 24\/7)\b/i;
 
 export function reliabilityOperations(facts: SiteFacts) {
   const assessor = new Assessor();

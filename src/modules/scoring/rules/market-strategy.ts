@@ -600,7 +600,7 @@ export function customerProof(facts: SiteFacts) {
   assessor.signal(
     1.5,
     named.length > 0 ? Math.max(65, count === undefined ? 0 : moreIsBetter(count, 1000, 100_000)) : undefined,
-    named.length > 0 ? claim : "no named customers or logos",
+    named.length > 0 ? claim : 'no logo wall or customer list ("trusted by …")',
     named.slice(0, 2),
   );
 

@@ -64,6 +64,9 @@ const MEDIA =
 /** A video itself, not a channel or profile (youtube.com/channel/…, /@name, vimeo.com/acme): a watch or embed address. */
 const VIDEO_HOST =
   /^https?:\/\/(?:(?:www\.|m\.)?youtube(?:-nocookie)?\.com\/(?:watch\?|embed\/[\w-]|shorts\/[\w-]|v\/[\w-])|youtu\.be\/[\w-]|(?:www\.)?vimeo\.com\/\d+(?:[/?#]|$)|player\.vimeo\.com\/video\/\d|(?:www\.)?loom\.com\/(?:share|embed)\/\w|[\w-]+\.wistia\.com\/medias\/\w|(?:[\w-]+\.)?vidyard\.com\/watch\/\w)/i;
+/** A video link's text that makes it press coverage: "featured on …", "interview", "on national television". */
+const PRESS_VIDEO =
+  /\b(?:featured? (?:on|in)|interview(?:ed|s)?|television|tv (?:show|news|interview)|news (?:report|segment)|podcast)\b/i;
 /** A section or page that shows the product: a heading "Screenshots" or "Screencasts". */
 const SHOWCASE_HEADING = /^(?:product |app )?(?:screenshots|screencasts)$/i;
 /** Screenshots themselves: images under /screenshots/, or a screenshots page. */
@@ -85,7 +88,8 @@ export function experienceDesign(facts: SiteFacts) {
   const assessor = new Assessor();
 
   const media = facts.mentions(MEDIA, { limit: 5 });
-  const videos = facts.linksMatching(VIDEO_HOST);
+  // A video of the product, not press coverage of the company ("feature on National Television", an interview).
+  const videos = facts.linksMatching(VIDEO_HOST).filter((link) => !PRESS_VIDEO.test(link.text));
   // A page (or its section) headed "Screenshots" or "Screencasts", and screenshot images or pages of the site's own.
   const showcases: Evidence[] = [];
   for (const page of facts.pagesIn(...ALL)) {
@@ -156,10 +160,19 @@ export function experienceDesign(facts: SiteFacts) {
       [1, (100 * withNav) / pages.length],
     ]);
     const fact = `${distinct} of ${plural(pages.length, "page")} have distinct titles; ${withNav} carry navigation`;
+    // Each half named for what it is: shared navigation does not make 1 title in 25 "consistent titles".
+    const titlesHold = distinct >= 0.8 * pages.length;
+    const navHolds = withNav >= 0.8 * pages.length;
     assessor.signal(
       1,
       score,
-      score >= 50 ? "consistent titles and navigation" : "pages share titles or lack navigation",
+      titlesHold && navHolds
+        ? "distinct titles and shared navigation"
+        : titlesHold
+          ? "distinct titles, but pages without navigation"
+          : navHolds
+            ? "shared navigation, but pages share titles"
+            : "pages share titles and lack navigation",
       [{ url: facts.home.url, text: fact }],
     );
   }

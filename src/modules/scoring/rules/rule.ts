@@ -95,12 +95,11 @@ export function counted(
   missing: string,
   evidence: ReadonlyArray<Evidence | Mention>,
 ): void {
-  assessor.signal(
-    weight,
-    count > 0 ? moreIsBetter(count, median, p90) : undefined,
-    count > 0 ? seen : missing,
-    evidence,
-  );
+  const score = count > 0 ? moreIsBetter(count, median, p90) : undefined;
+  // Something seen, but less than usual, lowers the reading: say so, or "stack named: AWS" reads as a fault.
+  const describe =
+    count === 0 ? missing : score !== undefined && score < 50 ? `${seen}, fewer than the usual ${median}` : seen;
+  assessor.signal(weight, score, describe, evidence);
 }
 
 /** A presence signal: found raises it by `score`, not found is "looked for, not seen". */

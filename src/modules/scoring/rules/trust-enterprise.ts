@@ -56,7 +56,11 @@ function securityHome(facts: SiteFacts): { page?: Evidence; pageAboutSecurity: b
     ownTrust;
   const [hosted] = ownOutbound(facts, "trust_center");
   return {
-    page: page && { url: page.url, text: `security page: ${page.title || page.headings[0]?.text || page.url}` },
+    // A licence or compliance page is named as one: "Regulation" is not a security page.
+    page: page && {
+      url: page.url,
+      text: `${page === ownSecurity || page === ownTrust ? "security" : "compliance"} page: ${page.title || page.headings[0]?.text || page.url}`,
+    },
     pageAboutSecurity: page !== undefined && page === ownSecurity,
     trustCenter: hosted
       ? { url: hosted.url, text: `trust centre linked from ${hosted.foundOn}` }
@@ -260,6 +264,8 @@ function heldCertifications(facts: SiteFacts): Array<{ name: string; mention: Me
   const brands = brandKeys(facts);
   const found = CERTIFICATIONS.flatMap(([name, pattern]) => {
     const mentions = facts.mentions(pattern, { limit: 6 });
+    // The site says it need not comply, its provider covering it: the claim elsewhere is the provider's.
+    if (mentions.some((mention) => DELEGATED.test(mention.text))) return [];
     // Pages where a sentence gives this certification to another company.
     const another = new Set(
       mentions.filter((mention) => heldByAnother(facts, mention, brands)).map((mention) => mention.url),
@@ -279,12 +285,22 @@ function heldCertifications(facts: SiteFacts): Array<{ name: string; mention: Me
     : found;
 }
 
+/**
+ * "Acme doesn't have to comply with the full PCI spec … because Stripe or PayPal cover most of the requirements",
+ * "we are not required to be HIPAA compliant": the standard is met, if at all, by someone else.
+ */
+const DELEGATED =
+  /\b(?:do(?:es)?n['’]?t|do(?:es)? not|need not|no need to|(?:is|are) not required to) (?:have to |need to )?(?:comply|be (?:certified|compliant))\b/i;
+
 /** A sentence in the site's own voice: "we", "our", or one of its names. */
 function speaksForSite(facts: SiteFacts, text: string, brands: readonly string[]): boolean {
   if (facts.speaksForItself(text)) return true;
   const lower = text.toLowerCase().replace(/[^a-z0-9 ]/g, "");
   return brands.some((brand) => lower.includes(brand));
 }
+
+/** An SLA counted in days or hours: a turnaround ("SLA 3-5 Working Days"), not the product's service level. */
+const TURNAROUND_SLA = /\bsla\b\W{0,3}\d+(?:\s?[-–]\s?\d+)?\s?(?:working |business )?(?:days?|hours?|hrs?)\b/i;
 
 export function complianceCertifications(facts: SiteFacts) {
   const assessor = new Assessor();
@@ -525,10 +541,16 @@ export function enterpriseReadiness(facts: SiteFacts) {
   present(
     assessor,
     1,
-    facts.mentions(
-      /\b(sla|service level agreements?|uptime (guarantee|commitment)|99\.9{1,4}% (uptime|availability))\b/i,
-      { limit: 1 },
-    ),
+    facts
+      .mentions(
+        /\b(sla|service level agreements?|uptime (guarantee|commitment)|99\.9{1,4}% (uptime|availability))\b/i,
+        {
+          limit: 3,
+        },
+      )
+      // "SLA 3-5 Working Days" is a delivery turnaround, not a service level for the product.
+      .filter((mention) => !TURNAROUND_SLA.test(mention.text))
+      .slice(0, 1),
     85,
     "an SLA",
     "no SLA offered",
