@@ -263,4 +263,31 @@ describe("one fact, one reading (framework 2.7.0)", () => {
     );
     expect(proof.lowered.join(" | ")).toMatch(/1 testimonial signed with a name, fewer than the usual \d/);
   });
+
+  it("does not take a 'Get Started' button for a sign-up when the page it opens is a guide that asks for no account", () => {
+    const started = (text: string) => {
+      const facts = syntheticFacts([
+        { ...BARE_SITE[0]!, namedLinks: [{ href: "/getstarted", text: "Get Started" }] },
+        { path: "/getstarted", title: "Get started", text },
+      ]);
+      return all(onboardingActivation(facts.about("onboarding_activation")));
+    };
+    expect(
+      started("Get started building on Acme\nBelow, we describe the core functionality of the protocol."),
+    ).not.toMatch(/self-serve sign-up/);
+    expect(started("Create your account\nEmail address\nPassword")).toMatch(/self-serve sign-up/);
+  });
+
+  it("files a community manager's opening under marketing", () => {
+    const careers = talentOrganization(
+      site({
+        path: "/careers",
+        title: "Careers",
+        text: "Current openings\nSoftware Engineer\nCommunity Manager",
+      }).about("talent_organization"),
+    );
+    expect(all(careers)).toMatch(
+      /openings in 2 functions: engineering, marketing|openings in 2 functions: marketing, engineering/,
+    );
+  });
 });

@@ -566,7 +566,10 @@ const ROLE =
 
 /** First match wins, so "Product Marketing Manager" is marketing and "Customer Support Engineer" is support. */
 const FUNCTIONS: Kinds = [
-  ["marketing", /\b(marketing|marketer|growth|content|brand|seo|demand gen|communications|social media)\b/i],
+  [
+    "marketing",
+    /\b(marketing|marketer|growth|content|brand|seo|demand gen|communications|social media|community (manager|lead|operations?)|developer relations|devrel|(developer )?evangelist|developer advocate)\b/i,
+  ],
   ["design", /\b(designer|design|ux|ui|user research(er)?)\b/i],
   ["product", /\b(product (manager|owner|lead|director)|head of product|vp,? product|product management)\b/i],
   ["data", /\b(data|machine learning|ml|ai|research scientist|researcher|scientist|analytics)\b/i],

@@ -329,8 +329,14 @@ export function signupLinks(facts: SiteFacts): Evidence[] {
 /** A sign-up link of the site's own: a sign-up address, or a sign-up button's text. */
 function isSignupLink(facts: SiteFacts, link: { url: string; text: string }): boolean {
   const url = onOwnDomain(facts, link.url);
-  return url !== undefined && (SIGNUP_TEXT.test(link.text.trim()) || SIGNUP_PATH.test(url.pathname));
+  if (url === undefined || !(SIGNUP_TEXT.test(link.text.trim()) || SIGNUP_PATH.test(url.pathname))) return false;
+  // A "Get started" button whose page was read and asks for no account is a guide ("Get started building on …").
+  const target = facts.pages.find((page) => page.url === link.url);
+  return target === undefined || SIGNUP_FORM.test(`${target.title}\n${target.text.slice(0, SCORED_TEXT_PER_PAGE)}`);
 }
+/** What a sign-up page asks for or says. */
+const SIGNUP_FORM =
+  /\b(?:sign ?up|sign ?in|log ?in|create (?:an |your )?account|register|password|e-?mail address|free trial|start (?:your )?trial|join)\b/i;
 
 /** "Book a demo" buttons: own-domain links with that text, else a page line that says only that. */
 function salesButtons(facts: SiteFacts): Evidence[] {
