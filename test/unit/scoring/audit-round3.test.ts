@@ -290,4 +290,32 @@ describe("one fact, one reading (framework 2.7.0)", () => {
       /openings in 2 functions: engineering, marketing|openings in 2 functions: marketing, engineering/,
     );
   });
+
+  it("reads a pricing page's 'Activity log' and 'Team member permissions' rows as audit logs and roles", () => {
+    const readiness = enterpriseReadiness(
+      site(pricing("Growth\n$99/month\nActivity log\nTeam member permissions", [{ amount: 99 }])).about(
+        "enterprise_readiness",
+      ),
+    );
+    expect(readiness.raised).toEqual(expect.arrayContaining(["audit logs", "role-based access control"]));
+  });
+
+  it("reads a chat channel offered for help as a support channel", () => {
+    const contact = (text: string) =>
+      all(customerSuccess(site({ path: "/contact", title: "Contact", text }).about("customer_success")));
+    expect(contact("Ping us on Slack or fill out the form below to reach our team.")).toMatch(
+      /Slack, Discord or Telegram/,
+    );
+    expect(contact("Follow our Slack engineering posts for news.")).not.toMatch(/Slack, Discord or Telegram/);
+  });
+
+  it("reads a rating badge on a line of its own ('Average 4.8/5 Rating')", () => {
+    const proof = customerProof(
+      syntheticFacts([
+        { path: "/", title: "Acme", text: "We build things for teams.\nAverage 4.8/5 Rating\nvia QuickBooks" },
+      ]).about("customer_proof"),
+    );
+    expect(all(proof)).toMatch(/rating/i);
+    expect(all(proof)).not.toMatch(/no review-site ratings/);
+  });
 });

@@ -486,6 +486,11 @@ export function customerSuccess(facts: SiteFacts) {
     ["phone", /\b(phone support|support (by|over the) phone|support line|call (our )?support)\b/i],
     ["tickets", /\b(submit a (ticket|request)|support (tickets?|portal|requests?))\b/i],
     ["community support", /\bcommunity (support|forum)\b/i],
+    // "Ping us on Slack", "ask for help in our Telegram channel": a chat channel offered for help.
+    [
+      "Slack, Discord or Telegram",
+      /\b((ping|message|ask|reach|contact) us (on|in|via|through) (our )?(slack|discord|telegram)|(help|support) (in|on|via) (our )?(slack|discord|telegram))\b/i,
+    ],
   ]);
   // A bare support address ("support@acme.com" in the footer) is one word, which no sentence check admits: read the home page's lines.
   if (!channels.some((channel) => channel.name === "email")) {

@@ -502,6 +502,19 @@ function attributedQuotes(facts: SiteFacts, limit: number): Evidence[] {
 const RATING =
   /\b(?:g2|capterra|trustpilot|product hunt|trustradius|gartner peer insights|app store|google play)\b.{0,40}?\b[1-5](?:\.\d)?\s?(?:\/\s?5|stars?|out of 5)|\b[1-5]\.\d\s?(?:\/\s?5|stars?|out of 5)\b/i;
 
+/** A rating shown as a badge on a line of its own, on any page read: "Average 4.8/5 Rating", "4.9 out of 5 stars". */
+function ratingBadges(facts: SiteFacts): Evidence[] {
+  for (const page of facts.pages) {
+    const line = page.text
+      .slice(0, SCORED_TEXT_PER_PAGE)
+      .split("\n")
+      .map((text) => text.trim())
+      .find((text) => text.length <= 60 && RATING.test(text));
+    if (line) return [{ url: page.url, text: `rating shown: "${line}"` }];
+  }
+  return [];
+}
+
 /**
  * The label of a logo strip on the home page: a line that is only "Used by", "Trusted by" or "Our customers",
  * the logos under it being images. (A two-word line is a fragment that mentions never read.)
@@ -636,7 +649,9 @@ export function customerProof(facts: SiteFacts) {
     testimonials.slice(0, 2),
   );
 
-  const ratings: Array<Evidence | Mention> = facts.mentions(RATING, { limit: 2 });
+  const mentionedRatings: Array<Evidence | Mention> = facts.mentions(RATING, { limit: 2 });
+  // A rating badge is a short line ("Average 4.8/5 Rating") that the sentence filter takes for a label.
+  const ratings = mentionedRatings.length > 0 ? mentionedRatings : ratingBadges(facts);
   for (const page of facts.pagesIn(...ALL)) {
     const rating = page.jsonLd.find(
       (entity) => entity.type === "AggregateRating" || entity.properties.ratingValue !== undefined,

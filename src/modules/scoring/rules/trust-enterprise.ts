@@ -513,7 +513,8 @@ export function enterpriseReadiness(facts: SiteFacts) {
   present(
     assessor,
     1.5,
-    facts.mentions(/\baudit (logs?|trails?|logging)\b/i, { limit: 1 }),
+    // A plan row's "Activity log" is the same record by its product name.
+    facts.mentions(/\b(audit (logs?|trails?|logging)|activity logs?)\b/i, { limit: 1 }),
     85,
     "audit logs",
     "no audit logs",
@@ -522,7 +523,7 @@ export function enterpriseReadiness(facts: SiteFacts) {
     assessor,
     1.5,
     facts.mentions(
-      /\b(rbac|role[- ]based (access|permissions)|roles and permissions|granular permissions|custom roles|permission levels)\b/i,
+      /\b(rbac|role[- ]based (access|permissions)|roles and permissions|granular permissions|custom roles|permission levels|(user|team|team member|member) (roles|permissions))\b/i,
       { limit: 1 },
     ),
     80,
