@@ -317,5 +317,10 @@ describe("one fact, one reading (framework 2.7.0)", () => {
     );
     expect(all(proof)).toMatch(/rating/i);
     expect(all(proof)).not.toMatch(/no review-site ratings/);
+    // An employer's rating on a careers page is not customers' proof.
+    const careers = customerProof(
+      site({ path: "/careers", title: "Careers", text: "Join us\nRated 4.8/5 by our team" }).about("customer_proof"),
+    );
+    expect(all(careers)).toMatch(/no review-site ratings/);
   });
 });

@@ -468,11 +468,7 @@ function attributedQuotes(facts: SiteFacts, limit: number): Evidence[] {
     const headings = new Set(page.headings.map((heading) => heading.text.trim()));
     const links = new Set([...page.internalLinks, ...page.externalLinks].map((link) => link.text.trim()));
     const notName = (line: string) => headings.has(line) || links.has(line) || NOT_A_NAME.test(line) || own(line);
-    const lines = page.text
-      .slice(0, SCORED_TEXT_PER_PAGE)
-      .split("\n")
-      .map((line) => line.trim())
-      .filter(Boolean);
+    const lines = scoredLines(page);
     for (let i = 1; i < lines.length && found.length < limit; i++) {
       const line = lines[i]!;
       if (line.length > 90) continue;
@@ -505,14 +501,22 @@ const RATING =
 /** A rating shown as a badge on a line of its own, on any page read: "Average 4.8/5 Rating", "4.9 out of 5 stars". */
 function ratingBadges(facts: SiteFacts): Evidence[] {
   for (const page of facts.pages) {
-    const line = page.text
-      .slice(0, SCORED_TEXT_PER_PAGE)
-      .split("\n")
-      .map((text) => text.trim())
-      .find((text) => text.length <= 60 && RATING.test(text));
+    // The pages customer proof may quote: not a privacy policy's or a job ad's lines.
+    const category = facts.categoryOf(page.url) ?? "other";
+    if (!pageQuotable("customer_proof", { url: page.url, category, home: page === facts.home })) continue;
+    const line = scoredLines(page).find((text) => text.length <= 60 && RATING.test(text));
     if (line) return [{ url: page.url, text: `rating shown: "${line}"` }];
   }
   return [];
+}
+
+/** A page's scored text as trimmed, non-empty lines. */
+function scoredLines(page: { readonly text: string }): string[] {
+  return page.text
+    .slice(0, SCORED_TEXT_PER_PAGE)
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -521,11 +525,7 @@ function ratingBadges(facts: SiteFacts): Evidence[] {
  */
 function logoStripLabel(facts: SiteFacts): Evidence[] {
   const { home } = facts;
-  const label = home.text
-    .slice(0, SCORED_TEXT_PER_PAGE)
-    .split("\n")
-    .map((line) => line.trim())
-    .find((line) => LOGO_STRIP_LABEL.test(line) || LEADERS_TRUST.test(line));
+  const label = scoredLines(home).find((line) => LOGO_STRIP_LABEL.test(line) || LEADERS_TRUST.test(line));
   return label ? [{ url: home.url, text: `a logo strip labelled "${label}" on the home page` }] : [];
 }
 /** A logo strip's label on a line of its own: "Trusted by", "Our clients:". */
