@@ -34,6 +34,12 @@ export const DEFAULT_POOL_WAIT_MS = 10_000;
 class BoundedConnectClient extends pg.Client {
   constructor(config: pg.ClientConfig) {
     super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    // pg-pool listens for errors only on idle clients. A client checked out between two statements (inside a
+    // transaction) that loses its server ("terminating connection due to unexpected postmaster exit") emits
+    // "error" with no query to give it to, and an "error" event nobody listens to ends the process. The
+    // client is then unusable: its next statement rejects ("not queryable"), the caller answers that as any
+    // database failure, and the pool drops it on release. So the event itself needs no handling here.
+    this.on("error", () => undefined);
   }
 }
 
