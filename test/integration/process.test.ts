@@ -404,7 +404,8 @@ describe("the service process", () => {
     expect(health.status).toBe(503);
     expect((await health.json()).checks.database.status).toBe("fail");
     service.child.kill("SIGTERM");
-    // Its last lines say why, if it ever exits otherwise (seen once under a loaded full run, not reproduced).
+    // Its last lines say why, if it ever exits otherwise: a pooled client checked out without an "error" listener
+    // once took the postmaster's FATAL as an uncaught exception (exit 1); test/service/db/lost-connection.test.ts.
     expect(await exitOf(service.child), service.logs.slice(-30).join("\n")).toBe(0);
   });
   it("on SIGTERM answers a waiting scoring call 202 with its job, closes its progress sockets, releases the job and exits by itself; the next process completes it, charged once", async () => {
