@@ -26,11 +26,14 @@ export interface Aggregate {
   readonly lifecycleStageId?: string;
 }
 
-type Scored = Pick<DimensionResult, "dimensionId" | "score" | "confidence" | "applicable">;
+type Scored = Pick<DimensionResult, "dimensionId" | "score" | "confidence" | "applicable" | "evidenceCost">;
 
-/** A dimension's weight in its pillar: what its evidence costs to show, times how sure the reading is (or the not-applicable weight). */
+/**
+ * A dimension's weight in its pillar: what its evidence costs to show (the dimension's own cost, or "costly" when
+ * the evidence found says so: framework 2.8.0), times how sure the reading is (or the not-applicable weight).
+ */
 const weightOf = (result: Scored): number =>
-  evidenceCostWeight[dimensionById.get(result.dimensionId)!.evidenceCost] *
+  evidenceCostWeight[result.evidenceCost ?? dimensionById.get(result.dimensionId)!.evidenceCost] *
   (result.applicable === false ? notApplicableWeight : confidenceWeight[result.confidence]);
 
 /**

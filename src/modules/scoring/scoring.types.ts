@@ -80,6 +80,12 @@ export interface DimensionAssessment {
    * score fall below the prior, since showing a little is never worse than showing nothing.
    */
   readonly counterEvidence?: boolean;
+  /**
+   * Framework 2.8.0: the evidence found costs far more to show than what this dimension usually rests on (an
+   * audited certification or a regulator's licence, where most compliance readings are a "GDPR compliant" line).
+   * What it is, in words; the dimension then weighs in the total like customers and openings.
+   */
+  readonly costlyEvidence?: string;
 }
 
 export interface DimensionResult {
@@ -100,6 +106,12 @@ export interface DimensionResult {
    * strengths and gaps computed from it are.
    */
   readonly applicable?: false;
+  /**
+   * "costly" when the evidence found costs far more to show than the dimension's usual (framework 2.8.0):
+   * it then weighs in the total like customers and openings. Absent: the dimension's own evidence cost.
+   * Not stored: the total computed from it is.
+   */
+  readonly evidenceCost?: "costly";
 }
 
 export interface ScoringUsage {

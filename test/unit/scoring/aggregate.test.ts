@@ -68,6 +68,28 @@ describe("aggregate", () => {
     expect(aggregate(aiAt0({}), maturityFramework).totalScore).toBeLessThan(50);
   });
 
+  it("weighs a dimension like the costly ones when its evidence is costly: an audited certification (framework 2.8.0)", () => {
+    const base = withScores({}, 50, "high");
+    const compliance = (extra: object) =>
+      base.map((result) =>
+        result.dimensionId === "compliance_certifications" ? { ...result, score: 100, ...extra } : result,
+      );
+    const claimed = aggregate(compliance({}), maturityFramework).totalScore;
+    const audited = aggregate(compliance({ evidenceCost: "costly" as const }), maturityFramework).totalScore;
+    const customers = aggregate(
+      base.map((result) => (result.dimensionId === "customer_proof" ? { ...result, score: 100 } : result)),
+      maturityFramework,
+    ).totalScore;
+    expect(claimed).toBe(50);
+    // Within a point of named customers at 100 (the totals' weights differ only by compliance's own cheap weight).
+    expect(Math.abs(audited - customers)).toBeLessThanOrEqual(1);
+    expect(audited).toBeGreaterThanOrEqual(55);
+    // The pillar's own average weighs it the same way.
+    expect(
+      aggregate(compliance({ evidenceCost: "costly" as const }), maturityFramework).pillarScores.trust_enterprise,
+    ).toBeGreaterThan(aggregate(compliance({}), maturityFramework).pillarScores.trust_enterprise);
+  });
+
   it("caps Leading one rung lower when a pillar is below 60, and says so", () => {
     const scores = withScores(
       { security_posture: 40, compliance_certifications: 40, data_privacy: 40, enterprise_readiness: 70 },

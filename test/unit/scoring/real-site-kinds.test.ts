@@ -329,7 +329,14 @@ describe("a business that sells no software (framework 2.4.0)", () => {
     page("/solutions", `Capacity is provided by reinsurers rated A- or better by AM Best. ${prose.repeat(8)}`),
     page("/contact", "Principal Officer Jane Doe. Chief Financial Officer John Roe. Compliance Officer Ann Poe."),
   ];
-  const softwareOnly = ["integration_ecosystem", "reliability_operations", "enterprise_readiness"];
+  // Framework 2.8.0 adds a security page and a users' community: both describe a product people log in to.
+  const softwareOnly = [
+    "integration_ecosystem",
+    "reliability_operations",
+    "enterprise_readiness",
+    "security_posture",
+    "community_ecosystem",
+  ];
 
   it("is not marked down for the integrations, status page and SSO it has no reason to publish", () => {
     const profile = siteProfile(syntheticFacts(underwriter));
@@ -368,6 +375,25 @@ describe("a business that sells no software (framework 2.4.0)", () => {
     expect(siteProfile(syntheticFacts(twoPages)).sellsSoftware).toBe(true);
     const docs = [...underwriter, page("/docs/intro", "Read this first.")];
     expect(siteProfile(syntheticFacts(docs)).sellsSoftware).toBe(true);
+  });
+
+  it("weighs its licence in the total like customers and openings, and says why (framework 2.8.0)", () => {
+    const result = score(underwriter);
+    const compliance = dimension(result, "compliance_certifications");
+    expect(compliance.evidenceCost).toBe("costly");
+    expect(compliance.reasoning).toMatch(
+      /1 certification or regulation: a regulator's licence, fewer than the usual 2;.*A regulator's licence takes an outside audit and months to earn, so this dimension weighs in the total like customers and openings\./,
+    );
+    // The same site whose compliance page only says it follows the law: the usual cheap weight, and a lower total.
+    const lawAbiding = underwriter.map((spec) =>
+      spec.path === "/regulation"
+        ? page("/regulation", `Harbour Underwriting Limited is GDPR compliant. ${prose.repeat(8)}`)
+        : spec,
+    );
+    const claimed = score(lawAbiding);
+    expect(dimension(claimed, "compliance_certifications").evidenceCost).toBeUndefined();
+    expect(dimension(claimed, "compliance_certifications").reasoning).not.toMatch(/weighs in the total like/);
+    expect(result.totalScore).toBeGreaterThan(claimed.totalScore);
   });
 
   it("a thin crawl says nothing either way: it is taken to sell software", () => {

@@ -113,6 +113,23 @@ describe("compliance_certifications", () => {
     expect(typeTwo.raw).toBeGreaterThan(untyped.raw);
     expect(untyped.lowered).toContain("SOC 2 named without its type (Type II is the bar)");
   });
+
+  it.each([
+    ["SOC 2 Type II", "We hold a SOC 2 Type II report."],
+    ["ISO 27001", "Acme is ISO 27001 certified."],
+    ["FedRAMP", "Acme is FedRAMP authorized at the Moderate level."],
+    ["a regulator's licence", "Acme Payments Ltd is authorised and regulated by the Financial Conduct Authority."],
+  ])("marks %s as costly evidence: an outside audit (framework 2.8.0)", (name, text) => {
+    expect(complianceCertifications(syntheticFacts([...bare, product(text)])).costlyEvidence).toBe(name);
+  });
+
+  it.each([
+    ["an untyped SOC 2", "We are SOC 2 compliant."],
+    ["laws complied with", "We are GDPR compliant.\nWe are HIPAA compliant.\nWe are PCI DSS compliant."],
+    ["what a compliance product helps customers meet", "Our scanner helps you meet ISO 27001 and SOC 2 Type II."],
+  ])("does not mark %s as costly evidence", (_name, text) => {
+    expect(complianceCertifications(syntheticFacts([...bare, product(text)])).costlyEvidence).toBeUndefined();
+  });
 });
 
 describe("data_privacy", () => {

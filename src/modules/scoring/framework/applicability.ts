@@ -40,7 +40,11 @@ const SELF_SERVE_ONLY: ReadonlySet<DimensionId> = new Set([
   "onboarding_activation",
   "customer_success",
 ]);
-/** What a business that sells no software (an underwriter, a law firm, a shop) has no reason to publish. */
+/**
+ * What a business that sells no software (an underwriter, a law firm, a shop) has no reason to publish. A
+ * security page (encryption, penetration tests, a disclosure policy) and a users' forum or Discord describe a
+ * product people log in to (framework 2.8.0); a privacy policy is owed by any business, so it is not here.
+ */
 const SOFTWARE_ONLY: ReadonlySet<DimensionId> = new Set([
   "integration_ecosystem",
   "reliability_operations",
@@ -49,6 +53,8 @@ const SOFTWARE_ONLY: ReadonlySet<DimensionId> = new Set([
   "documentation_quality",
   "delivery_velocity",
   "onboarding_activation",
+  "security_posture",
+  "community_ecosystem",
 ]);
 /** Rarely public even at mature companies: silence says nothing about the stage. */
 const NOT_OBSERVABLE: ReadonlySet<DimensionId> = new Set(["market_intelligence", "architecture_systems"]);

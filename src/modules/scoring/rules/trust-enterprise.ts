@@ -210,6 +210,20 @@ const CERTIFICATIONS: Kinds = [
   ],
 ];
 
+/**
+ * Certifications an outside auditor or a regulator grants after months of evidence (with SOC 2 Type II): what
+ * a compliance page shows that no afternoon's work can. PCI DSS (mostly a self-assessment), GDPR, HIPAA and CCPA
+ * (laws one complies with) and CSA STAR (level 1 is a self-assessment) are not among them.
+ */
+const AUDITED: ReadonlySet<string> = new Set([
+  "ISO 27001",
+  "ISO 27017/27018/27701",
+  "FedRAMP",
+  "HITRUST",
+  "TISAX",
+  "a regulator's licence",
+]);
+
 /** Holding a certification or a licence, in the site's own voice. */
 const HOLDS =
   /\b(certifi(ed|cation|cate)|compliant|compliance|complies|conform(s|ant|ity)?|attest(ed|ation)|audited|accredited|registered|licen[cs]ed|licen[cs]e (no|number)|authori[sz]ed|regulated|supervised|achieved|holds?|maintains?|passed|ready|aligned|level [1-4]|baa|business associate agreement|we are|is (fully )?(soc|iso|hipaa|pci|gdpr))\b/i;
@@ -307,18 +321,19 @@ export function complianceCertifications(facts: SiteFacts) {
 
   const certifications = heldCertifications(facts);
   // Two (often GDPR plus SOC 2) is the median among sites that name any; five is a mature compliance programme.
+  const held = certifications.length > 0 ? moreIsBetter(certifications.length, 2, 5) : undefined;
   assessor.signal(
     3,
-    certifications.length > 0 ? moreIsBetter(certifications.length, 2, 5) : undefined,
+    held,
     certifications.length > 0
-      ? `${plural(certifications.length, "certification or regulation", "certifications or regulations")}: ${certifications.map((entry) => entry.name).join(", ")}`
+      ? `${plural(certifications.length, "certification or regulation", "certifications or regulations")}: ${certifications.map((entry) => entry.name).join(", ")}${held !== undefined && held < 50 ? ", fewer than the usual 2" : ""}`
       : "no certifications (SOC 2, ISO 27001, HIPAA, GDPR, PCI) or regulator's licence mentioned",
     certifications.slice(0, 4).map((entry) => entry.mention),
   );
 
   const soc2 = certifications.find((entry) => entry.name === "SOC 2");
+  const typeTwo = soc2 ? facts.mentions(/\bsoc ?2 type (ii|2)\b/i, { limit: 1 }) : [];
   if (soc2) {
-    const typeTwo = facts.mentions(/\bsoc ?2 type (ii|2)\b/i, { limit: 1 });
     assessor.signal(
       1,
       typeTwo.length > 0 ? 95 : 45,
@@ -354,11 +369,16 @@ export function complianceCertifications(facts: SiteFacts) {
     page ? [page] : [],
   );
 
-  return assessor.done(
+  // An audited certification or a licence takes an outside audit and months to earn; most compliance readings are a
+  // "GDPR compliant" line, an afternoon's work. Framework 2.8.0 weighs the first like customers and openings.
+  const audited =
+    soc2 && typeTwo.length > 0 ? "SOC 2 Type II" : certifications.find((entry) => AUDITED.has(entry.name))?.name;
+  const done = assessor.done(
     certifications.length === 0
       ? "Name the certifications held (SOC 2 Type II, ISO 27001) on a security page."
       : "Publish a trust centre where customers can request the SOC 2 Type II and ISO 27001 reports.",
   );
+  return audited ? { ...done, costlyEvidence: audited } : done;
 }
 
 /** A privacy policy's own address: /privacy, /privacy-policy, /legal/privacy-notice, /privacy-and-cookies-policy. */
