@@ -5,7 +5,11 @@ import type { CrawlResult, ExtractedPage } from "../../../src/modules/crawl/craw
 import { createCrawler, createRenderer } from "../../../src/modules/crawl/crawler.factory.js";
 import { NO_BROWSER_ACTION } from "../../../src/modules/crawl/crawler.js";
 import { readPage } from "../../../src/modules/crawl/extract.js";
-import type { BrowserRenderer } from "../../../src/modules/crawl/render/renderer.js";
+import {
+  BROWSER_WENT_AWAY,
+  PAST_MEMORY_CEILING,
+  type BrowserRenderer,
+} from "../../../src/modules/crawl/render/renderer.js";
 import { HeuristicScorer } from "../../../src/modules/scoring/heuristic-scorer.js";
 import { acmeSite } from "../../fixtures/crawl-sites.js";
 import { calibrationSites } from "../../fixtures/calibration-sites.js";
@@ -146,6 +150,46 @@ describe.runIf(RUN_BROWSER_SUITES)(browserSuite("reading client-rendered sites")
       await own.close();
     }
   });
+
+  it(
+    "restarts a browser that grew past its memory ceiling once its crawl ends, and one that crashed at the next page",
+    { timeout: 90_000 },
+    async () => {
+      // A ceiling every browser is over: the watchdog marks it, and it is restarted when no crawl uses it.
+      const own = createRenderer(config(), silent, {
+        resolver: fixtureResolver(),
+        limits: { browserMemoryMb: 1 },
+      }) as BrowserRenderer;
+      try {
+        const crawler = createCrawler(config(), { resolver: fixtureResolver(), renderer: own });
+        const first = await crawler.crawl(sites.url("history.test"));
+        expect(first.crawlStats.pagesRendered).toBeGreaterThan(0);
+        await expect.poll(() => own.processes().length, { timeout: 10_000 }).toBe(0);
+        expect(own.restarts).toEqual([PAST_MEMORY_CEILING]);
+        const second = await crawler.crawl(sites.url("history.test"));
+        expect(second.pages.length).toBe(first.pages.length);
+        expect(own.launches).toBe(2);
+        await expect.poll(() => own.restarts.length, { timeout: 10_000 }).toBe(2);
+
+        // A browser killed from outside (the OOM killer, an operator) is noticed, and the next crawl starts another.
+        const session = own.openSession("ProductMaturityBot/test");
+        try {
+          await session.render(sites.url("hash.test"));
+          for (const process of own.processes()) globalThis.process.kill(process.pid, "SIGKILL");
+          await expect.poll(() => own.restarts.at(-1), { timeout: 10_000 }).toBe(BROWSER_WENT_AWAY);
+        } finally {
+          await session.close().catch(() => undefined);
+        }
+        const third = await crawler.crawl(sites.url("hash.test"));
+        expect(third.crawlStats.pagesRendered).toBeGreaterThan(0);
+        expect(own.launches).toBe(4);
+      } finally {
+        await own.close();
+      }
+      // Closing waits for every browser being stopped, the one stopped for its ceiling a moment before included.
+      expect(own.processes()).toEqual([]);
+    },
+  );
 
   it(
     "extracts the same facts from a page read as HTML and read in the browser (the existing fixtures)",

@@ -79,6 +79,10 @@ export const noRenderer: Renderer = {
   close: async () => undefined,
 };
 
+/** Restart reasons the renderer records itself (others come from a stuck session, in its own words). */
+export const PAST_MEMORY_CEILING = "the browser grew past its memory ceiling";
+export const BROWSER_WENT_AWAY = "the browser went away (crashed or was killed)";
+
 /** Blocks one page at a time beyond `size`, across every crawl of the process. */
 export class Semaphore {
   private active = 0;
@@ -131,6 +135,8 @@ export class BrowserRenderer implements Renderer {
   private closed = false;
   /** Launches so far (restarts after a crash or the ceiling add one each), for health and tests. */
   launches = 0;
+  /** Why the browser was restarted or went away, oldest first (the last 20), for logs and tests. */
+  readonly restarts: string[] = [];
 
   constructor(
     private readonly location: BrowserLocation,
@@ -184,6 +190,7 @@ export class BrowserRenderer implements Renderer {
     const running = this.browser;
     this.browser = undefined;
     if (!running) return;
+    this.noteRestart(reason);
     this.logger.warn({ reason }, "restarting the rendering browser");
     for (const process of this.processes()) {
       try {
@@ -193,6 +200,11 @@ export class BrowserRenderer implements Renderer {
       }
     }
     void running.then((browser) => browser.close()).catch(() => undefined);
+  }
+
+  private noteRestart(reason: string): void {
+    this.restarts.push(reason);
+    if (this.restarts.length > 20) this.restarts.shift();
   }
 
   /** Browser processes and their resident memory (Linux), for the ceilings and benchmarks. */
@@ -207,6 +219,8 @@ export class BrowserRenderer implements Renderer {
     this.watchdog = undefined;
     await Promise.allSettled([...this.sessions].map((session) => session.close()));
     await this.stopBrowser();
+    // A browser stopped just before (idle, or past its ceiling) is waited for too: none outlives the renderer.
+    await Promise.allSettled([...this.stopping]);
     await this.proxy.close();
   }
 
@@ -281,14 +295,27 @@ export class BrowserRenderer implements Renderer {
     this.launches += 1;
     browser.on("disconnected", () => {
       // Crashed or closed: the next page starts another. Pages in flight fail with the browser.
-      if (this.browser) this.logger.warn("the rendering browser went away; the next page starts another");
+      if (this.browser) {
+        this.noteRestart(BROWSER_WENT_AWAY);
+        this.logger.warn("the rendering browser went away; the next page starts another");
+      }
       this.browser = undefined;
     });
     this.logger.info({ path: this.location.path, launches: this.launches }, "rendering browser started");
     return browser;
   }
 
-  private async stopBrowser(): Promise<void> {
+  /** Browsers being stopped, until they are gone. */
+  private readonly stopping = new Set<Promise<void>>();
+
+  private stopBrowser(): Promise<void> {
+    const stopped = this.stopRunning();
+    this.stopping.add(stopped);
+    void stopped.finally(() => this.stopping.delete(stopped));
+    return stopped;
+  }
+
+  private async stopRunning(): Promise<void> {
     const running = this.browser;
     this.browser = undefined;
     if (!running) return;
@@ -320,6 +347,7 @@ export class BrowserRenderer implements Renderer {
     this.watchdog = undefined;
     if (this.restartWhenIdle) {
       this.restartWhenIdle = false;
+      this.noteRestart(PAST_MEMORY_CEILING);
       this.logger.warn(
         { ceilingMb: this.limits.browserMemoryMb },
         "the rendering browser grew past its memory ceiling; restarting it",
