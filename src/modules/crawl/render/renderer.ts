@@ -309,9 +309,11 @@ export class BrowserRenderer implements Renderer {
   private readonly stopping = new Set<Promise<void>>();
 
   private stopBrowser(): Promise<void> {
-    const stopped = this.stopRunning();
+    // Never rejects: it is often not awaited (idle, past the ceiling), and a rejection nobody handles ends the process.
+    const stopped = this.stopRunning()
+      .catch((error: unknown) => this.logger.warn({ err: error }, "the rendering browser could not be stopped"))
+      .finally(() => this.stopping.delete(stopped));
     this.stopping.add(stopped);
-    void stopped.finally(() => this.stopping.delete(stopped));
     return stopped;
   }
 
