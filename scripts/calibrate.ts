@@ -181,7 +181,7 @@ for (const site of sites) {
   try {
     const row = await run(site);
     rows.push(row);
-    if (values.dump === site.name) dump(row.full);
+    if (values.dump === site.name || values.dump === "all") dump(row.full);
   } catch (error) {
     failed.push(`${site.name}: ${(error as Error).message}`);
   }

@@ -32,6 +32,11 @@ const CODE_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["documentation_qualit
 const LEGAL_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["data_privacy"]);
 const HIRING_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["talent_organization"]);
 /**
+ * What a careers page can evidence: the team, and the company's story told to applicants, its backers and history
+ * ("we are supported by Mosaic and BlueYard, two of the best VCs in Europe": framework 2.9.0).
+ */
+const CAREERS_PAGE_DIMENSIONS: ReadonlySet<DimensionId> = new Set(["talent_organization", "company_momentum"]);
+/**
  * Dimensions whose evidence can be a label of two words or fewer ("SOC 2 Type II",
  * "$49/month", "Staff Engineer"); elsewhere such a fragment is a button or a menu
  * entry ("Get Started", "FAQ", "Open Source") that evidences nothing.
@@ -136,7 +141,7 @@ export function pageQuotable(dimension: DimensionId, source: SentenceSource): bo
     (source.category === "privacy" || (LEGAL_PATH.test(path) && source.category !== "security"))
   )
     return false;
-  if (!HIRING_DIMENSIONS.has(dimension) && source.category === "careers") return false;
+  if (!CAREERS_PAGE_DIMENSIONS.has(dimension) && source.category === "careers") return false;
   if (!BLOG_DIMENSIONS.has(dimension) && (source.category === "blog" || DATED_POST.test(path))) return false;
   if (!CUSTOMER_STORY_DIMENSIONS.has(dimension) && source.category === "customers") return false;
   if (!INTEGRATION_PAGE_DIMENSIONS.has(dimension) && source.category === "integrations") return false;

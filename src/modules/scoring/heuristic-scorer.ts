@@ -153,7 +153,7 @@ export class HeuristicScorer implements Scorer {
       confidence,
       reasoning: reasoning(definition, site, silence, thorough) + contextNote,
       ...(applicable ? {} : { applicable: false }),
-      ...(site.costlyEvidence && !silence ? { evidenceCost: "costly" as const } : {}),
+      ...(site.weighsAs && !silence ? { evidenceCost: site.weighsAs.cost } : {}),
     };
   }
 }
@@ -219,10 +219,7 @@ function reasoning(
   } else {
     if (site.raised.length > 0) parts.push(`Raised by: ${site.raised.join("; ")}.`);
     if (site.lowered.length > 0) parts.push(`Lowered by: ${site.lowered.join("; ")}.`);
-    if (site.costlyEvidence)
-      parts.push(
-        `${capitalise(site.costlyEvidence)} takes an outside audit and months to earn, so this dimension weighs in the total like customers and openings.`,
-      );
+    if (site.weighsAs) parts.push(site.weighsAs.why);
     if (site.coverage < 0.25)
       parts.push(
         thorough
@@ -233,5 +230,3 @@ function reasoning(
   if (site.toRaise) parts.push(`To raise it: ${site.toRaise}`);
   return parts.join(" ");
 }
-
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

@@ -6,6 +6,9 @@ import type { CrawlResult, CrawlStats } from "../crawl/crawl.types.js";
 import type { PillarId } from "../../scale/pillars.js";
 export { pillarIds, type PillarId } from "../../scale/pillars.js";
 
+/** What a dimension's public evidence costs a company to show truthfully (framework/dimensions.ts): its weight class. */
+export type EvidenceCost = "costly" | "moderate" | "cheap";
+
 export const dimensionIds = [
   "market_intelligence",
   "value_proposition",
@@ -81,11 +84,12 @@ export interface DimensionAssessment {
    */
   readonly counterEvidence?: boolean;
   /**
-   * Framework 2.8.0: the evidence found costs far more to show than what this dimension usually rests on (an
-   * audited certification or a regulator's licence, where most compliance readings are a "GDPR compliant" line).
-   * What it is, in words; the dimension then weighs in the total like customers and openings.
+   * The evidence found costs more or less to show than what this dimension usually rests on, so the dimension
+   * weighs in the total as that class, and `why` (a sentence) joins its reasoning. Framework 2.8.0: an audited
+   * certification or a regulator's licence, where most compliance readings are a "GDPR compliant" line (costly).
+   * Framework 2.9.0: a delivery reading resting on under a year of dated entries (moderate).
    */
-  readonly costlyEvidence?: string;
+  readonly weighsAs?: { readonly cost: EvidenceCost; readonly why: string };
 }
 
 export interface DimensionResult {
@@ -107,11 +111,11 @@ export interface DimensionResult {
    */
   readonly applicable?: false;
   /**
-   * "costly" when the evidence found costs far more to show than the dimension's usual (framework 2.8.0):
-   * it then weighs in the total like customers and openings. Absent: the dimension's own evidence cost.
-   * Not stored: the total computed from it is.
+   * What the evidence found costs to show, when it differs from the dimension's usual (framework 2.8.0: an audited
+   * certification is costly; 2.9.0: under a year of dated releases is moderate). The dimension then weighs in the
+   * total as that class. Absent: the dimension's own evidence cost. Not stored: the total computed from it is.
    */
-  readonly evidenceCost?: "costly";
+  readonly evidenceCost?: EvidenceCost;
 }
 
 export interface ScoringUsage {

@@ -120,7 +120,9 @@ describe("compliance_certifications", () => {
     ["FedRAMP", "Acme is FedRAMP authorized at the Moderate level."],
     ["a regulator's licence", "Acme Payments Ltd is authorised and regulated by the Financial Conduct Authority."],
   ])("marks %s as costly evidence: an outside audit (framework 2.8.0)", (name, text) => {
-    expect(complianceCertifications(syntheticFacts([...bare, product(text)])).costlyEvidence).toBe(name);
+    const { weighsAs } = complianceCertifications(syntheticFacts([...bare, product(text)]));
+    expect(weighsAs?.cost).toBe("costly");
+    expect(weighsAs?.why).toMatch(new RegExp(`^${name} takes an outside audit`, "i"));
   });
 
   it.each([
@@ -128,7 +130,7 @@ describe("compliance_certifications", () => {
     ["laws complied with", "We are GDPR compliant.\nWe are HIPAA compliant.\nWe are PCI DSS compliant."],
     ["what a compliance product helps customers meet", "Our scanner helps you meet ISO 27001 and SOC 2 Type II."],
   ])("does not mark %s as costly evidence", (_name, text) => {
-    expect(complianceCertifications(syntheticFacts([...bare, product(text)])).costlyEvidence).toBeUndefined();
+    expect(complianceCertifications(syntheticFacts([...bare, product(text)])).weighsAs).toBeUndefined();
   });
 });
 

@@ -1,4 +1,4 @@
-import type { DimensionId, PillarId } from "../scoring.types.js";
+import type { DimensionId, EvidenceCost, PillarId } from "../scoring.types.js";
 
 /**
  * The 27 dimensions as data: what each measures and the public signals that
@@ -40,7 +40,7 @@ export interface DimensionDefinition {
  * a help centre with SLAs is rare on any site. Delivery stays costly because its rule
  * now also reads how long the changelog has been kept, not only its last quarter.
  */
-export type EvidenceCost = "costly" | "moderate" | "cheap";
+export type { EvidenceCost };
 export const evidenceCostWeight: Readonly<Record<EvidenceCost, number>> = { costly: 4, moderate: 1, cheap: 0.25 };
 
 const COSTLY: ReadonlySet<DimensionId> = new Set([

@@ -1,7 +1,7 @@
 import type { ExtractedPage } from "../../crawl/crawl.types.js";
 import type { PageCategory } from "../../crawl/page-priority.js";
 import { lessIsBetter, moreIsBetter } from "../curves.js";
-import type { Evidence } from "../scoring.types.js";
+import type { DimensionAssessment, Evidence } from "../scoring.types.js";
 import { ownOpenSource } from "../site-profile.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
 import { brandKeys, onOwnDomain, ownCodeHostLinks, ownOutbound } from "./code-hosts.js";
@@ -49,7 +49,8 @@ const CHANGELOG_LINK =
  * "What's new"). Another product's version ("Upgrading to .NET 5.0") or a verb ("X and Y Release a
  * Joint Report") is not the site's release.
  */
-const RELEASE_WORDS = /\b(?:release notes?|new releases?|released|what'?s new|product updates?)\b|\bv\d+\.\d+/i;
+const RELEASE_WORDS =
+  /\b(?:release notes?|new releases?|released|what'?s new|product updates?|now available)\b|\bv\d+\.\d+/i;
 const VERSIONED = /(?<![\w.-])([\w.-]+) v?\d+\.\d+(?:\.\d+)?\b/gi;
 
 function releaseTitled(title: string, brands: readonly string[]): boolean {
@@ -162,31 +163,34 @@ export function deliveryVelocity(facts: SiteFacts) {
   assessor.signal(2, lessIsBetter(age, 7, 45), `newest changelog entry ${plural(age, "day")} old (${newest})`, [
     { url, text: `newest changelog entry ${newest}, ${plural(age, "day")} before the crawl` },
   ]);
-  history(assessor, facts, "changelog", url, dates);
+  const months = history(assessor, facts, "changelog", url, dates);
   if (age > 365) {
     assessor.penalty(1, `newest changelog entry is over a year old (${newest})`, [
       { url, text: `newest changelog entry ${newest}` },
     ]);
   }
 
-  return assessor.done(
-    age > 90
-      ? "Ship and log something now: the changelog has gone quiet."
-      : "Keep a weekly cadence of dated changelog entries.",
+  return weighedByRecord(
+    months,
+    assessor.done(
+      age > 90
+        ? "Ship and log something now: the changelog has gone quiet."
+        : "Keep a weekly cadence of dated changelog entries.",
+    ),
   );
 }
 
 /**
- * How long the site has kept shipping in the open: the span from its oldest dated entry to its newest. The
+ * How long the site has kept shipping in the open: the span from its oldest dated entry to its newest, in months. The
  * cadence of the last quarter is what a launch week shows too; years of dated entries are what make delivery
  * evidence costly to show (framework/dimensions.ts). A year is typical of a product past launch (50), three
  * years of an established one (90).
  */
-function history(assessor: Assessor, facts: SiteFacts, kind: string, url: string, dates: readonly string[]): void {
+function history(assessor: Assessor, facts: SiteFacts, kind: string, url: string, dates: readonly string[]): number {
   const sorted = [...dates].sort();
   const [oldest] = sorted;
   const newest = sorted.at(-1);
-  if (oldest === undefined || newest === undefined) return;
+  if (oldest === undefined || newest === undefined) return 0;
   const months = Math.round((facts.daysSince(oldest) - facts.daysSince(newest)) / 30.44);
   assessor.signal(
     2,
@@ -194,6 +198,21 @@ function history(assessor: Assessor, facts: SiteFacts, kind: string, url: string
     `${kind}: ${plural(months, "month")} of dated entries (${oldest} to ${newest})`,
     [{ url, text: `${kind}: dated entries from ${oldest} to ${newest}` }],
   );
+  return months;
+}
+
+/** Below a year of dated entries, delivery evidence is a launch's cadence, not a record (framework 2.9.0). */
+export const DELIVERY_RECORD_MONTHS = 12;
+
+/**
+ * Framework 2.9.0: delivery weighs as costly evidence because years of dated entries take years to show. A reading
+ * resting on under a year of them (a fresh product's first releases, a changelog begun last spring) is what a launch
+ * shows too, and weighs like documentation and community.
+ */
+function weighedByRecord(months: number, done: DimensionAssessment): DimensionAssessment {
+  if (months >= DELIVERY_RECORD_MONTHS) return done;
+  const why = `Its dated entries span ${plural(months, "month")}, under the year that makes a delivery record costly to show, so this dimension weighs in the total like documentation and community.`;
+  return { ...done, weighsAs: { cost: "moderate", why } };
 }
 
 /** Delivery read from release posts: a site without a changelog page that announces its releases on the blog. */
@@ -220,7 +239,7 @@ function releaseCadence(
   assessor.signal(2, lessIsBetter(age, 7, 45), `newest release post ${plural(age, "day")} old (${newest.date})`, [
     { url: newest.url, text: `newest release post ${newest.date}, ${plural(age, "day")} before the crawl` },
   ]);
-  history(
+  const months = history(
     assessor,
     facts,
     "release posts",
@@ -232,10 +251,13 @@ function releaseCadence(
       { url: newest.url, text: `newest release post ${newest.date}` },
     ]);
   }
-  return assessor.done(
-    age > 90
-      ? "Ship and announce something now, and keep a dated changelog beside the release posts."
-      : "Keep a dated changelog beside the release posts, with an entry for every release.",
+  return weighedByRecord(
+    months,
+    assessor.done(
+      age > 90
+        ? "Ship and announce something now, and keep a dated changelog beside the release posts."
+        : "Keep a dated changelog beside the release posts, with an entry for every release.",
+    ),
   );
 }
 
@@ -249,6 +271,7 @@ const ENGINEERING =
 const ENGINEERING_LINK = /\/(?:engineering|eng|tech)(?:-blog)?(?:\/|$)|^https?:\/\/(?:engineering|eng|tech)\./i;
 const SCALE =
   /\bmulti[- ]region\b|\b\d+\+? (?:regions|data ?cent(?:er|re)s|availability zones|edge locations|points of presence|pops)\b|\b(?:regional failover|deploy(?:ed)? (?:in|to) (?:any|multiple) regions?|availability zones?|auto-?scal\w*|horizontal(?:ly)? scal\w*|global (?:edge )?network|edge network|petabytes?|billions? of (?:events|requests|rows|records))\b/i;
+const CUSTOMERS_SCALE = /\b(?:auto-?scal\w*|scal(?:e|es|ing)) (?:up |out )?(?:your|their)\b/i;
 const PERFORMANCE =
   /\b\d[\d,.]{0,15}\s?(?:ms|milliseconds|µs|μs|microseconds)\b|\bp(?:50|90|95|99)\b|\b\d[\d,.]{0,15}\s?(?:k|m|b|million|billion)?\+?\s?(?:requests|events|queries|messages|transactions|calls|writes|reads|rows)\s?(?:per|\/|a|each)\s?(?:second|sec|s|minute|min|day)\b|\b(?:rps|qps|tps|sub-?millisecond)\b/i;
 const NOT_PRICING: readonly PageCategory[] = [
@@ -319,7 +342,8 @@ export function architectureSystems(facts: SiteFacts) {
     facts.mentions(ENGINEERING, { limit: 2 }),
   );
 
-  const scale = facts.mentions(SCALE, { limit: 5 });
+  // How the company's own system runs, not what it does for the customer's ("deploy and auto-scale your application").
+  const scale = facts.mentions(SCALE, { limit: 5 }).filter((mention) => !CUSTOMERS_SCALE.test(mention.text));
   // One concrete scale claim (multi-region, autoscaling) is typical of a scaled product; three is a designed-for-scale story.
   counted(
     assessor,

@@ -725,13 +725,19 @@ export function talentOrganization(facts: SiteFacts) {
     0.75,
     // "Core principles of our business", "a team that values teamwork, inclusivity and integrity", "People & Culture",
     // a section headed "Values".
-    facts.mentions(
-      /\b(our values|core values|(our|core|guiding) principles|our culture|(people|life|team) (&|and) culture|(people|team|company) (&|and) values|that values \w+|remote[- ]first|benefits (include|and perks)|perks)\b|^(our |core |company )?values$|^(mission|vision),? (&|and) values$/i,
-      {
-        in: ["careers", "about"],
-        limit: 1,
-      },
-    ),
+    // Customers or partners "that share our values" are whom the company works with, not how it works.
+    facts
+      .mentions(
+        /\b(our values|core values|(our|core|guiding) principles|our culture|(people|life|team) (&|and) culture|(people|team|company) (&|and) values|that values \w+|remote[- ]first|benefits (include|and perks)|perks)\b|^(our |core |company )?values$|^(mission|vision),? (&|and) values$/i,
+        { in: ["careers", "about"], limit: 3 },
+      )
+      .filter(
+        (mention) =>
+          !/\b(?:organi[sz]ations|companies|customers|clients|partners|brands|businesses) (?:that|who) share our values\b/i.test(
+            mention.text,
+          ),
+      )
+      .slice(0, 1),
     80,
     "values, culture or benefits described",
     "no values or culture described",
@@ -1017,22 +1023,42 @@ export function companyMomentum(facts: SiteFacts) {
         !inEndNotice(facts, mention) && all.findIndex((other) => other.text === mention.text) === index,
     )
     .slice(0, 8);
-  // Dated news posts are announcements too, whatever verbs their titles use.
-  const posts = facts.postsIn("blog").filter((post) => post.date <= facts.now.toISOString().slice(0, 10));
-  const news = Math.max(announcements.length, posts.length);
+  // Dated news posts are announcements too, whatever verbs their titles use: a post whose address carries its date, or
+  // a date on the blog's pages (a post list, as growth_distribution counts them). Momentum is the last year's: older
+  // posts are the track record read below (framework 2.9.0).
+  const today = facts.now.toISOString().slice(0, 10);
+  const dated = facts.postsIn("blog").filter((post) => post.date <= today);
+  const posts = dated.filter((post) => facts.daysSince(post.date) <= 365);
+  const blogDates = facts.dates({ in: ["blog"] });
+  const listed = blogDates.filter((date) => facts.daysSince(date) <= 365);
+  const news = Math.max(announcements.length, posts.length, listed.length);
   // Two announcements visible is the median; six (launches, partnerships, expansion) is a company in motion.
-  const said =
-    announcements.length >= posts.length
-      ? `${plural(announcements.length, "announcement")} (launches, partnerships)`
-      : `${plural(posts.length, "dated news post")}`;
-  assessor.signal(
-    1.5,
-    news > 0 ? moreIsBetter(news, 2, 6) : undefined,
-    news > 0 ? said : "no news or announcements",
-    announcements.length >= posts.length
-      ? announcements.slice(0, 2)
-      : [{ url: posts[0]!.url, text: `${said}, e.g. ${posts[0]!.date}` }],
-  );
+  if (news === 0) {
+    const [older] = [...dated.map((post) => post.date), ...blogDates].sort().reverse();
+    assessor.signal(
+      1.5,
+      undefined,
+      older === undefined ? "no news or announcements" : `no news in the last year (newest dated post ${older})`,
+    );
+  } else if (announcements.length >= Math.max(posts.length, listed.length)) {
+    assessor.signal(
+      1.5,
+      moreIsBetter(news, 2, 6),
+      `${plural(news, "announcement")} (launches, partnerships)`,
+      announcements.slice(0, 2),
+    );
+  } else if (posts.length >= listed.length) {
+    const said = `${plural(news, "dated news post")} in the last year`;
+    assessor.signal(1.5, moreIsBetter(news, 2, 6), said, [
+      { url: posts[0]!.url, text: `${said}, e.g. ${posts[0]!.date}` },
+    ]);
+  } else {
+    const said = `${plural(news, "post")} dated in the last year on the blog`;
+    const [blog] = facts.pagesIn("blog");
+    assessor.signal(1.5, moreIsBetter(news, 2, 6), said, [
+      { url: pageWithDate(facts, listed[0]!, blog?.url ?? facts.home.url), text: `${said}, newest ${listed[0]}` },
+    ]);
+  }
 
   const funding = facts.mentions(
     /\b(raised (a |an )?[$€£\d]|raises [$€£\d]|series [a-e]\b|seed (round|funding)|pre[- ]seed|funding round|backed by (?:(?:leading|top|world-class|great) )?(?:investors|vcs?\b|venture|angels?)|backed by [\w&.' -]{1,40} (?:ventures|capital|partners)\b|(?:backed|supported|funded) by [\w&.,' -]{1,60}\b(?:vcs|investors|venture capital(?:ists)?)\b|(?:wins?|won|receive[sd]?|awarded|secure[sd]?) (?:a |an |the )?[\w' -]{0,40}\b(?:grant|funding)\b|investors? (include|including|like)|y ?combinator|yc [swfx]\d{2}|sequoia|andreessen|a16z|accel|index ventures|lightspeed|general catalyst|khosla|greylock|kleiner)\b/i,
@@ -1188,6 +1214,30 @@ const NEWS_OPENING =
 const FOUNDED =
   /\b(?:founded|established|started|launched|incorporated|in business since|since)\s+(?:in\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+)?((?:19|20)\d{2})\b|(?:©|\(c\)|copyright)\s*((?:19|20)\d{2})\s*[-–]\s*(?:19|20)\d{2}/i;
 
+/**
+ * The company counting its own years, in its own voice: "we've been … for over five years", "the team … has been
+ * delivering … for more than 5 years", "Acme has been … for 12 years" (its own name; "Kunal has been with Acme for two
+ * years" is a person's).
+ */
+const YEARS_IN_BUSINESS =
+  /(?:\b[Ww]e(?:['’]ve| have)|\b(?:[Tt]he|[Oo]ur) (?:team|company)\b[^.;]{0,80}? has|(?<![\p{L}\d])(\p{Lu}[\p{L}\d.&-]*) has) been\b[^.;]{0,60}?\bfor (?:over |more than |almost |nearly )?(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\+? years\b/u;
+const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+};
+
 /** A sentence about a person: "Tomáš has …", "He has been a contributor since 2007" (not "We have …", "Acme has …"). */
 function personVoice(facts: SiteFacts, text: string): boolean {
   if (/\b(?:he|she|his|her|him)\b/i.test(text)) return true;
@@ -1201,8 +1251,8 @@ function personVoice(facts: SiteFacts, text: string): boolean {
 function trackRecord(
   facts: SiteFacts,
   crawlYear: number,
-): { years: number; fact: string; evidence: { url: string; text: string } } | undefined {
-  let best: { years: number; fact: string; evidence: { url: string; text: string } } | undefined;
+): { years: number; fact: string; evidence: Evidence } | undefined {
+  let best: { years: number; fact: string; evidence: Evidence } | undefined;
   // "since 2003" and "started in 2015" date the company only in its own voice: "Tomáš has IT experience since 2003"
   // is a person's career, "Cardano … started in 2015" another project's history.
   const founding = facts.mentions(FOUNDED, { limit: 5 }).find((mention) => {
@@ -1221,6 +1271,19 @@ function trackRecord(
         fact: `founded or active since ${year}`,
         evidence: { url: founding.url, text: `founded or active since ${year}` },
       };
+  }
+  // "We've been in the security space for over five years now": the company's own count of its years.
+  for (const mention of facts.mentions(YEARS_IN_BUSINESS, { limit: 3 })) {
+    const match = YEARS_IN_BUSINESS.exec(mention.text);
+    // "TeamT5 has been delivering …" counts when the subject is the company's own name; "Kunal has been with Qualys" does not.
+    const subject = match?.[1];
+    if (subject !== undefined && !ownNames(facts).has(subject.toLowerCase().split(" ")[0]!)) continue;
+    if (personVoice(facts, mention.text)) continue;
+    const count = match?.[2]?.toLowerCase();
+    const years = count === undefined ? NaN : (NUMBER_WORDS[count] ?? Number(count));
+    if (!(years > 0 && years < 200) || (best && best.years >= years)) continue;
+    const fact = `in business for ${match![0].match(/(?:over|more than|almost|nearly)\s+/i)?.[0] ?? ""}${plural(years, "year")} (in its own words)`;
+    best = { years, fact, evidence: { url: mention.url, text: mention.text, quoted: true } };
   }
   const dates = datesBeyondLegal(facts);
   const newest = dates[0];

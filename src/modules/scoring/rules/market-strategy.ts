@@ -528,8 +528,12 @@ function logoStripLabel(facts: SiteFacts): Evidence[] {
   const label = scoredLines(home).find((line) => LOGO_STRIP_LABEL.test(line) || LEADERS_TRUST.test(line));
   return label ? [{ url: home.url, text: `a logo strip labelled "${label}" on the home page` }] : [];
 }
-/** A logo strip's label on a line of its own: "Trusted by", "Our clients:". */
-const LOGO_STRIP_LABEL = /^(?:used by|trusted by|loved by|relied on by|our customers|our clients)\s*:?$/i;
+/**
+ * A logo strip's label on a line of its own: "Trusted by", "Our clients:", and the customers called happy ("Our happy
+ * customers", "Some of our satisfied clients", "Supporting these happy teams": framework 2.9.0).
+ */
+const LOGO_STRIP_LABEL =
+  /^(?:used by|trusted by|loved by|relied on by|our customers|our clients|(?:[a-z]+ )?(?:(?:some )?of )?(?:these |our )?(?:happy|satisfied) (?:customers|clients|teams|users))\s*:?$/i;
 /**
  * The same label said the other way round, a line of its own: "The world's leading projects trust Acme",
  * "Top teams rely on us". Not a sentence that goes on ("leading companies use AI to …").

@@ -378,7 +378,9 @@ export function complianceCertifications(facts: SiteFacts) {
       ? "Name the certifications held (SOC 2 Type II, ISO 27001) on a security page."
       : "Publish a trust centre where customers can request the SOC 2 Type II and ISO 27001 reports.",
   );
-  return audited ? { ...done, costlyEvidence: audited } : done;
+  if (!audited) return done;
+  const why = `${audited.charAt(0).toUpperCase()}${audited.slice(1)} takes an outside audit and months to earn, so this dimension weighs in the total like customers and openings.`;
+  return { ...done, weighsAs: { cost: "costly" as const, why } };
 }
 
 /** A privacy policy's own address: /privacy, /privacy-policy, /legal/privacy-notice, /privacy-and-cookies-policy. */
