@@ -2,12 +2,8 @@ import { describe, expect, it } from "vitest";
 import { aggregate } from "../../../src/modules/scoring/aggregate.js";
 import { maturityFramework } from "../../../src/modules/scoring/framework/frameworks.js";
 import { dimensions } from "../../../src/modules/scoring/framework/dimensions.js";
-import {
-  architectureSystems,
-  DELIVERY_RECORD_MONTHS,
-  deliveryVelocity,
-} from "../../../src/modules/scoring/rules/engineering-delivery.js";
-import { companyMomentum, talentOrganization } from "../../../src/modules/scoring/rules/growth-organization.js";
+import { DELIVERY_RECORD_MONTHS, deliveryVelocity } from "../../../src/modules/scoring/rules/engineering-delivery.js";
+import { companyMomentum } from "../../../src/modules/scoring/rules/growth-organization.js";
 import { customerProof } from "../../../src/modules/scoring/rules/market-strategy.js";
 import type { DimensionId } from "../../../src/modules/scoring/scoring.types.js";
 import { BARE_SITE } from "../../support/rule-assertions.js";
@@ -15,8 +11,8 @@ import { syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js"
 
 /**
  * Framework 2.9.0: what takes time to show is read as time. A delivery record of a few months weighs like docs, not
- * like years of releases; news is the last year's; a company's own count of its years is a track record; and what
- * a company does for its customers is not read as its own architecture or culture.
+ * like years of releases; news is the last year's; a company's own count of its years is a track record; and a
+ * careers page's backers are funding. The misreadings fixed beside these are in audit-round4.test.ts.
  */
 const page = (path: string, text: string, title = ""): PageSpec => ({ path, title, text });
 const facts = (pages: readonly PageSpec[], dimension: DimensionId, crawledAt = "2024-01-17T00:00:00.000Z") =>
@@ -64,23 +60,6 @@ describe("delivery_velocity weighs by the length of its record (framework 2.9.0)
       );
     expect(changelog(["2023-12-20", "2023-10-02", "2023-09-01"]).weighsAs?.cost).toBe("moderate");
     expect(changelog(["2023-12-20", "2022-06-02", "2021-01-10"]).weighsAs).toBeUndefined();
-  });
-
-  it("reads a dated 'Now Available: …' post as a release, like a versioned one", () => {
-    const assessment = deliveryVelocity(
-      facts(
-        [
-          page("/blog", "Read our blog", "Blog"),
-          post("now-available-neon-postgres", "Now Available: Neon Postgres", "2023-11-22"),
-        ],
-        "delivery_velocity",
-      ),
-    );
-    expect(assessment.raised).toContain("release announcements among the posts (1 dated post)");
-    expect(
-      deliveryVelocity(facts([post("hiring-now", "Our Berlin office is now open", "2023-11-22")], "delivery_velocity"))
-        .raised,
-    ).not.toContain("release announcements among the posts (1 dated post)");
   });
 
   it("does not mark a site with no dated releases: its silence already weighs as it should", () => {
@@ -173,34 +152,6 @@ describe("company_momentum reads a company's own count of its years as a track r
   });
 });
 
-describe("what a company does for its customers is not its own architecture or culture (framework 2.9.0)", () => {
-  it("does not read 'deploy and auto-scale your application' as the company's own scalability", () => {
-    const scale = (text: string) =>
-      said(architectureSystems(facts([page("/product", text)], "architecture_systems"))).find((line) =>
-        /regions or scalability/.test(line),
-      );
-    expect(
-      scale(
-        "We take care of the heavy lifting required to deploy and auto-scale your application on a serverless infrastructure.",
-      ),
-    ).toBe("no regions or scalability described");
-    expect(scale("Our API runs in 3 regions and auto-scales with traffic.")).toBe("regions or scalability described");
-  });
-
-  it("does not read customers 'that share our values' as the company's values", () => {
-    const values = (text: string) =>
-      said(talentOrganization(facts([page("/about-us", text, "About us")], "talent_organization"))).find((line) =>
-        /values/.test(line),
-      );
-    expect(
-      values(
-        "We jump at the opportunity to work with organizations that share our values of both end user experience and quality software development.",
-      ),
-    ).toBe("no values or culture described");
-    expect(values("Our values: candour, care and craft.")).toBe("values, culture or benefits described");
-  });
-});
-
 describe("a careers page tells applicants who backs the company (framework 2.9.0)", () => {
   it("reads investors named on the careers page as funding", () => {
     const careers: PageSpec = {
@@ -218,25 +169,5 @@ describe("a careers page tells applicants who backs the company (framework 2.9.0
       "Careers",
     );
     expect(customerProof(facts([careers], "customer_proof")).evidence).toEqual([]);
-  });
-});
-
-describe("a logo strip under customers called happy (framework 2.9.0)", () => {
-  const home = (line: string) =>
-    customerProof(
-      syntheticFacts([
-        { path: "/", title: "Acme", text: `We build things for teams.\n${line}\nAnd many more...` },
-      ]).about("customer_proof"),
-    );
-
-  it("reads 'Supporting these happy teams' and 'Some of our happy customers' as a logo strip's label", () => {
-    for (const label of ["Supporting these happy teams", "Some of our happy customers", "Our satisfied clients:"])
-      expect(home(label).raised).toContain('names customers ("trusted by …")');
-  });
-
-  it("does not read a sentence about happy users as one", () => {
-    expect(said(home("Happy users make happy teams, and we help you get there.")).join(" ")).toMatch(
-      /no logo wall or customer list/,
-    );
   });
 });

@@ -555,6 +555,9 @@ function customerCount(text: string): number | undefined {
   return Number.isFinite(base) ? base * (unit === "k" ? 1e3 : unit === "" ? 1 : 1e6) : undefined;
 }
 
+/** A link titled as a case study: "… – Case Study", "Case Study: …", "Acme Case Study – Lab Equipment". */
+const STORY_TITLE = /^case study\b\s*[:–—-]|[–—-]\s*case study\s*$|^[\w&.' -]{1,40} case study\s*[–—:-]\s*\S/i;
+
 export function customerProof(facts: SiteFacts) {
   const assessor = new Assessor();
   const customerPages = facts.pagesIn("customers");
@@ -569,6 +572,12 @@ export function customerProof(facts: SiteFacts) {
   for (const { url, text } of facts.linksMatching(STORY_PREFIX_LINK)) {
     if (STORY_PREFIX_LINK.test(pathOf(url)) && !stories.has(url) && onOwnDomain(facts, url))
       stories.set(url, { url, text: `case study: ${text.trim() || pathOf(url)}` });
+  }
+  // A post titled as one, wherever it is filed ("Replacing DIY Exception Logging with Acme – Case Study", "Case Study:
+  // Server Expiration Error"): framework 2.9.0.
+  for (const { url, text } of facts.linksMatching(STORY_TITLE)) {
+    if (STORY_TITLE.test(text) && !stories.has(url) && onOwnDomain(facts, url))
+      stories.set(url, { url, text: `case study: ${text.trim()}` });
   }
   // Any story beats a bare customers page (40 floor); three stories is the norm (70), a dozen a proof library (94).
   const [index] = customerPages;

@@ -582,7 +582,7 @@ export function enterpriseReadiness(facts: SiteFacts) {
     assessor,
     0.75,
     facts.mentions(
-      /\b(self[- ]hosted|on[- ]prem(ise|ises)?|private cloud|your (own )?vpc|dedicated (instance|tenant|infrastructure)|single[- ]tenant)\b/i,
+      /\b(self[- ]host(ed|ing)?|host (it|\w+) (yourself|myself)|on[- ]prem(ise|ises)?|private cloud|your (own )?vpc|dedicated (instance|tenant|infrastructure)|single[- ]tenant)\b/i,
       { limit: 1 },
     ),
     85,
