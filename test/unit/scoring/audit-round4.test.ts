@@ -3,30 +3,19 @@ import { architectureSystems, deliveryVelocity } from "../../../src/modules/scor
 import { talentOrganization } from "../../../src/modules/scoring/rules/growth-organization.js";
 import { customerProof } from "../../../src/modules/scoring/rules/market-strategy.js";
 import { enterpriseReadiness } from "../../../src/modules/scoring/rules/trust-enterprise.js";
-import type { DimensionId } from "../../../src/modules/scoring/scoring.types.js";
-import { at, BARE_SITE } from "../../support/rule-assertions.js";
-import { syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
+import { at } from "../../support/rule-assertions.js";
+import { blogPost, factsAbout, page, said } from "../../support/scoring-cases.js";
+import { syntheticFacts } from "../../support/synthetic-crawl.js";
 
 /**
  * The fourth audit of the calibration corpus (framework 2.9.0): two reviewers checked every costly and moderate
  * reading of the 22 commercial sites judged 2–5 against the pages. Each case is the general shape of a misreading
  * they found, fixed whichever way it moved a total, and the reading that must still hold.
  */
-const page = (path: string, text: string, title = ""): PageSpec => ({ path, title, text });
-const facts = (pages: readonly PageSpec[], dimension: DimensionId, crawledAt = "2024-01-17T00:00:00.000Z") =>
-  syntheticFacts([...BARE_SITE, ...pages], { crawledAt }).about(dimension);
-const said = (assessment: { raised: readonly string[]; lowered: readonly string[] }) => [
-  ...assessment.raised,
-  ...assessment.lowered,
-];
+const facts = factsAbout;
 
 describe("a dated 'Now Available' post", () => {
-  const post = (slug: string, title: string, date: string): PageSpec => ({
-    path: `/blog/${slug}`,
-    title,
-    text: `${title}\nBy the team\nWhat we shipped this month.`,
-    dates: [date],
-  });
+  const post = blogPost;
 
   it("reads a dated 'Now Available: …' post as a release, like a versioned one", () => {
     const assessment = deliveryVelocity(

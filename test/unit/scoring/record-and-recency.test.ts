@@ -5,30 +5,18 @@ import { dimensions } from "../../../src/modules/scoring/framework/dimensions.js
 import { DELIVERY_RECORD_MONTHS, deliveryVelocity } from "../../../src/modules/scoring/rules/engineering-delivery.js";
 import { companyMomentum } from "../../../src/modules/scoring/rules/growth-organization.js";
 import { customerProof } from "../../../src/modules/scoring/rules/market-strategy.js";
-import type { DimensionId } from "../../../src/modules/scoring/scoring.types.js";
-import { BARE_SITE } from "../../support/rule-assertions.js";
-import { syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
+import { blogPost, factsAbout, page, said } from "../../support/scoring-cases.js";
+import { type PageSpec } from "../../support/synthetic-crawl.js";
 
 /**
  * Framework 2.9.0: what takes time to show is read as time. A delivery record of a few months weighs like docs, not
  * like years of releases; news is the last year's; a company's own count of its years is a track record; and a
  * careers page's backers are funding. The misreadings fixed beside these are in audit-round4.test.ts.
  */
-const page = (path: string, text: string, title = ""): PageSpec => ({ path, title, text });
-const facts = (pages: readonly PageSpec[], dimension: DimensionId, crawledAt = "2024-01-17T00:00:00.000Z") =>
-  syntheticFacts([...BARE_SITE, ...pages], { crawledAt }).about(dimension);
-const said = (assessment: { raised: readonly string[]; lowered: readonly string[] }) => [
-  ...assessment.raised,
-  ...assessment.lowered,
-];
+const facts = factsAbout;
 
 describe("delivery_velocity weighs by the length of its record (framework 2.9.0)", () => {
-  const post = (slug: string, title: string, date: string): PageSpec => ({
-    path: `/blog/${slug}`,
-    title,
-    text: `${title}\nBy the team\nWhat we shipped this month.`,
-    dates: [date],
-  });
+  const post = blogPost;
   const releases = (dates: readonly string[]) =>
     deliveryVelocity(
       facts(
