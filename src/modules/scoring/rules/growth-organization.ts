@@ -1277,7 +1277,7 @@ function trackRecord(
     const match = YEARS_IN_BUSINESS.exec(mention.text);
     // "TeamT5 has been delivering …" counts when the subject is the company's own name; "Kunal has been with Qualys" does not.
     const subject = match?.[1];
-    if (subject !== undefined && !ownNames(facts).has(subject.toLowerCase().split(" ")[0]!)) continue;
+    if (subject !== undefined && !ownNames(facts).has(subject.toLowerCase())) continue;
     if (personVoice(facts, mention.text)) continue;
     const count = match?.[2]?.toLowerCase();
     const years = count === undefined ? NaN : (NUMBER_WORDS[count] ?? Number(count));
