@@ -131,3 +131,52 @@ describe("self-hosting said in a FAQ's words", () => {
     );
   });
 });
+
+describe("quotes under a 'Testimonials' heading, signed the ways cards sign them", () => {
+  const home = (lines: readonly string[]) =>
+    customerProof(
+      syntheticFacts([{ path: "/", title: "Acme", text: ["We build things for teams.", ...lines].join("\n") }]).about(
+        "customer_proof",
+      ),
+    );
+  const signed = (lines: readonly string[]) =>
+    said(home(lines)).find((line) => /testimonials? signed|no testimonials signed/.test(line));
+  const quote = "Acme is a highly reliable platform and their reporting services are always fast and accurate.";
+
+  it("reads a name with where the person works, under the quote or over it, as a signed quote", () => {
+    expect(
+      signed([
+        "Testimonials",
+        quote,
+        "Madan Prasad Mathur",
+        "Technician, Alam Hospital",
+        "Karnataka, India",
+        "Acme has transformed our workflow, making report generation fast and accurate for every case we see.",
+        "Neha Sharma",
+        "Chief Radiologist, City Hospital",
+      ]),
+    ).toBe("2 testimonials signed with a name");
+    expect(
+      signed([
+        "TESTIMONIALS",
+        "Mimi Correa",
+        "Globex's Director of Fleet Management",
+        "Visit website",
+        quote,
+        "Swaran Sidhu",
+        "EasyJet",
+        "Visit website",
+        "Acme monitors the systems using ACARS, so the root cause can be identified before the aircraft lands.",
+      ]),
+    ).toBe("2 testimonials signed with a name");
+  });
+
+  it("does not take a carousel's 'Previous Next' for where someone works, nor a name and a label outside the section", () => {
+    expect(signed(["Testimonials", quote, "Chintan Gurjar", "Previous Next"])).toBe(
+      "no testimonials signed with a name and role or company",
+    );
+    expect(signed(["Our platform", quote, "Madan Prasad Mathur", "Alam Hospital"])).toBe(
+      "no testimonials signed with a name and role or company",
+    );
+  });
+});

@@ -440,6 +440,12 @@ function quotedPassage(line: string): boolean {
 /** A passage in a customer's own voice ("has transformed our workflow"), not a bio ("She leads …"). */
 const FIRST_PERSON = /\b(?:I|I'm|I've|we|we're|we've|our|us|my)\b/i;
 const THIRD_PERSON = /^(?:\w+\s+){0,3}(?:he|she)\b|\b(?:his|her)\b/i;
+/** How far below a "Testimonials" heading its quotes run. */
+const SECTION_LINES = 40;
+/** Where a quoted person works, said without a role: "EasyJet", "Technician, Alam Hospital" (capitalised words). */
+const WORKPLACE = /^[A-Z][\w&'’.-]*(?: [A-Z&][\w&'’.-]*){0,3}(?:, [A-Z][\w&'’.-]*(?: [A-Z&][\w&'’.-]*){0,3})?$/;
+/** A carousel's own controls under the last quote ("Previous Next"): not where anyone works. */
+const CAROUSEL_CONTROLS = /^(?:(?:previous|prev|next|back|more)\b\s*)+$/i;
 /** A heading over a wall of quotes. */
 const TESTIMONIALS_HEADING =
   /^(?:testimonials?|reviews|what (?:our )?(?:customers|clients|users|people) (?:say|are saying)|(?:hear )?from our (?:customers|clients|users))\b/i;
@@ -469,23 +475,37 @@ function attributedQuotes(facts: SiteFacts, limit: number): Evidence[] {
     const links = new Set([...page.internalLinks, ...page.externalLinks].map((link) => link.text.trim()));
     const notName = (line: string) => headings.has(line) || links.has(line) || NOT_A_NAME.test(line) || own(line);
     const lines = scoredLines(page);
+    // Lines under a "Testimonials" heading (framework 2.9.0): every long line there is a quote, marked or not, and a
+    // name's line may give a role or only where the person works ("Technician, Alam Hospital", "EasyJet").
+    let section = -1;
     for (let i = 1; i < lines.length && found.length < limit; i++) {
       const line = lines[i]!;
+      if (TESTIMONIALS_HEADING.test(lines[i - 1]!)) section = i - 1;
+      const inSection = section >= 0 && i - section <= SECTION_LINES;
       if (line.length > 90) continue;
       // What comes before decides first (most lines follow no quote), then whether the line can be a name.
       const before = lines[i - 1]!;
       const quoted = quotedPassage(before);
+      const next = lines[i + 1];
+      const role = (text: string | undefined): text is string =>
+        text !== undefined &&
+        !own(text) &&
+        (ROLE_LINE.test(text) ||
+          (inSection && !notName(text) && WORKPLACE.test(text) && !CAROUSEL_CONTROLS.test(text)));
+      // A name first, its role, then the quote within two lines (a card: name, company, "Visit website", quote).
+      const quoteFollows = inSection && lines.slice(i + 2, i + 4).some((after) => after.length > 60);
       const spoken =
         quoted ||
         (before.length > 40 && FIRST_PERSON.test(before) && !THIRD_PERSON.test(before)) ||
-        TESTIMONIALS_HEADING.test(before);
+        TESTIMONIALS_HEADING.test(before) ||
+        (inSection && before.length > 60) ||
+        quoteFollows;
       if (!spoken || notName(line)) continue;
       if (quoted && ATTRIBUTION.test(line)) {
         found.push({ url: page.url, text: line, quoted: true });
         continue;
       }
-      const next = lines[i + 1];
-      if (next !== undefined && BARE_NAME.test(line) && ROLE_LINE.test(next) && !own(next)) {
+      if (BARE_NAME.test(line) && role(next)) {
         found.push({ url: page.url, text: `quote attributed to ${line}, ${next}` });
         i += 1;
       }
