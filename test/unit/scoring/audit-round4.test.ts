@@ -180,3 +180,25 @@ describe("quotes under a 'Testimonials' heading, signed the ways cards sign them
     );
   });
 });
+
+describe("the hosts a company says it uses for its own infrastructure", () => {
+  const stack = (text: string) =>
+    said(architectureSystems(facts([page("/platform", text, "Platform")], "architecture_systems"))).find((line) =>
+      /stack named|no infrastructure or stack named/.test(line),
+    );
+
+  it("reads 'Acme uses Amazon EC2, Rackspace and Microsoft Azure … for our server infrastructure' as its stack", () => {
+    expect(
+      stack(
+        "Acme uses Amazon EC2, Rackspace, Microsoft Azure, Google Cloud Compute, and other custom hosted servers for our server infrastructure.",
+      ),
+    ).toBe("stack named: AWS, Google Cloud, Azure");
+  });
+
+  it("still reads a bare list of providers, or what the product deploys to, as no stack of its own", () => {
+    expect(stack("Acme deploys your code to AWS, Google Cloud and Azure.")).toBe("no infrastructure or stack named");
+    expect(stack("Customers use AWS or Azure for their infrastructure, and Acme watches both.")).toBe(
+      "no infrastructure or stack named",
+    );
+  });
+});

@@ -302,8 +302,9 @@ const STACK: ReadonlyArray<readonly [string, RegExp]> = [
   ["Go", /\bgolang\b/i],
   ["gRPC", /\bgrpc\b/i],
   ["WebAssembly", /\b(?:webassembly|wasm)\b/i],
-  // Where it runs, said as such ("hosted on Google Cloud Platform", "backed by Amazon AWS"); a list of
-  // providers, or a product that deploys to them ("protects runtimes deployed on AWS"), says nothing of the host.
+  // Where it runs, said as such ("hosted on Google Cloud Platform", "backed by Amazon AWS", "Acme uses Amazon EC2,
+  // Rackspace and Azure … for our server infrastructure": framework 2.9.0); a list of providers alone, or a product
+  // that deploys to them ("protects runtimes deployed on AWS"), says nothing of the host.
   ...(
     [
       ["AWS", "Amazon (?:Web Services|AWS|EC2|Lambda|S3)|AWS"],
@@ -318,7 +319,7 @@ const STACK: ReadonlyArray<readonly [string, RegExp]> = [
       [
         name,
         new RegExp(
-          `\\b(?:hosted|runs?|running|(?:is|are|been) deployed|backed|built) (?:on|by|in) (?:the )?(?:${provider})\\b`,
+          `\\b(?:hosted|runs?|running|(?:is|are|been) deployed|backed|built) (?:on|by|in) (?:the )?(?:${provider})\\b|\\buses? [^.]{0,80}?\\b(?:${provider})\\b[^.]{0,120}? for (?:our|its) (?:own )?(?:\\w+ )?infrastructure\\b`,
           "i",
         ),
       ] as const,
