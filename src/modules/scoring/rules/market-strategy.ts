@@ -477,27 +477,27 @@ function attributedQuotes(facts: SiteFacts, limit: number): Evidence[] {
     const lines = scoredLines(page);
     // Lines under a "Testimonials" heading (framework 2.9.0): every long line there is a quote, marked or not, and a
     // name's line may give a role or only where the person works ("Technician, Alam Hospital", "EasyJet").
+    const role = (text: string | undefined, inSection: boolean): text is string =>
+      text !== undefined &&
+      !own(text) &&
+      (ROLE_LINE.test(text) || (inSection && !notName(text) && WORKPLACE.test(text) && !CAROUSEL_CONTROLS.test(text)));
     let section = -1;
     for (let i = 1; i < lines.length && found.length < limit; i++) {
       const line = lines[i]!;
-      if (TESTIMONIALS_HEADING.test(lines[i - 1]!)) section = i - 1;
+      const before = lines[i - 1]!;
+      const underHeading = TESTIMONIALS_HEADING.test(before);
+      if (underHeading) section = i - 1;
       const inSection = section >= 0 && i - section <= SECTION_LINES;
       if (line.length > 90) continue;
       // What comes before decides first (most lines follow no quote), then whether the line can be a name.
-      const before = lines[i - 1]!;
       const quoted = quotedPassage(before);
       const next = lines[i + 1];
-      const role = (text: string | undefined): text is string =>
-        text !== undefined &&
-        !own(text) &&
-        (ROLE_LINE.test(text) ||
-          (inSection && !notName(text) && WORKPLACE.test(text) && !CAROUSEL_CONTROLS.test(text)));
       // A name first, its role, then the quote within two lines (a card: name, company, "Visit website", quote).
       const quoteFollows = inSection && lines.slice(i + 2, i + 4).some((after) => after.length > 60);
       const spoken =
         quoted ||
         (before.length > 40 && FIRST_PERSON.test(before) && !THIRD_PERSON.test(before)) ||
-        TESTIMONIALS_HEADING.test(before) ||
+        underHeading ||
         (inSection && before.length > 60) ||
         quoteFollows;
       if (!spoken || notName(line)) continue;
@@ -505,7 +505,7 @@ function attributedQuotes(facts: SiteFacts, limit: number): Evidence[] {
         found.push({ url: page.url, text: line, quoted: true });
         continue;
       }
-      if (BARE_NAME.test(line) && role(next)) {
+      if (BARE_NAME.test(line) && role(next, inSection)) {
         found.push({ url: page.url, text: `quote attributed to ${line}, ${next}` });
         i += 1;
       }
