@@ -365,6 +365,12 @@ if (values.json) {
             { score: d.score, confidence: d.confidence, applicable: d.applicable !== false, pillar: d.pillar },
           ]),
         ),
+        quickDetail: Object.fromEntries(
+          row.quick.dimensions.map((d) => [
+            d.dimensionId,
+            { score: d.score, confidence: d.confidence, applicable: d.applicable !== false, pillar: d.pillar },
+          ]),
+        ),
         readings: Object.fromEntries(
           row.readings.map((r) => [
             r.definition.id,

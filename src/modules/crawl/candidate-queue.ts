@@ -10,7 +10,7 @@ interface Queued extends PageDescription {
 
 /**
  * Pages known but not yet read. `take()` hands out the most valuable next page,
- * counting what each category already got, so the crawl reads pricing, docs,
+ * counting what each category already got (pages read, not addresses tried: see release), so the crawl reads pricing, docs,
  * changelog, security … before the tenth blog post. Each URL is described once
  * when offered. A page's worth depends only on its category, its depth and how many
  * pages of its category were taken, so candidates wait in one heap per
@@ -64,7 +64,7 @@ export class CandidateQueue {
     bucket.heap.push({ key, version: candidate.version, hops: candidate.hops, url: candidate.url });
   }
 
-  take(): { key: string; url: string; text: string; depth: number } | undefined {
+  take(): { key: string; url: string; text: string; depth: number; category: PageCategory } | undefined {
     let bestBucket: { readonly heap: Heap; readonly category: PageCategory } | undefined;
     let bestHead: HeapEntry | undefined;
     let bestWorth = -1;
@@ -83,7 +83,17 @@ export class CandidateQueue {
     const best = this.queued.get(bestHead.key)!;
     this.queued.delete(bestHead.key);
     this.taken.set(best.category, (this.taken.get(best.category) ?? 0) + 1);
-    return { key: bestHead.key, url: best.url, text: best.text, depth: best.hops };
+    return { key: bestHead.key, url: best.url, text: best.text, depth: best.hops, category: best.category };
+  }
+
+  /**
+   * A taken page that gave nothing to read (a 404, a page already read at another address, a redirect to one,
+   * a path robots.txt closes): its category has not got a page yet, so its next candidate is worth a first page
+   * again. Without this, a dead "/team/" link discounted the live "/about-us/" below the tenth integration page.
+   */
+  release(category: PageCategory): void {
+    const taken = this.taken.get(category) ?? 0;
+    if (taken > 0) this.taken.set(category, taken - 1);
   }
 
   /** The heap's first entry that is still the page's current description. */

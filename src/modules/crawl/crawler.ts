@@ -150,7 +150,8 @@ export class Crawler {
 
       const inFlight = new Map<string, Promise<void>>();
       const planned = () => Math.min(maxPages, pages.length + inFlight.size + queue.size);
-      const visit = async (url: string, text: string, depth: number) => {
+      /** Reads one page; true when it joined the pages read (not a failure, a duplicate or a redirect stub). */
+      const visit = async (url: string, text: string, depth: number): Promise<boolean> => {
         const { document, route } = splitRoute(url);
         const requestedKey = route === undefined ? pageKey(canonicalUrl(url) ?? url) : pageKey(url);
         try {
@@ -158,7 +159,7 @@ export class Crawler {
             skippedByRobots += 1;
             if (skipped.length < MAX_SKIPPED_REPORTED)
               skipped.push(route === undefined ? (canonicalUrl(url) ?? url) : url);
-            return;
+            return false;
           }
           await rules.waitTurn(document);
           const fetched = await readPageOrFolder(reader, url, rules, alreadyRead).catch(async (error: unknown) => {
@@ -177,17 +178,17 @@ export class Crawler {
           });
           if (!isSameSite(fetched.url, site)) throw new FetchFailure("redirects", "redirected off the site", url);
           const key = pageKey(fetched.url);
-          if (seen.has(key) && key !== requestedKey) return; // a redirect to a page already read
+          if (seen.has(key) && key !== requestedKey) return false; // a redirect to a page already read
           const { page } = fetched;
           if (page === undefined) {
             // Bytes already read at another address: what the checks below would find for the extracted page.
             seen.add(key);
-            return;
+            return false;
           }
           // A stub that only refreshes to another page of the site is a redirect, not a page: read where it leads.
           if (isRefreshStub(page) && page.metaRefresh && isSameSite(page.metaRefresh, site)) {
             offerAddress(page.metaRefresh, text, depth);
-            return;
+            return false;
           }
           // A page whose content was already read under another address is that page again. rel=canonical
           // is only a hint here (as search engines read it): exports that stamp the home page's address on
@@ -195,29 +196,39 @@ export class Crawler {
           seen.add(key);
           const content = fingerprint(page);
           remember(fetched.body, page, content);
-          if (contents.has(content)) return;
+          if (contents.has(content)) return false;
           contents.add(content);
-          if (pages.length >= maxPages) return;
+          if (pages.length >= maxPages) return false;
           pages.push(page);
           options.onProgress?.({ n: pages.length, of: planned(), url: page.url });
           learn(page, depth);
+          return true;
         } catch (error) {
-          if (error instanceof FetchFailure && error.kind === "aborted") return;
+          if (error instanceof FetchFailure && error.kind === "aborted") return false;
           if (error instanceof WallFailure) walled.push(error.wall);
           failures.push({ url, reason: error instanceof FetchFailure ? error.reason : "could not be read" });
+          return false;
         }
       };
 
       const aborted = abortion(signal);
-      while (!signal.aborted && pages.length + inFlight.size < maxPages && (queue.size > 0 || inFlight.size > 0)) {
+      // Pages in flight fill the budget only while they last: one that fails frees its place for the next candidate
+      // (a crawl whose last few addresses were dead links used to end short of its budget with candidates left).
+      while (!signal.aborted && pages.length < maxPages && (queue.size > 0 || inFlight.size > 0)) {
         while (queue.size > 0 && inFlight.size < this.settings.concurrency && pages.length + inFlight.size < maxPages) {
           const next = queue.take();
           if (!next) break;
           seen.add(next.key);
-          const task = visit(next.url, next.text, next.depth).finally(() => inFlight.delete(next.key));
+          // A page that gave nothing to read does not count against its kind: the next candidate of that kind is a first.
+          const task = visit(next.url, next.text, next.depth)
+            .then((read) => {
+              if (!read) queue.release(next.category);
+            })
+            .finally(() => inFlight.delete(next.key));
           inFlight.set(next.key, task);
         }
-        if (inFlight.size > 0) await Promise.race([...inFlight.values(), aborted]);
+        if (inFlight.size === 0) break;
+        await Promise.race([...inFlight.values(), aborted]);
       }
       await Promise.allSettled(inFlight.values());
       // A wall that went up after the home page and stopped more pages than it let through: what got

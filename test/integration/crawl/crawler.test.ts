@@ -120,6 +120,51 @@ beforeAll(async () => {
       "/b": page("B", "<p>b</p>"),
       "/c": page("C", "<p>c</p>"),
     },
+    // Five dead links to team pages ahead of the live about page (its address is the longest, so it is tried
+    // last among them), and a long tail of integration and product pages.
+    "deadlinks.test": {
+      "/": page(
+        "Dead links",
+        [
+          ...["/team", "/people", "/staff", "/leadership", "/our-team"].map((path) => `<a href="${path}">Team</a>`),
+          `<a href="/about-us-and-our-story">About us</a>`,
+          ...Array.from({ length: 12 }, (_, i) => `<a href="/integrations/tool-${i}">Tool ${i}</a>`),
+          ...Array.from({ length: 12 }, (_, i) => `<a href="/feature-${i}">Feature ${i}</a>`),
+        ].join(" "),
+      ),
+      "/about-us-and-our-story": page("About us", "<p>We are twelve people in Lisbon.</p>"),
+      ...Object.fromEntries(
+        Array.from({ length: 12 }, (_, i) => [
+          `/integrations/tool-${i}`,
+          page(`Tool ${i}`, `<p>Connects tool ${i}.</p>`),
+        ]),
+      ),
+      ...Object.fromEntries(
+        Array.from({ length: 12 }, (_, i) => [
+          `/feature-${i}`,
+          page(`Feature ${i}`, `<p>Feature ${i} does a thing.</p>`),
+        ]),
+      ),
+    },
+    // The most valuable links are dead: whatever is in flight when the budget looks full may still fail.
+    "deadtail.test": {
+      "/": page(
+        "Dead tail",
+        [
+          ...["/pricing", "/docs", "/changelog", "/security", "/careers"].map(
+            (path) => `<a href="${path}">${path}</a>`,
+          ),
+          ...Array.from({ length: 6 }, (_, i) => `<a href="/feature-${i}">Feature ${i}</a>`),
+        ].join(" "),
+      ),
+      "/pricing": page("Pricing", "<p>$10 a month.</p>"),
+      ...Object.fromEntries(
+        Array.from({ length: 6 }, (_, i) => [
+          `/feature-${i}`,
+          page(`Feature ${i}`, `<p>Feature ${i} does a thing.</p>`),
+        ]),
+      ),
+    },
     "broken-robots.test": {
       "/robots.txt": { status: 503, body: "down" },
       "/": page("Down robots", "<p>hi</p>"),
@@ -188,6 +233,36 @@ describe("crawling a rich product site", () => {
     expect(result.crawledPages).toHaveLength(8);
     expect(result.crawledPages.some((url) => /\/blog\/post-/.test(url))).toBe(false);
     expect(result.crawledPages).toContain(`${origin("acme.test")}/pricing`);
+  });
+
+  it("counts pages read against their kind, not addresses tried: dead team links do not push the about page out", async () => {
+    // Each 404 is no page of its kind, so the next about candidate is worth a first about page again (45), ahead of
+    // the second integration page (9) and the second feature page (6). Counting the five dead links as about pages
+    // had put the live one at 45 × 0.3⁵ ≈ 0.1, behind the whole tail.
+    const result = await crawler({ maxPages: 6 }).crawl(origin("deadlinks.test"));
+    const paths = result.crawledPages.map((url) => new URL(url).pathname);
+    expect(result.crawlStats.failures).toContainEqual({ url: `${origin("deadlinks.test")}/team`, reason: "HTTP 404" });
+    expect(paths).toHaveLength(6);
+    expect(paths).toContain("/about-us-and-our-story");
+  });
+
+  it("fills its page budget when the pages in flight at the end turn out dead, while candidates remain", async () => {
+    // Budget 4: the home page, /pricing, and then /docs … /careers answer 404 one after another. A place held by a
+    // page in flight is given back when it fails, so two feature pages are read after them.
+    const result = await crawler({ maxPages: 4 }).crawl(origin("deadtail.test"));
+    expect(result.crawlStats.failures.map((failure) => new URL(failure.url).pathname).sort()).toEqual([
+      "/careers",
+      "/changelog",
+      "/docs",
+      "/security",
+    ]);
+    expect(result.crawledPages.map((url) => new URL(url).pathname)).toEqual([
+      "/",
+      "/pricing",
+      "/feature-0",
+      "/feature-1",
+    ]);
+    expect(result.crawlStats).toMatchObject({ pagesAnalyzed: 4, pagesPlanned: 4, partial: false });
   });
 
   it("reads at most 5 pages in quick mode", async () => {

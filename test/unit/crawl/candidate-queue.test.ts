@@ -114,4 +114,24 @@ describe("CandidateQueue", () => {
       expect(heaps.size).toBe(0);
     },
   );
+
+  it("gives a kind its first-page worth back when a page taken of that kind gave nothing to read", () => {
+    const queue = new CandidateQueue();
+    queue.offer("/team", "https://acme.test/team", "", 1);
+    queue.offer("/about-us", "https://acme.test/about-us", "", 1);
+    queue.offer("/integrations/jira", "https://acme.test/integrations/jira", "", 1);
+    // /team (45) first; then /integrations/jira (30) beats a second about page (45 × 0.3 = 13.5) …
+    expect(queue.take()).toMatchObject({ key: "/team", category: "about" });
+    const counted = new CandidateQueue();
+    for (const path of ["/team", "/about-us", "/integrations/jira"])
+      counted.offer(path, `https://acme.test${path}`, "", 1);
+    counted.take();
+    expect(counted.take()?.key).toBe("/integrations/jira");
+    // … unless /team was a dead link: then /about-us is the first about page again.
+    queue.release("about");
+    expect(queue.take()?.key).toBe("/about-us");
+    // Releasing a kind with nothing taken changes nothing.
+    queue.release("pricing");
+    expect(queue.take()?.key).toBe("/integrations/jira");
+  });
 });
