@@ -481,6 +481,15 @@ export class SiteFacts {
       const match = /(?:©|\(c\)|copyright)\s*(?:[^\d\n©]{1,40}?\s)?(?:\d{4}\s*[-–]\s*)?((?:19|20)\d{2})\b/i.exec(block);
       if (match && Number(match[1]) <= this.now.getUTCFullYear()) return Number(match[1]);
     }
+    // A footer line of the company's legal name and a year, without the sign ("Caffeine Computing Inc. • 2017"):
+    // framework 2.10.0.
+    for (const block of this.home.boilerplate) {
+      for (const line of block.split("\n")) {
+        const match = LEGAL_NAME_AND_YEAR.exec(line.trim());
+        const year = Number(match?.[1] ?? match?.[2]);
+        if (match && year <= this.now.getUTCFullYear()) return year;
+      }
+    }
     return undefined;
   }
 
@@ -612,6 +621,13 @@ function dateInPath(url: string): string | undefined {
   const date = `${match[1]}-${match[2]}-${match[3]}`;
   return Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ? undefined : date;
 }
+
+/** A company's legal name and a year, alone on a line: "Caffeine Computing Inc. • 2017", "2019 Acme GmbH". */
+const LEGAL_SUFFIX = String.raw`(?:Inc\.?|LLC|L\.L\.C\.|Ltd\.?|Limited|GmbH|Corp\.?|Corporation|Pte\.? Ltd\.?|S\.?A\.?S?\.?|B\.?V\.?|AG|AB|Oy|S\.?r\.?l\.?|SL|Pty\.? Ltd\.?)`;
+const LEGAL_NAME_AND_YEAR = new RegExp(
+  String.raw`^(?:\p{Lu}[\p{L}\d&.'’-]*,? ){1,4}${LEGAL_SUFFIX}\s*[•·|,–—-]?\s*((?:19|20)\d{2})$|^((?:19|20)\d{2})\s*[•·|,–—-]?\s*(?:\p{Lu}[\p{L}\d&.'’-]*,? ){1,4}${LEGAL_SUFFIX}$`,
+  "u",
+);
 
 function quote(sentence: string): string {
   return sentence.length <= MAX_QUOTE ? sentence : `${sentence.slice(0, MAX_QUOTE - 1).trimEnd()}…`;

@@ -353,7 +353,7 @@ describe("company_momentum (framework 2.5.0)", () => {
       ...BARE_SITE,
       page("/about", "More than 10,000 subscription customers in 130 countries rely on Acme.", "About"),
     ]);
-    expect(assessment.raised).toContain("1 growth figure stated");
+    expect(assessment.raised).toContain("1 growth or scale figure stated");
   });
 
   it("does not read another company's users as a growth figure", () => {
@@ -361,7 +361,7 @@ describe("company_momentum (framework 2.5.0)", () => {
       ...BARE_SITE,
       page("/about", "A scandal exposed data of more than 87 million Facebook users without consent.", "About"),
     ]);
-    expect(assessment.lowered).toContain("no growth figures");
+    expect(assessment.lowered).toContain("no growth or scale figures");
   });
 
   it("does not read a table's sample rows as dated history", () => {

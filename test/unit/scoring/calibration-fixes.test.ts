@@ -95,9 +95,9 @@ describe("boilerplate is not evidence", () => {
     const small = companyMomentum(
       syntheticFacts([...BARE_SITE, page("/docs/tags", "Send it to a list with 2 users.")]),
     );
-    expect(small.lowered).toContain("no growth figures");
+    expect(small.lowered).toContain("no growth or scale figures");
     const large = companyMomentum(syntheticFacts([...BARE_SITE, page("/about", "Used by 2,500 teams worldwide.")]));
-    expect(large.raised).toContain("1 growth figure stated");
+    expect(large.raised).toContain("1 growth or scale figure stated");
     // A size a sentence speaks of is not a claim about the company (framework 2.4.0).
     const size = companyMomentum(
       syntheticFacts([
@@ -106,7 +106,7 @@ describe("boilerplate is not evidence", () => {
         page("/scale", "It runs deployments of up to 10 million users on one cluster."),
       ]),
     );
-    expect(size.lowered).toContain("no growth figures");
+    expect(size.lowered).toContain("no growth or scale figures");
   });
 
   it("a legal page's 'last updated' date is not news or history", () => {

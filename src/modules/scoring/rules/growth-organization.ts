@@ -724,11 +724,11 @@ export function talentOrganization(facts: SiteFacts) {
     assessor,
     0.75,
     // "Core principles of our business", "a team that values teamwork, inclusivity and integrity", "People & Culture",
-    // a section headed "Values".
+    // a section headed "Values", or "We believe in" over its values ("we foster a culture of sharing": framework 2.10.0).
     // Customers or partners "that share our values" are whom the company works with, not how it works.
     facts
       .mentions(
-        /\b(our values|core values|(our|core|guiding) principles|our culture|(people|life|team) (&|and) culture|(people|team|company) (&|and) values|that values \w+|remote[- ]first|benefits (include|and perks)|perks)\b|^(our |core |company )?values$|^(mission|vision),? (&|and) values$/i,
+        /\b(our values|core values|(our|core|guiding) principles|our culture|a culture of|(people|life|team) (&|and) culture|(people|team|company) (&|and) values|that values \w+|remote[- ]first|benefits (include|and perks)|perks)\b|^(our |core |company )?values$|^(mission|vision),? (&|and) values$|^what we believe(?: in)?:?$|^we believe in:?$/i,
         { in: ["careers", "about"], limit: 3 },
       )
       .filter(
@@ -1089,12 +1089,15 @@ export function companyMomentum(facts: SiteFacts) {
         ),
     )
     .slice(0, 5);
+  // What the company's product already carries, in its own voice, is its scale: "We process over 2 billion files
+  // per month", "$1.5+ Billion in digital assets powered by our contracts" (framework 2.10.0).
+  const figures = [...growth, ...scaleFigures(facts)].slice(0, 5);
   // One growth figure is the median; three ("10,000 customers", "3x ARR") is a confident growth story.
   assessor.signal(
     1,
-    growth.length > 0 ? moreIsBetter(growth.length, 1, 3) : undefined,
-    growth.length > 0 ? `${plural(growth.length, "growth figure")} stated` : "no growth figures",
-    growth.slice(0, 2),
+    figures.length > 0 ? moreIsBetter(figures.length, 1, 3) : undefined,
+    figures.length > 0 ? `${plural(figures.length, "growth or scale figure")} stated` : "no growth or scale figures",
+    figures.slice(0, 2),
   );
 
   const [newest] = datesBeyondLegal(facts);
@@ -1150,6 +1153,65 @@ function headlines(facts: SiteFacts): Mention[] {
       if (text.length <= 120 && HEADLINE.test(text)) found.push({ url: page.url, text, quoted: true });
     }
   return found;
+}
+
+/** A figure of some size: "2 billion", "1.5 million", "$600+ Million", "8,000,000", "250K". */
+const LARGE_FIGURE = String.raw`(?:[$€£]\s?)?(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\+?\s?(?:[kKmMbB]|mm|MM|bn|BN|[Mm]illion|MILLION|[Bb]illion|BILLION|[Tt]rillion)\b)\+?`;
+/** What a product does with a volume: the verbs of scale. */
+const SCALE_VERBS =
+  "process|handle|transfer|serve|power|secure|protect|perform|scan|deliver|send|move|sync|analy[sz]e|monitor|track|store|host|route";
+/** The same verbs, done: "raised through our …", "sent with Acme". */
+const SCALE_DONE =
+  "processed|handled|transferred|served|powered|secured|protected|performed|scanned|delivered|sent|moved|synced|analy[sz]ed|monitored|tracked|stored|hosted|routed|raised|managed|run";
+/**
+ * The company's own volume: "we now transfer an average of 1.5 million files a day", "Qualys performs over 6 billion
+ * scans every year" (a subject, then a verb of scale, then the figure; "you can send up to 10,000 emails" is a
+ * plan's limit, and "if we process 1 million …" a supposition).
+ */
+const WE_HANDLE_VOLUME = new RegExp(
+  String.raw`(?<!\b(?:if|when|once|until|can|could|would|will|should)\s)\b([Ww]e|(\p{Lu}[\p{L}\d.&-]*))\s+(?:now\s+|currently\s+|already\s+|collectively\s+|together\s+)?(?:${SCALE_VERBS})(?:es|s|ed|d)?\s+(?:over\s+|more than\s+|about\s+|around\s+|nearly\s+|almost\s+|an average of\s+|on average\s+)?${LARGE_FIGURE}`,
+  "u",
+);
+/** A figure the product carries: "$600+ Million raised through our audited systems", "2M+ emails sent with Acme". */
+const VOLUME_THROUGH_US = new RegExp(
+  String.raw`${LARGE_FIGURE}\s+(?:in\s+)?(?:[\p{L}-]+\s+){0,4}?(?:${SCALE_DONE})\s+(?:by|through|with|on|via|using)\s+(?:our\b|us\b|(\p{Lu}[\p{L}\d.&-]*))`,
+  "u",
+);
+/** A line that is only a figure ("$1.5+ Billion", "8,000,000+"): its caption is the next line. */
+const FIGURE_LINE = new RegExp(String.raw`^${LARGE_FIGURE}$`, "u");
+
+/**
+ * The volumes the company says its product carries (figures the growth pattern's nouns miss). Pricing and docs pages
+ * are left out: "3,000,000 errors per month" there is a plan's allowance. A figure whose caption sits on the next line
+ * ("$1.5+ Billion" over "in digital assets powered by our contracts") is read with it, and given as the two lines
+ * joined, not as a quote.
+ */
+function scaleFigures(facts: SiteFacts): Array<Evidence | Mention> {
+  const own = ownNames(facts);
+  // "We …" is the company; a capitalised subject only when it is the company's own name ("Qualys performs …").
+  const ours = (subject: string | undefined) => subject === undefined || own.has(subject.toLowerCase());
+  const pages = ["other", "about", "customers", "blog"] as const;
+  const found: Array<Evidence | Mention> = [
+    ...facts
+      .mentions(WE_HANDLE_VOLUME, { in: pages, limit: 3 })
+      .filter((m) => ours(WE_HANDLE_VOLUME.exec(m.text)?.[2])),
+    ...facts
+      .mentions(VOLUME_THROUGH_US, { in: pages, limit: 3 })
+      .filter((m) => ours(VOLUME_THROUGH_US.exec(m.text)?.[1])),
+  ];
+  // The same pages the mentions above can quote for this dimension: the home page, about, customers and blog pages.
+  for (const page of [facts.home, ...facts.pagesIn("about", "customers", "blog")]) {
+    if (found.length >= 3) break;
+    const lines = page.text.slice(0, SCORED_TEXT_PER_PAGE).split("\n");
+    lines.forEach((line, index) => {
+      const caption = FIGURE_LINE.test(line.trim()) ? lines[index + 1]?.trim() : undefined;
+      if (caption === undefined || caption.length > 200) return;
+      const text = `${line.trim()} ${caption}`;
+      const through = VOLUME_THROUGH_US.exec(text);
+      if (through && ours(through[1]) && !found.some((item) => item.text === text)) found.push({ url: page.url, text });
+    });
+  }
+  return found.slice(0, 3);
 }
 
 /** The paragraph of the home page that announces the product's end ("… will be phased out by March 31, 2018 …"), if any. */

@@ -575,6 +575,49 @@ function customerCount(text: string): number | undefined {
   return Number.isFinite(base) ? base * (unit === "k" ? 1e3 : unit === "" ? 1 : 1e6) : undefined;
 }
 
+/** A story's parts, as its section labels say: "Cheers Challenge:", "The Solution:", "Results". */
+const STORY_PART =
+  /^(?:[\p{Lu}][\p{L}\d&.'’-]* )?(?:the )?(?:challenges?|problem|solution|results?|outcomes?|impact|approach)\s*:?$/iu;
+/** A section's title: a short line of words, no sentence ("Plastic Bottle Counting", "Invoice Processing"). */
+const SECTION_TITLE = /^[\p{Lu}\d][\p{L}\d&'’ -]{2,60}$/u;
+/** A paragraph about a client: it says so ("a client", "customers", "case study"), or opens on its name ("Cosine has …"). */
+const ABOUT_A_CLIENT =
+  /\b(?:clients?|customers?|case study)\b|^(?:The )?(?:\p{Lu}[\p{L}\d&.-]*\s){1,4}(?:in \p{Lu}[\p{L}]+ )?(?:is|are|has|had|was|were|needed|needs|wanted|uses|used|runs|operates|chose)\b/u;
+
+/**
+ * Stories a customers page tells in its own text, not on pages of their own (framework 2.10.0). A page laid out as one
+ * story (at least two of "Challenge", "Solution", "Results") is one; otherwise each section whose short title is followed
+ * by a paragraph of 30 words or more about a client, in the third person, is one ("Plastic Bottle Counting" / "The United Nations in Rustavi
+ * is running a project …"). A list of links to stories has no such paragraphs: its stories are counted as links.
+ */
+function inlineStories(page: { url: string; text: string }): Evidence[] {
+  const lines = page.text
+    .slice(0, SCORED_TEXT_PER_PAGE)
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  const parts = new Set(
+    lines
+      .filter((line) => STORY_PART.test(line))
+      .map((line) => line.replace(/\W+$/, "").toLowerCase().split(" ").at(-1)),
+  );
+  if (parts.size >= 2) return [{ url: page.url, text: `case study told on the page: ${lines[0] ?? page.url}` }];
+  const stories: Evidence[] = [];
+  const words = (line: string | undefined) => (line === undefined ? 0 : line.split(/\s+/).length);
+  lines.forEach((line, index) => {
+    const lead = lines[index + 1];
+    if (lead === undefined || !SECTION_TITLE.test(line) || words(line) > 8) return;
+    // The story's opening paragraph: its lead line and the one after (a story often breaks after its first sentence).
+    const after = lines[index + 2];
+    const body = words(lead) + (after !== undefined && !SECTION_TITLE.test(after) ? words(after) : 0);
+    // About a client, in the third person: "We proudly serve many clients worldwide" is the page's own introduction.
+    const opening = lead.split(/(?<=[.!?])\s/)[0] ?? lead;
+    if (body < 30 || !ABOUT_A_CLIENT.test(lead) || /\b(?:we|our|us)\b/i.test(opening)) return;
+    stories.push({ url: page.url, text: `case study told on the page: ${line}` });
+  });
+  return stories;
+}
+
 /** A link titled as a case study: "… – Case Study", "Case Study: …", "Acme Case Study – Lab Equipment". */
 const STORY_TITLE = /^case study\b\s*[:–—-]|[–—-]\s*case study\s*$|^[\w&.' -]{1,40} case study\s*[–—:-]\s*\S/i;
 
@@ -598,6 +641,11 @@ export function customerProof(facts: SiteFacts) {
   for (const { url, text } of facts.linksMatching(STORY_TITLE)) {
     if (STORY_TITLE.test(text) && !stories.has(url) && onOwnDomain(facts, url))
       stories.set(url, { url, text: `case study: ${text.trim()}` });
+  }
+  // Stories told on a customers page itself, when it links to none of its own.
+  for (const page of customerPages) {
+    if ([...stories.keys()].some((url) => url !== page.url)) break;
+    for (const story of inlineStories(page)) stories.set(`${story.url}#${story.text}`, story);
   }
   // Any story beats a bare customers page (40 floor); three stories is the norm (70), a dozen a proof library (94).
   const [index] = customerPages;

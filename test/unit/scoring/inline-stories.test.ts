@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { customerProof } from "../../../src/modules/scoring/rules/market-strategy.js";
+import { factsAbout, page, said } from "../../support/scoring-cases.js";
+
+/**
+ * Framework 2.10.0: stories a customers page tells in its own text are case studies. effect-network's /cases told four
+ * (the United Nations in Rustavi, "Case Study #12", Cosine …) and caffeine's /customers is one whole story (challenge,
+ * solution, figures, the CEO's signed quote); both were read as "a customers page without individual case studies".
+ */
+const proof = (pages: Parameters<typeof factsAbout>[0]) => customerProof(factsAbout(pages, "customer_proof"));
+const storyLine = (assessment: ReturnType<typeof customerProof>) =>
+  said(assessment).find((line) => /case stud|customers page/.test(line));
+
+const un =
+  "The United Nations in Rustavi is running a project focused on reducing plastic bottle usage and enhancing the recycling process.\nTheir current intervention aims to raise awareness about plastic pollution and increase the amount of collected plastic by creating a competition between local schools.";
+const invoices =
+  "Case Study #12 is based on a client that operates globally and offers several products and services in the mail and delivery sector. Being a large and innovative company, one of the many processes this client has been exploring is the automation of data entry for incoming invoices.";
+const cosine =
+  "Cosine has an extensive history and track record in the aerospace market and are most notably recognized for their excellence in developing projects for the European Space Agency, and they needed thousands of satellite images labelled.";
+const intro =
+  "With nearly 8 million tasks completed, we know our business. We proudly serve many clients worldwide, including young innovative startups and large global enterprises from a wide range of industries and every continent.";
+
+describe("customer_proof reads stories told on a customers page (framework 2.10.0)", () => {
+  it("counts each titled section about a client, in the third person, as a case study", () => {
+    const assessment = proof([
+      page(
+        "/cases",
+        [
+          "Case studies",
+          "From Innovative Startups to Multinational Companies",
+          intro,
+          "Plastic Bottle Counting",
+          un,
+          "Invoice Processing",
+          invoices,
+          "Satellite Cloud Annotations",
+          cosine,
+        ].join("\n"),
+        "Cases",
+      ),
+    ]);
+    expect(storyLine(assessment)).toBe("3 case studies");
+    expect(assessment.evidence.map((item) => item.text)).toContain(
+      "case study told on the page: Plastic Bottle Counting",
+    );
+    // The page's own introduction ("we proudly serve many clients") is not a story.
+    expect(assessment.evidence.map((item) => item.text)).not.toContain(
+      "case study told on the page: From Innovative Startups to Multinational Companies",
+    );
+  });
+
+  it("counts a customers page laid out as one story (challenge, solution, results) as one case study", () => {
+    const assessment = proof([
+      page(
+        "/customers",
+        [
+          "Cheers uses Acme to improve its App Speed 300%",
+          "Cheers Challenge:",
+          "Cheers realized that the slower user experience of their app resulted in lower engagement.",
+          "The Solution:",
+          "Cheers used Acme to improve the performance of their application.",
+          "18%",
+          "More messages sent",
+        ].join("\n"),
+        "Acme Customers",
+      ),
+    ]);
+    expect(storyLine(assessment)).toBe("1 case study");
+  });
+
+  it.each([
+    ["a short blurb", ["Plastic Bottle Counting", "The UN counts bottles with our help."]],
+    ["a paragraph in the company's own voice", ["Our Clients", intro]],
+    ["a feature list", ["Fast", "Secure", "Simple"]],
+  ])("does not count %s as a story", (_kind, lines) => {
+    expect(storyLine(proof([page("/customers", lines.join("\n"), "Customers")]))).toBe(
+      "a customers page without individual case studies",
+    );
+  });
+
+  it("counts linked story pages, not the index's summaries of them, when the index links to its stories", () => {
+    const assessment = proof([
+      page("/customers", ["Globex", un].join("\n"), "Customers"),
+      page("/customers/globex", "Globex cut its costs by 40% with Acme.", "Globex case study"),
+    ]);
+    expect(storyLine(assessment)).toBe("1 case study");
+  });
+});
