@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { companyMomentum, talentOrganization } from "../../../src/modules/scoring/rules/growth-organization.js";
-import { factsAbout, page, said } from "../../support/scoring-cases.js";
+import { deliveryVelocity } from "../../../src/modules/scoring/rules/engineering-delivery.js";
+import {
+  companyMomentum,
+  jobOpenings,
+  talentOrganization,
+} from "../../../src/modules/scoring/rules/growth-organization.js";
+import { blogPost, factsAbout, page, said } from "../../support/scoring-cases.js";
 import { syntheticFacts } from "../../support/synthetic-crawl.js";
 
 /** Framework 2.10.0: misreadings left by the fourth audit (docs/known-gaps.md) that a pattern can fix. */
@@ -51,5 +56,117 @@ describe("company_momentum reads a footer's legal name and year as its copyright
   it("does not read a year beside words that are no company's legal name", () => {
     expect(footer("Founded 2017")).toContain("no copyright year on the home page");
     expect(footer("Call us 2017")).toContain("no copyright year on the home page");
+  });
+});
+
+describe("a job ad's shape names its title, whatever the title is (framework 2.10.0)", () => {
+  const about = [
+    "Join us",
+    "Blockchain Development (Rust)",
+    "Responsibilities:",
+    "Design and build the chain.",
+    "Requirements:",
+    "4. Experience working with blockchain;",
+    "Apply Now",
+    "Technical Educator",
+    "Responsibilities:",
+    "Write documents, tutorials and screencasts.",
+    "Apply Now",
+    "Community Operation",
+    "Responsibilities:",
+    "Plan online and offline activities.",
+    "Apply Now",
+  ].join("\n");
+
+  it("reads each title directly over 'Responsibilities:' as an opening (itering's /about: six, not four)", () => {
+    const titles = jobOpenings(factsAbout([page("/about", about, "About")], "talent_organization")).map(
+      (opening) => opening.title,
+    );
+    expect(titles).toEqual(["Blockchain Development (Rust)", "Technical Educator", "Community Operation"]);
+  });
+
+  it("does not read a requirement's list item or 'Apply Now' as a title", () => {
+    const titles = jobOpenings(factsAbout([page("/careers", about, "Careers")], "talent_organization")).map(
+      (opening) => opening.title,
+    );
+    expect(titles).not.toContain("Apply Now");
+    expect(titles.some((title) => title.startsWith("4."))).toBe(false);
+  });
+});
+
+describe("company_momentum: prize money and more volumes (framework 2.10.0)", () => {
+  const momentum = (pages: Parameters<typeof factsAbout>[0]) =>
+    said(companyMomentum(factsAbout(pages, "company_momentum")));
+
+  it("reads prize money taken home as start-up funds as funding named with an amount", () => {
+    expect(
+      momentum([
+        page(
+          "/newsroom/2019/06/09/acme-wins",
+          "Acme’s technology wins the finals of the Grand Challenge, taking home TWD 5 million in prize money as start-up funds.",
+          "Acme wins",
+        ),
+      ]),
+    ).toContain("funding named with an amount");
+  });
+
+  it.each([
+    ["a live counter", "/pricing", "7449074931\n— FILES AND COUNTING —"],
+    ["a badge line", "/", "Trusted To Manage $430m+ of Revenue"],
+    [
+      "a stat line on the company's own post",
+      "/blog/2016-recap",
+      "General Acme Stats\nOver 120,000,000 events processed",
+    ],
+    ["'tens of billions' in the company's voice", "/about", "Acme safeguards tens of billions of dollars in funds."],
+    ["a figure done, in the company's voice", "/about", "With nearly 8 million tasks completed, we know our business."],
+  ])("reads %s as a scale figure", (_kind, path, text) => {
+    const pages = path === "/" ? [] : [page(path, text, "Page")];
+    const facts =
+      path === "/"
+        ? companyMomentum(
+            syntheticFacts([{ path: "/", title: "Acme", text: `Acme\n${text}` }], {
+              crawledAt: "2024-01-17T00:00:00.000Z",
+            }).about("company_momentum"),
+          )
+        : undefined;
+    expect(facts ? said(facts) : momentum(pages)).toContain("1 growth or scale figure stated");
+  });
+
+  it("does not read a plan's allowance or a figure without a verb of scale as one", () => {
+    expect(momentum([page("/pricing", "3,000,000 errors processed per month on the Pro plan", "Pricing")])).toContain(
+      "no growth or scale figures",
+    );
+    expect(momentum([page("/about", "24\nAND COUNTING", "About")])).toContain("no growth or scale figures");
+  });
+});
+
+describe("delivery_velocity: release announcements, and what a short record weighs (framework 2.10.0)", () => {
+  const delivery = (posts: ReadonlyArray<readonly [string, string]>, crawledAt = "2017-11-13T00:00:00.000Z") =>
+    deliveryVelocity(
+      factsAbout(
+        [
+          page("/blog", "Read our blog", "Blog"),
+          ...posts.map(([title, date], index) => blogPost(`post-${index}`, title, date)),
+        ],
+        "delivery_velocity",
+        crawledAt,
+      ),
+    );
+
+  it.each(["Announcing HTTP Keep-Alive Support", "EffectDAO Proposal System is now LIVE"])(
+    "reads '%s' as a release post",
+    (title) => {
+      expect(delivery([[title, "2017-10-06"]]).evidence.map((item) => item.text)).toContain(`release post: ${title}`);
+    },
+  );
+
+  it("does not read an announcement of funding or a hire as a release", () => {
+    expect(delivery([["Announcing our Series A", "2017-10-06"]]).evidence).toEqual([]);
+  });
+
+  it("keeps the costly weight for a short record with nothing in the last quarter, and lightens a recent burst", () => {
+    expect(delivery([["Announcing HTTP Keep-Alive Support", "2016-12-06"]]).weighsAs).toBeUndefined();
+    expect(delivery([["Announcing HTTP Keep-Alive Support", "2017-10-06"]]).weighsAs?.cost).toBe("moderate");
   });
 });

@@ -50,7 +50,7 @@ const CHANGELOG_LINK =
  * Joint Report") is not the site's release.
  */
 const RELEASE_WORDS =
-  /\b(?:release notes?|new releases?|released|what'?s new|product updates?|now available)\b|\bv\d+\.\d+/i;
+  /\b(?:release notes?|new releases?|released|what'?s new|product updates?|now available|(?:is|are) now live)\b|\bv\d+\.\d+|^announcing (?:the |a |our )?(?:new )?(?:[\w.-]+ ){0,4}(?:support|feature|integration|api|sdk|plugin|extension|app)\b/i;
 const VERSIONED = /(?<![\w.-])([\w.-]+) v?\d+\.\d+(?:\.\d+)?\b/gi;
 
 function releaseTitled(title: string, brands: readonly string[]): boolean {
@@ -172,6 +172,7 @@ export function deliveryVelocity(facts: SiteFacts) {
 
   return weighedByRecord(
     months,
+    recent,
     assessor.done(
       age > 90
         ? "Ship and log something now: the changelog has gone quiet."
@@ -209,8 +210,11 @@ export const DELIVERY_RECORD_MONTHS = 12;
  * resting on under a year of them (a fresh product's first releases, a changelog begun last spring) is what a launch
  * shows too, and weighs like documentation and community.
  */
-function weighedByRecord(months: number, done: DimensionAssessment): DimensionAssessment {
-  if (months >= DELIVERY_RECORD_MONTHS) return done;
+function weighedByRecord(months: number, recent: number, done: DimensionAssessment): DimensionAssessment {
+  // Only a burst earns the lighter weight: a short record with nothing in the last quarter (one release post, a year old)
+  // reads low, and at the lighter weight that low reading would lift the total above a site showing nothing at all.
+  // It keeps the costly weight an absent record has, so a little more evidence never weighs less (framework 2.10.0).
+  if (months >= DELIVERY_RECORD_MONTHS || recent === 0) return done;
   const why = `Its dated entries span ${plural(months, "month")}, under the year that makes a delivery record costly to show, so this dimension weighs in the total like documentation and community.`;
   return { ...done, weighsAs: { cost: "moderate", why } };
 }
@@ -253,6 +257,7 @@ function releaseCadence(
   }
   return weighedByRecord(
     months,
+    recent,
     assessor.done(
       age > 90
         ? "Ship and announce something now, and keep a dated changelog beside the release posts."

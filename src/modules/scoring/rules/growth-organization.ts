@@ -595,14 +595,17 @@ const FUNCTIONS: Kinds = [
  */
 export function jobOpenings(facts: SiteFacts): Opening[] {
   const openings = new Map<string, Opening>();
-  const consider = (url: string, raw: string) => {
+  // A title followed by its responsibilities or requirements is an opening whatever it is called ("Technical Educator",
+  // "Community Operation": framework 2.10.0); elsewhere a line must name a role to be one.
+  const consider = (url: string, raw: string, opensAnAd = false) => {
     const title = raw.trim().split(/\s+/).join(" ");
     if (
       title.length < 4 ||
       title.length > 90 ||
       title.split(" ").length > 10 ||
-      /[.!?]$/.test(title) ||
-      !ROLE.test(title)
+      /[.!?:;]$/.test(title) ||
+      (!opensAnAd && !ROLE.test(title)) ||
+      NOT_A_TITLE.test(title)
     )
       return;
     const key = title.toLowerCase();
@@ -612,7 +615,8 @@ export function jobOpenings(facts: SiteFacts): Opening[] {
   };
   for (const page of facts.pagesIn("careers")) {
     for (const heading of page.headings) if (heading.level > 1) consider(page.url, heading.text);
-    for (const line of page.text.split("\n")) consider(page.url, line);
+    const lines = page.text.split("\n");
+    lines.forEach((line, index) => consider(page.url, line, headsAnAd(lines, index)));
     // The site's menu ("Developer Docs") is on the careers page too: its links are not openings.
     for (const link of [...page.internalLinks, ...page.externalLinks]) if (!link.inNav) consider(page.url, link.text);
   }
@@ -622,7 +626,7 @@ export function jobOpenings(facts: SiteFacts): Opening[] {
     if (!HIRING.test(page.text)) continue;
     const lines = page.text.split("\n");
     lines.forEach((line, index) => {
-      if (JOB_AD_BODY.test(lines.slice(index + 1, index + 3).join("\n"))) consider(page.url, line);
+      if (opensAnAd(lines, index)) consider(page.url, line, headsAnAd(lines, index));
     });
   }
   // A card repeats its title with its terms ("Rails Developer" heading, "Rails Developer full-time Taipei, Taiwan"
@@ -642,6 +646,17 @@ const HIRING =
 /** What follows a job title in an ad. */
 const JOB_AD_BODY =
   /^(responsibilities|requirements|(minimum |preferred )?qualifications|what you'?ll do|about the role|job description)\b/im;
+
+/** Whether the line at `index` is followed, within two lines, by a job ad's body ("Responsibilities:", "Requirements"). */
+function opensAnAd(lines: readonly string[], index: number): boolean {
+  return JOB_AD_BODY.test(lines.slice(index + 1, index + 3).join("\n"));
+}
+/** Whether the very next line is a job ad's body: the line at `index` is the ad's title. */
+function headsAnAd(lines: readonly string[], index: number): boolean {
+  return JOB_AD_BODY.test(lines[index + 1] ?? "");
+}
+/** A list item or a call to action, not a job's title ("4. Experience working with blockchain", "Apply Now"). */
+const NOT_A_TITLE = /^(?:\d+[.)]|[-•*])\s|^apply\b/i;
 
 /** Applicant-tracking hosts: a careers page that links to one has its openings there. */
 export const JOB_BOARD =
@@ -1061,10 +1076,15 @@ export function companyMomentum(facts: SiteFacts) {
   }
 
   const funding = facts.mentions(
-    /\b(raised (a |an )?[$€£\d]|raises [$€£\d]|series [a-e]\b|seed (round|funding)|pre[- ]seed|funding round|backed by (?:(?:leading|top|world-class|great) )?(?:investors|vcs?\b|venture|angels?)|backed by [\w&.' -]{1,40} (?:ventures|capital|partners)\b|(?:backed|supported|funded) by [\w&.,' -]{1,60}\b(?:vcs|investors|venture capital(?:ists)?)\b|(?:wins?|won|receive[sd]?|awarded|secure[sd]?) (?:a |an |the )?[\w' -]{0,40}\b(?:grant|funding)\b|investors? (include|including|like)|y ?combinator|yc [swfx]\d{2}|sequoia|andreessen|a16z|accel|index ventures|lightspeed|general catalyst|khosla|greylock|kleiner)\b/i,
+    /\b(raised (a |an )?[$€£\d]|raises [$€£\d]|series [a-e]\b|seed (round|funding)|pre[- ]seed|funding round|backed by (?:(?:leading|top|world-class|great) )?(?:investors|vcs?\b|venture|angels?)|backed by [\w&.' -]{1,40} (?:ventures|capital|partners)\b|(?:backed|supported|funded) by [\w&.,' -]{1,60}\b(?:vcs|investors|venture capital(?:ists)?)\b|(?:wins?|won|receive[sd]?|awarded|secure[sd]?) (?:a |an |the )?[\w' -]{0,40}\b(?:grant|funding)\b|investors? (include|including|like)|(?:taking|takes|took|wins?|won|awarded|receive[sd]?) (?:home )?(?:[A-Z]{3} ?|[$€£])\d[\d.,]*\s?(?:k|m|million|billion)?\b[^.\n]{0,30}\b(?:prize money|start-?up funds?|seed funds?)|y ?combinator|yc [swfx]\d{2}|sequoia|andreessen|a16z|accel|index ventures|lightspeed|general catalyst|khosla|greylock|kleiner)\b/i,
     { limit: 1 },
   );
-  const withAmount = funding.some((mention) => /[$€£]\s?\d[\d.,]*\s?(m|mm|million|bn|billion)\b/i.test(mention.text));
+  // An amount in a currency's sign or its code ("$4M", "TWD 5 million").
+  const withAmount = funding.some(
+    (mention) =>
+      /[$€£]\s?\d[\d.,]*\s?(m|mm|million|bn|billion)\b/i.test(mention.text) ||
+      /\b[A-Z]{3} ?\d[\d.,]*\s?(?:m|mm|million|bn|billion)\b/.test(mention.text),
+  );
   present(
     assessor,
     1.5,
@@ -1156,13 +1176,13 @@ function headlines(facts: SiteFacts): Mention[] {
 }
 
 /** A figure of some size: "2 billion", "1.5 million", "$600+ Million", "8,000,000", "250K". */
-const LARGE_FIGURE = String.raw`(?:[$€£]\s?)?(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\+?\s?(?:[kKmMbB]|mm|MM|bn|BN|[Mm]illion|MILLION|[Bb]illion|BILLION|[Tt]rillion)\b)\+?`;
+const LARGE_FIGURE = String.raw`(?:(?:[$€£]\s?)?(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\+?\s?(?:[kKmMbB]|mm|MM|bn|BN|[Mm]illion|MILLION|[Bb]illion|BILLION|[Tt]rillion)\b)\+?|(?:[Tt]ens|[Hh]undreds) of (?:thousands|millions|billions))`;
 /** What a product does with a volume: the verbs of scale. */
 const SCALE_VERBS =
-  "process|handle|transfer|serve|power|secure|protect|perform|scan|deliver|send|move|sync|analy[sz]e|monitor|track|store|host|route";
+  "process|handle|transfer|serve|power|secure|protect|safeguard|manage|perform|scan|deliver|send|move|sync|analy[sz]e|monitor|track|store|host|route";
 /** The same verbs, done: "raised through our …", "sent with Acme". */
 const SCALE_DONE =
-  "processed|handled|transferred|served|powered|secured|protected|performed|scanned|delivered|sent|moved|synced|analy[sz]ed|monitored|tracked|stored|hosted|routed|raised|managed|run";
+  "processed|handled|transferred|served|powered|secured|protected|safeguarded|performed|scanned|delivered|sent|moved|synced|analy[sz]ed|monitored|tracked|stored|hosted|routed|raised|managed|run|completed|indexed";
 /**
  * The company's own volume: "we now transfer an average of 1.5 million files a day", "Qualys performs over 6 billion
  * scans every year" (a subject, then a verb of scale, then the figure; "you can send up to 10,000 emails" is a
@@ -1177,6 +1197,21 @@ const VOLUME_THROUGH_US = new RegExp(
   String.raw`${LARGE_FIGURE}\s+(?:in\s+)?(?:[\p{L}-]+\s+){0,4}?(?:${SCALE_DONE})\s+(?:by|through|with|on|via|using)\s+(?:our\b|us\b|(\p{Lu}[\p{L}\d.&-]*))`,
   "u",
 );
+/**
+ * A stat the site states of itself: a line that is only a figure, its noun and what was done ("Over 120,000,000 events
+ * processed" under "General Exceptionless Stats"), or one in a sentence in the company's voice ("With nearly 8 million
+ * tasks completed, we know our business").
+ */
+const STAT = new RegExp(String.raw`${LARGE_FIGURE}\s+(?:[\p{L}-]+\s+){1,3}?(?:${SCALE_DONE})\b`, "u");
+const STAT_LINE = new RegExp(String.raw`^(?:over |more than |nearly |almost |about )?${STAT.source}\W*$`, "iu");
+/** "Trusted to manage $430m+ of revenue", "trusted with over $2 billion": what customers put in the product's hands. */
+const TRUSTED_WITH = new RegExp(
+  String.raw`\btrusted (?:to (?:manage|secure|protect|process|handle|move|run)|with) (?:over |more than )?${LARGE_FIGURE}`,
+  "iu",
+);
+/** A live counter: a number over a caption that says it keeps counting ("7449074931" / "— FILES AND COUNTING —"). */
+const COUNTER_NUMBER = /^\d{1,3}(?:,\d{3})+\+?$|^\d{4,}\+?$/;
+const AND_COUNTING = /^\W*(?:[\p{L}-]+\s+){1,3}and counting\W*$/iu;
 /** A line that is only a figure ("$1.5+ Billion", "8,000,000+"): its caption is the next line. */
 const FIGURE_LINE = new RegExp(String.raw`^${LARGE_FIGURE}$`, "u");
 
@@ -1198,17 +1233,31 @@ function scaleFigures(facts: SiteFacts): Array<Evidence | Mention> {
     ...facts
       .mentions(VOLUME_THROUGH_US, { in: pages, limit: 3 })
       .filter((m) => ours(VOLUME_THROUGH_US.exec(m.text)?.[1])),
-  ];
-  // The same pages the mentions above can quote for this dimension: the home page, about, customers and blog pages.
-  for (const page of [facts.home, ...facts.pagesIn("about", "customers", "blog")]) {
+    ...facts
+      .mentions(STAT, { in: pages, limit: 5 })
+      .filter((m) => STAT_LINE.test(m.text) || facts.speaksForItself(m.text))
+      .filter((m) => !/\b(?:up to|per (?:month|year) on|plan|limit)\b/i.test(m.text)),
+  ].filter((item, index, all) => all.findIndex((other) => other.text === item.text) === index);
+  // The same pages the mentions above can quote for this dimension: the home page, about, customers and blog pages;
+  // a live counter on any page but docs (a counter is never a plan's limit).
+  const pricing = new Set(facts.pagesIn("pricing"));
+  for (const page of [facts.home, ...facts.pagesIn("about", "customers", "blog"), ...pricing]) {
     if (found.length >= 3) break;
-    const lines = page.text.slice(0, SCORED_TEXT_PER_PAGE).split("\n");
+    const lines = page.text
+      .slice(0, SCORED_TEXT_PER_PAGE)
+      .split("\n")
+      .map((line) => line.trim());
     lines.forEach((line, index) => {
-      const caption = FIGURE_LINE.test(line.trim()) ? lines[index + 1]?.trim() : undefined;
-      if (caption === undefined || caption.length > 200) return;
-      const text = `${line.trim()} ${caption}`;
-      const through = VOLUME_THROUGH_US.exec(text);
-      if (through && ours(through[1]) && !found.some((item) => item.text === text)) found.push({ url: page.url, text });
+      // A badge line in title case ("Trusted To Manage $430m+ of Revenue") reads as a menu label to the sentence filter.
+      if (!pricing.has(page) && TRUSTED_WITH.test(line) && !found.some((item) => item.text === line))
+        found.push({ url: page.url, text: line, quoted: true });
+      const next = lines[index + 1];
+      if (next === undefined || next.length > 200) return;
+      const text = `${line} ${next}`;
+      const counter = COUNTER_NUMBER.test(line) && AND_COUNTING.test(next);
+      const through = !pricing.has(page) && FIGURE_LINE.test(line) ? VOLUME_THROUGH_US.exec(text) : null;
+      if ((counter || (through && ours(through[1]))) && !found.some((item) => item.text === text))
+        found.push({ url: page.url, text });
     });
   }
   return found.slice(0, 3);
