@@ -85,4 +85,39 @@ describe("customer_proof reads stories told on a customers page (framework 2.10.
     ]);
     expect(storyLine(assessment)).toBe("1 case study");
   });
+
+  it("does not count an awards page filed under the customers section as a case study", () => {
+    const assessment = proof([
+      page("/customers/awards", "Acme Ranks #1 in the SC Awards 2022.", "Awards and Recognition | Acme"),
+      page("/customers/globex", "Globex cut its costs by 40% with Acme.", "Globex case study"),
+    ]);
+    expect(storyLine(assessment)).toBe("1 case study");
+  });
+});
+
+describe("customer_proof reads a quote a story attributes in its prose (framework 2.10.0)", () => {
+  const story = (lines: readonly string[]) =>
+    customerProof(factsAbout([page("/customers/peoples-care", lines.join("\n"), "People's Care")], "customer_proof"));
+  const signed = (assessment: ReturnType<typeof customerProof>) =>
+    said(assessment).find((line) => /testimonial/.test(line));
+
+  it("signs '… ,” said Fabro' with the role the story gives Ray Fabro", () => {
+    const assessment = story([
+      "Using collaborative technology was an obvious win for Director of IT Services, Ray Fabro.",
+      "“Simply put, this was the easiest and smoothest migration I have ever been involved in.” said Fabro.",
+      "“Everyone in the IT department was impressed with Acme,” remarks Fabro, and the rest followed.",
+    ]);
+    expect(signed(assessment)).toBe("1 testimonial signed with a name, fewer than the usual 2");
+    expect(assessment.evidence.map((item) => item.text)).toContain(
+      "quote attributed to Ray Fabro, Director of IT Services",
+    );
+  });
+
+  it("does not sign a quote whose speaker the story gives no role", () => {
+    const assessment = story([
+      "Ray Fabro moved the company to the cloud last spring.",
+      "“Simply put, this was the easiest migration I have ever been involved in.” said Fabro.",
+    ]);
+    expect(signed(assessment)).toBe("no testimonials signed with a name and role or company");
+  });
 });

@@ -368,6 +368,13 @@ export function targetSegments(facts: SiteFacts) {
 
 const STORY_LINK =
   /\/(?:customers|case-studies|case-study|customer-stories|stories|success-stories|clients|references|achievements|showcase)\/[\w-]+/i;
+/**
+ * A page filed under the customers section that tells no customer's story: its awards, its reviews, its press
+ * ("/customers/awards": "Qualys Ranks #1 …", framework 2.10.0).
+ */
+const NOT_A_STORY =
+  /\/(?:awards?|awards-and-recognition|recognition|reviews?|press|analyst-reports?|analysts)\/?(?:[?#]|$)/i;
+const isStoryPath = (path: string): boolean => STORY_LINK.test(path) && !NOT_A_STORY.test(path);
 /** A story whose address starts with the kind of page: "/case-study-mobile-testing", "/customer-stories-globex". */
 const STORY_PREFIX_LINK = /\/(?:case-stud(?:y|ies)|customer-stor(?:y|ies)|success-stor(?:y|ies))-[\w-]+/i;
 
@@ -451,6 +458,66 @@ const TESTIMONIALS_HEADING =
   /^(?:testimonials?|reviews|what (?:our )?(?:customers|clients|users|people) (?:say|are saying)|(?:hear )?from our (?:customers|clients|users))\b/i;
 /** Letters and digits only, lower case, to compare with the site's own names. */
 const nameKey = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/** A customer quoted in a story's prose: "“… I have ever been involved in.” said Fabro.", "…,” remarks Fabro". */
+const SAID_BY =
+  /[”"]\s*,?\s*(?:said|says|adds|added|remarks|remarked|explains|explained|notes|noted|recalls|recalled)\s+(?:(?:Mr|Ms|Mrs|Dr)\.\s)?(\p{Lu}[\p{L}'’-]+)/gu;
+/** A role beside a person's full name: "Director of IT Services, Ray Fabro", "Ray Fabro, Director of IT Services". */
+const ROLE_BESIDE_NAME =
+  /\b(?:director|manager|head of|chief|ceo|cto|cio|cfo|coo|cmo|vp|vice president|(?:co-?)?founder|president|owner|partner|lead|officer|administrator)\b/i;
+
+/** The title that ends just before a name: "… an obvious win for Director of IT Services, " gives "Director of IT Services". */
+function titleBefore(text: string): string {
+  const words = text.replace(/,\s*$/, "").trim().split(/\s+/);
+  const title: string[] = [];
+  for (let index = words.length - 1; index >= 0; index -= 1) {
+    const word = words[index]!;
+    if (!/^\p{Lu}/u.test(word) && !/^(?:of|and|&)$/.test(word)) break;
+    title.unshift(word);
+  }
+  while (title.length > 0 && !/^\p{Lu}/u.test(title[0]!)) title.shift();
+  return title.join(" ");
+}
+
+/**
+ * Quotes a customer story attributes in its prose to a person the story names with a role (framework 2.10.0): a
+ * signature, though it is not on a line of its own. Each person counts once, with their role as the story gives it.
+ */
+function quotesInStories(facts: SiteFacts): Evidence[] {
+  const found: Evidence[] = [];
+  for (const page of facts.pagesIn("customers")) {
+    const text = page.text.slice(0, SCORED_TEXT_PER_PAGE);
+    const people = new Set<string>();
+    for (const match of text.matchAll(SAID_BY)) {
+      const surname = match[1]!;
+      if (people.has(surname)) continue;
+      const escaped = surname.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      for (const named of text.matchAll(new RegExp(`\\p{Lu}[\\p{L}'’-]+ ${escaped}\\b`, "gu"))) {
+        const at = named.index;
+        const before = text.slice(Math.max(0, at - 50), at);
+        const after = text.slice(at + named[0].length, at + named[0].length + 50);
+        const role =
+          /,\s*$/.test(before) && ROLE_BESIDE_NAME.test(before)
+            ? before
+            : /^,/.test(after) && ROLE_BESIDE_NAME.test(after)
+              ? after
+              : undefined;
+        if (role === undefined) continue;
+        people.add(surname);
+        const title =
+          role === before
+            ? titleBefore(before)
+            : after
+                .slice(1)
+                .split(/[,.;:!?\n]/)[0]!
+                .trim();
+        found.push({ url: page.url, text: `quote attributed to ${named[0]}, ${title}` });
+        break;
+      }
+    }
+  }
+  return found;
+}
 
 /**
  * Quotes signed by a named person, read line by line on the pages customer proof may quote: an attribution
@@ -627,9 +694,9 @@ export function customerProof(facts: SiteFacts) {
 
   const stories = new Map<string, Evidence>();
   for (const { url, title } of customerPages)
-    if (STORY_LINK.test(pathOf(url))) stories.set(url, { url, text: `case study: ${title || url}` });
+    if (isStoryPath(pathOf(url))) stories.set(url, { url, text: `case study: ${title || url}` });
   for (const { url, text } of facts.linksMatching(STORY_LINK)) {
-    if (STORY_LINK.test(pathOf(url)) && !stories.has(url)) stories.set(url, { url, text: `case study: ${text}` });
+    if (isStoryPath(pathOf(url)) && !stories.has(url)) stories.set(url, { url, text: `case study: ${text}` });
   }
   // A story filed under a prefix ("/case-study-mobile-testing"), on the site's own domain (a landing subdomain counts).
   for (const { url, text } of facts.linksMatching(STORY_PREFIX_LINK)) {
@@ -672,6 +739,7 @@ export function customerProof(facts: SiteFacts) {
     ...facts.mentions(TESTIMONIAL, { limit: 10 }).filter(signsOff),
     ...facts.mentions(TESTIMONIAL_AT, { limit: 10 }),
     ...attributions,
+    ...quotesInStories(facts),
   ]) {
     const key = nameKey(evidence.text.replace(/^quote attributed to /, ""));
     if (signed.has(key) || testimonials.length >= 10) continue;
