@@ -169,4 +169,33 @@ describe("delivery_velocity: release announcements, and what a short record weig
     expect(delivery([["Announcing HTTP Keep-Alive Support", "2016-12-06"]]).weighsAs).toBeUndefined();
     expect(delivery([["Announcing HTTP Keep-Alive Support", "2017-10-06"]]).weighsAs?.cost).toBe("moderate");
   });
+
+  it("reads a roadmap's periods marked 'Launched' as dated launches (darwinia), and not its plans", () => {
+    const roadmap = (text: string) =>
+      deliveryVelocity(
+        syntheticFacts([{ path: "/", title: "Acme", text }], { crawledAt: "2020-10-28T00:00:00.000Z" }).about(
+          "delivery_velocity",
+        ),
+      );
+    const assessment = roadmap(
+      [
+        "Roadmap",
+        "2019-07",
+        "Launched",
+        "2019-11",
+        "Launched",
+        "2020-Q1",
+        "Launched",
+        "2020-Q3",
+        "2020 Q3-Q4",
+        "Mainnet",
+      ].join("\n"),
+    );
+    expect(said(assessment)).toContain("launches marked on a dated roadmap (3 milestones)");
+    expect(said(assessment)).toContain("roadmap launches: 6 months of dated entries (2019-07-01 to 2020-01-01)");
+    // A roadmap of plans only ("2021-Q1 / Mainnet") shows no launch.
+    expect(said(roadmap(["Roadmap", "2021-Q1", "Mainnet", "2021-Q2", "Parachain"].join("\n")))).toContain(
+      "no changelog or release notes found",
+    );
+  });
 });

@@ -122,6 +122,8 @@ export function deliveryVelocity(facts: SiteFacts) {
   if (changelog.length === 0) {
     const releases = releasePosts(facts);
     if (releases.length > 0) return releaseCadence(facts, assessor, releases);
+    const launches = roadmapLaunches(facts);
+    if (launches.length >= 2) return releaseCadence(facts, assessor, launches, ROADMAP_WORDS);
     // A link proves a changelog exists, but its cadence could not be read.
     assessor.signal(
       1,
@@ -219,40 +221,59 @@ function weighedByRecord(months: number, recent: number, done: DimensionAssessme
   return { ...done, weighsAs: { cost: "moderate", why } };
 }
 
-/** Delivery read from release posts: a site without a changelog page that announces its releases on the blog. */
+/** How a cadence reading names what it read: release posts on the blog, or launches marked on a dated roadmap. */
+interface CadenceWords {
+  /** The first signal's fact, given the count. */
+  readonly found: (count: number) => string;
+  /** "release posts": the kind, for its cadence and history. */
+  readonly kind: string;
+  /** "release post": one of them. */
+  readonly item: string;
+}
+const POST_WORDS: CadenceWords = {
+  found: (count) => `release announcements among the posts (${plural(count, "dated post")})`,
+  kind: "release posts",
+  item: "release post",
+};
+const ROADMAP_WORDS: CadenceWords = {
+  found: (count) => `launches marked on a dated roadmap (${plural(count, "milestone")})`,
+  kind: "roadmap launches",
+  item: "roadmap launch",
+};
+
+/** Delivery read from release posts (a site without a changelog page that announces its releases on the blog), or from a roadmap's dated launches. */
 function releaseCadence(
   facts: SiteFacts,
   assessor: Assessor,
   releases: ReadonlyArray<{ url: string; date: string; title: string }>,
+  words: CadenceWords = POST_WORDS,
 ) {
   const [newest] = releases as [{ url: string; date: string; title: string }];
   // Release posts are a changelog kept less often and less completely than a changelog page (80).
-  assessor.signal(1, 70, `release announcements among the posts (${plural(releases.length, "dated post")})`, [
-    { url: newest.url, text: `release post: ${newest.title}` },
-  ]);
+  assessor.signal(1, 70, words.found(releases.length), [{ url: newest.url, text: `${words.item}: ${newest.title}` }]);
   const recent = releases.filter((release) => facts.daysSince(release.date) <= 90).length;
   assessor.signal(
     2,
     moreIsBetter(recent, 4, 12),
     recent > 0
-      ? `release posts: ${plural(recent, "release", "releases")} in the last 90 days`
-      : "release posts: no releases in the last 90 days",
-    [{ url: newest.url, text: `release posts: ${plural(recent, "release", "releases")} in the last 90 days` }],
+      ? `${words.kind}: ${plural(recent, "release", "releases")} in the last 90 days`
+      : `${words.kind}: no releases in the last 90 days`,
+    [{ url: newest.url, text: `${words.kind}: ${plural(recent, "release", "releases")} in the last 90 days` }],
   );
   const age = facts.daysSince(newest.date);
-  assessor.signal(2, lessIsBetter(age, 7, 45), `newest release post ${plural(age, "day")} old (${newest.date})`, [
-    { url: newest.url, text: `newest release post ${newest.date}, ${plural(age, "day")} before the crawl` },
+  assessor.signal(2, lessIsBetter(age, 7, 45), `newest ${words.item} ${plural(age, "day")} old (${newest.date})`, [
+    { url: newest.url, text: `newest ${words.item} ${newest.date}, ${plural(age, "day")} before the crawl` },
   ]);
   const months = history(
     assessor,
     facts,
-    "release posts",
+    words.kind,
     newest.url,
     releases.map((release) => release.date),
   );
   if (age > 365) {
-    assessor.penalty(1, `newest release post is over a year old (${newest.date})`, [
-      { url: newest.url, text: `newest release post ${newest.date}` },
+    assessor.penalty(1, `newest ${words.item} is over a year old (${newest.date})`, [
+      { url: newest.url, text: `newest ${words.item} ${newest.date}` },
     ]);
   }
   return weighedByRecord(
@@ -260,10 +281,42 @@ function releaseCadence(
     recent,
     assessor.done(
       age > 90
-        ? "Ship and announce something now, and keep a dated changelog beside the release posts."
-        : "Keep a dated changelog beside the release posts, with an entry for every release.",
+        ? `Ship and announce something now, and keep a dated changelog beside the ${words.kind}.`
+        : `Keep a dated changelog beside the ${words.kind}, with an entry for every release.`,
     ),
   );
+}
+
+/** A roadmap's period on a line of its own: "2019-07", "2020-Q1", "Q3 2021", "2020 Q2". */
+const ROADMAP_PERIOD =
+  /^((?:19|20)\d\d)[-./](0[1-9]|1[0-2])$|^((?:19|20)\d\d)[- ]?Q([1-4])$|^Q([1-4])[- ]((?:19|20)\d\d)$/;
+/** A milestone's status on its own line, saying it shipped. */
+const ROADMAP_DONE = /^(?:launched|released|shipped|live|delivered|completed|done)\W*$/i;
+
+/**
+ * Launches a roadmap marks by period (framework 2.10.0): "2019-07" over "Launched", as darwinia's home page lists its
+ * testnets. A period counts when the line after it says the milestone shipped; its date is the period's first day, and
+ * periods after the crawl are plans, not launches.
+ */
+function roadmapLaunches(facts: SiteFacts): Array<{ url: string; date: string; title: string }> {
+  const today = facts.now.toISOString().slice(0, 10);
+  const found = new Map<string, { url: string; date: string; title: string }>();
+  for (const page of [facts.home, ...facts.pagesIn("other", "about", "blog")]) {
+    const lines = page.text
+      .slice(0, SCORED_TEXT_PER_PAGE)
+      .split("\n")
+      .map((line) => line.trim());
+    lines.forEach((line, index) => {
+      const period = ROADMAP_PERIOD.exec(line);
+      if (!period || !ROADMAP_DONE.test(lines[index + 1] ?? "")) return;
+      const year = period[1] ?? period[3] ?? period[6]!;
+      const month = period[2] ?? String((Number(period[4] ?? period[5]) - 1) * 3 + 1).padStart(2, "0");
+      const date = `${year}-${month}-01`;
+      if (date <= today && !found.has(date))
+        found.set(date, { url: page.url, date, title: `${line} ${lines[index + 1]}` });
+    });
+  }
+  return [...found.values()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
 }
 
 // ---------------------------------------------------------------- architecture_systems
