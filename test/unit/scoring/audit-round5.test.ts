@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deliveryVelocity } from "../../../src/modules/scoring/rules/engineering-delivery.js";
+import { architectureSystems, deliveryVelocity } from "../../../src/modules/scoring/rules/engineering-delivery.js";
 import {
   companyMomentum,
   jobOpenings,
@@ -197,5 +197,23 @@ describe("delivery_velocity: release announcements, and what a short record weig
     expect(said(roadmap(["Roadmap", "2021-Q1", "Mainnet", "2021-Q2", "Parachain"].join("\n")))).toContain(
       "no changelog or release notes found",
     );
+  });
+});
+
+describe("architecture_systems: where the product runs, said with an adjective between (framework 2.10.0)", () => {
+  const stack = (text: string) =>
+    said(architectureSystems(factsAbout([page("/platforms", text, "Platforms")], "architecture_systems"))).find(
+      (line) => /stack named|no infrastructure or stack named/.test(line),
+    );
+
+  it.each([
+    ["SignalCloud runs on the cutting-edge Heroku computing service, providing a self-healing foundation.", "Heroku"],
+    ["SignalCloud builds upon the Twilio communication framework to power our SMS pipeline.", "Twilio"],
+  ])("reads '%s' as its stack", (text, name) => {
+    expect(stack(text)).toContain(name);
+  });
+
+  it("does not read the customer's cloud as the company's stack", () => {
+    expect(stack("The agent runs in your own AWS account.")).toBe("no infrastructure or stack named");
   });
 });

@@ -360,7 +360,8 @@ const STACK: ReadonlyArray<readonly [string, RegExp]> = [
   ["Go", /\bgolang\b/i],
   ["gRPC", /\bgrpc\b/i],
   ["WebAssembly", /\b(?:webassembly|wasm)\b/i],
-  // Where it runs, said as such ("hosted on Google Cloud Platform", "backed by Amazon AWS", "Acme uses Amazon EC2,
+  // Where it runs, said as such ("hosted on Google Cloud Platform", "backed by Amazon AWS", "runs on the cutting-edge
+  // Heroku computing service", "builds upon the Twilio communication framework": 2.10.0; "Acme uses Amazon EC2,
   // Rackspace and Azure … for our server infrastructure": framework 2.9.0); a list of providers alone, or a product
   // that deploys to them ("protects runtimes deployed on AWS"), says nothing of the host.
   ...(
@@ -371,13 +372,14 @@ const STACK: ReadonlyArray<readonly [string, RegExp]> = [
       ["Cloudflare", "Cloudflare"],
       ["DigitalOcean", "DigitalOcean"],
       ["Heroku", "Heroku"],
+      ["Twilio", "Twilio"],
     ] as const
   ).map(
     ([name, provider]) =>
       [
         name,
         new RegExp(
-          `\\b(?:hosted|runs?|running|(?:is|are|been) deployed|backed|built) (?:on|by|in) (?:the )?(?:${provider})\\b|\\buses? [^.]{0,80}?\\b(?:${provider})\\b[^.]{0,120}? for (?:our|its) (?:own )?(?:\\w+ )?infrastructure\\b`,
+          `\\b(?:hosted|runs?|running|(?:is|are|been) deployed|backed|built|builds?) (?:up)?(?:on|by|in) (?:the )?(?:(?!(?:your|their|any|every|customers?|clients?)\\b)[\\w-]+ ){0,2}?(?:${provider})\\b|\\buses? [^.]{0,80}?\\b(?:${provider})\\b[^.]{0,120}? for (?:our|its) (?:own )?(?:\\w+ )?infrastructure\\b`,
           "i",
         ),
       ] as const,
