@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { architectureSystems, deliveryVelocity } from "../../../src/modules/scoring/rules/engineering-delivery.js";
 import {
   companyMomentum,
+  customerSuccess,
   jobOpenings,
   talentOrganization,
 } from "../../../src/modules/scoring/rules/growth-organization.js";
@@ -215,5 +216,23 @@ describe("architecture_systems: where the product runs, said with an adjective b
 
   it("does not read the customer's cloud as the company's stack", () => {
     expect(stack("The agent runs in your own AWS account.")).toBe("no infrastructure or stack named");
+  });
+});
+
+describe("customer_success: a bare support address on the contact page (framework 2.10.0)", () => {
+  const success = (path: string, text: string) =>
+    customerSuccess(factsAbout([page(path, text, "Contact")], "customer_success"));
+
+  it("reads 'M: support@acme.tw' on /contact-us as an email support channel", () => {
+    const assessment = success("/contact-us", "Global Support\nM: support@acme.tw\nT: +886 2 1234 5678");
+    expect(said(assessment)).toContain("only one support channel (email)");
+    expect(assessment.evidence.map((item) => item.text)).toContain(
+      "support address on the contact page: support@acme.tw",
+    );
+  });
+
+  it("does not read a sales address, or a support address on another page, that way", () => {
+    expect(said(success("/contact-us", "M: sales@acme.tw"))).toContain("no support channels stated");
+    expect(said(success("/team", "M: support@acme.tw"))).toContain("no support channels stated");
   });
 });

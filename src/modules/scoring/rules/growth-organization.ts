@@ -428,6 +428,9 @@ function affirmedKinds(facts: SiteFacts, kinds: Kinds): Array<{ name: string; me
 }
 
 /** The first line of the home page's text or its footer and menus (boilerplate) that matches `pattern`. */
+/** The contact page's address: "/contact", "/contact-us", "/contact.html". */
+const CONTACT_PAGE = /^\/(?:[\w-]+\/)?contact(?:-us)?(?:\.html?)?\/?(?:[?#]|$)/i;
+
 function homeLine(facts: SiteFacts, pattern: RegExp): string | undefined {
   for (const block of [facts.home.text.slice(0, SCORED_TEXT_PER_PAGE), ...facts.home.boilerplate])
     for (const line of block.split("\n")) if (pattern.test(line.trim())) return line.trim();
@@ -492,15 +495,31 @@ export function customerSuccess(facts: SiteFacts) {
       /\b((ping|message|ask|reach|contact) us (on|in|via|through) (our )?(slack|discord|telegram)|(help|support) (in|on|via) (our )?(slack|discord|telegram))\b/i,
     ],
   ]);
-  // A bare support address ("support@acme.com" in the footer) is one word, which no sentence check admits: read the home page's lines.
+  // A bare support address ("support@acme.com" in the footer, "M: support@acme.tw" on the contact page) is one word,
+  // which no sentence check admits: read the home page's lines, then the contact page's (framework 2.10.0).
   if (!channels.some((channel) => channel.name === "email")) {
-    const address = homeLine(facts, /^(?:e-?mail:?\s*)?(?:support|help)@[\w-]+(?:\.[\w-]+)+\b/i);
+    const bare = /^(?:(?:e-?mail|mail|m|e)\s*:?\s*)?(?:support|help)@[\w-]+(?:\.[\w-]+)+\b/i;
+    const home = homeLine(facts, bare);
+    const contact = home
+      ? undefined
+      : facts.pages
+          .filter((page) => CONTACT_PAGE.test(pathOf(page.url)))
+          .map((page) => ({
+            page,
+            line: page.text
+              .slice(0, SCORED_TEXT_PER_PAGE)
+              .split("\n")
+              .map((line) => line.trim())
+              .find((line) => bare.test(line)),
+          }))
+          .find((found) => found.line !== undefined);
+    const address = home ?? contact?.line;
     if (address)
       channels.unshift({
         name: "email",
         mention: {
-          url: facts.home.url,
-          text: `support address on the home page: ${address.match(/(?:support|help)@\S+/i)![0]}`,
+          url: home ? facts.home.url : contact!.page.url,
+          text: `support address on the ${home ? "home" : "contact"} page: ${address.match(/(?:support|help)@\S+/i)![0]}`,
         },
       });
   }
