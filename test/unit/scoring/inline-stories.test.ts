@@ -113,6 +113,14 @@ describe("customer_proof reads a quote a story attributes in its prose (framewor
     );
   });
 
+  it("does not count the vendor's own people quoted in a story", () => {
+    const assessment = story([
+      "The migration was run by Acme's CEO, Jane Doe, and the customer's team.",
+      "“We moved every file over one weekend,” said Doe.",
+    ]);
+    expect(signed(assessment)).toBe("no testimonials signed with a name and role or company");
+  });
+
   it("does not sign a quote whose speaker the story gives no role", () => {
     const assessment = story([
       "Ray Fabro moved the company to the cloud last spring.",

@@ -427,10 +427,10 @@ function affirmedKinds(facts: SiteFacts, kinds: Kinds): Array<{ name: string; me
   return kinds.flatMap(([name, pattern]) => affirmed(facts, pattern).map((mention) => ({ name, mention })));
 }
 
-/** The first line of the home page's text or its footer and menus (boilerplate) that matches `pattern`. */
 /** The contact page's address: "/contact", "/contact-us", "/contact.html". */
 const CONTACT_PAGE = /^\/(?:[\w-]+\/)?contact(?:-us)?(?:\.html?)?\/?(?:[?#]|$)/i;
 
+/** The first line of the home page's text or its footer and menus (boilerplate) that matches `pattern`. */
 function homeLine(facts: SiteFacts, pattern: RegExp): string | undefined {
   for (const block of [facts.home.text.slice(0, SCORED_TEXT_PER_PAGE), ...facts.home.boilerplate])
     for (const line of block.split("\n")) if (pattern.test(line.trim())) return line.trim();
@@ -1236,9 +1236,9 @@ const FIGURE_LINE = new RegExp(String.raw`^${LARGE_FIGURE}$`, "u");
 
 /**
  * The volumes the company says its product carries (figures the growth pattern's nouns miss). Pricing and docs pages
- * are left out: "3,000,000 errors per month" there is a plan's allowance. A figure whose caption sits on the next line
- * ("$1.5+ Billion" over "in digital assets powered by our contracts") is read with it, and given as the two lines
- * joined, not as a quote.
+ * are left out, but for a live counter: "3,000,000 errors per month" there is a plan's allowance, and a counter never
+ * is. A figure whose caption sits on the next line ("$1.5+ Billion" over "in digital assets powered by our contracts")
+ * is read with it, and given as the two lines joined, not as a quote.
  */
 function scaleFigures(facts: SiteFacts): Array<Evidence | Mention> {
   const own = ownNames(facts);

@@ -485,6 +485,8 @@ function titleBefore(text: string): string {
  */
 function quotesInStories(facts: SiteFacts): Evidence[] {
   const found: Evidence[] = [];
+  // The vendor's own people quoted in a story ("said Jane Doe, CEO of Acme") are not the customer's voice.
+  const brands = brandKeys(facts);
   for (const page of facts.pagesIn("customers")) {
     const text = page.text.slice(0, SCORED_TEXT_PER_PAGE);
     const people = new Set<string>();
@@ -511,7 +513,8 @@ function quotesInStories(facts: SiteFacts): Evidence[] {
                 .slice(1)
                 .split(/[,.;:!?\n]/)[0]!
                 .trim();
-        found.push({ url: page.url, text: `quote attributed to ${named[0]}, ${title}` });
+        if (!brands.some((brand) => nameKey(title).includes(brand)))
+          found.push({ url: page.url, text: `quote attributed to ${named[0]}, ${title}` });
         break;
       }
     }
