@@ -1,5 +1,8 @@
 import { describePage, pagePriority, type PageCategory, type PageDescription } from "./page-priority.js";
 
+/** Dead links per kind that do not count against it (see CandidateQueue.release). */
+export const RELEASES_PER_CATEGORY = 5;
+
 interface Queued extends PageDescription {
   /** The address to fetch (the queue is keyed by the page's dedup key). */
   readonly url: string;
@@ -26,6 +29,8 @@ export class CandidateQueue {
     { readonly category: PageCategory; readonly depth: number; readonly heap: Heap }
   >();
   private readonly taken = new Map<PageCategory, number>();
+  /** How many taken pages of each kind gave nothing to read and were given back (see release). */
+  private readonly released = new Map<PageCategory, number>();
   private version = 0;
 
   /** `basePath`: the folder the site lives under ("/" at the root, "/website/", "/en-us/"). */
@@ -90,10 +95,15 @@ export class CandidateQueue {
    * A taken page that gave nothing to read (a 404, a page already read at another address, a redirect to one,
    * a path robots.txt closes): its category has not got a page yet, so its next candidate is worth a first page
    * again. Without this, a dead "/team/" link discounted the live "/about-us/" below the tenth integration page.
+   * A kind gets this back at most RELEASES_PER_CATEGORY times: past that, its dead links count against it as
+   * before, so a site with a hundred dead careers links does not spend the crawl's time on them.
    */
   release(category: PageCategory): void {
     const taken = this.taken.get(category) ?? 0;
-    if (taken > 0) this.taken.set(category, taken - 1);
+    const released = this.released.get(category) ?? 0;
+    if (taken === 0 || released >= RELEASES_PER_CATEGORY) return;
+    this.taken.set(category, taken - 1);
+    this.released.set(category, released + 1);
   }
 
   /** The heap's first entry that is still the page's current description. */

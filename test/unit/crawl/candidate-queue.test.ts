@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CandidateQueue } from "../../../src/modules/crawl/candidate-queue.js";
+import { CandidateQueue, RELEASES_PER_CATEGORY } from "../../../src/modules/crawl/candidate-queue.js";
 import {
   describePage,
   pagePriority,
@@ -133,5 +133,21 @@ describe("CandidateQueue", () => {
     // Releasing a kind with nothing taken changes nothing.
     queue.release("pricing");
     expect(queue.take()?.key).toBe("/integrations/jira");
+  });
+
+  it("gives a kind back at most RELEASES_PER_CATEGORY dead links: past that they count against it", () => {
+    const queue = new CandidateQueue();
+    for (let i = 0; i < 40; i += 1) queue.offer(`/careers/dead-${i}`, `https://acme.test/careers/dead-${i}`, "", 1);
+    queue.offer("/feature", "https://acme.test/feature", "", 1);
+    // Each dead careers page (35 each at depth 2) is tried and given back, until the kind has used its releases.
+    const taken: string[] = [];
+    for (let i = 0; i < RELEASES_PER_CATEGORY + 3; i += 1) {
+      const next = queue.take()!;
+      taken.push(next.key);
+      queue.release(next.category);
+    }
+    // After five releases, the sixth dead careers page counts: the next is worth 35 × 0.3 = 10.5, below /feature (20).
+    expect(taken.slice(0, RELEASES_PER_CATEGORY + 1).every((key) => key.startsWith("/careers/"))).toBe(true);
+    expect(taken).toContain("/feature");
   });
 });
