@@ -122,16 +122,15 @@ describe("company_momentum: prize money and more volumes (framework 2.10.0)", ()
     ["'tens of billions' in the company's voice", "/about", "Acme safeguards tens of billions of dollars in funds."],
     ["a figure done, in the company's voice", "/about", "With nearly 8 million tasks completed, we know our business."],
   ])("reads %s as a scale figure", (_kind, path, text) => {
-    const pages = path === "/" ? [] : [page(path, text, "Page")];
+    // On the home page, the text is the home page's own; elsewhere, a page beside the bare home page.
     const facts =
       path === "/"
-        ? companyMomentum(
-            syntheticFacts([{ path: "/", title: "Acme", text: `Acme\n${text}` }], {
-              crawledAt: "2024-01-17T00:00:00.000Z",
-            }).about("company_momentum"),
-          )
+        ? syntheticFacts([{ path, title: "Acme", text: `Acme\n${text}` }], { crawledAt: "2024-01-17T00:00:00.000Z" })
         : undefined;
-    expect(facts ? said(facts) : momentum(pages)).toContain("1 growth or scale figure stated");
+    const reading = facts
+      ? said(companyMomentum(facts.about("company_momentum")))
+      : momentum([page(path, text, "Page")]);
+    expect(reading).toContain("1 growth or scale figure stated");
   });
 
   it("does not read a plan's allowance or a figure without a verb of scale as one", () => {

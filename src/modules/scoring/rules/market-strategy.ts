@@ -498,21 +498,18 @@ function quotesInStories(facts: SiteFacts): Evidence[] {
         const at = named.index;
         const before = text.slice(Math.max(0, at - 50), at);
         const after = text.slice(at + named[0].length, at + named[0].length + 50);
-        const role =
+        // The role sits before the name ("Director of IT Services, Ray Fabro") or after it ("Ray Fabro, Director …").
+        const title =
           /,\s*$/.test(before) && ROLE_BESIDE_NAME.test(before)
-            ? before
+            ? titleBefore(before)
             : /^,/.test(after) && ROLE_BESIDE_NAME.test(after)
               ? after
+                  .slice(1)
+                  .split(/[,.;:!?\n]/)[0]!
+                  .trim()
               : undefined;
-        if (role === undefined) continue;
+        if (title === undefined) continue;
         people.add(surname);
-        const title =
-          role === before
-            ? titleBefore(before)
-            : after
-                .slice(1)
-                .split(/[,.;:!?\n]/)[0]!
-                .trim();
         if (!brands.some((brand) => nameKey(title).includes(brand)))
           found.push({ url: page.url, text: `quote attributed to ${named[0]}, ${title}` });
         break;
