@@ -362,13 +362,25 @@ if (values.json) {
         detail: Object.fromEntries(
           row.full.dimensions.map((d) => [
             d.dimensionId,
-            { score: d.score, confidence: d.confidence, applicable: d.applicable !== false, pillar: d.pillar },
+            {
+              score: d.score,
+              confidence: d.confidence,
+              applicable: d.applicable !== false,
+              pillar: d.pillar,
+              ...(d.evidenceCost ? { evidenceCost: d.evidenceCost } : {}),
+            },
           ]),
         ),
         quickDetail: Object.fromEntries(
           row.quick.dimensions.map((d) => [
             d.dimensionId,
-            { score: d.score, confidence: d.confidence, applicable: d.applicable !== false, pillar: d.pillar },
+            {
+              score: d.score,
+              confidence: d.confidence,
+              applicable: d.applicable !== false,
+              pillar: d.pillar,
+              ...(d.evidenceCost ? { evidenceCost: d.evidenceCost } : {}),
+            },
           ]),
         ),
         readings: Object.fromEntries(

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
+import { closeWithin } from "./bounded-close.js";
 import type { Config } from "./config.js";
 import { connectRedis } from "./redis.js";
 import { openDatabase, type Database } from "./db/database.js";
@@ -318,12 +319,13 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
         await monitor?.stop();
         await chatSweep?.stop();
         await scoring?.interrupt(releaseGraceMs(config));
-        await webSocket.close();
-        await server.close();
-        await liveDispatcher.stop();
-        await metricsEndpoint?.close();
+        // Each part is bounded, so one that hangs is named in the log and the parts after it still close.
+        await closeWithin(webSocket.close(), "WebSocket server", logger);
+        await closeHttp(server, logger);
+        await closeWithin(liveDispatcher.stop(), "webhook dispatcher", logger);
+        if (metricsEndpoint) await closeWithin(metricsEndpoint.close(), "metrics endpoint", logger);
         await scoring?.close();
-        await redis?.close();
+        if (redis) await closeWithin(redis.close(), "Redis", logger);
         await database.close();
       },
     };
@@ -371,4 +373,16 @@ function billingFor(
     };
   }
   return config.isProduction ? {} : { provider: new LocalCheckoutProvider(config.publicBaseUrl) };
+}
+
+/**
+ * Stops the HTTP server: no new connections, answers in flight finish (idle keep-alive sockets are closed at once).
+ * A connection that is still busy when the bound runs out (a request whose headers never finish, a handler that
+ * never answers) is cut, so the drain ends instead of waiting out Node's 60 s header timeout.
+ */
+async function closeHttp(server: FastifyInstance, logger: Logger): Promise<void> {
+  const closing = server.close();
+  if ((await closeWithin(closing, "HTTP server", logger)) !== "timeout") return;
+  server.server.closeAllConnections();
+  await closeWithin(closing, "HTTP server (connections cut)", logger);
 }

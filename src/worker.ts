@@ -19,6 +19,7 @@ import { ResultAnswerRepository } from "../rest-compat/final-answers/result-answ
 import { ResultAnswerStore } from "../rest-compat/final-answers/result-answer-store.js";
 import { connectRedis } from "./redis.js";
 import { ServiceMetrics } from "./metrics.js";
+import { closeWithin } from "./bounded-close.js";
 import { configOrExit, listenFailure, stopOnSignals } from "./process-lifecycle.js";
 
 /**
@@ -107,11 +108,12 @@ async function main(): Promise<void> {
       logger,
       "worker",
       async () => {
-        await monitor?.stop();
-        await webhooks.stop();
-        await metricsEndpoint?.close();
+        // Each part bounded, as the service's stop: one that hangs is named and the rest still close.
+        if (monitor) await closeWithin(monitor.stop(), "monitor scheduler", logger);
+        await closeWithin(webhooks.stop(), "webhook dispatcher", logger);
+        if (metricsEndpoint) await closeWithin(metricsEndpoint.close(), "metrics endpoint", logger);
         await runtime.close();
-        await redis.close();
+        await closeWithin(redis.close(), "Redis", logger);
         await database.close();
       },
       { drainMs: config.shutdownDrainMs },

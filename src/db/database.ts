@@ -1,5 +1,6 @@
 import "reflect-metadata";
 import type { Logger } from "pino";
+import { closeWithin } from "../bounded-close.js";
 import pg from "pg";
 import { DataSource } from "typeorm";
 import type { Config } from "../config.js";
@@ -114,7 +115,9 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
       return Math.round((performance.now() - started) * 10) / 10;
     },
     async close() {
-      if (dataSource.isInitialized) await dataSource.destroy();
+      // A pool waits for every client to come back; one never given back must not keep the stop (and the
+      // embedded server's) from happening.
+      if (dataSource.isInitialized) await closeWithin(dataSource.destroy(), "database pool", logger);
       await embedded?.stop();
     },
   };

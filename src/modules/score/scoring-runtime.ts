@@ -1,3 +1,4 @@
+import { closeWithin } from "../../bounded-close.js";
 import type { Logger } from "pino";
 import type { DatabaseConnection } from "../../db/database.js";
 import type { Config } from "../../config.js";
@@ -232,7 +233,7 @@ export function createScoringRuntime(deps: {
     async interrupt(graceMs) {
       runner.stop();
       // The waiting callers answer after their jobs were released, so the job they get says `queued`.
-      await bounded(runner.idle(), "in-flight jobs", logger, graceMs);
+      await closeWithin(runner.idle(), "in-flight jobs", logger, graceMs);
       scores.stopWaiting();
     },
     async close() {
@@ -240,7 +241,7 @@ export function createScoringRuntime(deps: {
       // In-flight crawls are aborted and their jobs released unfinished (not counted as an attempt)…
       runner.stop();
       // Redis may be gone or silent at shutdown: each part gets a bounded time to close.
-      await bounded(worker?.close() ?? Promise.resolve(), "job worker", logger);
+      await closeWithin(worker?.close() ?? Promise.resolve(), "job worker", logger);
       // …and queued again at once for the other workers (without Redis, this process's next start sweeps them up).
       if (config.redisUrl) {
         for (const jobId of runner.releasedJobIds()) {
@@ -251,30 +252,9 @@ export function createScoringRuntime(deps: {
             );
         }
       }
-      await bounded(queue.close(), "job queue", logger);
-      await bounded(renderer.close(), "rendering browser", logger);
-      await bounded(bus.close(), "progress bus", logger);
+      await closeWithin(queue.close(), "job queue", logger);
+      await closeWithin(renderer.close(), "rendering browser", logger);
+      await closeWithin(bus.close(), "progress bus", logger);
     },
   };
-}
-
-const CLOSE_TIMEOUT_MS = 5_000;
-
-async function bounded(
-  closing: Promise<void>,
-  what: string,
-  logger: Pick<Logger, "warn">,
-  timeoutMs = CLOSE_TIMEOUT_MS,
-): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs)));
-  const outcome = await Promise.race([
-    closing.then(
-      () => "closed" as const,
-      () => "failed" as const,
-    ),
-    timeout,
-  ]);
-  clearTimeout(timer);
-  if (outcome !== "closed") logger.warn(`${what} did not close cleanly (${outcome}); continuing shutdown`);
 }
