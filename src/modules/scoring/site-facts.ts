@@ -189,6 +189,14 @@ export class SiteFacts {
     return (this.memo.front ??= this.findFront());
   }
 
+  /**
+   * The home page, or the page that stands in for it when the home page has no words of its own (framework 2.11.0):
+   * what a home page may evidence, its stand-in may too ("Distribution may be via … Broking channels" on /structured).
+   */
+  private isFrontPage(page: ExtractedPage): boolean {
+    return page === this.home || (this.home.text.trim() === "" && page === this.front);
+  }
+
   private findFront(): ExtractedPage {
     const { home } = this;
     // 25 words or more, counted no further than the 25th.
@@ -279,7 +287,7 @@ export class SiteFacts {
       const { scope } = this;
       if (
         scope !== undefined &&
-        !pageQuotable(scope, { url: entry.page.url, category: entry.category, home: entry.page === this.home })
+        !pageQuotable(scope, { url: entry.page.url, category: entry.category, home: this.isFrontPage(entry.page) })
       )
         continue;
       // Most patterns match few pages: one pass over the page rules it out before any sentence is tried.

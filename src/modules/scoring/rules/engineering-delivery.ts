@@ -563,8 +563,9 @@ export function reliabilityOperations(facts: SiteFacts) {
 // ---------------------------------------------------------------- documentation_quality
 
 const DOCS_LINK = /\/(?:docs|documentation|developers?)(?:[/?#]|$)|^https?:\/\/(?:docs|developers?)\./i;
+// A page that walks through numbered steps is a guide whatever it is called: "go through simple four steps" (2.11.0).
 const GUIDES =
-  /\b(?:guides?|tutorials?|quick ?start|getting started|how[- ]to|walkthrough|step[- ]by[- ]step|cookbook|recipes?)\b/i;
+  /\b(?:guides?|tutorials?|quick ?start|getting started|how[- ]to|walkthrough|step[- ]by[- ]step|cookbook|recipes?|(?:simple|easy|few|following|these) (?:\w+ )?steps)\b/i;
 const GUIDE_LINK = /\/(?:guides?|tutorials?|quick-?start|getting-started|how-to|cookbook|recipes)(?:[/?#]|$)/i;
 const DOC_TOOLS: ReadonlyArray<readonly [string, RegExp]> = [
   ["search", /\bsearch (?:the )?(?:docs|documentation)\b|\bsearch\.{3}|\bctrl\s?\+?\s?k\b|⌘\s?k\b/i],
@@ -580,6 +581,9 @@ const DOC_TOOLS: ReadonlyArray<readonly [string, RegExp]> = [
 // that is one method call ("Client.start()").
 const CODE =
   /\bcurl\s+(?:-\w|https?:)|\b(?:npm|yarn|pnpm) (?:install|add|i)\b|\bpip install\b|\bbrew (?:install|tap)\b|\bimport \{|\bimport [\w*]+(?: as \w+)? from ['"]|^import [A-Z]\w*;?$|\bconst \w+ = |\brequire\(['"]|\bfrom [\w.]+ import\b|^#import\b|<\/?[a-z][a-z0-9]*-[a-z0-9-]*[\s/>]|<[a-z][a-z0-9]*\s+[\w:@.-]+=["']|^\s*(?:var|let)\s+[\w$]+\s*[=;,]|^\s*function\b\s*[\w$]*\s*\(|^[a-z_$][\w$]*(?:\.[a-z_$][\w$]*)+\([^\n]*\)[;\s]*$/im;
+/** A PowerShell command on a line of its own ("Connect-MsolService", "Install-Module MSOnline"): case matters, so "Set-up" is prose. */
+const CMDLET =
+  /^\s*(?:(?:Install|Import|Set|Get|New|Add|Remove|Connect|Update|Enable|Disable|Invoke|Start|Stop)-[A-Z][a-z]+[A-Z]\w*|(?:Install|Import)-Module)\b/;
 /** A component's or class's reference section ("Row Attributes", "Tabs Events", "Methods", "Props"). */
 const REFERENCE_HEADING = /^(?:[\w-]+ ){0,2}(?:attributes|props|properties|methods?|events|parameters|arguments)$/i;
 /** Code samples counted: past this many the docs are example-rich, and no page is read further. */
@@ -590,7 +594,7 @@ function codeSamples(page: ExtractedPage, limit: number): number {
   let samples = 0;
   let inCode = false;
   for (const line of page.text.slice(0, SCORED_TEXT_PER_PAGE).split("\n")) {
-    const code = CODE.test(line);
+    const code = CODE.test(line) || CMDLET.test(line);
     if (code && !inCode && ++samples >= limit) return samples;
     inCode = code;
   }

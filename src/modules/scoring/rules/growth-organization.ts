@@ -213,7 +213,9 @@ export function growthDistribution(facts: SiteFacts) {
     "no webinars or events",
   );
   const partners = facts.mentions(
-    /\b(partner (program|programme|network|portal)|affiliate (program|programme)|referral (program|programme)|resellers?|become a partner)\b/i,
+    // A channel is a programme too: "Distribution may be via traditional (re)insurance Broking channels", "value-added
+    // resellers", "distribution partners" (framework 2.11.0). A message broker is not a channel.
+    /\b(partner (program|programme|network|portal)|affiliate (program|programme)|referral (program|programme)|resellers?|become a partner|channel partners?|distribution partners?|value[- ]added distributors?|(distribution|distributed|sold|available) (\w+ ){0,3}(via|through) [^.]{0,40}\b((?<!\b(?:message|event|identity|data|mqtt) )brokers?|broking|resellers?|distributors?|channel partners?))\b/i,
     { limit: 1 },
   );
   present(
@@ -541,7 +543,7 @@ export function customerSuccess(facts: SiteFacts) {
     1,
     offered(
       facts,
-      /\b((24\/7|24x7|24\/5|round[- ]the[- ]clock) (\w+ ){0,2}(support|help|assistance|service desk|customer success)|(support|help|customer success)\b[^.]{0,40}\b(24\/7|24x7|24\/5|round[- ]the[- ]clock)|business hours|support hours|(support|average|first|typical) response times?|(respond|reply|replies|answer|get back to you)\w* within)\b/i,
+      /\b((24\/7|24x7|24\/5|round[- ]the[- ]clock) (\w+ ){0,2}(support|help|assistance|service desk|customer success)|(support|help|customer success)\b[^.]{0,40}\b(24\/7|24x7|24\/5|round[- ]the[- ]clock)|business hours|support hours|(support|average|first|typical) response times?|response times?:? within \d{1,3} (hours?|days?|minutes?)|(respond|reply|replies|answer|get back to you)\w* within)\b/i,
     ),
     85,
     "support hours or response times",
@@ -552,7 +554,7 @@ export function customerSuccess(facts: SiteFacts) {
     1.5,
     offered(
       facts,
-      /\b(customer success (managers?|team)|dedicated (account|success|support) (managers?|team|engineers?|executives?|representatives?)|onboarding (services?|specialists?|sessions?|assistance)|white[- ]glove|implementation (services?|support|team)|technical account managers?)\b/i,
+      /\b(customer success (managers?|team)|dedicated (account|success|support) (managers?|team|engineers?|executives?|representatives?)|dedicated (live |priority |premium )?support\b|onboarding (services?|specialists?|sessions?|assistance)|white[- ]glove|implementation (services?|support|team)|technical account managers?)\b/i,
     ),
     85,
     "customer success or onboarding services",

@@ -129,7 +129,7 @@ const OUTCOME =
 const AUDIENCE =
   /\bfor (?:\w+ ){0,2}(?:teams?|developers|engineers|startups|businesses|companies|enterprises?|marketers|designers|agencies|creators|founders|sellers|recruiters|clinics|schools|lawyers|accountants)\b/i;
 const PROBLEM =
-  /\b(?:tired of|struggl\w+|frustrat\w+|painful|wasted?|stop (?:wasting|losing|juggling)|instead of|manual(?:ly)?|spreadsheets?|the problem|too (?:slow|expensive|hard|many))\b/i;
+  /\b(?:tired of|struggl\w+|frustrat\w+|painful|wasted?|stop (?:wasting|losing|juggling)|instead of|manual(?:ly)?|spreadsheets?|the problems?|(?:costly|difficult|hard|expensive)(?: and \w+)? to (?:fix|find|build|manage|maintain|scale|secure|audit)|too (?:slow|expensive|hard|many))\b/i;
 const SOLUTION =
   /\b(?:in \d+ (?:simple |easy )?steps|step \d|so (?:that )?you can|lets you|helps? (?:you|your|teams)|with \w+,? you)\b/i;
 
@@ -159,6 +159,34 @@ function specificity(text: string): number {
   return clamp(Math.min(outcome || audience ? 100 : 49, score - (BUZZWORDS.test(text) ? 25 : 0)));
 }
 
+/** Between a page title's parts: "TeamT5 - Persistent Cyber Threat Hunters", "Qualys | Enterprise …". */
+const TITLE_SEPARATOR = /\s+[-–—|•·:]\s+/;
+/** A line that is a date or a time, not a headline ("2020/06/10", "June 10, 2020"). */
+const DATE_LINE = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}$|^[A-Z][a-z]+ \d{1,2},? \d{4}$|^\d{1,2} [A-Z][a-z]+ \d{4}$/;
+
+/**
+ * The headline of a page that marks none with an h1: the part of its title beside the site's name
+ * ("Persistent Cyber Threat Hunters" from "TeamT5 - Persistent Cyber Threat Hunters"), else its first line of text
+ * when that reads as one (two to fourteen words, not a sentence or a question, not a date). Undefined when neither does.
+ */
+export function unmarkedHeadline(
+  page: { readonly title: string; readonly text: string },
+  brands: readonly string[],
+): { text: string; from: string } | undefined {
+  const key = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const isName = (part: string) => brands.some((brand) => key(part).includes(brand));
+  const parts = page.title.split(TITLE_SEPARATOR).map((part) => part.trim());
+  const tagline = parts.length > 1 ? parts.find((part) => !isName(part) && wordsIn(part) >= 2) : undefined;
+  if (tagline) return { text: tagline, from: "headline (the page title's tagline; no h1)" };
+  const first = page.text
+    .split("\n")
+    .map((line) => line.trim())
+    .find((line) => line !== "");
+  if (first === undefined || DATE_LINE.test(first) || /[.?]$/.test(first)) return undefined;
+  const words = wordsIn(first);
+  return words >= 2 && words <= 14 ? { text: first, from: "headline (the first line; no h1)" } : undefined;
+}
+
 export function valueProposition(facts: SiteFacts) {
   const assessor = new Assessor();
   // The home page, or the page a reader clicks through to when the home page says nothing of its own.
@@ -167,17 +195,20 @@ export function valueProposition(facts: SiteFacts) {
 
   const h1 =
     front.headings.find((heading) => heading.level === 1 && !UI_HEADING.test(heading.text.trim()))?.text.trim() ?? "";
-  if (h1 === "") {
+  // A page without an h1 (a script-built page's styled text, a span in a banner) still leads with a headline: the
+  // tagline its title gives beside the name, or its first line (framework 2.11.0).
+  const headline = h1 !== "" ? { text: h1, from: "headline" } : unmarkedHeadline(front, brandKeys(facts));
+  if (!headline) {
     assessor.signal(2, undefined, `no headline (h1) ${where}`);
   } else {
-    const score = specificity(h1);
+    const score = specificity(headline.text);
     assessor.signal(
       2,
       score,
       score >= 50
         ? "a specific headline (outcome and audience)"
         : "a vague headline (no outcome or audience, or buzzwords)",
-      [{ url: front.url, text: `headline: "${h1}"` }],
+      [{ url: front.url, text: `${headline.from}: "${headline.text}"` }],
     );
   }
 

@@ -192,7 +192,8 @@ const WAYS_IN: Kinds = [
     "signup",
     /\b(?:sign ?up (?:for|free|now|today|in)|create (?:a |your )?(?:free )?account|get started (?:for free|free|in \d+|now|today)|start (?:your )?(?:free )?trial)\b/i,
   ],
-  ["sales", /\b(?:(?:book|request|schedule) a (?:demo|call)|contact sales|talk to sales)\b/i],
+  // "Request demo" as a button says it without the article (framework 2.11.0).
+  ["sales", /\b(?:(?:book|request|schedule) (?:a |an )?(?:demo|call)|contact sales|talk to sales)\b/i],
 ];
 /** Links that may be a sign-up (by address or text); isSignupLink decides. */
 const SIGNUP_LINK =
@@ -203,8 +204,8 @@ const SIGNUP_PATH = /\/(?:signup|sign-up|register|get-started|trial)(?:\/|$)|^\/
 const SIGNUP_TEXT =
   /^(?:sign ?up|get started|start|try(?: it)?|create (?:an |your )?account)(?: (?:for )?free| now| today)?$/i;
 /** A sales button's whole text (a link's, or a line of its own): "Book a Demo", "Schedule a call". */
-const SALES_TEXT = /^(?:book|request|schedule) a (?:demo|call)$/i;
-const SALES_LINE = /^[ \t]*(?:book|request|schedule) a (?:demo|call)[ \t]*$/im;
+const SALES_TEXT = /^(?:book|request|schedule) (?:a |an )?(?:demo|call)$/i;
+const SALES_LINE = /^[ \t]*(?:book|request|schedule) (?:a |an )?(?:demo|call)[ \t]*$/im;
 /** A guide to the first run. "Step-by-step" alone is a guide's manner ("step-by-step guides to implement best practices"), not a quickstart. */
 const QUICKSTART =
   /\b(?:quick ?start|getting started|get started in \d+|up and running in|in (?:under )?\d+ minutes|first (?:steps|project|app)|hello,? world)\b/i;
@@ -464,7 +465,7 @@ const TOOLS: ReadonlyMap<string, string> = new Map(
   (
     "Slack|GitHub|GitLab|Bitbucket|Jira|Confluence|Trello|Asana|ClickUp|Notion|Salesforce|HubSpot|Pipedrive|Zendesk|Intercom|Freshdesk|" +
     "Zapier|Stripe|Shopify|WooCommerce|Google Drive|Google Sheets|Google Calendar|Gmail|Microsoft Teams|Microsoft 365|SharePoint|" +
-    "OneDrive|Outlook|Dropbox|Figma|Airtable|Mailchimp|Snowflake|BigQuery|Redshift|Databricks|PostgreSQL|Postgres|MySQL|MongoDB|AWS|" +
+    "Google Workspace|G Suite|Office 365|Workspace ONE|OneDrive|Outlook|Dropbox|Figma|Airtable|Mailchimp|Snowflake|BigQuery|Redshift|Databricks|PostgreSQL|Postgres|MySQL|MongoDB|AWS|" +
     "Azure|Datadog|PagerDuty|Sentry|Okta|QuickBooks|Xero|NetSuite|Workday|ServiceNow|Twilio|SendGrid|Discord|WhatsApp|Zoom|Calendly|" +
     "DocuSign|Typeform|Webflow|WordPress|Marketo|Amplitude|Mixpanel|Looker|Tableau|Power BI|Vercel|Netlify|Heroku|n8n"
   )

@@ -68,6 +68,10 @@ function securityHome(facts: SiteFacts): { page?: Evidence; pageAboutSecurity: b
   };
 }
 
+/** The company, by name, saying what it encrypts with: "<name> uses encryption …", "<name> encrypts …". */
+const BRAND_USES_ENCRYPTION =
+  /\b([\w.-]{3,}) (?:(?:uses|employs|applies|relies on) [^.]{0,40}?\b(?:encryption|aes[- ]?256|tls ?1\.[23])|encrypts)\b/i;
+
 export function securityPosture(facts: SiteFacts) {
   const assessor = new Assessor();
   const home = securityHome(facts);
@@ -139,6 +143,15 @@ export function securityPosture(facts: SiteFacts) {
     /\b(our|we) [^.]{0,40}\b(encrypt(ed|ion|s)?|aes[- ]?256|tls ?1\.[23])\b|\b(requests?|data|traffic|connections?|communications?|files|information|passwords|credentials|messages|transfers?|payloads?|everything)( \w+)? (is|are|gets|get) (always |all |fully |securely )?(protected|secured|encrypted|transmitted|sent|transferred|stored)( \w+){0,2} (with|by|using|via|over|through) [^.]{0,40}\b(encryption|cryptography|tls|ssl|https|aes[- ]?\d{3}|\d{3}-bit)\b/i,
     { limit: 1 },
   );
+  // …or in its name's: "idemeum uses encryption, phone's hardware-backed components, biometrics" (framework 2.11.0).
+  const brands = brandKeys(facts);
+  const namedEncryption = facts.mentions(BRAND_USES_ENCRYPTION, { limit: 3 }).filter((mention) => {
+    const subject = BRAND_USES_ENCRYPTION.exec(mention.text)?.[1]
+      ?.toLowerCase()
+      .replace(/[^a-z0-9]/g, "");
+    return subject !== undefined && brands.includes(subject);
+  });
+  ownEncryption.push(...namedEncryption);
   const practices = kindsFound(facts.securityPages(), [
     [
       "encryption",
@@ -498,7 +511,7 @@ export function dataPrivacy(facts: SiteFacts) {
     assessor,
     1,
     facts.mentions(
-      /\b(data residency|data (is |are )?(stored|hosted|processed) (exclusively |only )?in (the )?(eu|us|uk|europe|european union|united states|germany|canada|australia)|eu (data centers?|data centres?|region|hosting)|(choose|select) (your|a|the) (data )?(region|location))\b/i,
+      /\b(data residency|data (is |are )?(stored|hosted|processed) (exclusively |only )?in (the )?(eu|us|uk|europe|european union|united states|germany|canada|australia)|(personal )?data\b[^.]{0,80}\b(stored|hosted|processed|kept)\b[^.]{0,30}\bin (the )?(eu|uk|europe|european union|united states|germany|france|ireland|the netherlands|switzerland|canada|australia|japan|singapore|taiwan|india)|eu (data centers?|data centres?|region|hosting)|(choose|select) (your|a|the) (data )?(region|location))\b/i,
       { limit: 1 },
     ),
     85,

@@ -1,0 +1,222 @@
+import { describe, expect, it } from "vitest";
+import { documentationQuality } from "../../../src/modules/scoring/rules/engineering-delivery.js";
+import { customerSuccess, growthDistribution } from "../../../src/modules/scoring/rules/growth-organization.js";
+import {
+  targetSegments,
+  unmarkedHeadline,
+  valueProposition,
+} from "../../../src/modules/scoring/rules/market-strategy.js";
+import { integrationEcosystem, onboardingActivation } from "../../../src/modules/scoring/rules/product-experience.js";
+import { dataPrivacy, securityPosture } from "../../../src/modules/scoring/rules/trust-enterprise.js";
+import { factsAbout, page, said } from "../../support/scoring-cases.js";
+import { syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
+
+/** Framework 2.11.0: misreadings the sixth audit found that a pattern can fix, whichever way they move a site. */
+
+describe("value_proposition reads the headline of a page with no h1 (framework 2.11.0)", () => {
+  const home = (spec: Omit<PageSpec, "path">, companyName = "TeamT5") =>
+    valueProposition(syntheticFacts([{ path: "/", ...spec }], { companyName }).about("value_proposition"));
+
+  it("takes the tagline a title gives beside the name (a script-built page whose headings are styled text)", () => {
+    const reading = home({ title: "TeamT5 - Persistent Cyber Threat Hunters", text: "2020/06/10\nBlackHat talk" });
+    expect(said(reading)).toContain("a vague headline (no outcome or audience, or buzzwords)");
+    expect(reading.evidence.map((item) => item.text)).toContain(
+      'headline (the page title\'s tagline; no h1): "Persistent Cyber Threat Hunters"',
+    );
+  });
+
+  it("takes the first line when the title is only the name, and still rates it for what it says", () => {
+    const reading = home(
+      { title: "Acme", text: "Invoices for freelancers, sent in seconds\nAcme is a company founded in 2018." },
+      "Acme",
+    );
+    expect(said(reading)).toContain("a specific headline (outcome and audience)");
+  });
+
+  it("finds no headline in a first line that is a date, a sentence or a question, or in a title that is only the name", () => {
+    expect(unmarkedHeadline({ title: "Acme", text: "2020/06/10\nNews" }, ["acme"])).toBeUndefined();
+    expect(
+      unmarkedHeadline({ title: "Acme", text: "We make invoices simple for everyone." }, ["acme"]),
+    ).toBeUndefined();
+    expect(unmarkedHeadline({ title: "Acme | Acme Inc", text: "Why pay more?" }, ["acme"])).toBeUndefined();
+    expect(said(home({ title: "Acme", text: "" }, "Acme"))).toContain("no headline (h1) on the home page");
+  });
+
+  it("keeps an h1 when there is one", () => {
+    const reading = home({
+      title: "TeamT5 - Persistent Cyber Threat Hunters",
+      headings: [{ level: 1, text: "Threat intelligence for security teams" }],
+      text: "Threat intelligence for security teams",
+    });
+    expect(reading.evidence.map((item) => item.text)).toContain('headline: "Threat intelligence for security teams"');
+  });
+});
+
+describe("value_proposition reads a problem stated in the plural or as what is costly to do (framework 2.11.0)", () => {
+  const story = (text: string) =>
+    said(valueProposition(syntheticFacts([{ path: "/", title: "Acme", text }]).about("value_proposition")));
+
+  it.each([
+    "We are solving the problems of scalability and isolation of blockchain networks.",
+    "It's costly and difficult to fix problems in smart contract systems once they are deployed.",
+  ])("reads '%s' as the problem half", (text) => {
+    expect(story(text)).toContain("half a narrative (problem or solution, not both)");
+  });
+});
+
+describe("onboarding_activation reads a sales button without its article (framework 2.11.0)", () => {
+  it.each(["Request demo", "Book demo", "Schedule a call"])("reads '%s' as a sales-led way in", (button) => {
+    const reading = onboardingActivation(
+      factsAbout([page("/pricing", `Dedicated plan\n$799/month\n${button}`, "Pricing")], "onboarding_activation"),
+    );
+    expect(said(reading)).toContain("only a demo request or sales contact, no self-serve sign-up");
+  });
+});
+
+describe("integration_ecosystem knows the office suites an identity or productivity product connects to (framework 2.11.0)", () => {
+  it("counts Google Workspace, Office 365 and Workspace ONE as well-known tools", () => {
+    const reading = integrationEcosystem(
+      factsAbout(
+        [
+          page(
+            "/docs/google",
+            "Integrate Acme with Google Workspace.\nConnect Acme to your Office 365 resources.\nIntegrate Acme with VMware Workspace ONE Access.",
+            "Google",
+          ),
+        ],
+        "integration_ecosystem",
+      ),
+    );
+    expect(said(reading).join(" ")).toMatch(
+      /3 well-known tools named \((?=.*Google Workspace)(?=.*Office 365)(?=.*Workspace ONE)/,
+    );
+  });
+});
+
+describe("data_privacy reads where personal data is processed, in more countries (framework 2.11.0)", () => {
+  const privacy = (text: string) =>
+    said(dataPrivacy(factsAbout([page("/privacy", text, "Privacy Policy")], "data_privacy")));
+
+  it("reads 'any personal data you submit is collected and processed directly by the company in Taiwan'", () => {
+    expect(
+      privacy("Any personal data you submit is collected and processed directly by the company in Taiwan."),
+    ).toContain("data residency options");
+  });
+
+  it("does not read a country named in passing as residency", () => {
+    expect(privacy("Our team in Taiwan answers questions about this policy.")).toContain("no data residency stated");
+  });
+});
+
+describe("security_posture reads an encryption claim made in the company's name (framework 2.11.0)", () => {
+  const security = (text: string) =>
+    said(
+      securityPosture(
+        syntheticFacts([{ path: "/", title: "idemeum", text: "Passwordless sign-in." }, page("/mfa", text, "MFA")], {
+          companyName: "idemeum",
+        }).about("security_posture"),
+      ),
+    );
+
+  it("reads 'idemeum uses encryption, phone's hardware-backed components, biometrics'", () => {
+    expect(
+      security("Security by Design\nidemeum uses encryption, phone's hardware-backed components, biometrics."),
+    ).toContain("security practices described: encryption");
+  });
+
+  it("does not read another product's encryption as the company's", () => {
+    expect(security("Slack uses encryption for messages it stores.").join(" ")).not.toContain(
+      "practices described: encryption",
+    );
+  });
+});
+
+describe("the page standing in for a wordless home page is read as the home page (framework 2.11.0)", () => {
+  const site = (second: PageSpec) =>
+    syntheticFacts([{ path: "/", title: "Huntington", text: "" }, second], { companyName: "Huntington" });
+  const structured = page(
+    "/structured",
+    "Structured Solutions\nWe operate an underwriting facility on behalf of international reinsurers.\nDistribution may be via traditional (re)insurance Broking channels, but also through captive managers and bankers.\nSuch structures are suitable for insurance companies and captive owners.",
+    "Structured Solutions",
+  );
+
+  it("reads a channel of distribution on it as growth_distribution's partner channel", () => {
+    expect(said(growthDistribution(site(structured).about("growth_distribution")))).toContain(
+      "a partner, affiliate or referral programme",
+    );
+  });
+
+  it("does not read the same page so when the home page has words of its own", () => {
+    const facts = syntheticFacts(
+      [
+        { path: "/", title: "Huntington", text: "Reinsurance underwriting from Labuan, for cedants across Asia." },
+        structured,
+      ],
+      { companyName: "Huntington" },
+    );
+    expect(said(growthDistribution(facts.about("growth_distribution")))).toContain("no partner or affiliate programme");
+    expect(said(targetSegments(facts.about("target_segments")))).toEqual(
+      said(targetSegments(syntheticFacts([facts.home], { companyName: "Huntington" }).about("target_segments"))),
+    );
+  });
+
+  it("does not read a message broker as a channel", () => {
+    const broker = page(
+      "/structured",
+      "Redis is available through the platform as a message broker between components of a system.",
+      "Redis",
+    );
+    expect(said(growthDistribution(site(broker).about("growth_distribution")))).toContain(
+      "no partner or affiliate programme",
+    );
+  });
+});
+
+describe("documentation_quality reads numbered walk-throughs and PowerShell commands (framework 2.11.0)", () => {
+  const docs = (text: string) =>
+    said(
+      documentationQuality(factsAbout([page("/docs/azuread", text, "Azure AD - Acme docs")], "documentation_quality")),
+    );
+
+  it("reads 'We are going to go through simple four steps' as a guide", () => {
+    expect(
+      docs("Integrate Acme with Azure AD\nWe are going to go through simple four steps to configure it."),
+    ).not.toContain("no guides, tutorials or quickstart");
+  });
+
+  it("reads a run of PowerShell commands as a code sample, and not prose that starts with 'Set-up'", () => {
+    expect(
+      docs(
+        "Run these commands\nInstall-Module MSOnline\nConnect-MsolService\nGet-MsolDomainFederationSettings -DomainName acme.com",
+      ),
+    ).not.toContain("no code samples in the docs");
+    expect(docs("Set-up takes a minute\nGet-started with your account by inviting your team.")).toContain(
+      "no code samples in the docs",
+    );
+  });
+});
+
+describe("customer_success reads a plan's dedicated support and a stated response time (framework 2.11.0)", () => {
+  const success = (pages: PageSpec[]) => said(customerSuccess(factsAbout(pages, "customer_success")));
+
+  it("reads 'Dedicated Live Support' on a plan as a customer success service", () => {
+    expect(
+      success([page("/pricing", "Premium\nCustom integrations\nDedicated Live Support\nContact us", "Pricing")]),
+    ).toContain("customer success or onboarding services");
+  });
+
+  it("reads 'Response time: within 24 hours' as a response time", () => {
+    expect(
+      success([
+        page("/contact", "Email info@acme.example. Response time: within 24 hours of your message.", "Contact"),
+      ]),
+    ).toContain("support hours or response times");
+  });
+
+  it("does not read dedicated infrastructure or a response time of an API as support", () => {
+    const lines = success([
+      page("/pricing", "Enterprise\nDedicated infrastructure\nAPI response times under 100 ms.", "Pricing"),
+    ]);
+    expect(lines).toContain("no customer success or onboarding services");
+  });
+});
