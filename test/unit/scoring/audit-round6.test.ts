@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { documentationQuality } from "../../../src/modules/scoring/rules/engineering-delivery.js";
-import { customerSuccess, growthDistribution } from "../../../src/modules/scoring/rules/growth-organization.js";
+import {
+  companyMomentum,
+  customerSuccess,
+  growthDistribution,
+} from "../../../src/modules/scoring/rules/growth-organization.js";
 import {
   targetSegments,
   unmarkedHeadline,
@@ -147,16 +151,15 @@ describe("the page standing in for a wordless home page is read as the home page
   });
 
   it("does not read the same page so when the home page has words of its own", () => {
-    const facts = syntheticFacts(
-      [
-        { path: "/", title: "Huntington", text: "Reinsurance underwriting from Labuan, for cedants across Asia." },
-        structured,
-      ],
-      { companyName: "Huntington" },
-    );
+    const home = {
+      path: "/",
+      title: "Huntington",
+      text: "Reinsurance underwriting from Labuan, for cedants across Asia.",
+    };
+    const facts = syntheticFacts([home, structured], { companyName: "Huntington" });
     expect(said(growthDistribution(facts.about("growth_distribution")))).toContain("no partner or affiliate programme");
     expect(said(targetSegments(facts.about("target_segments")))).toEqual(
-      said(targetSegments(syntheticFacts([facts.home], { companyName: "Huntington" }).about("target_segments"))),
+      said(targetSegments(syntheticFacts([home], { companyName: "Huntington" }).about("target_segments"))),
     );
   });
 
@@ -218,5 +221,61 @@ describe("customer_success reads a plan's dedicated support and a stated respons
       page("/pricing", "Enterprise\nDedicated infrastructure\nAPI response times under 100 ms.", "Pricing"),
     ]);
     expect(lines).toContain("no customer success or onboarding services");
+  });
+});
+
+describe("company_momentum reads a parent group and news of funding won (framework 2.11.0)", () => {
+  const momentum = (pages: PageSpec[], companyName = "Acme") =>
+    said(
+      companyMomentum(
+        syntheticFacts([{ path: "/", title: companyName, text: "" }, ...pages], {
+          companyName,
+          crawledAt: "2020-09-08T00:00:00.000Z",
+        }).about("company_momentum"),
+      ),
+    );
+
+  it("reads 'an associate of the … insurance services group, Huntington Group Pte Ltd' as backing", () => {
+    expect(
+      momentum(
+        [
+          page(
+            "/about",
+            "It is an associate of the Singapore-headquartered insurance services group, Huntington Group Pte Ltd.",
+            "About Us",
+          ),
+        ],
+        "Huntington Underwriting Limited",
+      ),
+    ).toContain("funding or investors named");
+  });
+
+  it("does not read membership of an association as backing", () => {
+    expect(
+      momentum(
+        [page("/about", "HUL is also a member of the Labuan International Insurance Association.", "About Us")],
+        "Huntington Underwriting Limited",
+      ),
+    ).toContain("no funding or investors named");
+  });
+
+  it("reads an undated news item 'Itering wins funding from Web3 Foundation' as an announcement", () => {
+    const lines = momentum(
+      [
+        page(
+          "/news",
+          "News\nItering wins funding from Web3 Foundation\nWeb3 Foundation announced a new list of grants.",
+          "News",
+        ),
+      ],
+      "Itering IO",
+    );
+    expect(lines.join(" ")).toMatch(/1 announcement \(launches, partnerships\)/);
+  });
+
+  it("does not read 'everyone wins' in a sentence as news", () => {
+    expect(
+      momentum([page("/news", "News\nWhen teams share data, everyone wins a little time back.", "News")], "Itering IO"),
+    ).toContain("no news or announcements");
   });
 });

@@ -1044,7 +1044,7 @@ export function companyMomentum(facts: SiteFacts) {
   // "One great partnership with the right person" and a blog post's aside are not announcements.
   const announcements = facts
     .mentions(
-      /\b(announc(es|ed|ing|ement)|launch(es|ed)|introducing|now available|generally available|partners? with|partnership with|acquires|acquired|joins forces|expands? (in)?to)\b/i,
+      /\b(announc(es|ed|ing|ement)|launch(es|ed)|introducing|now available|generally available|partners? with|partnership with|acquires|acquired|joins forces|expands? (in)?to|(wins?|won|raises|secures|receives) (a |an |the )?[\w' -]{0,30}\b(funding|grant|award|prize|round|investment|contract))\b/i,
       { ...newsPages, limit: 30 },
     )
     // A heading, or a sentence that opens with its news in the company's voice ("We are launching …", "Acme partners with …").
@@ -1097,7 +1097,7 @@ export function companyMomentum(facts: SiteFacts) {
   }
 
   const funding = facts.mentions(
-    /\b(raised (a |an )?[$€£\d]|raises [$€£\d]|series [a-e]\b|seed (round|funding)|pre[- ]seed|funding round|backed by (?:(?:leading|top|world-class|great) )?(?:investors|vcs?\b|venture|angels?)|backed by [\w&.' -]{1,40} (?:ventures|capital|partners)\b|(?:backed|supported|funded) by [\w&.,' -]{1,60}\b(?:vcs|investors|venture capital(?:ists)?)\b|(?:wins?|won|receive[sd]?|awarded|secure[sd]?) (?:a |an |the )?[\w' -]{0,40}\b(?:grant|funding)\b|investors? (include|including|like)|(?:taking|takes|took|wins?|won|awarded|receive[sd]?) (?:home )?(?:[A-Z]{3} ?|[$€£])\d[\d.,]*\s?(?:k|m|million|billion)?\b[^.\n]{0,30}\b(?:prize money|start-?up funds?|seed funds?)|y ?combinator|yc [swfx]\d{2}|sequoia|andreessen|a16z|accel|index ventures|lightspeed|general catalyst|khosla|greylock|kleiner)\b/i,
+    /\b(raised (a |an )?[$€£\d]|raises [$€£\d]|series [a-e]\b|seed (round|funding)|pre[- ]seed|funding round|backed by (?:(?:leading|top|world-class|great) )?(?:investors|vcs?\b|venture|angels?)|backed by [\w&.' -]{1,40} (?:ventures|capital|partners)\b|(?:backed|supported|funded) by [\w&.,' -]{1,60}\b(?:vcs|investors|venture capital(?:ists)?)\b|(?:wins?|won|receive[sd]?|awarded|secure[sd]?) (?:a |an |the )?[\w' -]{0,40}\b(?:grant|funding)\b|investors? (include|including|like)|(?:an? )?(?:associate|subsidiary|affiliate|portfolio company|member company) of (?:the )?[\w&.,' -]{0,60}?\b(?:group|holdings?)\b|(?:taking|takes|took|wins?|won|awarded|receive[sd]?) (?:home )?(?:[A-Z]{3} ?|[$€£])\d[\d.,]*\s?(?:k|m|million|billion)?\b[^.\n]{0,30}\b(?:prize money|start-?up funds?|seed funds?)|y ?combinator|yc [swfx]\d{2}|sequoia|andreessen|a16z|accel|index ventures|lightspeed|general catalyst|khosla|greylock|kleiner)\b/i,
     { limit: 1 },
   );
   // An amount in a currency's sign or its code ("$4M", "TWD 5 million").
@@ -1341,7 +1341,7 @@ function sampleRowDates(page: { text: string }): Set<string> {
 
 /** News told in its first words: the announcement verb within the sentence's first eight words. */
 const NEWS_OPENING =
-  /^\W*(?:\S+\s+){0,7}?(?:announc|launch|introduc|now available|generally available|partner|acquir|joins forces|expand)/i;
+  /^\W*(?:\S+\s+){0,7}?(?:announc|launch|introduc|now available|generally available|partner|acquir|joins forces|expand|wins |won |raises |secures |receives )/i;
 
 const FOUNDED =
   /\b(?:founded|established|started|launched|incorporated|in business since|since)\s+(?:in\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+)?((?:19|20)\d{2})\b|(?:©|\(c\)|copyright)\s*((?:19|20)\d{2})\s*[-–]\s*(?:19|20)\d{2}/i;
