@@ -6,12 +6,22 @@ import {
   growthDistribution,
 } from "../../../src/modules/scoring/rules/growth-organization.js";
 import {
+  marketIntelligence,
   targetSegments,
   unmarkedHeadline,
   valueProposition,
 } from "../../../src/modules/scoring/rules/market-strategy.js";
-import { integrationEcosystem, onboardingActivation } from "../../../src/modules/scoring/rules/product-experience.js";
-import { dataPrivacy, securityPosture } from "../../../src/modules/scoring/rules/trust-enterprise.js";
+import { pricingPackaging } from "../../../src/modules/scoring/rules/pricing-packaging.js";
+import {
+  developerPlatform,
+  integrationEcosystem,
+  onboardingActivation,
+} from "../../../src/modules/scoring/rules/product-experience.js";
+import {
+  dataPrivacy,
+  enterpriseReadiness,
+  securityPosture,
+} from "../../../src/modules/scoring/rules/trust-enterprise.js";
 import { factsAbout, page, said } from "../../support/scoring-cases.js";
 import { syntheticFacts, type PageSpec } from "../../support/synthetic-crawl.js";
 
@@ -277,5 +287,75 @@ describe("company_momentum reads a parent group and news of funding won (framewo
     expect(
       momentum([page("/news", "News\nWhen teams share data, everyone wins a little time back.", "News")], "Itering IO"),
     ).toContain("no news or announcements");
+  });
+});
+
+describe("a plan for large customers under another name is an enterprise plan (framework 2.11.0)", () => {
+  const pricing = (text: string) => [
+    said(pricingPackaging(factsAbout([page("/pricing", text, "Pricing")], "pricing_packaging"))),
+    said(enterpriseReadiness(factsAbout([page("/pricing", text, "Pricing")], "enterprise_readiness"))),
+  ];
+
+  it("reads a column with a name, feature rows and no price that ends in 'Get In Touch'", () => {
+    const [plans, enterprise] = pricing(
+      "Multiple Platform\nSAST (Static)\nDAST (Dynamic)\n$ 1999/month\nSAVE $3998\nRequest Demo\nDedicated Infrastructure\nMultiple Teams\nPrivate Secure Cloud\nDedicated Account Manager\nGet In Touch",
+    );
+    expect(plans).toContain("an enterprise tier or sales path");
+    expect(enterprise).toContain("an enterprise plan");
+  });
+
+  it("reads a plan offered 'for high volume applications or larger corporations'", () => {
+    const [plans, enterprise] = pricing(
+      "Standard\n$0.40 per 1k requests\nSign up now\nPremium\nFor high volume applications or larger corporations we offer discounted pricing starting at $849/month.\nContact Us",
+    );
+    expect(plans).toContain("an enterprise tier or sales path");
+    expect(enterprise).toContain("an enterprise plan");
+  });
+
+  it("does not read a question's 'Contact us' under the FAQ, or a priced column, as a plan on request", () => {
+    const [plans, enterprise] = pricing(
+      "Pro\n$49/month\nChoose plan\nQuestions about billing? We answer every message within a day, so write to us with anything.\nContact us",
+    );
+    expect(plans).toContain("no enterprise path");
+    expect(enterprise).toContain("no enterprise plan");
+  });
+});
+
+describe("developer_platform reads an API the company says it offers (framework 2.11.0)", () => {
+  const platform = (text: string) =>
+    said(developerPlatform(factsAbout([page("/pricing", text, "Pricing")], "developer_platform")));
+
+  it("reads 'We also offer APIs which you can use to achieve complete mobile security'", () => {
+    expect(platform("We also offer APIs which you can use to achieve complete mobile security.").join(" ")).not.toMatch(
+      /no public API or reference/,
+    );
+  });
+
+  it("does not read 'we offer API consulting services' as an API", () => {
+    expect(platform("We offer API consulting services for banks.")).toContain("no public API or reference");
+  });
+});
+
+describe("market_intelligence reads a post weighing the product against another by name (framework 2.11.0)", () => {
+  const intelligence = (text: string, companyName = "genezio") =>
+    said(
+      marketIntelligence(
+        syntheticFacts(
+          [{ path: "/", title: companyName, text: "Build backends fast." }, page("/blog/post", text, text)],
+          { companyName },
+        ).about("market_intelligence"),
+      ),
+    );
+
+  it("reads 'Exploring the Differences Between genezio and Express.js' as a comparison", () => {
+    expect(intelligence("Exploring the Differences Between genezio and Express.js").join(" ")).toMatch(
+      /1 comparison or alternatives page/,
+    );
+  });
+
+  it("does not read two versions of a protocol compared in an RFC as a comparison of products", () => {
+    expect(
+      intelligence("Briefly, the differences between MS-CHAP-V2 and MS-CHAP-V1 are these.", "FreeRADIUS"),
+    ).toContain("no comparison or alternatives pages");
   });
 });

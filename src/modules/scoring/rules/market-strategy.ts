@@ -55,6 +55,9 @@ const DATED_POST = /\/(?:19|20)\d\d[/-]\d\d(?:[/-]\d\d)?[/-]/;
 // A product named after "vs" (a capital, not a quarter or a metric): "Acme vs Zendesk", not "+20% vs Q2" or "latency vs payload size".
 const COMPARISON_TEXT =
   /(?:^|[\s(])(?:vs\.?|versus)\s+(?!Q[1-4]\b|[A-Z][a-z]+ (?:\w+ ){0,3}[Ss]ize\b|[A-Z][a-z]+ (?:\w+ ){0,3}(?:[Tt]imes?|[Rr]ate|[Pp]ace|[Ss]peed|[Cc]ost)\b)[A-Z][\w.-]*|\b[Aa]lternatives? to\s+[A-Z]/;
+/** A post weighing the product against another by name, the product named in it (checked apart). */
+const WEIGHED_AGAINST =
+  /\bdifferences between [\w.-]+ and [\w.-]+|\bwhen to use [\w.-]+(?: [\w.-]+)? (?:and|or|over|instead of) [\w.-]+/i;
 // Research about the market: a state-of report, an industry or analyst paper, a benchmark, a survey. A "security white
 // paper" or a "technical whitepaper" describes the product, and "we provide research reports" sells a service.
 const RESEARCH =
@@ -72,7 +75,20 @@ export function marketIntelligence(facts: SiteFacts) {
   const links = facts
     .linksMatching(COMPARISON_LINK)
     .filter((link) => !CODE_HOST.test(link.url) && !DATED_POST.test(pathOf(link.url)));
-  const texts = facts.mentions(COMPARISON_TEXT, { limit: 10 });
+  // …or a post weighing the product against another by name ("Exploring the Differences Between genezio and
+  // Express.js", "When to use AWS Lambda and genezio?"): framework 2.11.0. Two versions of a protocol are not products.
+  const brands = brandKeys(facts);
+  const ours = (text: string) =>
+    brands.some((brand) =>
+      text
+        .toLowerCase()
+        .replace(/[^a-z0-9 ]/g, "")
+        .includes(brand),
+    );
+  const texts = [
+    ...facts.mentions(COMPARISON_TEXT, { limit: 10 }),
+    ...facts.mentions(WEIGHED_AGAINST, { limit: 5 }).filter((mention) => ours(mention.text)),
+  ];
   const targets = new Set([...links.map((link) => link.url), ...texts.map((mention) => mention.url)]);
   const comparisonEvidence: Evidence[] = [
     ...links.slice(0, 2).map((link) => ({ url: link.url, text: `comparison page: ${link.text}` })),

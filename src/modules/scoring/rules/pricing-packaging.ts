@@ -1,6 +1,6 @@
 import { moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
-import { SCORED_TEXT_PER_PAGE, type SiteFacts } from "../site-facts.js";
+import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
 import { Assessor, plural } from "./rule.js";
 
 /**
@@ -67,10 +67,11 @@ export function pricingPackaging(facts: SiteFacts) {
     annual,
   );
 
-  const enterprise = facts.mentions(/\b(enterprise|contact sales|custom (plan|pricing)|talk to sales)\b/i, {
+  const named = facts.mentions(/\b(enterprise|contact sales|custom (plan|pricing)|talk to sales)\b/i, {
     ...onPricing,
     limit: 1,
   });
+  const enterprise = named.length > 0 ? named : customTier(facts);
   assessor.signal(
     0.75,
     enterprise.length > 0 ? 80 : undefined,
@@ -136,6 +137,48 @@ function tierNames(facts: SiteFacts): Map<string, { url: string; line: string }>
     });
   }
   return names;
+}
+
+/** A plan column's call to action on a line of its own when it is priced on request. */
+const ON_REQUEST =
+  /^(?:get in touch|contact us|contact sales|talk to (?:us|sales)|let'?s talk|request (?:a )?quote|ask for (?:a )?quote)\W*$/i;
+/** Where the column before it ends: its price, a saving, or its own button. */
+const COLUMN_END =
+  /^(?:request (?:a )?demo|book (?:a )?demo|sign ?up(?: now| free| today)?|get started|choose(?: plan)?|select(?: plan)?|buy(?: now)?|start (?:a |your )?(?:free )?trial|subscribe|try (?:it )?(?:for )?free)\W*$|^save\b/i;
+/** A plan offered to large buyers without the word "enterprise": "For high volume applications or larger corporations we offer …". */
+const LARGE_BUYERS =
+  /\bfor (?:\w+ ){0,4}(?:larger?|big) (?:corporations|organi[sz]ations|companies|enterprises|businesses)\b|\bfor high[- ]volume (?:applications|customers|senders|teams|users)\b/i;
+
+/**
+ * A plan for large customers that is not called Enterprise (framework 2.11.0): a pricing column with a name, at least
+ * two feature rows and no price, that ends in "Get in touch" (appknox's "Dedicated Infrastructure … Private Secure
+ * Cloud … Get In Touch"), or a plan the pricing page offers to larger corporations or high-volume use.
+ */
+export function customTier(facts: SiteFacts): Array<Evidence | Mention> {
+  for (const page of facts.pagesIn("pricing")) {
+    const lines = page.text
+      .slice(0, SCORED_TEXT_PER_PAGE)
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean);
+    for (let end = 1; end < lines.length; end++) {
+      if (!ON_REQUEST.test(lines[end]!)) continue;
+      let start = end - 1;
+      while (start >= 0 && end - start <= 14 && !PRICE_LINE.test(lines[start]!) && !COLUMN_END.test(lines[start]!))
+        start--;
+      if (start >= 0 && end - start > 14) continue;
+      const [name, ...rows] = lines.slice(start + 1, end);
+      if (
+        name !== undefined &&
+        wordCount(name) <= 4 &&
+        !/[$€£¥]\s?\d/.test(name) &&
+        rows.length >= 2 &&
+        rows.every((row) => wordCount(row) <= 8 && !/[$€£¥]\s?\d/.test(row))
+      )
+        return [{ url: page.url, text: `pricing page lists a plan priced on request: "${name} … ${lines[end]}"` }];
+    }
+  }
+  return facts.mentions(LARGE_BUYERS, { in: ["pricing"], limit: 1 });
 }
 
 /**

@@ -653,8 +653,9 @@ export function integrationEcosystem(facts: SiteFacts) {
 
 // ---------------------------------------------------------------- developer_platform
 
+// An API the company says it offers is one too: "We also offer APIs which you can use to …" (framework 2.11.0).
 const API_MENTION =
-  /\b(?:(?:rest(?:ful)?|graphql|public|open) api|api (?:references?|docs|documentation|endpoints?))\b/i;
+  /\b(?:(?:rest(?:ful)?|graphql|public|open) api|api (?:references?|docs|documentation|endpoints?)|(?:we|our \w+) (?:also )?(?:offers?|provides?|exposes?) (?:an? |our |full |public )?apis?\b(?! (?:partners?|consulting|services?)))\b/i;
 /** A link to the reference itself: "API Quick Reference", "Admin API User Guide", "SWAGGER". */
 const API_REFERENCE_LINK =
   /\bapis?\b.{0,30}\b(?:references?|user guides?|docs|documentation)\b|\b(?:swagger|openapi)\b/i;

@@ -2,7 +2,7 @@ import { moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
 import { brandKeys, onOwnDomain, ownOutbound } from "./code-hosts.js";
-import { enterpriseTier } from "./pricing-packaging.js";
+import { customTier, enterpriseTier } from "./pricing-packaging.js";
 import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
 /**
@@ -572,7 +572,9 @@ export function enterpriseReadiness(facts: SiteFacts) {
   );
   // Or the pricing page's plan named "Enterprise": a tier pricing counts, or a plan column's name on a line of its own.
   const tier = plan.length > 0 ? plan : enterpriseTier(facts);
-  const column = tier.length > 0 ? tier : facts.mentions(/^enterprise$/i, { in: ["pricing"], limit: 1 });
+  const named = tier.length > 0 ? tier : facts.mentions(/^enterprise$/i, { in: ["pricing"], limit: 1 });
+  // Or a plan for large customers under another name, priced on request (framework 2.11.0).
+  const column = named.length > 0 ? named : customTier(facts);
   present(assessor, 1.5, column, 80, "an enterprise plan", "no enterprise plan");
   present(
     assessor,
