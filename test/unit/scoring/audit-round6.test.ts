@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { documentationQuality } from "../../../src/modules/scoring/rules/engineering-delivery.js";
 import {
+  architectureSystems,
+  deliveryVelocity,
+  documentationQuality,
+} from "../../../src/modules/scoring/rules/engineering-delivery.js";
+import {
+  communityEcosystem,
   companyMomentum,
   customerSuccess,
   growthDistribution,
@@ -357,5 +362,148 @@ describe("market_intelligence reads a post weighing the product against another 
     expect(
       intelligence("Briefly, the differences between MS-CHAP-V2 and MS-CHAP-V1 are these.", "FreeRADIUS"),
     ).toContain("no comparison or alternatives pages");
+  });
+});
+
+describe("the seventh audit's readings (framework 2.11.0)", () => {
+  it("counts a solutions page only when it names a segment: product areas are not segments", () => {
+    const segments = (links: string[]) =>
+      said(
+        targetSegments(
+          syntheticFacts([{ path: "/", title: "Acme", text: "Security for everyone.", links }]).about(
+            "target_segments",
+          ),
+        ),
+      );
+    expect(segments(["/solutions/pci-compliance", "/solutions/cloud-security", "/solutions/devops"])).toContain(
+      "no solutions pages by industry, role or size",
+    );
+    expect(segments(["/solutions/lessors", "/solutions/investors-lenders"]).join(" ")).toMatch(
+      /2 solutions pages by industry, role or size/,
+    );
+    expect(segments(["/industries/retail"]).join(" ")).toMatch(/1 solutions page by industry, role or size/);
+  });
+
+  it("reads plans and sentences that name team sizes, and whom a company says it serves, as segments", () => {
+    const named = said(
+      targetSegments(
+        factsAbout(
+          [
+            page(
+              "/pricing",
+              "For individuals and small teams trying things out.\nFor medium to large scale organisations.",
+              "Pricing",
+            ),
+          ],
+          "target_segments",
+        ),
+      ),
+    ).join(" ");
+    expect(named).toMatch(/individuals/);
+    expect(named).toMatch(/large organisations/);
+  });
+
+  it("reads product marketing's 'Designed for high availability' and a vendor list as no architecture write-up", () => {
+    const architecture = (text: string) =>
+      said(architectureSystems(factsAbout([page("/product", text, "Product")], "architecture_systems")));
+    expect(
+      architecture(
+        "Designed for high availability, scalability, and security, Prodigi is a reliable and robust solution.",
+      ),
+    ).toContain("no engineering blog or architecture write-ups");
+    expect(architecture("We advocate treating our digital infrastructure as a commons.")).toContain(
+      "no engineering blog or architecture write-ups",
+    );
+    expect(architecture("Tech Blog: On-Chain Microtasks")).not.toContain(
+      "no engineering blog or architecture write-ups",
+    );
+    expect(architecture("Please provide a GitHub account and your personal technical blog.")).toContain(
+      "no engineering blog or architecture write-ups",
+    );
+  });
+
+  it("reads '25 terabytes of code' and 'the same scalable architecture' as scale, and not a question about another company", () => {
+    const architecture = (text: string) =>
+      said(architectureSystems(factsAbout([page("/enterprise", text, "Enterprise")], "architecture_systems")));
+    expect(architecture("2 million functions, 300,000 repositories, 25 terabytes of code.")).not.toContain(
+      "no regions or scalability described",
+    );
+    expect(
+      architecture("If HubSpot operate with 2 (or more) availability zones, then what about DepositFix?"),
+    ).toContain("no regions or scalability described");
+  });
+
+  it("reads a release post the blog index titles 'Announcing … Support'", () => {
+    const reading = deliveryVelocity(
+      factsAbout(
+        [
+          {
+            path: "/blog",
+            title: "Blog",
+            text: "Announcing Google Cloud Storage Support",
+            namedLinks: [
+              {
+                href: "/blog/2015/06/12/announcing-google-cloud-storage-support",
+                text: "Announcing Google Cloud Storage Support",
+              },
+            ],
+          },
+          {
+            path: "/blog/2015/06/12/announcing-google-cloud-storage-support",
+            title: "Blog post",
+            text: "We added a connector.",
+            dates: ["2015-06-12"],
+          },
+        ],
+        "delivery_velocity",
+        "2015-08-01T00:00:00.000Z",
+      ),
+    );
+    expect(said(reading).join(" ")).not.toMatch(/^Nothing/);
+    expect(reading.coverage).toBeGreaterThan(0);
+  });
+
+  it("reads support by email and in-app, a users' mailing list, onboarding training and consulting services", () => {
+    const success = (text: string) =>
+      said(customerSuccess(factsAbout([page("/pricing", text, "Pricing")], "customer_success")));
+    expect(success("Pro\n$49/month\nEmail & In-App Support").join(" ")).toMatch(/support channel/);
+    expect(success("The acme-users mailing list is for users of the server.").join(" ")).toMatch(/mailing list/);
+    expect(success("Onboarding Training is designed to get new customers moving quickly.")).toContain(
+      "customer success or onboarding services",
+    );
+    expect(success("Premium\n40h of consulting services")).toContain("customer success or onboarding services");
+    expect(success("Send message broadcasts through email, SMS and in-app messages.")).toContain(
+      "no support channels stated",
+    );
+  });
+
+  it("reads a standing invitation to contribute, and IRC as a community channel", () => {
+    const community = (text: string) =>
+      said(communityEcosystem(factsAbout([page("/community", text, "Community")], "community_ecosystem")));
+    expect(community("We welcome all contributions!")).toContain("contributions from the community");
+    expect(
+      community(
+        "If your language is missing, you are more than welcome to contribute: just add another config and create a pull request.",
+      ),
+    ).toContain("contributions from the community");
+    expect(community("Chat on IRC at Freenode/#Brackets").join(" ")).toMatch(/community channels: IRC/);
+  });
+
+  it("reads a commissioned survey of users as research", () => {
+    const reading = said(
+      marketIntelligence(
+        factsAbout(
+          [
+            page(
+              "/about",
+              "We recently commissioned a survey of Acme users. Over 500 responses to the survey were received.",
+              "About",
+            ),
+          ],
+          "market_intelligence",
+        ),
+      ),
+    ).join(" ");
+    expect(reading).toMatch(/reports or research on 1 page/);
   });
 });

@@ -90,7 +90,10 @@ function releasePosts(facts: SiteFacts): Array<{ url: string; date: string; titl
   if (posts.length > 0) {
     const linked = new Map<string, string>();
     const urls = new Set(posts.map((post) => post.url));
-    for (const link of facts.linksMatching(/\d\.\d|\brelease|\bwhat'?s new\b|\bproduct updates?\b/i)) {
+    // Every title RELEASE_WORDS or a version can name: "Announcing Google Cloud Storage Support" too (framework 2.11.0).
+    for (const link of facts.linksMatching(
+      /\d\.\d|\brelease|\bwhat'?s new\b|\bproduct updates?\b|\bnow (?:available|live)\b|^announcing\b/i,
+    )) {
       if (urls.has(link.url) && !linked.has(link.url) && releaseTitled(link.text, brands))
         linked.set(link.url, link.text);
     }
@@ -324,11 +327,15 @@ function roadmapLaunches(facts: SiteFacts): Array<{ url: string; date: string; t
 // Writing about the company's own system: "how we scaled", "our architecture", "under the hood". A product's feature
 // ("write business logic in microservices") or a support page's "questions about the architecture" is not it.
 // "Our infrastructure provider" names a vendor, not the system.
+// Framework 2.11.0: "Designed for high availability, scalability …" in a product's pitch is marketing, not writing about
+// the system (it must be said as "we"/"our"); "our digital infrastructure as a commons" and "uses Amazon EC2 … for our
+// server infrastructure" (a vendor list, read as the stack below) are not write-ups; a tech blog, a technical deep
+// dive and a system's inner workings are.
 const ENGINEERING =
-  /\b(?:engineering blog|how we (?:built|scaled|migrated|rebuilt|designed|run|ship)|our (?:\w+ )?(?:architecture|infrastructure|stack|platform is built)(?! (?:providers?|partners?|vendors?|suppliers?)\b)|under the hood|(?:we|our) [^.]{0,40}\b(?:distributed systems?|sharding|event[- ]driven|microservices|zero[- ]downtime|(?:scalable|resilient|decentralized) architecture)|(?:designed|built) (?:for|with) (?:high availability|scale|scalability))\b/i;
+  /\b(?:engineering blog|(?<!\b(?:personal|your|own) )tech(?:nical)? blog|technical deep[- ]dive|inner workings|how we (?:built|scaled|migrated|rebuilt|designed|run|ship)|(?<!\bfor )our (?:(?!digital\b|server\b)\w+ )?(?:architecture|infrastructure|stack|platform is built)(?! (?:providers?|partners?|vendors?|suppliers?|as a commons)\b)|under the hood|(?:we|our) [^.]{0,40}\b(?:distributed systems?|sharding|event[- ]driven|microservices|zero[- ]downtime|(?:scalable|resilient|decentralized) architecture|network topology|\d[- ]tier (?:architecture|network|topology))|(?:we|our \w+) (?:\w+ )?(?:designed|built) (?:it |them )?(?:for|with) (?:high availability|scale|scalability))\b/i;
 const ENGINEERING_LINK = /\/(?:engineering|eng|tech)(?:-blog)?(?:\/|$)|^https?:\/\/(?:engineering|eng|tech)\./i;
 const SCALE =
-  /\bmulti[- ]region\b|\b\d+\+? (?:regions|data ?cent(?:er|re)s|availability zones|edge locations|points of presence|pops)\b|\b(?:regional failover|deploy(?:ed)? (?:in|to) (?:any|multiple) regions?|availability zones?|auto-?scal\w*|horizontal(?:ly)? scal\w*|global (?:edge )?network|edge network|petabytes?|billions? of (?:events|requests|rows|records))\b/i;
+  /\bmulti[- ]region\b|\b\d+\+? (?:regions|data ?cent(?:er|re)s|availability zones|edge locations|points of presence|pops)\b|\b(?:regional failover|deploy(?:ed)? (?:in|to) (?:any|multiple) regions?|availability zones?|auto-?scal\w*|horizontal(?:ly)? scal\w*|global (?:edge )?network|edge network|petabytes?|terabytes? of|billions? of (?:events|requests|rows|records)|scalable architecture)\b/i;
 const CUSTOMERS_SCALE = /\b(?:auto-?scal\w*|scal(?:e|es|ing)) (?:up |out )?(?:your|their)\b/i;
 const PERFORMANCE =
   /\b\d[\d,.]{0,15}\s?(?:ms|milliseconds|µs|μs|microseconds)\b|\bp(?:50|90|95|99)\b|\b\d[\d,.]{0,15}\s?(?:k|m|b|million|billion)?\+?\s?(?:requests|events|queries|messages|transactions|calls|writes|reads|rows)\s?(?:per|\/|a|each)\s?(?:second|sec|s|minute|min|day)\b|\b(?:rps|qps|tps|sub-?millisecond)\b/i;
@@ -404,7 +411,10 @@ export function architectureSystems(facts: SiteFacts) {
   );
 
   // How the company's own system runs, not what it does for the customer's ("deploy and auto-scale your application").
-  const scale = facts.mentions(SCALE, { limit: 5 }).filter((mention) => !CUSTOMERS_SCALE.test(mention.text));
+  // A question ("If HubSpot operate with 2 availability zones, then what about DepositFix?") claims nothing.
+  const scale = facts
+    .mentions(SCALE, { limit: 5 })
+    .filter((mention) => !CUSTOMERS_SCALE.test(mention.text) && !/\?\s*$|^if\b/i.test(mention.text.trim()));
   // One concrete scale claim (multi-region, autoscaling) is typical of a scaled product; three is a designed-for-scale story.
   counted(
     assessor,

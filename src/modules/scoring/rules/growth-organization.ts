@@ -201,7 +201,7 @@ export function growthDistribution(facts: SiteFacts) {
     "no newsletter",
   );
   const events = facts.mentions(
-    /\b(webinars?|podcasts?|virtual events?|live (demos?|sessions?|workshops?)|workshops?|conferences?|summit)\b/i,
+    /\b(webinars?|podcasts?|virtual events?|live (demos?|sessions?|workshops?)|workshops?|conferences?|summit|hackathons?)\b/i,
     { limit: 1 },
   );
   present(
@@ -231,7 +231,7 @@ export function growthDistribution(facts: SiteFacts) {
   );
   // The funnel is on the home and pricing pages: a post's "when you sign up for a service" is an essay, not a sign-up.
   const selfServe = facts.mentions(
-    /\b(sign up|get started (for )?free|start (your )?free|free trial|try (it )?(for )?free|create (an |your )?(free )?account)\b/i,
+    /\b(sign up|get started (for )?free|start (your )?free|free trial|try (it )?(for )?free|create (an |your )?(free |new |[\w.-]+ )?account)\b/i,
     { in: ["other", "pricing"], limit: 1 },
   );
   present(
@@ -275,6 +275,12 @@ export function communityEcosystem(facts: SiteFacts) {
       ],
       ["Matrix", /\/\/matrix\.to\/#\//i, /\b(join (us on |our |the )?matrix|matrix (room|channel|chat))\b/i],
       ["Zulip", /\/\/[\w-]+\.zulipchat\.com\b/i, /\b(join (us on |our |the )?zulip|zulip (chat|stream|community))\b/i],
+      // "Chat on IRC at Freenode/#Brackets" (framework 2.11.0).
+      [
+        "IRC",
+        /^irc:\/\/|\/\/(webchat\.)?(freenode|libera)\.(net|chat)\b/i,
+        /\b(irc (channel|chat)|(chat|join us) on irc|#[\w-]+ on (freenode|libera))\b|\birc at \w+/i,
+      ],
     ] as const
   ).flatMap(([name, link, words]) => {
     const found = linkTo(facts, link, name);
@@ -318,7 +324,7 @@ export function communityEcosystem(facts: SiteFacts) {
     1,
     facts.mentions(
       // … or a standing invitation to contribute ("We accept patches for everything", "Submit your code back to the project").
-      /\b(\d[\d,.]*\+?\s+contributors|contributors (from|around|worldwide|on github)|our contributors|github stars|stars on github|pull requests? (from|by) (the )?community|community[- ](built|contributed|maintained|plugins|templates|integrations|extensions)|we (accept|welcome) (patches|contributions|pull requests)|contributions (are )?(very |always |more than )?welcome|how to contribute|submit (your )?(code|patches|pull requests|changes) (back )?(to (the|our) (project|repo|repository)|upstream))\b/i,
+      /\b(\d[\d,.]*\+?\s+contributors|contributors (from|around|worldwide|on github)|our contributors|github stars|stars on github|pull requests? (from|by) (the )?community|community[- ](built|contributed|maintained|plugins|templates|integrations|extensions)|we (accept|welcome) (all )?(patches|contributions|pull requests)|contributions (are )?(very |always |more than )?welcome|(more than |very |always )?welcome to contribute|members (provide|contribute|make) [^.]{0,30}\bcontributions|how to contribute|submit (your )?(code|patches|pull requests|changes) (back )?(to (the|our) (project|repo|repository)|upstream))\b/i,
       { limit: 1 },
     ),
     80,
@@ -486,11 +492,21 @@ export function customerSuccess(facts: SiteFacts) {
 
   const channels = affirmedKinds(facts, [
     // Ways to reach support, not the general contact line ("email us for general queries", "call sales").
-    ["email", /\b(support@|help@|email (support|our support|us for support)|contact (our )?support)\b/i],
-    ["live chat", /\b(live chat|chat with (us|support|our team)|in[- ]app chat)\b/i],
+    // "Email & In-App Support" on a plan, "If you have any questions, requests, or need support, please shoot us an
+    // email at: hello@effect.ai" (framework 2.11.0).
+    [
+      "email",
+      /\b(support@|help@|email (support|our support|us for support)|contact (our )?support|(priority )?e-?mail (&|and|or) in[- ]app support|(questions|need support|need help)\b[^.]{0,60}\be-?mail\b[^.]{0,20}\b(at|to):? [\w.+-]+@)/i,
+    ],
+    ["live chat", /\b(live chat|chat with (us|support|our team)|in[- ]app (chat|support))\b/i],
     ["phone", /\b(phone support|support (by|over the) phone|support line|call (our )?support)\b/i],
     ["tickets", /\b(submit a (ticket|request)|support (tickets?|portal|requests?))\b/i],
     ["community support", /\bcommunity (support|forum)\b/i],
+    // A users' mailing list for help ("User's List … for anyone running the server"): framework 2.11.0.
+    [
+      "mailing list",
+      /\b(users?'?s? (mailing )?list|support (mailing )?list|mailing list for (help|support|questions))\b/i,
+    ],
     // "Ping us on Slack", "ask for help in our Telegram channel": a chat channel offered for help.
     [
       "Slack, Discord or Telegram",
@@ -554,7 +570,7 @@ export function customerSuccess(facts: SiteFacts) {
     1.5,
     offered(
       facts,
-      /\b(customer success (managers?|team)|dedicated (account|success|support) (managers?|team|engineers?|executives?|representatives?)|dedicated (live |priority |premium )?support\b|onboarding (services?|specialists?|sessions?|assistance)|white[- ]glove|implementation (services?|support|team)|technical account managers?)\b/i,
+      /\b(customer success (managers?|team)|dedicated (account|success|support) (managers?|team|engineers?|executives?|representatives?)|dedicated (live |priority |premium )?support\b|onboarding (services?|specialists?|sessions?|assistance|training)|integration support|managed services|(consulting|professional) services|white[- ]glove|implementation (services?|support|team)|technical account managers?)\b/i,
     ),
     85,
     "customer success or onboarding services",
@@ -1044,7 +1060,7 @@ export function companyMomentum(facts: SiteFacts) {
   // "One great partnership with the right person" and a blog post's aside are not announcements.
   const announcements = facts
     .mentions(
-      /\b(announc(es|ed|ing|ement)|launch(es|ed)|introducing|now available|generally available|partners? with|partnership with|acquires|acquired|joins forces|expands? (in)?to|(wins?|won|raises|secures|receives) (a |an |the )?[\w' -]{0,30}\b(funding|grant|award|prize|round|investment|contract))\b/i,
+      /\b(announc(es|ed|ing|ement)|launch(es|ed|ing)|introducing|now available|generally available|partners? with|partnership with|acquires|acquired|joins forces|expands? (in)?to|(wins?|won|raises|secures|receives) (a |an |the )?[\w' -]{0,30}\b(funding|grant|award|prize|round|investment|contract))\b/i,
       { ...newsPages, limit: 30 },
     )
     // A heading, or a sentence that opens with its news in the company's voice ("We are launching …", "Acme partners with …").

@@ -61,7 +61,7 @@ const WEIGHED_AGAINST =
 // Research about the market: a state-of report, an industry or analyst paper, a benchmark, a survey. A "security white
 // paper" or a "technical whitepaper" describes the product, and "we provide research reports" sells a service.
 const RESEARCH =
-  /\b(?:state of (?!the art\b)[\w-]+(?: [\w-]+)?(?: report| \d{4})|(?:industry|annual|market|benchmark|trends?) reports?|original research|(?:industry|market|analyst|(?:IDC|Gartner|Forrester)(?:['’]s)?)(?: \w+){0,2} white ?papers?|white ?papers?:? (?:on (?:the )?(?:market|industry|state|trends)|observations|findings|survey)|surveyed \d[\d,]{0,15}|\d[\d,]{0,15} (?:respondents|people surveyed|companies surveyed)|industry benchmarks?)\b/i;
+  /\b(?:state of (?!the art\b)[\w-]+(?: [\w-]+)?(?: report| \d{4})|(?:industry|annual|market|benchmark|trends?) reports?|original research|(?:industry|market|analyst|(?:IDC|Gartner|Forrester)(?:['’]s)?)(?: \w+){0,2} white ?papers?|white ?papers?:? (?:on (?:the )?(?:market|industry|state|trends)|observations|findings|survey)|surveyed \d[\d,]{0,15}|\d[\d,]{0,15} (?:respondents|responses to (?:the|our) survey|people surveyed|companies surveyed)|commissioned (?:a |an )?(?:survey|study)|industry benchmarks?)\b/i;
 // Placement by analysts and review sites; "the first X platform" and "a leader in payments" are claims, not positioning others confirm.
 const POSITIONING =
   /\b(?:magic quadrant|forrester wave|gigaom radar|g2 (?:grid|leader)|named (?:an? |the )?(?:top )?(?:leader|visionary|challenger|strong performer)|category[- ](?:leader|defining|creator))\b/i;
@@ -306,10 +306,15 @@ export function valueProposition(facts: SiteFacts) {
 // ---------------------------------------------------------------- target_segments
 
 const SOLUTION_LINK = /\/(?:solutions?|industries|industry|use-cases?|for|who-we-serve|teams|roles?)\/[\w-]+/i;
+/** Hubs whose pages are segments by their place: an industry, an audience, a role. */
+const SEGMENT_HUB = /\/(?:industries|industry|for|who-we-serve|teams|roles?)\/[\w-]+/i;
 /** Help-desk articles (Freshdesk files its knowledge base under "/support/solutions/articles/…"): how-tos, not pages per segment. */
 const HELP_DESK_ARTICLE = /\/(?:support|help|kb)\/solutions?\/|\/solutions?\/articles?\//i;
+// Sizes too: "For individuals and small teams", "For small to medium sized teams", "For medium to large scale
+// organisations", "for large teams"; and who a company says it serves ("We proudly serve many clients worldwide,
+// including young innovative startups and large global enterprises"): framework 2.11.0.
 const FOR_SEGMENT =
-  /\b(?:built |made |designed )?for (?:(?:small|growing|modern|large|global|fast-growing|high-growth) )?(?:start-?ups?|smbs?|small business(?:es)?|mid-?market|enterprises?|agencies|freelancers|developers|engineering teams|product teams|marketing teams|sales teams|support teams|finance teams|hr teams|it teams|designers|marketers|recruiters|healthcare|fintech|financial services|banks|insurance|e-?commerce|retail(?:ers)?|education|schools|universities|government|public sector|non-?profits|manufacturing|logistics|real estate|legal|law firms|media|accountants|accounting firms|bookkeepers|cfos|(?:finance|financial|accounting|legal|marketing|sales|it|hr|security|healthcare|medical|creative) (?:professionals|pros|leaders))\b/i;
+  /\b(?:serv(?:e|es|ing)\b[^.]{0,80}\b(?:including|from|like|such as) [^.]{0,40}\b(?:start-?ups?|smbs?|small business(?:es)?|enterprises|agencies|governments?)\b|for (?:individuals|(?:small|medium|large)(?: to (?:medium|large))?(?:[- ]sized| scale)? (?:teams|organi[sz]ations|companies))|(?:built |made |designed )?for (?:(?:small|growing|modern|large|global|fast-growing|high-growth) )?(?:start-?ups?|smbs?|small business(?:es)?|mid-?market|enterprises?|agencies|freelancers|developers|engineering teams|product teams|marketing teams|sales teams|support teams|finance teams|hr teams|it teams|designers|marketers|recruiters|healthcare|fintech|financial services|banks|insurance|e-?commerce|retail(?:ers)?|education|schools|universities|government|public sector|non-?profits|manufacturing|logistics|real estate|legal|law firms|media|accountants|accounting firms|bookkeepers|cfos|(?:finance|financial|accounting|legal|marketing|sales|it|hr|security|healthcare|medical|creative) (?:professionals|pros|leaders)))\b/i;
 /** A line that lists the audience: "Accountants, FP&A Pros, Bookkeepers & CFOs" (kept when two or more are roles or segments, AUDIENCE_WORD). */
 const AUDIENCE_LIST =
   /^(?:[A-Z][\w&'’-]*(?: [A-Z][\w&'’-]*)?, ){1,4}[A-Z][\w&'’-]*(?: [A-Z][\w&'’-]*)?,? (?:&|and) [A-Z][\w&'’-]*(?: [A-Z][\w&'’-]*)?$/;
@@ -317,6 +322,9 @@ const AUDIENCE_WORD =
   /\b(?:accountants|bookkeepers|cfos|ctos|founders|developers|engineers|marketers|designers|recruiters|lawyers|attorneys|agencies|freelancers|start-?ups|enterprises|consultants|clinics|retailers|teachers|nonprofits|pros|professionals|leaders)\b/gi;
 const SEGMENTS: ReadonlyArray<readonly [string, RegExp]> = [
   ["startups", /\bstart-?ups?\b/i],
+  ["individuals", /\bindividuals\b/i],
+  ["small teams", /\bsmall(?: to medium)?(?:[- ]sized)? teams\b/i],
+  ["large organisations", /\b(?:medium to large|large)(?: scale|[- ]sized)? (?:organi[sz]ations|companies|teams)\b/i],
   ["small business", /\b(?:small business(?:es)?|smbs?|smes?)\b/i],
   ["mid-market", /\bmid-?market\b/i],
   ["enterprise", /\benterprises?\b/i],
@@ -327,7 +335,8 @@ const SEGMENTS: ReadonlyArray<readonly [string, RegExp]> = [
   ["marketing", /\bmarket(?:ers|ing(?:[- ]teams?)?)\b/i],
   ["sales", /\bsales(?:[- ]teams?)?\b/i],
   ["support", /\bsupport[- ]teams?\b/i],
-  ["finance", /\b(?:finance|fintech|financial[- ]services|banks?|banking|insurance|cfos?)\b/i],
+  ["finance", /\b(?:finance|fintech|financial[- ]services|banks?|banking|lenders?|insurance|insurers|cfos?)\b/i],
+  ["aviation", /\b(?:aviation|airlines?|lessors?|airports?)\b/i],
   ["accounting", /\b(?:accountants?|accounting firms?|bookkeep(?:ers?|ing))\b/i],
   ["healthcare", /\b(?:health ?care|clinics?|hospitals?)\b/i],
   ["commerce", /\b(?:e-?commerce|retail(?:ers)?)\b/i],
@@ -346,9 +355,17 @@ const SEGMENT_PLAN =
 export function targetSegments(facts: SiteFacts) {
   const assessor = new Assessor();
 
+  // A page per industry, role or size: under a hub that says so ("/industries/retail", "/for/agencies"), or a solutions
+  // page whose address or link names a segment ("/solutions/lessors"). "/solutions/pci-compliance" and
+  // "/solutions/cloud-security" are product areas, not segments (framework 2.11.0).
   const solutionLinks = facts
     .linksMatching(SOLUTION_LINK)
-    .filter((link) => SOLUTION_LINK.test(pathOf(link.url)) && !HELP_DESK_ARTICLE.test(pathOf(link.url)));
+    .filter((link) => SOLUTION_LINK.test(pathOf(link.url)) && !HELP_DESK_ARTICLE.test(pathOf(link.url)))
+    .filter(
+      (link) =>
+        SEGMENT_HUB.test(pathOf(link.url)) ||
+        SEGMENTS.some(([, pattern]) => pattern.test(`${pathOf(link.url).replace(/[-_/]/g, " ")} ${link.text}`)),
+    );
   // Two solutions pages (say, one per size) is a typical start; six covers industries and roles.
   counted(
     assessor,

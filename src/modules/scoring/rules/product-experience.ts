@@ -190,7 +190,7 @@ const WAYS_IN: Kinds = [
   // A way in ("get started" only with where it leads); a free one is pricing's reading (freeWayIn).
   [
     "signup",
-    /\b(?:sign ?up (?:for|free|now|today|in)|create (?:a |your )?(?:free )?account|get started (?:for free|free|in \d+|now|today)|start (?:your )?(?:free )?trial)\b/i,
+    /\b(?:sign ?up (?:for|free|now|today|in)|create (?:an? |your )?(?:free |new |[\w.-]+ )?account|get started (?:for free|free|in \d+|now|today)|start (?:your )?(?:free )?trial)\b/i,
   ],
   // "Request demo" as a button says it without the article (framework 2.11.0).
   ["sales", /\b(?:(?:book|request|schedule) (?:a |an )?(?:demo|call)|contact sales|talk to sales)\b/i],

@@ -558,7 +558,7 @@ export function enterpriseReadiness(facts: SiteFacts) {
     assessor,
     1.5,
     facts.mentions(
-      /\b(rbac|role[- ]based (access|permissions)|roles and permissions|granular permissions|custom roles|permission levels|(user|team|team member|member) (roles|permissions))\b/i,
+      /\b(rbac|role[- ]based (access|permissions)|roles and permissions|granular permissions|custom roles|permission levels|(user|team|team member|member) (roles|permissions)|(admin|administrator) or read[- ]only (rights|access|roles?|permissions))\b/i,
       { limit: 1 },
     ),
     80,
