@@ -1,5 +1,6 @@
 import type { CrawlResult, ExtractedPage, FoundPrice, OutboundKind, OutboundLink } from "../crawl/crawl.types.js";
 import { classifyPage, type PageCategory } from "../crawl/page-priority.js";
+import { registrableDomain } from "../crawl/url.js";
 import {
   LEGAL_PATH,
   pageQuotable,
@@ -450,7 +451,10 @@ export class SiteFacts {
       .map(({ url, date }) => ({ url, date }));
   }
 
-  /** Internal addresses with a full date in their path, each once, in page order. */
+  /**
+   * The site's own addresses with a full date in their path, each once, in page order: its pages and links, and links
+   * to its own subdomains ("blog.qualys.com/product-tech/2024/05/17/…": framework 2.11.0).
+   */
   private datedPosts(): ReadonlyArray<{ url: string; date: string; category: PageCategory }> {
     if (!this.memo.posts) {
       const found = new Map<string, { url: string; date: string; category: PageCategory }>();
@@ -459,9 +463,20 @@ export class SiteFacts {
         const date = dateInPath(url);
         if (date) found.set(url, { url, date, category: classifyPage(url, text) });
       };
+      const site = registrableDomain(new URL(this.home.url).hostname);
+      const ownSubdomain = (url: string) => {
+        try {
+          const host = new URL(url).hostname;
+          return host.endsWith(`.${site}`) && registrableDomain(host) === site;
+        } catch {
+          return false;
+        }
+      };
       for (const { page } of this.indexed) {
         add(page.url, page.title);
         for (const link of page.internalLinks) add(link.url, link.text);
+        for (const link of page.externalLinks)
+          if (dateInPath(link.url) && ownSubdomain(link.url)) add(link.url, link.text);
       }
       this.memo.posts = [...found.values()];
     }
@@ -484,6 +499,17 @@ export class SiteFacts {
    * The © year in the home page's footer, if it states one: "© 2024", "© 2019–2024 Acme", "© Acme 2024".
    * A year after the crawl is not the site's: a script wrote the reader's clock ("© {new Date().getFullYear()}").
    */
+  /** The first year of a © range on the home page ("Copyright © 2009 - 2016 Mirumee Software" is 2009), if it states one. */
+  copyrightSince(): number | undefined {
+    for (const block of [...this.home.boilerplate, this.home.text]) {
+      const match = /(?:©|\(c\)|copyright)\s*(?:[^\d\n©]{1,40}?\s)?((?:19|20)\d{2})\s*[-–]\s*(?:19|20)\d{2}\b/i.exec(
+        block,
+      );
+      if (match && Number(match[1]) <= this.now.getUTCFullYear()) return Number(match[1]);
+    }
+    return undefined;
+  }
+
   copyrightYear(): number | undefined {
     for (const block of [...this.home.boilerplate, this.home.text]) {
       const match = /(?:©|\(c\)|copyright)\s*(?:[^\d\n©]{1,40}?\s)?(?:\d{4}\s*[-–]\s*)?((?:19|20)\d{2})\b/i.exec(block);

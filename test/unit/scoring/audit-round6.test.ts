@@ -507,3 +507,108 @@ describe("the seventh audit's readings (framework 2.11.0)", () => {
     expect(reading).toMatch(/reports or research on 1 page/);
   });
 });
+
+describe("the seventh audit's readings that needed more than a pattern (framework 2.11.0)", () => {
+  it("reads a launch post on the company's own blog subdomain, linked from its newsroom, as a release", () => {
+    const reading = deliveryVelocity(
+      syntheticFacts(
+        [
+          { path: "/", title: "Acme", text: "Security for everyone." },
+          {
+            path: "/company/newsroom",
+            title: "Newsroom",
+            text: "Press",
+            externalLinks: [],
+            namedLinks: [
+              {
+                href: "https://blog.acme.example/product-tech/2024/05/17/introducing-fim-4-0",
+                text: "Introducing FIM 4.0 with File Access Monitoring",
+              },
+              { href: "https://news.other.example/2024/05/16/acme-is-great", text: "Introducing Acme's rival" },
+            ],
+          },
+        ],
+        { crawledAt: "2024-05-19T00:00:00.000Z" },
+      ).about("delivery_velocity"),
+    );
+    expect(said(reading)).toContain("release announcements among the posts (1 dated post)");
+  });
+
+  it("does not count a sign-up button on a site that says registration is not open yet", () => {
+    const text =
+      "Sign up now.\nWe're still building the service, making certain it is rock-solid. Once it's ready we'll open up registration. In the meantime, register your interest by getting in touch.";
+    const facts = syntheticFacts([{ path: "/", title: "Acme", text, links: ["/signup"] }]);
+    expect(said(onboardingActivation(facts.about("onboarding_activation")))).toContain(
+      "no sign-up yet: registration is not open",
+    );
+    expect(said(growthDistribution(facts.about("growth_distribution")))).toContain(
+      "no self-serve sign-up: registration is not open yet",
+    );
+  });
+
+  it("dates the company from a copyright range in the home page's footer", () => {
+    const reading = companyMomentum(
+      syntheticFacts(
+        [
+          {
+            path: "/",
+            title: "Overv.io",
+            text: "Build smarter.",
+            boilerplate: ["Copyright © 2009 - 2016 Mirumee Software"],
+          },
+        ],
+        {
+          crawledAt: "2016-06-01T00:00:00.000Z",
+        },
+      ).about("company_momentum"),
+    );
+    expect(said(reading).join(" ")).toMatch(/founded or active since 2009 \(the home page's copyright range\)/);
+  });
+
+  it("reads plans named on price lines ('Personal - Free', 'Organization - $10 per user') as plans named for segments", () => {
+    const reading = targetSegments(
+      factsAbout(
+        [page("/pricing", "Personal - Free\nOrganization - $10 per user\nEnterprise - $50 per user", "Pricing")],
+        "target_segments",
+      ),
+    );
+    expect(said(reading).join(" ")).toMatch(/3 plans named for a segment/);
+  });
+
+  it("reads a docs page laid out as a component's reference (attributes, events, methods) as the API reference", () => {
+    const table = {
+      path: "/component/table",
+      title: "Table - Element",
+      text: 'Table\n<el-table :data="rows"></el-table>',
+      headings: [
+        { level: 2 as const, text: "Table" },
+        { level: 3 as const, text: "Table Attributes" },
+        { level: 3 as const, text: "Table Events" },
+        { level: 3 as const, text: "Table Methods" },
+      ],
+    };
+    expect(said(developerPlatform(factsAbout([table], "developer_platform"))).join(" ")).toMatch(
+      /API reference \(1 page\)/,
+    );
+    expect(said(documentationQuality(factsAbout([table], "documentation_quality"))).join(" ")).toMatch(
+      /API reference \(1 page\)/,
+    );
+  });
+
+  it("reads the home page's sections headed by a segment, and not a product or a quality headed the same way", () => {
+    const segments = (text: string) =>
+      said(targetSegments(syntheticFacts([{ path: "/", title: "FreeRADIUS", text }]).about("target_segments"))).join(
+        " ",
+      );
+    expect(
+      segments(
+        "Internet Service Providers\nFreeRADIUS authenticates users for millions of DSL connections every day.\nEducational Institutions\nFreeRADIUS is commonly used in academic wireless networks, especially eduroam.",
+      ),
+    ).toMatch(/names 2 segments/);
+    expect(
+      segments(
+        "Developer Experience\nA toolkit that keeps your contracts secure from the first line you write.\nEnterprise TruRisk Platform\nOne platform to see and fix every risk across your estate.",
+      ),
+    ).toMatch(/names no customer segment/);
+  });
+});

@@ -5,7 +5,7 @@ import type { DimensionAssessment, Evidence } from "../scoring.types.js";
 import { ownOpenSource } from "../site-profile.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
 import { brandKeys, onOwnDomain, ownCodeHostLinks, ownOutbound } from "./code-hosts.js";
-import { apiReferenceLinks } from "./product-experience.js";
+import { apiReferenceLinks, REFERENCE_HEADING, referencePages } from "./product-experience.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /**
@@ -53,8 +53,14 @@ const RELEASE_WORDS =
   /\b(?:release notes?|new releases?|released|what'?s new|product updates?|now available|(?:is|are) now live)\b|\bv\d+\.\d+|^announcing (?:the |a |our )?(?:new )?(?:[\w.-]+ ){0,4}(?:support|feature|integration|api|sdk|plugin|extension|app)\b/i;
 const VERSIONED = /(?<![\w.-])([\w.-]+) v?\d+\.\d+(?:\.\d+)?\b/gi;
 
+/** A launch in a newsroom's words: "Introducing FIM 4.0 …", "Qualys Unveils TotalCloud 2.0" (the company its subject). */
+const LAUNCH_TITLE = /^(?:introducing|unveiling)\s+\S|^([\w.-]+)\s+(?:unveils|launches|introduces)\b/i;
+
 function releaseTitled(title: string, brands: readonly string[]): boolean {
   if (RELEASE_WORDS.test(title)) return true;
+  const launch = LAUNCH_TITLE.exec(title.trim());
+  if (launch && (launch[1] === undefined || brands.includes(launch[1].toLowerCase().replace(/[^a-z0-9]/g, ""))))
+    return true;
   for (const [, name] of title.matchAll(VERSIONED)) {
     const named = name!.toLowerCase().replace(/[^a-z0-9]/g, "");
     if (brands.some((brand) => named === brand || named.startsWith(brand))) return true;
@@ -92,7 +98,7 @@ function releasePosts(facts: SiteFacts): Array<{ url: string; date: string; titl
     const urls = new Set(posts.map((post) => post.url));
     // Every title RELEASE_WORDS or a version can name: "Announcing Google Cloud Storage Support" too (framework 2.11.0).
     for (const link of facts.linksMatching(
-      /\d\.\d|\brelease|\bwhat'?s new\b|\bproduct updates?\b|\bnow (?:available|live)\b|^announcing\b/i,
+      /\d\.\d|\brelease|\bwhat'?s new\b|\bproduct updates?\b|\bnow (?:available|live)\b|^announcing\b|^introducing\b|\b(?:unveils|launches|introduces)\b/i,
     )) {
       if (urls.has(link.url) && !linked.has(link.url) && releaseTitled(link.text, brands))
         linked.set(link.url, link.text);
@@ -594,8 +600,6 @@ const CODE =
 /** A PowerShell command on a line of its own ("Connect-MsolService", "Install-Module MSOnline"): case matters, so "Set-up" is prose. */
 const CMDLET =
   /^\s*(?:(?:Install|Import|Set|Get|New|Add|Remove|Connect|Update|Enable|Disable|Invoke|Start|Stop)-[A-Z][a-z]+[A-Z]\w*|(?:Install|Import)-Module)\b/;
-/** A component's or class's reference section ("Row Attributes", "Tabs Events", "Methods", "Props"). */
-const REFERENCE_HEADING = /^(?:[\w-]+ ){0,2}(?:attributes|props|properties|methods?|events|parameters|arguments)$/i;
 /** Code samples counted: past this many the docs are example-rich, and no page is read further. */
 const CODE_SAMPLES_ENOUGH = 8;
 
@@ -656,7 +660,7 @@ export function documentationQuality(facts: SiteFacts) {
           : [],
   );
 
-  const reference = facts.pagesIn("api_reference");
+  const reference = referencePages(facts);
   const [referenceLink] = reference.length > 0 ? [] : apiReferenceLinks(facts);
   if (referenceLink) {
     // The site's own reference linked but not read (a PDF, an API host): it exists, its quality is unseen.

@@ -5,7 +5,7 @@ import { registrableDomain } from "../../crawl/url.js";
 import { announcedEnd } from "../announced-end.js";
 import { pathOf, traitsOf } from "../evidence-relevance.js";
 import { brandKeys, onOwnDomain, ownCodeHostLinks } from "./code-hosts.js";
-import { signupLinks } from "./product-experience.js";
+import { registrationClosed, signupLinks } from "./product-experience.js";
 import { Assessor, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
 /**
@@ -234,13 +234,15 @@ export function growthDistribution(facts: SiteFacts) {
     /\b(sign up|get started (for )?free|start (your )?free|free trial|try (it )?(for )?free|create (an |your )?(free |new |[\w.-]+ )?account)\b/i,
     { in: ["other", "pricing"], limit: 1 },
   );
+  // A site that says registration is not open yet has a sign-up button, not a sign-up (framework 2.11.0).
+  const closed = registrationClosed(facts);
   present(
     assessor,
     1,
-    selfServe.length > 0 ? selfServe : signupLinks(facts),
+    closed.length > 0 ? [] : selfServe.length > 0 ? selfServe : signupLinks(facts),
     75,
     "a self-serve sign-up",
-    "no self-serve sign-up",
+    closed.length > 0 ? "no self-serve sign-up: registration is not open yet" : "no self-serve sign-up",
   );
 
   return assessor.done(
@@ -1419,6 +1421,13 @@ function trackRecord(
         fact: `founded or active since ${year}`,
         evidence: { url: founding.url, text: `founded or active since ${year}` },
       };
+  }
+  // A © range in the home page's footer ("Copyright © 2009 - 2016 Mirumee Software") dates the site's first year, as a
+  // founding year in the text does (framework 2.11.0).
+  const since = best ? undefined : facts.copyrightSince();
+  if (since !== undefined && since < crawlYear) {
+    const fact = `founded or active since ${since} (the home page's copyright range)`;
+    best = { years: crawlYear - since, fact, evidence: { url: facts.home.url, text: fact } };
   }
   // "We've been in the security space for over five years now": the company's own count of its years.
   for (const mention of facts.mentions(YEARS_IN_BUSINESS, { limit: 3 })) {

@@ -4,7 +4,7 @@ import { pageQuotable, pathOf } from "../evidence-relevance.js";
 import type { Evidence } from "../scoring.types.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
 import { brandKeys, onOwnDomain } from "./code-hosts.js";
-import { pricingPackaging } from "./pricing-packaging.js";
+import { planNames, pricingPackaging } from "./pricing-packaging.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /**
@@ -340,7 +340,8 @@ const SEGMENTS: ReadonlyArray<readonly [string, RegExp]> = [
   ["accounting", /\b(?:accountants?|accounting firms?|bookkeep(?:ers?|ing))\b/i],
   ["healthcare", /\b(?:health ?care|clinics?|hospitals?)\b/i],
   ["commerce", /\b(?:e-?commerce|retail(?:ers)?)\b/i],
-  ["education", /\b(?:education|schools?|universities|edtech)\b/i],
+  ["education", /\b(?:education(?:al)?|schools?|universities|edtech)\b/i],
+  ["telecom", /\b(?:internet service providers|isps|telecoms?|telcos?|mobile operators)\b/i],
   ["public sector", /\b(?:government|public[- ]sector)\b/i],
   ["nonprofits", /\bnon-?profits?\b/i],
   ["manufacturing", /\bmanufacturing\b/i],
@@ -350,7 +351,30 @@ const SEGMENTS: ReadonlyArray<readonly [string, RegExp]> = [
   ["media", /\bmedia\b/i],
 ];
 const SEGMENT_PLAN =
-  /^(?:start-?ups?|teams?|business|enterprise|agency|agencies|individual|personal|solo|freelancer|small business|scale-?up|nonprofit|education|student)\b/i;
+  /^(?:start-?ups?|teams?|business|enterprise|agency|agencies|individual|personal|solo|freelancer|small business|scale-?up|nonprofit|education|student|organi[sz]ations?)\b/i;
+
+/** A section title on the home page that names a segment: a short title-case line, ending in a plural, over a sentence. */
+function homeSegmentSections(facts: SiteFacts): Mention[] {
+  const lines = facts.home.text
+    .slice(0, SCORED_TEXT_PER_PAGE)
+    .split("\n")
+    .map((line) => line.trim());
+  const found = new Map<string, Mention>();
+  lines.forEach((line, index) => {
+    const next = lines[index + 1] ?? "";
+    if (
+      wordsIn(line) <= 4 &&
+      // Title case, ending in a plural: a group of customers ("Lessors", "Educational Institutions"), not a product
+      // ("Enterprise TruRisk Platform") or a quality ("Developer Experience").
+      /^(?:[A-Z][\w&'’-]*\s+){0,3}[A-Z][\w'’-]*[a-z]s$/.test(line) &&
+      wordsIn(next) >= 6 &&
+      SEGMENTS.some(([, pattern]) => pattern.test(line)) &&
+      !found.has(line)
+    )
+      found.set(line, { url: facts.home.url, text: line, quoted: true });
+  });
+  return [...found.values()].slice(0, 5);
+}
 
 export function targetSegments(facts: SiteFacts) {
   const assessor = new Assessor();
@@ -383,6 +407,10 @@ export function targetSegments(facts: SiteFacts) {
       .mentions(AUDIENCE_LIST, { limit: 5 })
       .filter((mention) => (mention.text.match(AUDIENCE_WORD) ?? []).length >= 2),
   ];
+  // The home page's sections headed by a segment ("Internet Service Providers" / "Enterprise Networks" / "Educational
+  // Institutions", each over a sentence of its own): framework 2.11.0.
+  const sections = homeSegmentSections(facts);
+  forMentions.push(...sections);
   const named = new Set<string>();
   for (const text of [
     ...forMentions.map((mention) => mention.text),
@@ -409,6 +437,8 @@ export function targetSegments(facts: SiteFacts) {
       if (heading.level !== 1 && text.length <= 30 && SEGMENT_PLAN.test(text)) plans.set(text.toLowerCase(), page.url);
     }
   }
+  // The plans pricing reads from the page's lines too ("Personal - Free", "Organization - $10 per user"): 2.11.0.
+  for (const [name, { url }] of planNames(facts)) if (SEGMENT_PLAN.test(name) && !plans.has(name)) plans.set(name, url);
   const [firstPlanUrl] = plans.values();
   // One segment-named plan ("Team") is usual; three (Startup, Team, Enterprise) maps the ladder onto segments.
   counted(

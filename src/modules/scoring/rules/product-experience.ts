@@ -237,11 +237,22 @@ const HELPERS: Kinds = [
   ["examples", /\bexample (?:apps?|projects?|gallery)\b/i],
 ];
 
+/** A site saying its sign-up is not open yet: "Once it's ready we'll open up registration", "join the waitlist". */
+const REGISTRATION_CLOSED =
+  /\b(?:once it'?s ready,? we'?ll open (?:up )?registration|(?:registration|sign-?ups?) (?:is|are) not (?:yet )?open|register your interest|join (?:the|our) wait ?list|we(?:'re| are) still building the (?:service|product|app|platform))\b/i;
+
+/** Sentences that say registration is not open yet; empty when the site says nothing of the kind. */
+export function registrationClosed(facts: SiteFacts): Mention[] {
+  return facts.mentions(REGISTRATION_CLOSED, { in: ["other", "pricing"], limit: 1 });
+}
+
 export function onboardingActivation(facts: SiteFacts) {
   const assessor = new Assessor();
 
   const ways = kindsFound(facts, WAYS_IN);
-  const signup = [...asList(ways.get("signup")), ...signupLinks(facts)];
+  // "Once it's ready we'll open up registration … register your interest": a button, not a way in (framework 2.11.0).
+  const closed = registrationClosed(facts);
+  const signup = closed.length > 0 ? [] : [...asList(ways.get("signup")), ...signupLinks(facts)];
   const free = freeWayIn(facts);
   const sales: Array<Evidence | Mention> = asList(ways.get("sales"));
   // A "Book a demo" button: a link on the site's own domain, or a line of its own on one of its pages.
@@ -253,7 +264,9 @@ export function onboardingActivation(facts: SiteFacts) {
         ? [75, "self-serve sign-up", signup]
         : sales.length > 0
           ? [30, "only a demo request or sales contact, no self-serve sign-up", sales]
-          : [undefined, "no sign-up, trial or demo path", []];
+          : closed.length > 0
+            ? [undefined, "no sign-up yet: registration is not open", closed]
+            : [undefined, "no sign-up, trial or demo path", []];
   assessor.signal(2, selfServe, describe, evidence);
 
   const guidePages = facts
@@ -299,6 +312,26 @@ export function onboardingActivation(facts: SiteFacts) {
       ? "Let people start on their own: a free trial or plan, no credit card, straight into the product."
       : "Add a five-minute quickstart and templates so a new account reaches value on day one.",
   );
+}
+
+/** A component's or class's reference section ("Row Attributes", "Tabs Events", "Methods", "Props"). */
+export const REFERENCE_HEADING =
+  /^(?:[\w-]+ ){0,2}(?:attributes|props|properties|methods?|events|parameters|arguments)$/i;
+
+/**
+ * The API reference the crawl read: pages filed as one, and docs pages laid out as one, with two or more sections
+ * naming a component's attributes, methods or events ("Table Attributes", "Table Events", "Table Methods"): one reading
+ * for the developer platform and the documentation (framework 2.11.0).
+ */
+export function referencePages(facts: SiteFacts): ExtractedPage[] {
+  const laidOut = facts
+    .pagesIn("docs", "other")
+    .filter(
+      (page) =>
+        page !== facts.home &&
+        page.headings.filter((heading) => heading.level > 1 && REFERENCE_HEADING.test(heading.text.trim())).length >= 2,
+    );
+  return [...facts.pagesIn("api_reference"), ...laidOut];
 }
 
 /**
@@ -694,7 +727,7 @@ export function developerPlatform(facts: SiteFacts) {
 
   // Links to the site's own API reference or spec, by their text ("API User Guide", "SWAGGER"), on its own domain.
   const referenceLinks = apiReferenceLinks(facts);
-  const reference = facts.pagesIn("api_reference");
+  const reference = referencePages(facts);
   const [first] = reference;
   const mentioned = facts.mentions(API_MENTION, { limit: 1 });
   // A crawled reference page is the bar (70); more of them (eight is a large API) lift it further.
