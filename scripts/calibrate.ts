@@ -345,6 +345,22 @@ if (values.fit) {
   }
 }
 
+/** Each dimension's score, confidence, applicability, pillar and evidence-cost override: enough to recompute a total. */
+function dimensionDetail(result: ScoreResult) {
+  return Object.fromEntries(
+    result.dimensions.map((d) => [
+      d.dimensionId,
+      {
+        score: d.score,
+        confidence: d.confidence,
+        applicable: d.applicable !== false,
+        pillar: d.pillar,
+        ...(d.evidenceCost ? { evidenceCost: d.evidenceCost } : {}),
+      },
+    ]),
+  );
+}
+
 if (values.json) {
   writeFileSync(
     values.json,
@@ -359,30 +375,8 @@ if (values.json) {
         stage: row.full.stageName,
         pages: row.full.crawlStats.pagesAnalyzed,
         dimensions: Object.fromEntries(row.full.dimensions.map((d) => [d.dimensionId, d.score])),
-        detail: Object.fromEntries(
-          row.full.dimensions.map((d) => [
-            d.dimensionId,
-            {
-              score: d.score,
-              confidence: d.confidence,
-              applicable: d.applicable !== false,
-              pillar: d.pillar,
-              ...(d.evidenceCost ? { evidenceCost: d.evidenceCost } : {}),
-            },
-          ]),
-        ),
-        quickDetail: Object.fromEntries(
-          row.quick.dimensions.map((d) => [
-            d.dimensionId,
-            {
-              score: d.score,
-              confidence: d.confidence,
-              applicable: d.applicable !== false,
-              pillar: d.pillar,
-              ...(d.evidenceCost ? { evidenceCost: d.evidenceCost } : {}),
-            },
-          ]),
-        ),
+        detail: dimensionDetail(row.full),
+        quickDetail: dimensionDetail(row.quick),
         readings: Object.fromEntries(
           row.readings.map((r) => [
             r.definition.id,
