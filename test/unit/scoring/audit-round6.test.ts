@@ -331,8 +331,8 @@ describe("developer_platform reads an API the company says it offers (framework 
     said(developerPlatform(factsAbout([page("/pricing", text, "Pricing")], "developer_platform")));
 
   it("reads 'We also offer APIs which you can use to achieve complete mobile security'", () => {
-    expect(platform("We also offer APIs which you can use to achieve complete mobile security.").join(" ")).not.toMatch(
-      /no public API or reference/,
+    expect(platform("We also offer APIs which you can use to achieve complete mobile security.")).toContain(
+      "an API mentioned, no reference page found",
     );
   });
 
@@ -459,14 +459,13 @@ describe("the seventh audit's readings (framework 2.11.0)", () => {
         "2015-08-01T00:00:00.000Z",
       ),
     );
-    expect(said(reading).join(" ")).not.toMatch(/^Nothing/);
-    expect(reading.coverage).toBeGreaterThan(0);
+    expect(said(reading)).toContain("release announcements among the posts (1 dated post)");
   });
 
   it("reads support by email and in-app, a users' mailing list, onboarding training and consulting services", () => {
     const success = (text: string) =>
       said(customerSuccess(factsAbout([page("/pricing", text, "Pricing")], "customer_success")));
-    expect(success("Pro\n$49/month\nEmail & In-App Support").join(" ")).toMatch(/support channel/);
+    expect(success("Pro\n$49/month\nEmail & In-App Support")).toContain("support channels: email, live chat");
     expect(success("The acme-users mailing list is for users of the server.").join(" ")).toMatch(/mailing list/);
     expect(success("Onboarding Training is designed to get new customers moving quickly.")).toContain(
       "customer success or onboarding services",

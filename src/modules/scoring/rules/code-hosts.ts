@@ -5,8 +5,9 @@ import type { SiteFacts } from "../site-facts.js";
 /** Words that open a company name or a title without naming anyone. */
 const NOT_A_BRAND = /^(?:the|and|for|get|try|use|app|www|inc|ltd|llc|home|welcome|official|our|your)$/i;
 
-/** Letters and digits only, lower case: "Genez-io" and "genezio" are one name. */
-const key = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+/** Letters and digits only, lower case: "Genez-io" and "genezio" are one name (as brandKeys are kept). */
+export const nameKey = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+const key = nameKey;
 
 /**
  * The names the site goes by: the first word of three letters or more of its company

@@ -4,7 +4,7 @@ import { lessIsBetter, moreIsBetter } from "../curves.js";
 import type { DimensionAssessment, Evidence } from "../scoring.types.js";
 import { ownOpenSource } from "../site-profile.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
-import { brandKeys, onOwnDomain, ownCodeHostLinks, ownOutbound } from "./code-hosts.js";
+import { brandKeys, nameKey, onOwnDomain, ownCodeHostLinks, ownOutbound } from "./code-hosts.js";
 import { apiReferenceLinks, REFERENCE_HEADING, referencePages } from "./product-experience.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
@@ -59,10 +59,9 @@ const LAUNCH_TITLE = /^(?:introducing|unveiling)\s+\S|^([\w.-]+)\s+(?:unveils|la
 function releaseTitled(title: string, brands: readonly string[]): boolean {
   if (RELEASE_WORDS.test(title)) return true;
   const launch = LAUNCH_TITLE.exec(title.trim());
-  if (launch && (launch[1] === undefined || brands.includes(launch[1].toLowerCase().replace(/[^a-z0-9]/g, ""))))
-    return true;
+  if (launch && (launch[1] === undefined || brands.includes(nameKey(launch[1])))) return true;
   for (const [, name] of title.matchAll(VERSIONED)) {
-    const named = name!.toLowerCase().replace(/[^a-z0-9]/g, "");
+    const named = nameKey(name!);
     if (brands.some((brand) => named === brand || named.startsWith(brand))) return true;
   }
   return false;

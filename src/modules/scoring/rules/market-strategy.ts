@@ -3,8 +3,8 @@ import { clamp, moreIsBetter, weighted } from "../curves.js";
 import { pageQuotable, pathOf } from "../evidence-relevance.js";
 import type { Evidence } from "../scoring.types.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
-import { brandKeys, onOwnDomain } from "./code-hosts.js";
-import { planNames, pricingPackaging } from "./pricing-packaging.js";
+import { brandKeys, nameKey, onOwnDomain } from "./code-hosts.js";
+import { pricingPackaging, tierNames } from "./pricing-packaging.js";
 import { Assessor, counted, plural, type RuleSet } from "./rule.js";
 
 /**
@@ -78,13 +78,7 @@ export function marketIntelligence(facts: SiteFacts) {
   // …or a post weighing the product against another by name ("Exploring the Differences Between genezio and
   // Express.js", "When to use AWS Lambda and genezio?"): framework 2.11.0. Two versions of a protocol are not products.
   const brands = brandKeys(facts);
-  const ours = (text: string) =>
-    brands.some((brand) =>
-      text
-        .toLowerCase()
-        .replace(/[^a-z0-9 ]/g, "")
-        .includes(brand),
-    );
+  const ours = (text: string) => brands.some((brand) => nameKey(text).includes(brand));
   const texts = [
     ...facts.mentions(COMPARISON_TEXT, { limit: 10 }),
     ...facts.mentions(WEIGHED_AGAINST, { limit: 5 }).filter((mention) => ours(mention.text)),
@@ -189,8 +183,7 @@ export function unmarkedHeadline(
   page: { readonly title: string; readonly text: string },
   brands: readonly string[],
 ): { text: string; from: string } | undefined {
-  const key = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
-  const isName = (part: string) => brands.some((brand) => key(part).includes(brand));
+  const isName = (part: string) => brands.some((brand) => nameKey(part).includes(brand));
   const parts = page.title.split(TITLE_SEPARATOR).map((part) => part.trim());
   const tagline = parts.length > 1 ? parts.find((part) => !isName(part) && wordsIn(part) >= 2) : undefined;
   if (tagline) return { text: tagline, from: "headline (the page title's tagline; no h1)" };
@@ -438,7 +431,7 @@ export function targetSegments(facts: SiteFacts) {
     }
   }
   // The plans pricing reads from the page's lines too ("Personal - Free", "Organization - $10 per user"): 2.11.0.
-  for (const [name, { url }] of planNames(facts)) if (SEGMENT_PLAN.test(name) && !plans.has(name)) plans.set(name, url);
+  for (const [name, { url }] of tierNames(facts)) if (SEGMENT_PLAN.test(name) && !plans.has(name)) plans.set(name, url);
   const [firstPlanUrl] = plans.values();
   // One segment-named plan ("Team") is usual; three (Startup, Team, Enterprise) maps the ladder onto segments.
   counted(
@@ -550,8 +543,6 @@ const CAROUSEL_CONTROLS = /^(?:(?:previous|prev|next|back|more)\b\s*)+$/i;
 /** A heading over a wall of quotes. */
 const TESTIMONIALS_HEADING =
   /^(?:testimonials?|reviews|what (?:our )?(?:customers|clients|users|people) (?:say|are saying)|(?:hear )?from our (?:customers|clients|users))\b/i;
-/** Letters and digits only, lower case, to compare with the site's own names. */
-const nameKey = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, "");
 
 /** A customer quoted in a story's prose: "“… I have ever been involved in.” said Fabro.", "…,” remarks Fabro". */
 const SAID_BY =

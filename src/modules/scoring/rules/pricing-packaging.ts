@@ -110,11 +110,7 @@ function countTiers(facts: SiteFacts): number {
 }
 
 /** The pricing pages' plan names (lower case), each with the page and line that shows it. */
-export function planNames(facts: SiteFacts): ReadonlyMap<string, { url: string; line: string }> {
-  return tierNames(facts);
-}
-
-function tierNames(facts: SiteFacts): Map<string, { url: string; line: string }> {
+export function tierNames(facts: SiteFacts): Map<string, { url: string; line: string }> {
   const names = new Map<string, { url: string; line: string }>();
   const add = (name: string, url: string, line: string) => {
     const key = name.toLowerCase();

@@ -1,7 +1,7 @@
 import { moreIsBetter } from "../curves.js";
 import type { Evidence } from "../scoring.types.js";
 import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-facts.js";
-import { brandKeys, onOwnDomain, ownOutbound } from "./code-hosts.js";
+import { brandKeys, nameKey, onOwnDomain, ownOutbound } from "./code-hosts.js";
 import { customTier, enterpriseTier } from "./pricing-packaging.js";
 import { Assessor, kindsFound, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
@@ -146,10 +146,8 @@ export function securityPosture(facts: SiteFacts) {
   // …or in its name's: "idemeum uses encryption, phone's hardware-backed components, biometrics" (framework 2.11.0).
   const brands = brandKeys(facts);
   const namedEncryption = facts.mentions(BRAND_USES_ENCRYPTION, { limit: 3 }).filter((mention) => {
-    const subject = BRAND_USES_ENCRYPTION.exec(mention.text)?.[1]
-      ?.toLowerCase()
-      .replace(/[^a-z0-9]/g, "");
-    return subject !== undefined && brands.includes(subject);
+    const subject = BRAND_USES_ENCRYPTION.exec(mention.text)?.[1];
+    return subject !== undefined && brands.includes(nameKey(subject));
   });
   ownEncryption.push(...namedEncryption);
   const practices = kindsFound(facts.securityPages(), [
