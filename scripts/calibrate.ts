@@ -67,6 +67,16 @@ if (!browser)
     "no browser found (CHROMIUM_PATH, chromium on PATH, Playwright's cache): client-rendered sites will fail to crawl",
   );
 const calibrationConfig = { version: "calibrate", crawl: { maxPages: 25, ssrfAllowlist: ["127.0.0.1/32"], browser } };
+// Every site is scored as of its snapshot (the commit's date): without it, recency would be judged against today and
+// every dated reading would be wrong, so a missing date stops the run instead of scoring quietly as of now.
+const undated = sites.filter((site) => snapshotDate(site, mirrorDir) === undefined).map((site) => site.name);
+if (undated.length > 0) {
+  console.error(
+    `no snapshot date for ${undated.join(", ")}: their repositories are not in MIRROR_DIR=${mirrorDir}. ` +
+      "Set MIRROR_DIR to the folder calibration/build.sh built from (<owner>+<name>/repo).",
+  );
+  process.exit(2);
+}
 const renderer = createRenderer(calibrationConfig, pino({ level: "warn" }));
 const crawler = createCrawler(calibrationConfig, { budgetMs: 60_000, renderer });
 const scorer = new HeuristicScorer();
@@ -76,7 +86,7 @@ async function run(site: CorpusSite): Promise<Row> {
   const origin = await host.start();
   try {
     const started = performance.now();
-    const asOf = snapshotDate(site, mirrorDir) ?? new Date().toISOString();
+    const asOf = snapshotDate(site, mirrorDir)!;
     const datedAs = (crawl: CrawlResult): CrawlResult => ({ ...crawl, crawledAt: asOf });
     const fullCrawl = datedAs(await cachedCrawl(site, "full", origin, () => crawler.crawl(origin + site.startPath)));
     const quickCrawl = datedAs(
