@@ -162,7 +162,7 @@ describe("heuristic scorer mechanics", () => {
   it("rates nothing above medium confidence in quick mode", async () => {
     const quick = await scorer.score({ crawl: withSso, framework: "maturity", mode: "quick" });
     expect(dimension(quick, "enterprise_readiness").confidence).toBe("medium");
-    expect(quick).toMatchObject({ mode: "quick", framework: "maturity", frameworkVersion: "2.11.0" });
+    expect(quick).toMatchObject({ mode: "quick", framework: "maturity", frameworkVersion: "2.12.0" });
   });
 
   it("reports each of the 27 dimensions as it is scored", async () => {

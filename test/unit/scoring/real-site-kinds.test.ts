@@ -377,12 +377,12 @@ describe("a business that sells no software (framework 2.4.0)", () => {
     expect(siteProfile(syntheticFacts(docs)).sellsSoftware).toBe(true);
   });
 
-  it("weighs its licence in the total like customers and openings, and says why (framework 2.8.0)", () => {
+  it("weighs its licence in the total like openings and dated news, and says why (framework 2.8.0)", () => {
     const result = score(underwriter);
     const compliance = dimension(result, "compliance_certifications");
     expect(compliance.evidenceCost).toBe("costly");
     expect(compliance.reasoning).toMatch(
-      /1 certification or regulation: a regulator's licence, fewer than the usual 2;.*A regulator's licence takes an outside audit and months to earn, so this dimension weighs in the total like customers and openings\./,
+      /1 certification or regulation: a regulator's licence, fewer than the usual 2;.*A regulator's licence takes an outside audit and months to earn, so this dimension weighs in the total like openings and dated news\./,
     );
     // The same site whose compliance page only says it follows the law: the usual cheap weight, and a lower total.
     const lawAbiding = underwriter.map((spec) =>

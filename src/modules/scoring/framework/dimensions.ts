@@ -39,16 +39,17 @@ export interface DimensionDefinition {
  * for a company of any age (ρ 0.13 with the judgments once its readings were fixed);
  * a help centre with SLAs is rare on any site. Delivery stays costly because its rule
  * now also reads how long the changelog has been kept, not only its last quarter.
+ * Customer proof is moderate by default (framework 2.12.0): a product's first users
+ * give it a logo strip, a few signed quotes and a first case study within months, and
+ * that is what an early product shows. A body of proof takes years: at least three case
+ * studies, a stated base of a thousand customers, or six signed testimonials (the
+ * rule's own norms). Then the rule weighs the dimension as costly (`weighsAs`), as
+ * compliance does for an audited certification.
  */
 export type { EvidenceCost };
 export const evidenceCostWeight: Readonly<Record<EvidenceCost, number>> = { costly: 4, moderate: 1, cheap: 0.25 };
 
-const COSTLY: ReadonlySet<DimensionId> = new Set([
-  "customer_proof",
-  "talent_organization",
-  "company_momentum",
-  "delivery_velocity",
-]);
+const COSTLY: ReadonlySet<DimensionId> = new Set(["talent_organization", "company_momentum", "delivery_velocity"]);
 const CHEAP: ReadonlySet<DimensionId> = new Set([
   "value_proposition",
   "experience_design",

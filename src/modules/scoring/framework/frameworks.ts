@@ -36,7 +36,7 @@ const gates: readonly StageGate[] = [
 
 export const maturityFramework: Framework = {
   id: "maturity",
-  version: "2.11.0",
+  version: "2.12.0",
   pillarWeights: {
     market_strategy: 1,
     product_experience: 1,
@@ -51,7 +51,7 @@ export const maturityFramework: Framework = {
 /** Favours what the product itself shows: experience, delivery, developer platform. */
 export const productFramework: Framework = {
   id: "product",
-  version: "2.11.0",
+  version: "2.12.0",
   pillarWeights: {
     market_strategy: 0.9,
     product_experience: 1.6,

@@ -4,7 +4,7 @@ import { SCORED_TEXT_PER_PAGE, type Mention, type SiteFacts } from "../site-fact
 import { registrableDomain } from "../../crawl/url.js";
 import { announcedEnd } from "../announced-end.js";
 import { pathOf, traitsOf } from "../evidence-relevance.js";
-import { brandKeys, onOwnDomain, ownCodeHostLinks } from "./code-hosts.js";
+import { brandKeys, nameKey, onOwnDomain, ownCodeHostLinks } from "./code-hosts.js";
 import { registrationClosed, signupLinks } from "./product-experience.js";
 import { Assessor, plural, present, type Kinds, type RuleSet } from "./rule.js";
 
@@ -1083,16 +1083,36 @@ export function companyMomentum(facts: SiteFacts) {
   const today = facts.now.toISOString().slice(0, 10);
   const dated = facts.postsIn("blog").filter((post) => post.date <= today);
   const posts = dated.filter((post) => facts.daysSince(post.date) <= 365);
-  const blogDates = facts.dates({ in: ["blog"] });
+  // A dated page on the blog is the company's news when it names the company or opens in its voice ("Our security",
+  // framework 2.12.0): "What is CRM? A Complete Guide" and "Customer Loyalty", which never say whose blog they are on,
+  // are articles (growth_distribution counts them), not news of a company in motion.
+  const brands = brandKeys(facts);
+  const namesCompany = (text: string) => {
+    if (/\b(?:we|we're|we've|our|us)\b/i.test(text.slice(0, 300))) return true;
+    const words = nameKey(text.slice(0, SCORED_TEXT_PER_PAGE));
+    return brands.some((brand) => words.includes(brand));
+  };
+  const articles = new Set<string>();
+  const pageDates = facts.pagesIn("blog").flatMap((page) => {
+    if (namesCompany(page.text)) return page.dates.filter((date) => date <= today);
+    for (const date of page.dates) if (date <= today) articles.add(date);
+    return [];
+  });
+  const blogDates = [...new Set([...pageDates, ...dated.map((post) => post.date)])].sort().reverse();
   const listed = blogDates.filter((date) => facts.daysSince(date) <= 365);
   const news = Math.max(announcements.length, posts.length, listed.length);
   // Two announcements visible is the median; six (launches, partnerships, expansion) is a company in motion.
   if (news === 0) {
-    const [older] = [...dated.map((post) => post.date), ...blogDates].sort().reverse();
+    const [older] = blogDates;
+    const recentArticles = [...articles].filter((date) => facts.daysSince(date) <= 365).length;
     assessor.signal(
       1.5,
       undefined,
-      older === undefined ? "no news or announcements" : `no news in the last year (newest dated post ${older})`,
+      recentArticles > 0
+        ? `no news in the last year: ${plural(recentArticles, "dated article")} on the blog, none naming the company`
+        : older === undefined
+          ? "no news or announcements"
+          : `no news in the last year (newest dated post ${older})`,
     );
   } else if (announcements.length >= Math.max(posts.length, listed.length)) {
     assessor.signal(

@@ -901,11 +901,33 @@ export function customerProof(facts: SiteFacts) {
     ratings,
   );
 
-  return assessor.done(
+  const done = assessor.done(
     stories.size === 0
       ? 'Publish case studies with named customers and measured results ("cut onboarding time 40%").'
       : "Add numbers and named, titled quotes to every case study, and show review-site ratings.",
   );
+  const body = bodyOfProof(stories.size, count, testimonials.length);
+  return body ? { ...done, weighsAs: { cost: "costly" as const, why: body } } : done;
+}
+
+/**
+ * Framework 2.12.0: the proof a product's first users give (a logo strip, a few signed quotes, a first case study)
+ * weighs like docs and community; a body of proof, which takes years to gather, weighs like openings and dated news.
+ * The thresholds are the rule's own norms: three case studies (scored 70), a thousand customers claimed (the median
+ * claim), six signed testimonials (a strong wall). Returns why it weighs as costly, or undefined.
+ */
+export function bodyOfProof(stories: number, customers: number | undefined, testimonials: number): string | undefined {
+  const what =
+    stories >= 3
+      ? plural(stories, "case study", "case studies")
+      : (customers ?? 0) >= 1000
+        ? `a stated base of ${(customers ?? 0).toLocaleString("en-US")} customers`
+        : testimonials >= 6
+          ? plural(testimonials, "signed testimonial")
+          : undefined;
+  return what === undefined
+    ? undefined
+    : `${what.charAt(0).toUpperCase()}${what.slice(1)}: a body of proof, which takes years to gather, so this dimension weighs in the total like openings and dated news.`;
 }
 
 export const marketStrategyRules = {

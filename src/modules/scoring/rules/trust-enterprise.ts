@@ -381,7 +381,7 @@ export function complianceCertifications(facts: SiteFacts) {
   );
 
   // An audited certification or a licence takes an outside audit and months to earn; most compliance readings are a
-  // "GDPR compliant" line, an afternoon's work. Framework 2.8.0 weighs the first like customers and openings.
+  // "GDPR compliant" line, an afternoon's work. Framework 2.8.0 weighs the first like openings and dated news (and, since 2.12.0, a body of customer proof).
   const audited =
     soc2 && typeTwo.length > 0 ? "SOC 2 Type II" : certifications.find((entry) => AUDITED.has(entry.name))?.name;
   const done = assessor.done(
@@ -390,7 +390,7 @@ export function complianceCertifications(facts: SiteFacts) {
       : "Publish a trust centre where customers can request the SOC 2 Type II and ISO 27001 reports.",
   );
   if (!audited) return done;
-  const why = `${audited.charAt(0).toUpperCase()}${audited.slice(1)} takes an outside audit and months to earn, so this dimension weighs in the total like customers and openings.`;
+  const why = `${audited.charAt(0).toUpperCase()}${audited.slice(1)} takes an outside audit and months to earn, so this dimension weighs in the total like openings and dated news.`;
   return { ...done, weighsAs: { cost: "costly" as const, why } };
 }
 
