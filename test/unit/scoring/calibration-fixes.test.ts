@@ -152,11 +152,15 @@ describe("boilerplate is not evidence", () => {
         'names customers ("trusted by …")',
       );
     }
-    for (const text of ["Used by", "Used by 500 engineering teams.", "Used by leading airlines."]) {
+    for (const text of ["Used by", "Used by leading airlines."]) {
       expect(customerProof(syntheticFacts([...BARE_SITE, page("/product", text)])).raised).toContain(
         'names customers ("trusted by …")',
       );
     }
+    // A count with any one word before its noun is a stated base (framework 2.12.0).
+    expect(
+      customerProof(syntheticFacts([...BARE_SITE, page("/product", "Used by 500 engineering teams.")])).raised,
+    ).toContain("claims 500 customers");
   });
 });
 

@@ -52,6 +52,10 @@ describe("customer_proof weighs as costly only with a body of proof (framework 2
   it("weighs a stated base of a thousand customers, or six signed quotes, as costly", () => {
     const base = proof([page("/", "More than 10,000 subscription customers in 130 countries rely on Acme.", "Acme")]);
     expect(base.weighsAs?.why).toMatch(/^A stated base of 10,000 customers: a body of proof/);
+    // One word of any kind may qualify the count: "9,000 sales teams" is a stated base.
+    expect(proof([page("/", "Used by 9,000 sales teams.", "Acme")]).weighsAs?.why).toMatch(
+      /^A stated base of 9,000 customers: a body of proof/,
+    );
     const wall = proof([page("/", `What our customers say\n${signed(6)}`, "Acme")]);
     expect(said(wall)).toContain("6 testimonials signed with a name");
     expect(wall.weighsAs?.why).toMatch(/^6 signed testimonials: a body of proof/);

@@ -485,9 +485,12 @@ const SELECTED_BY =
   /(?:^|[.!?]\s+|\n)(?!(?:The|Our|We|You|They|This|That|It|Customers|Companies|Teams|Users)\b)[A-Z][\w&'’.-]+(?: [A-Z][\w&'’.-]+){0,3}(?:, [^,.\n]{2,60},)? (?:has |have )?(?:selected|chose|chooses|picked|adopted|deployed|signed with) (?:[A-Z]|us\b)/;
 /** An award, not a customer choosing the product: "SC Media has selected Acme as the winner for …". */
 const AWARD = /\bas (?:the |an? )?(?:\w+ )?(?:winner|finalist|recipient|honou?ree)\b|\bawards?\b/i;
-/** A stated count of customers, with one qualifier: "10,000 subscription customers", "500 paying teams". */
+/**
+ * A stated count of customers, with one qualifier: "10,000 subscription customers", "500 paying teams", "9,000 sales
+ * teams" (any one word: framework 2.12.0; the count decides whether the proof is a body of proof).
+ */
 const CUSTOMER_COUNT =
-  /(\d[\d,.]{0,15})\s?(k|m|million)?\+?\s(?:(?:subscription|active|paying|enterprise|business) )?(?:companies|teams|customers|businesses|organi[sz]ations|developers|users)\b/i;
+  /(\d[\d,.]{0,15})\s?(k|m|million)?\+?\s(?:[a-z][a-z-]{1,20} )?(?:companies|teams|customers|businesses|organi[sz]ations|developers|users)\b/i;
 /** A customer base that relies on the product: "More than 10,000 subscription customers in 130 countries rely on Acme". */
 const CUSTOMER_BASE =
   /(?<![\d.,%$€£])\b\d[\d,.]{0,15}\s?(?:k|m|million)?\+?\s(?:(?:subscription|active|paying|enterprise|business) )?(?:companies|teams|customers|businesses|organi[sz]ations|brands)\b[^.!?\n]{0,40}?\b(?:rely|relies|trust|use|choose|chose|run|depend)\s(?:on\s)?(?:us|our|it|the|[A-Z])/;
