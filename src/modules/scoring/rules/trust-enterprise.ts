@@ -381,7 +381,8 @@ export function complianceCertifications(facts: SiteFacts) {
   );
 
   // An audited certification or a licence takes an outside audit and months to earn; most compliance readings are a
-  // "GDPR compliant" line, an afternoon's work. Framework 2.8.0 weighs the first like openings and dated news (and, since 2.12.0, a body of customer proof).
+  // "GDPR compliant" line, an afternoon's work. Framework 2.8.0 weighs the first like openings and dated news (and,
+  // since 2.12.0, like a body of customer proof).
   const audited =
     soc2 && typeTwo.length > 0 ? "SOC 2 Type II" : certifications.find((entry) => AUDITED.has(entry.name))?.name;
   const done = assessor.done(
