@@ -2,10 +2,11 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 
 import { z } from "zod";
 import { detectAntiPatterns } from "./anti-patterns.js";
 import { buildEvidencePack } from "./evidence-pack.js";
-import { dimensions } from "./framework/dimensions.js";
+import { dimensionById, dimensions } from "./framework/dimensions.js";
 import { frameworks } from "./framework/frameworks.js";
 import { stageFor, stageLadder } from "./framework/stages.js";
 import { buildScoreResult } from "./result-builder.js";
+import { allRules, weighedByEvidence } from "./rules/index.js";
 import {
   dimensionIds,
   type Confidence,
@@ -193,6 +194,15 @@ export class LlmScorer implements Scorer {
       );
 
     const byId = new Map(answer.dimensions.map((item) => [item.dimensionId, item]));
+    // The model scores; what the evidence on the site costs to show decides a few dimensions' weight, as in the
+    // heuristic scorer (a body of customer proof, an audited certification, a delivery record under a year).
+    const facts = new SiteFacts(input.crawl);
+    const weighs = new Map(
+      weighedByEvidence.flatMap((id) => {
+        const weighsAs = allRules[id]?.(facts.about(id)).weighsAs;
+        return weighsAs ? [[id, weighsAs] as const] : [];
+      }),
+    );
     const results: DimensionResult[] = dimensions.map((definition, index) => {
       const item = byId.get(definition.id)!;
       // Quick mode reads ≤5 pages: as with the heuristic scorer, nothing is rated above medium.
@@ -209,11 +219,13 @@ export class LlmScorer implements Scorer {
         evidenceItems: [{ text: evidence }],
         confidence,
         reasoning: clip(item.reasoning),
+        ...(weighs.has(definition.id) ? { evidenceCost: weighs.get(definition.id)!.cost } : {}),
       };
     });
     notes.push(
       `Scored by the language model ${this.model} from an evidence pack of about ${pack.estimatedTokens} tokens covering ${input.crawl.pages.length} pages.`,
     );
+    for (const [id, weighsAs] of weighs) notes.push(`${dimensionById.get(id)!.name}: ${weighsAs.why}`);
     if (input.context?.trim())
       notes.push(
         "The caller's context was given to the model as self-reported evidence; it never outweighs what the site shows.",
@@ -224,7 +236,7 @@ export class LlmScorer implements Scorer {
       framework: frameworks[input.framework],
       mode: input.mode,
       dimensions: results,
-      antiPatterns: detectAntiPatterns(new SiteFacts(input.crawl)),
+      antiPatterns: detectAntiPatterns(facts),
       notes,
       scorer: { engine: "llm", model: this.model, usage: { ...usage, costMicroUsd: cost ?? 0 } },
     });

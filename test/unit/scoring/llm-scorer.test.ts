@@ -142,6 +142,33 @@ describe("LlmScorer", () => {
     expect(body.messages[1].content).toBe(buildEvidencePack(crawl, undefined, 12_000).text);
   });
 
+  it("weighs the dimensions whose weight follows the evidence as the heuristic rules find it, and says so (framework 2.12.0)", async () => {
+    fake.script({ kind: "good" }, { kind: "good" });
+    const weightOf = (result: ScoreResult, id: string) =>
+      result.dimensions.find((dimension) => dimension.dimensionId === id)!.evidenceCost;
+    // The base crawl: SOC 2 Type II audited (compliance costly), no customer stories (customer proof at its default).
+    const plain = await scorer().score(input);
+    expect(weightOf(plain, "compliance_certifications")).toBe("costly");
+    expect(weightOf(plain, "customer_proof")).toBeUndefined();
+    expect(plain.crossDimensionNotes).toContain(
+      "Compliance & Certifications: SOC 2 Type II takes an outside audit and months to earn",
+    );
+    const story = (slug: string, name: string) => ({
+      path: `/customers/${slug}`,
+      title: `${name} case study`,
+      text: `How ${name} ships invoices faster with Acme`,
+    });
+    const withStories = syntheticCrawl([
+      ...crawl.pages.map((page) => ({ path: new URL(page.url).pathname, title: page.title, text: page.text })),
+      story("globex", "Globex"),
+      story("initech", "Initech"),
+      story("umbrella", "Umbrella"),
+    ]);
+    const proven = await scorer().score({ ...input, crawl: withStories });
+    expect(weightOf(proven, "customer_proof")).toBe("costly");
+    expect(proven.crossDimensionNotes).toContain("Customer Proof: 3 case studies make a body of proof");
+  });
+
   it("records zero cost, and says so, for a model without a known price", async () => {
     await fake.close();
     fake = await startFakeOpenAi({ model: "local-llama", seed: 7 });

@@ -45,20 +45,20 @@ describe("customer_proof weighs as costly only with a body of proof (framework 2
     expect(said(reading)).toContain("3 case studies");
     expect(reading.weighsAs).toEqual({
       cost: "costly",
-      why: "3 case studies: a body of proof, which takes years to gather, so this dimension weighs in the total like openings and dated news.",
+      why: "3 case studies make a body of proof, which takes years to gather, so this dimension weighs in the total like openings and dated news.",
     });
   });
 
   it("weighs a stated base of a thousand customers, or six signed quotes, as costly", () => {
     const base = proof([page("/", "More than 10,000 subscription customers in 130 countries rely on Acme.", "Acme")]);
-    expect(base.weighsAs?.why).toMatch(/^A stated base of 10,000 customers: a body of proof/);
+    expect(base.weighsAs?.why).toMatch(/^A stated base of 10,000 customers makes a body of proof/);
     // One word of any kind may qualify the count: "9,000 sales teams" is a stated base.
     expect(proof([page("/", "Used by 9,000 sales teams.", "Acme")]).weighsAs?.why).toMatch(
-      /^A stated base of 9,000 customers: a body of proof/,
+      /^A stated base of 9,000 customers makes a body of proof/,
     );
     const wall = proof([page("/", `What our customers say\n${signed(6)}`, "Acme")]);
     expect(said(wall)).toContain("6 testimonials signed with a name");
-    expect(wall.weighsAs?.why).toMatch(/^6 signed testimonials: a body of proof/);
+    expect(wall.weighsAs?.why).toMatch(/^6 signed testimonials make a body of proof/);
   });
 
   it("keeps the default below each threshold: two stories, 999 customers, five quotes", () => {
@@ -82,7 +82,7 @@ describe("customer_proof weighs as costly only with a body of proof (framework 2
     const manyProof = many.dimensions.find((dimension) => dimension.dimensionId === "customer_proof")!;
     expect(fewProof.evidenceCost).toBeUndefined();
     expect(manyProof.evidenceCost).toBe("costly");
-    expect(manyProof.reasoning).toContain("a body of proof, which takes years to gather");
+    expect(manyProof.reasoning).toContain("3 case studies make a body of proof, which takes years to gather");
     expect(many.totalScore).toBeGreaterThan(few.totalScore);
     // The aggregate reads the class the result carries: the same reading weighs more as costly.
     const asModerate = aggregate(

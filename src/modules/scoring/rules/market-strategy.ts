@@ -922,15 +922,15 @@ export function customerProof(facts: SiteFacts) {
 export function bodyOfProof(stories: number, customers: number | undefined, testimonials: number): string | undefined {
   const what =
     stories >= 3
-      ? plural(stories, "case study", "case studies")
+      ? `${plural(stories, "case study", "case studies")} make`
       : (customers ?? 0) >= 1000
-        ? `a stated base of ${(customers ?? 0).toLocaleString("en-US")} customers`
+        ? `A stated base of ${(customers ?? 0).toLocaleString("en-US")} customers makes`
         : testimonials >= 6
-          ? plural(testimonials, "signed testimonial")
+          ? `${plural(testimonials, "signed testimonial")} make`
           : undefined;
   return what === undefined
     ? undefined
-    : `${what.charAt(0).toUpperCase()}${what.slice(1)}: a body of proof, which takes years to gather, so this dimension weighs in the total like openings and dated news.`;
+    : `${what} a body of proof, which takes years to gather, so this dimension weighs in the total like openings and dated news.`;
 }
 
 export const marketStrategyRules = {
