@@ -1094,8 +1094,9 @@ export function companyMomentum(facts: SiteFacts) {
   };
   const articles = new Set<string>();
   const pageDates = facts.pagesIn("blog").flatMap((page) => {
-    if (namesCompany(page.text)) return page.dates.filter((date) => date <= today);
-    for (const date of page.dates) if (date <= today) articles.add(date);
+    const shown = page.dates.filter((date) => date <= today);
+    if (shown.length === 0 || namesCompany(page.text)) return shown;
+    for (const date of shown) articles.add(date);
     return [];
   });
   const blogDates = [...new Set([...pageDates, ...dated.map((post) => post.date)])].sort().reverse();
