@@ -1088,7 +1088,7 @@ export function companyMomentum(facts: SiteFacts) {
   // are articles (growth_distribution counts them), not news of a company in motion.
   const brands = brandKeys(facts);
   const namesCompany = (text: string) => {
-    if (/\b(?:we|we're|we've|our|us)\b/i.test(text.slice(0, 300))) return true;
+    if (facts.speaksForItself(text.slice(0, 300))) return true;
     const words = nameKey(text.slice(0, SCORED_TEXT_PER_PAGE));
     return brands.some((brand) => words.includes(brand));
   };
